@@ -1,0 +1,1 @@
+"""The Lark grammars, shipped with the package (see grammars/*.lark)."""
