@@ -1,0 +1,386 @@
+"""The RDDL abstract syntax tree: frozen, hashable dataclasses that print themselves back as RDDL.
+
+Every node carries a `span` (where it came from) that takes no part in equality or hashing, so two
+parses of equivalent text compare equal wherever their positions differ. `str(node)` is the printer
+(`pddltools.rddl.printer`); `dataclasses.replace` rebuilds a node.
+
+Conventions the parser guarantees, so that consumers need not re-check them:
+- names keep their case (RDDL is case sensitive); variables keep their `?`, enum values their `@`;
+  object references written `$obj` are `ObjectValue("obj")`;
+- `&` is read as `^`, a missing argument list (`p`) is the same as an empty one (`p()`);
+- several sections of one kind in a block (two `cpfs { }`) are joined in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from pddltools.diagnostics import Span
+
+
+def _span() -> Span | None:
+    return field(default=None, compare=False, hash=False, repr=False, kw_only=True)  # type: ignore[no-any-return]
+
+
+class Node:
+    """Base of every node; `str()` prints RDDL."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        from pddltools.rddl.printer import format_node
+
+        return format_node(self)
+
+
+# ---------------------------------------------------------------------------------------------------
+# expressions
+
+
+@dataclass(frozen=True, slots=True)
+class Boolean(Node):
+    value: bool
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Integer(Node):
+    value: int
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Real(Node):
+    """A real literal; `pos-inf` and `neg-inf` are `Real(inf)` and `Real(-inf)`."""
+
+    value: float
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Variable(Node):
+    """A parameter `?x` (the name includes the `?`)."""
+
+    name: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class EnumValue(Node):
+    """An enum constant `@low` (the name includes the `@`)."""
+
+    name: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectValue(Node):
+    """An object constant: `$obj` in an expression, a bare name in an instance or a default."""
+
+    name: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class PVariable(Node):
+    """A pvariable used in an expression, `p(?x, ?y)`, or `p'(?x)` for its next-state value.
+
+    A bare name without arguments may also stand for an object; the type checker decides.
+    """
+
+    name: str
+    args: tuple[Expr, ...] = ()
+    primed: bool = False
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Unary(Node):
+    """`-e`, `+e` or `~e`."""
+
+    op: str
+    operand: Expr
+    span: Span | None = _span()
+
+
+#: Binary operators, loosest first; operators on one line share a precedence level.
+BINARY_LEVELS: tuple[tuple[str, ...], ...] = (
+    ("<=>",),
+    ("=>",),
+    ("|",),
+    ("^",),
+    ("==", "~=", "<", "<=", ">", ">="),
+    ("+", "-"),
+    ("*", "/"),
+)
+BINARY_PRECEDENCE: dict[str, int] = {op: level for level, ops in enumerate(BINARY_LEVELS) for op in ops}
+LOGICAL_OPERATORS = frozenset({"<=>", "=>", "|", "^"})
+COMPARISON_OPERATORS = frozenset({"==", "~=", "<", "<=", ">", ">="})
+ARITHMETIC_OPERATORS = frozenset({"+", "-", "*", "/"})
+
+
+@dataclass(frozen=True, slots=True)
+class Binary(Node):
+    op: str
+    left: Expr
+    right: Expr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Binding(Node):
+    """`?x : type` in the subscript of an aggregation."""
+
+    variable: str
+    type: str
+    span: Span | None = _span()
+
+
+#: Aggregations written `op_{?x : t, ...} body`.
+QUANTIFIERS = frozenset({"exists", "forall"})
+NUMERIC_AGGREGATIONS = frozenset({"sum", "prod", "avg", "minimum", "maximum", "min", "max"})
+ARG_AGGREGATIONS = frozenset({"argmax", "argmin"})
+AGGREGATIONS = QUANTIFIERS | NUMERIC_AGGREGATIONS | ARG_AGGREGATIONS | {"det"}
+
+
+@dataclass(frozen=True, slots=True)
+class Aggregation(Node):
+    """`sum_{?x : t} e`, `exists_{...} e`, `argmax_{...} e`, and `Discrete_{?x : t} e` (a draw)."""
+
+    op: str
+    bindings: tuple[Binding, ...]
+    body: Expr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class IfThenElse(Node):
+    condition: Expr
+    then: Expr
+    otherwise: Expr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class SwitchCase(Node):
+    """`case value : result`, or `default : result` when `value` is None."""
+
+    value: Expr | None
+    result: Expr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Switch(Node):
+    subject: Expr
+    cases: tuple[SwitchCase, ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Function(Node):
+    """A built-in function with square brackets: `exp[x]`, `pow[x, 2]`, `min[a, b]`."""
+
+    name: str
+    args: tuple[Expr, ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution(Node):
+    """A draw from a named distribution: `Bernoulli(p)`, `Normal(mean, variance)`, `KronDelta(e)`."""
+
+    name: str
+    args: tuple[Expr, ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class DiscreteCase(Node):
+    """`@value : probability` in `Discrete(type, ...)`; `probability` None means `otherwise`."""
+
+    value: str
+    probability: Expr | None
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Discrete(Node):
+    """`Discrete(type, @a : p, @b : q)` or `UnnormDiscrete(...)`."""
+
+    name: str
+    type: str
+    cases: tuple[DiscreteCase, ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class VectorDistribution(Node):
+    """`MultivariateNormal[?i](mean(?i), cov(?i, ?j))` and its kin (pyRDDLGym's extension)."""
+
+    name: str
+    indices: tuple[str, ...]
+    args: tuple[Expr, ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixOperation(Node):
+    """`cholesky[row=?i, col=?j][e]`, `inverse[...]`, `pinverse[...]` (pyRDDLGym's extension)."""
+
+    name: str
+    row: str
+    column: str
+    body: Expr
+    span: Span | None = _span()
+
+
+Expr = Union[
+    Boolean, Integer, Real, Variable, EnumValue, ObjectValue, PVariable, Unary, Binary, Aggregation,
+    IfThenElse, Switch, Function, Distribution, Discrete, VectorDistribution, MatrixOperation,
+]
+#: What may stand after `default =`, `level =` or in an instance's `p(a, b) = ...;`.
+Constant = Union[Boolean, Integer, Real, EnumValue, ObjectValue]
+
+
+# ---------------------------------------------------------------------------------------------------
+# domain
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectType(Node):
+    """`t : object;` or `t : parent;` (an object type and its supertype)."""
+
+    name: str
+    parent: str = "object"
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class EnumType(Node):
+    """`t : {@a, @b};`"""
+
+    name: str
+    values: tuple[str, ...]
+    span: Span | None = _span()
+
+
+TypeDef = Union[ObjectType, EnumType]
+
+FLUENT_KINDS = (
+    "non-fluent", "state-fluent", "action-fluent", "interm-fluent", "observ-fluent", "derived-fluent",
+)
+BASIC_RANGES = frozenset({"bool", "int", "real"})
+
+
+@dataclass(frozen=True, slots=True)
+class PVariableDecl(Node):
+    """`name(t1, t2) : { kind, range, default = v, level = n };`"""
+
+    name: str
+    params: tuple[str, ...]
+    kind: str
+    range: str
+    default: Constant | None = None
+    level: Constant | None = None
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Cpf(Node):
+    """`p'(?x) = e;` (a conditional probability function); `primed` is False for interm/observ ones."""
+
+    name: str
+    params: tuple[str, ...]
+    expr: Expr
+    primed: bool = False
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Domain(Node):
+    name: str
+    requirements: tuple[str, ...] = ()
+    types: tuple[TypeDef, ...] = ()
+    pvariables: tuple[PVariableDecl, ...] = ()
+    cpfs: tuple[Cpf, ...] = ()
+    cpfs_keyword: str = "cpfs"
+    reward: Expr | None = None
+    state_action_constraints: tuple[Expr, ...] = ()
+    action_preconditions: tuple[Expr, ...] = ()
+    state_invariants: tuple[Expr, ...] = ()
+    termination: tuple[Expr, ...] = ()
+    span: Span | None = _span()
+
+
+# ---------------------------------------------------------------------------------------------------
+# non-fluents and instances
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectsDecl(Node):
+    """`t : {a, b, c};` in an `objects` section."""
+
+    type: str
+    names: tuple[str, ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment(Node):
+    """`p(a, b) = v;` in `non-fluents { }` or `init-state { }`; `p;` is `= true`, `~p;` is `= false`.
+
+    Arguments are object names, or enum values with their `@`.
+    """
+
+    name: str
+    args: tuple[str, ...]
+    value: Constant
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class NonFluents(Node):
+    name: str
+    domain: str | None = None
+    objects: tuple[ObjectsDecl, ...] = ()
+    values: tuple[Assignment, ...] = ()
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Instance(Node):
+    name: str
+    domain: str | None = None
+    non_fluents: str | None = None
+    objects: tuple[ObjectsDecl, ...] = ()
+    non_fluent_values: tuple[Assignment, ...] = ()
+    init_state: tuple[Assignment, ...] = ()
+    max_nondef_actions: Constant | None = None
+    horizon: Constant | None = None
+    discount: Constant | None = None
+    span: Span | None = _span()
+
+
+Block = Union[Domain, NonFluents, Instance]
+
+
+@dataclass(frozen=True, slots=True)
+class RDDLFile(Node):
+    """One parsed text: its blocks in order (a file may hold a domain, non-fluents and instances)."""
+
+    blocks: tuple[Block, ...] = ()
+    span: Span | None = _span()
+
+    @property
+    def domains(self) -> tuple[Domain, ...]:
+        return tuple(b for b in self.blocks if isinstance(b, Domain))
+
+    @property
+    def non_fluents(self) -> tuple[NonFluents, ...]:
+        return tuple(b for b in self.blocks if isinstance(b, NonFluents))
+
+    @property
+    def instances(self) -> tuple[Instance, ...]:
+        return tuple(b for b in self.blocks if isinstance(b, Instance))

@@ -1,0 +1,110 @@
+"""Turn Lark's parse errors into diagnostics an RDDL author can read.
+
+Lark names what it expected by terminal names (`__ANON_3`, `VARIABLE`, `SEMICOLON`); here each becomes
+the text an author would type (`';'`, `a variable like ?x`), and long lists collapse into words
+("an expression", "an operator").
+"""
+
+from __future__ import annotations
+
+import re
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
+
+from pddltools.diagnostics import Diagnostic, Source, Span, error
+from pddltools.lexing import UnexpectedCharacter
+
+_NAMED = {
+    "NAME": "a name",
+    "PRIMED_NAME": "a primed name like p'",
+    "VARIABLE": "a variable like ?x",
+    "ENUM_VALUE": "an enum value like @low",
+    "OBJECT_REF": "an object like $box",
+    "NUMBER": "a number",
+}
+_OPERATORS = frozenset({"<=>", "=>", "|", "^", "&", "==", "~=", "<", "<=", ">", ">=", "+", "-", "*", "/"})
+_EXPRESSION = "an expression"
+_OPERATOR = "an operator"
+_KEYWORD_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
+
+
+def _describe_terminals(parser: Lark) -> tuple[dict[str, str], set[str]]:
+    """Description of each terminal, and the names of the terminals that are keywords."""
+    descriptions: dict[str, str] = {}
+    keywords: set[str] = set()
+    for terminal in parser.terminals:
+        if isinstance(terminal.pattern, PatternStr):
+            value = terminal.pattern.value
+            descriptions[terminal.name] = f"'{value}'"
+            if _KEYWORD_SHAPE.fullmatch(value):
+                keywords.add(terminal.name)
+        else:
+            descriptions[terminal.name] = _NAMED.get(terminal.name, terminal.name.lower().replace("_", " "))
+    descriptions["$END"] = "the end of the file"
+    return descriptions, keywords
+
+
+def expected_words(expected: set[str], parser: Lark) -> list[str]:
+    descriptions, _ = _describe_terminals(parser)
+    words = {descriptions.get(name, name) for name in expected}
+    if {"NUMBER", "VARIABLE", "NAME"} <= expected:
+        # everything that can start an expression: name them by what they are together
+        starters = {"'('", "'['", "'~'", "'-'", "'+'", "'if'", "'switch'", "'true'", "'false'"}
+        starters |= {descriptions[n] for n in expected if n in descriptions and n in _NAMED}
+        starters |= {w for w in words if w[1:2].isupper()}  # distribution names: 'Bernoulli', ...
+        words = (words - starters) | {_EXPRESSION}
+    operators = {w for w in words if w.strip("'") in _OPERATORS}
+    if len(operators) >= 4:
+        words = (words - operators) | {_OPERATOR}
+    ordered = sorted(words, key=lambda w: (w in (_EXPRESSION, _OPERATOR), not w.startswith("'"), w))
+    return ordered
+
+
+def _join(words: list[str], limit: int = 8) -> str:
+    if len(words) > limit:
+        words = [*words[:limit], "…"]
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _found(token_type: str, value: str, parser: Lark) -> str:
+    if token_type == "$END":
+        return "the end of the file"
+    _, keywords = _describe_terminals(parser)
+    shown = value if len(value) <= 40 else value[:40] + "…"
+    if token_type in keywords:
+        return f"the keyword '{shown}'"
+    return f"'{shown}'"
+
+
+def explain(source: Source, exc: UnexpectedInput | UnexpectedCharacter, parser: Lark) -> Diagnostic:
+    if isinstance(exc, UnexpectedToken):
+        token = exc.token
+        start = token.start_pos or 0
+        end = token.end_pos if token.end_pos is not None else start + 1
+        expected = expected_words(set(exc.expected), parser)
+        found = _found(token.type, str(token), parser)
+        if token.type == "$END":
+            start = end = len(source.text.rstrip())
+            return error("R102", f"the file ends too early: expected {_join(expected)}",
+                         Span(source, max(0, start - 1), start))
+        return error("R100", f"expected {_join(expected)}, found {found}", Span(source, start, end))
+    if isinstance(exc, UnexpectedCharacter):
+        return _bad_character(source, exc.pos, exc.char)
+    if isinstance(exc, UnexpectedCharacters):
+        return _bad_character(source, exc.pos_in_stream, exc.char)
+    if isinstance(exc, UnexpectedEOF):
+        expected = expected_words(set(exc.expected), parser)
+        end = len(source.text.rstrip())
+        return error("R102", f"the file ends too early: expected {_join(expected)}",
+                     Span(source, max(0, end - 1), end))
+    raise TypeError(f"not a parse error: {exc!r}")  # pragma: no cover - a bug, not bad input
+
+
+def _bad_character(source: Source, pos: int, char: str) -> Diagnostic:
+    shown = repr(char) if char.isprintable() and not char.isspace() else f"U+{ord(char):04X}"
+    return error("R101", f"unexpected character {shown}: no RDDL token starts with it",
+                 Span(source, pos, pos + 1))

@@ -1,0 +1,293 @@
+"""Print an RDDL AST back as RDDL text that parses to the same AST (`pddltools rddl fmt`).
+
+Parentheses are printed only where precedence needs them, with one exception made for safety: the
+prefix forms (`if`, `sum_{..}`, `exists_{..}`, `Discrete_{..}`) swallow everything to their right,
+so as an operand of an operator they are always parenthesised.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+from typing import Any
+
+from pddltools.rddl import ast
+
+INDENT = "    "
+
+
+def format_node(node: object) -> str:
+    """RDDL text for any node: a whole file, a block, a declaration or an expression."""
+    if isinstance(node, ast.RDDLFile):
+        return format_file(node)
+    if isinstance(node, (ast.Domain, ast.NonFluents, ast.Instance)):
+        return "\n".join(_BLOCK_PRINTERS[type(node)](node)) + "\n"
+    if isinstance(node, ast.PVariableDecl):
+        return _pvariable_decl(node)
+    if isinstance(node, ast.Cpf):
+        return _cpf(node)
+    if isinstance(node, ast.Assignment):
+        return _assignment(node)
+    if isinstance(node, ast.ObjectsDecl):
+        return _objects_decl(node)
+    if isinstance(node, (ast.ObjectType, ast.EnumType)):
+        return _type_def(node)
+    if isinstance(node, ast.Binding):
+        return f"{node.variable} : {node.type}"
+    if isinstance(node, ast.SwitchCase):
+        return _switch_case(node)
+    if isinstance(node, ast.DiscreteCase):
+        return _discrete_case(node)
+    return format_expr(node)  # type: ignore[arg-type]
+
+
+def format_file(rddl: ast.RDDLFile) -> str:
+    return "\n".join("\n".join(_BLOCK_PRINTERS[type(block)](block)) + "\n" for block in rddl.blocks)
+
+
+# ---------------------------------------------------------------------------------------------------
+# blocks
+
+
+def _section(keyword: str, lines: Iterable[str]) -> list[str]:
+    body = [f"{INDENT * 2}{line}" for line in lines]
+    return [f"{INDENT}{keyword} {{", *body, f"{INDENT}}};"]
+
+
+def _domain(domain: ast.Domain) -> list[str]:
+    parts: list[list[str]] = []
+    if domain.requirements:
+        parts.append([f"{INDENT}requirements = {{ {', '.join(domain.requirements)} }};"])
+    if domain.types:
+        parts.append(_section("types", (_type_def(t) for t in domain.types)))
+    if domain.pvariables:
+        parts.append(_section("pvariables", (_pvariable_decl(p) for p in domain.pvariables)))
+    if domain.cpfs:
+        parts.append(_section(domain.cpfs_keyword, (_cpf(c) for c in domain.cpfs)))
+    if domain.reward is not None:
+        parts.append([f"{INDENT}reward = {format_expr(domain.reward)};"])
+    for keyword, constraints in (
+        ("state-action-constraints", domain.state_action_constraints),
+        ("action-preconditions", domain.action_preconditions),
+        ("state-invariants", domain.state_invariants),
+        ("termination", domain.termination),
+    ):
+        if constraints:
+            parts.append(_section(keyword, (f"{format_expr(c)};" for c in constraints)))
+    lines = [f"domain {domain.name} {{"]
+    for index, part in enumerate(parts):
+        if index:
+            lines.append("")
+        lines.extend(part)
+    lines.append("}")
+    return lines
+
+
+def _type_def(type_def: ast.TypeDef) -> str:
+    if isinstance(type_def, ast.EnumType):
+        return f"{type_def.name} : {{{', '.join(type_def.values)}}};"
+    return f"{type_def.name} : {type_def.parent};"
+
+
+def _pvariable_decl(decl: ast.PVariableDecl) -> str:
+    params = f"({', '.join(decl.params)})" if decl.params else ""
+    options = [decl.kind, decl.range]
+    if decl.default is not None:
+        options.append(f"default = {format_constant(decl.default)}")
+    if decl.level is not None:
+        options.append(f"level = {format_constant(decl.level)}")
+    return f"{decl.name}{params} : {{ {', '.join(options)} }};"
+
+
+def _cpf(cpf: ast.Cpf) -> str:
+    params = f"({', '.join(cpf.params)})" if cpf.params else ""
+    prime = "'" if cpf.primed else ""
+    return f"{cpf.name}{prime}{params} = {format_expr(cpf.expr)};"
+
+
+def _objects(objects: tuple[ast.ObjectsDecl, ...]) -> list[str]:
+    return _section("objects", (_objects_decl(o) for o in objects)) if objects else []
+
+
+def _objects_decl(decl: ast.ObjectsDecl) -> str:
+    return f"{decl.type} : {{{', '.join(decl.names)}}};"
+
+
+def _assignment(assignment: ast.Assignment) -> str:
+    args = f"({', '.join(assignment.args)})" if assignment.args else ""
+    if assignment.value == ast.Boolean(True):
+        return f"{assignment.name}{args};"
+    return f"{assignment.name}{args} = {format_constant(assignment.value)};"
+
+
+def _non_fluents(block: ast.NonFluents) -> list[str]:
+    lines = [f"non-fluents {block.name} {{"]
+    if block.domain is not None:
+        lines.append(f"{INDENT}domain = {block.domain};")
+    lines += _objects(block.objects)
+    if block.values:
+        lines += _section("non-fluents", (_assignment(a) for a in block.values))
+    lines.append("}")
+    return lines
+
+
+def _instance(block: ast.Instance) -> list[str]:
+    lines = [f"instance {block.name} {{"]
+    if block.domain is not None:
+        lines.append(f"{INDENT}domain = {block.domain};")
+    if block.non_fluents is not None:
+        lines.append(f"{INDENT}non-fluents = {block.non_fluents};")
+    lines += _objects(block.objects)
+    if block.non_fluent_values:
+        lines += _section("non-fluents", (_assignment(a) for a in block.non_fluent_values))
+    if block.init_state:
+        lines += _section("init-state", (_assignment(a) for a in block.init_state))
+    for keyword, value in (
+        ("max-nondef-actions", block.max_nondef_actions),
+        ("horizon", block.horizon),
+        ("discount", block.discount),
+    ):
+        if value is not None:
+            lines.append(f"{INDENT}{keyword} = {format_constant(value)};")
+    lines.append("}")
+    return lines
+
+
+_BLOCK_PRINTERS: dict[type, Callable[[Any], list[str]]] = {
+    ast.Domain: _domain,
+    ast.NonFluents: _non_fluents,
+    ast.Instance: _instance,
+}
+
+
+# ---------------------------------------------------------------------------------------------------
+# expressions
+
+
+def format_number(value: float) -> str:
+    if isinstance(value, bool):
+        raise TypeError("a boolean is not a number")
+    if isinstance(value, int):
+        return str(value)
+    if math.isinf(value):
+        return "pos-inf" if value > 0 else "neg-inf"
+    text = repr(value)
+    if "e" in text or "E" in text:
+        # RDDL has no exponent notation: write the same shortest decimal out in full
+        text = format(Decimal(text), "f")
+    if "." not in text:
+        text += ".0"
+    return text
+
+
+def format_constant(value: ast.Constant) -> str:
+    """A constant as instance files and defaults write it: objects bare, without `$`."""
+    if isinstance(value, ast.ObjectValue):
+        return value.name
+    return format_expr(value)
+
+
+_PREFIX_FORMS = (ast.Aggregation, ast.IfThenElse)
+_ATOMIC_PRECEDENCE = len(ast.BINARY_LEVELS) + 1  # unary operators and everything tighter
+
+
+def _precedence(expr: ast.Expr) -> int:
+    if isinstance(expr, ast.Binary):
+        return ast.BINARY_PRECEDENCE[expr.op]
+    if isinstance(expr, _PREFIX_FORMS):
+        return -1
+    return _ATOMIC_PRECEDENCE
+
+
+def _operand(expr: ast.Expr, minimum: int) -> str:
+    text = format_expr(expr)
+    return f"({text})" if _precedence(expr) < minimum else text
+
+
+def format_expr(expr: ast.Expr) -> str:
+    printer = _EXPR_PRINTERS.get(type(expr))
+    if printer is None:
+        raise TypeError(f"not an RDDL expression: {expr!r}")
+    return printer(expr)
+
+
+def _binary(expr: ast.Binary) -> str:
+    level = ast.BINARY_PRECEDENCE[expr.op]
+    # all binary operators are left associative: an equal level needs brackets only on the right
+    return f"{_operand(expr.left, level)} {expr.op} {_operand(expr.right, level + 1)}"
+
+
+def _unary(expr: ast.Unary) -> str:
+    operand = _operand(expr.operand, _ATOMIC_PRECEDENCE)
+    if expr.op in "+-" and operand[:1] in "+-":
+        operand = " " + operand  # keep `- -x` from reading as one token in other tools
+    return f"{expr.op}{operand}"
+
+
+def _arguments(args: Iterable[ast.Expr]) -> str:
+    return ", ".join(format_expr(a) for a in args)
+
+
+def _pvariable(expr: ast.PVariable) -> str:
+    prime = "'" if expr.primed else ""
+    if not expr.args:
+        return expr.name + prime
+    return f"{expr.name}{prime}({_arguments(expr.args)})"
+
+
+def _aggregation(expr: ast.Aggregation) -> str:
+    bindings = ", ".join(f"{b.variable} : {b.type}" for b in expr.bindings)
+    body = format_expr(expr.body)
+    if isinstance(expr.body, ast.Binary):
+        body = f"[{body}]"  # not needed, but shows the reader where the body ends
+    return f"{expr.op}_{{{bindings}}} {body}"
+
+
+def _if_then_else(expr: ast.IfThenElse) -> str:
+    return (
+        f"if ({format_expr(expr.condition)}) then {format_expr(expr.then)} "
+        f"else {format_expr(expr.otherwise)}"
+    )
+
+
+def _switch_case(case: ast.SwitchCase) -> str:
+    if case.value is None:
+        return f"default : {format_expr(case.result)}"
+    return f"case {format_expr(case.value)} : {format_expr(case.result)}"
+
+
+def _switch(expr: ast.Switch) -> str:
+    cases = ", ".join(_switch_case(c) for c in expr.cases)
+    return f"switch ({format_expr(expr.subject)}) {{ {cases} }}"
+
+
+def _discrete_case(case: ast.DiscreteCase) -> str:
+    probability = "otherwise" if case.probability is None else format_expr(case.probability)
+    return f"{case.value} : {probability}"
+
+
+def _discrete(expr: ast.Discrete) -> str:
+    cases = ", ".join(_discrete_case(c) for c in expr.cases)
+    return f"{expr.name}({expr.type}, {cases})"
+
+
+_EXPR_PRINTERS: dict[type, Callable[[Any], str]] = {
+    ast.Boolean: lambda e: "true" if e.value else "false",
+    ast.Integer: lambda e: format_number(e.value),
+    ast.Real: lambda e: format_number(e.value),
+    ast.Variable: lambda e: e.name,
+    ast.EnumValue: lambda e: e.name,
+    ast.ObjectValue: lambda e: f"${e.name}",
+    ast.PVariable: _pvariable,
+    ast.Unary: _unary,
+    ast.Binary: _binary,
+    ast.Aggregation: _aggregation,
+    ast.IfThenElse: _if_then_else,
+    ast.Switch: _switch,
+    ast.Function: lambda e: f"{e.name}[{_arguments(e.args)}]",
+    ast.Distribution: lambda e: f"{e.name}({_arguments(e.args)})",
+    ast.Discrete: _discrete,
+    ast.VectorDistribution: lambda e: f"{e.name}[{', '.join(e.indices)}]({_arguments(e.args)})",
+    ast.MatrixOperation: lambda e: f"{e.name}[row={e.row}, col={e.column}][{format_expr(e.body)}]",
+}
