@@ -14,13 +14,8 @@ Conventions the parser guarantees, so that consumers need not re-check them:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from pddltools.diagnostics import Span
-
-
-def _span() -> Span | None:
-    return field(default=None, compare=False, hash=False, repr=False, kw_only=True)  # type: ignore[no-any-return]
 
 
 class Node:
@@ -41,13 +36,13 @@ class Node:
 @dataclass(frozen=True, slots=True)
 class Boolean(Node):
     value: bool
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Integer(Node):
     value: int
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +50,7 @@ class Real(Node):
     """A real literal; `pos-inf` and `neg-inf` are `Real(inf)` and `Real(-inf)`."""
 
     value: float
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +58,7 @@ class Variable(Node):
     """A parameter `?x` (the name includes the `?`)."""
 
     name: str
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +66,7 @@ class EnumValue(Node):
     """An enum constant `@low` (the name includes the `@`)."""
 
     name: str
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +74,7 @@ class ObjectValue(Node):
     """An object constant: `$obj` in an expression, a bare name in an instance or a default."""
 
     name: str
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +87,7 @@ class PVariable(Node):
     name: str
     args: tuple[Expr, ...] = ()
     primed: bool = False
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +96,7 @@ class Unary(Node):
 
     op: str
     operand: Expr
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 #: Binary operators, loosest first; operators on one line share a precedence level.
@@ -125,7 +120,7 @@ class Binary(Node):
     op: str
     left: Expr
     right: Expr
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +129,7 @@ class Binding(Node):
 
     variable: str
     type: str
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 #: Aggregations written `op_{?x : t, ...} body`.
@@ -151,7 +146,7 @@ class Aggregation(Node):
     op: str
     bindings: tuple[Binding, ...]
     body: Expr
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +154,7 @@ class IfThenElse(Node):
     condition: Expr
     then: Expr
     otherwise: Expr
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,14 +163,14 @@ class SwitchCase(Node):
 
     value: Expr | None
     result: Expr
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Switch(Node):
     subject: Expr
     cases: tuple[SwitchCase, ...]
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +179,7 @@ class Function(Node):
 
     name: str
     args: tuple[Expr, ...]
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +188,7 @@ class Distribution(Node):
 
     name: str
     args: tuple[Expr, ...]
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +197,7 @@ class DiscreteCase(Node):
 
     value: str
     probability: Expr | None
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +207,7 @@ class Discrete(Node):
     name: str
     type: str
     cases: tuple[DiscreteCase, ...]
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +217,7 @@ class VectorDistribution(Node):
     name: str
     indices: tuple[str, ...]
     args: tuple[Expr, ...]
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,15 +228,16 @@ class MatrixOperation(Node):
     row: str
     column: str
     body: Expr
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
-Expr = Union[
-    Boolean, Integer, Real, Variable, EnumValue, ObjectValue, PVariable, Unary, Binary, Aggregation,
-    IfThenElse, Switch, Function, Distribution, Discrete, VectorDistribution, MatrixOperation,
-]
+Expr = (
+    Boolean | Integer | Real | Variable | EnumValue | ObjectValue | PVariable | Unary | Binary |
+    Aggregation | IfThenElse | Switch | Function | Distribution | Discrete | VectorDistribution |
+    MatrixOperation
+)
 #: What may stand after `default =`, `level =` or in an instance's `p(a, b) = ...;`.
-Constant = Union[Boolean, Integer, Real, EnumValue, ObjectValue]
+Constant = Boolean | Integer | Real | EnumValue | ObjectValue
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -254,7 +250,7 @@ class ObjectType(Node):
 
     name: str
     parent: str = "object"
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,10 +259,10 @@ class EnumType(Node):
 
     name: str
     values: tuple[str, ...]
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
-TypeDef = Union[ObjectType, EnumType]
+TypeDef = ObjectType | EnumType
 
 FLUENT_KINDS = (
     "non-fluent", "state-fluent", "action-fluent", "interm-fluent", "observ-fluent", "derived-fluent",
@@ -284,7 +280,7 @@ class PVariableDecl(Node):
     range: str
     default: Constant | None = None
     level: Constant | None = None
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +291,7 @@ class Cpf(Node):
     params: tuple[str, ...]
     expr: Expr
     primed: bool = False
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +307,7 @@ class Domain(Node):
     action_preconditions: tuple[Expr, ...] = ()
     state_invariants: tuple[Expr, ...] = ()
     termination: tuple[Expr, ...] = ()
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -324,7 +320,7 @@ class ObjectsDecl(Node):
 
     type: str
     names: tuple[str, ...]
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,7 +333,7 @@ class Assignment(Node):
     name: str
     args: tuple[str, ...]
     value: Constant
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +342,7 @@ class NonFluents(Node):
     domain: str | None = None
     objects: tuple[ObjectsDecl, ...] = ()
     values: tuple[Assignment, ...] = ()
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,10 +356,10 @@ class Instance(Node):
     max_nondef_actions: Constant | None = None
     horizon: Constant | None = None
     discount: Constant | None = None
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
-Block = Union[Domain, NonFluents, Instance]
+Block = Domain | NonFluents | Instance
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,7 +367,7 @@ class RDDLFile(Node):
     """One parsed text: its blocks in order (a file may hold a domain, non-fluents and instances)."""
 
     blocks: tuple[Block, ...] = ()
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
     @property
     def domains(self) -> tuple[Domain, ...]:

@@ -95,7 +95,7 @@ def explain(source: Source, exc: UnexpectedInput | UnexpectedCharacter, parser: 
     if isinstance(exc, UnexpectedCharacter):
         return _bad_character(source, exc.pos, exc.char)
     if isinstance(exc, UnexpectedCharacters):
-        return _bad_character(source, exc.pos_in_stream, exc.char)
+        return _bad_character(source, exc.pos_in_stream or 0, exc.char)
     if isinstance(exc, UnexpectedEOF):
         expected = expected_words(set(exc.expected), parser)
         end = len(source.text.rstrip())

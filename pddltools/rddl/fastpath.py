@@ -43,9 +43,11 @@ def build_scanner(parser: Lark) -> Scanner:
         [r"[ \t\f\r\n]+", *(patterns[n].to_regexp() for n in parser.lexer_conf.ignore)]
     ) + ")*")
     split_terms = re.compile(f"{space},{space}").split
-    special_values: dict[str, ast.Constant] = {
-        "true": ast.Boolean(True), "false": ast.Boolean(False),
-        "pos-inf": ast.Real(float("inf")), "neg-inf": ast.Real(float("-inf")),
+    special_values: dict[str, Callable[[Span], ast.Constant]] = {
+        "true": lambda span: ast.Boolean(True, span=span),
+        "false": lambda span: ast.Boolean(False, span=span),
+        "pos-inf": lambda span: ast.Real(float("inf"), span=span),
+        "neg-inf": lambda span: ast.Real(float("-inf"), span=span),
     }
     true = ast.Boolean(True)
 
@@ -80,7 +82,7 @@ def build_scanner(parser: Lark) -> Scanner:
             elif word is not None:
                 span = Span(source, m.start(5), m.end(5))
                 if word in special_values:
-                    value = type(special_values[word])(special_values[word].value, span=span)  # type: ignore[arg-type]
+                    value = special_values[word](span)
                 elif word in keywords:
                     break
                 elif word[0] == "@":
@@ -93,7 +95,8 @@ def build_scanner(parser: Lark) -> Scanner:
                 value = true
             found.append(ast.Assignment(pvar, args, value, span=Span(source, m.start(1), m.end(1))))
             end = m.end()
-            pos = skip(text, end).end()
+            skipped = skip(text, end)
+            pos = skipped.end() if skipped else end
         if not found:
             return None
         return tuple(found), end

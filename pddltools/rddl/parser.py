@@ -342,7 +342,7 @@ class _Builder(Transformer[Token, Any]):
         name, bindings, body = children
         if str(name) not in ast.AGGREGATIONS:
             known = ", ".join(sorted(ast.AGGREGATIONS - {"det"}))
-            raise _BuildError("R105", f"unknown aggregation {str(name)}_{{...}}; RDDL has {known}",
+            raise _BuildError("R105", f"unknown aggregation {name!s}_{{...}}; RDDL has {known}",
                               name.start_pos, name.end_pos)
         return ast.Aggregation(str(name), bindings, body, span=self._node_span(name, body))
 
@@ -470,7 +470,7 @@ class _Parser:
     def __init__(self, lexer: type[GrammarLexer] | str) -> None:
         self.builder = _Builder()
         self.lark = Lark(
-            grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,  # type: ignore[arg-type]
+            grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
             maybe_placeholders=False, cache=_cache_file() if not isinstance(lexer, str) else False,
         )
         self.lock = threading.Lock()
@@ -480,7 +480,7 @@ class _Parser:
             self.builder.source = source
             token = RDDLLexer.source.set(source)
             try:
-                result: ast.RDDLFile = self.lark.parse(source.text)
+                result: ast.RDDLFile = self.lark.parse(source.text)  # type: ignore[assignment]
             finally:
                 RDDLLexer.source.reset(token)
             return result
@@ -558,7 +558,9 @@ def parse_file(path: str | Path, *, warnings: list[Diagnostic] | None = None) ->
     return parse(read_rddl_source(path, warnings))
 
 
-def parse_files(paths: list[Path], on_error: Callable[[Path, Error], None] | None = None) -> dict[Path, ast.RDDLFile]:
+def parse_files(
+    paths: list[Path], on_error: Callable[[Path, Error], None] | None = None
+) -> dict[Path, ast.RDDLFile]:
     """Parse many files; with `on_error`, a file that fails is reported and the others still parsed."""
     results: dict[Path, ast.RDDLFile] = {}
     for path in paths:
@@ -572,6 +574,6 @@ def parse_files(paths: list[Path], on_error: Callable[[Path, Error], None] | Non
 
 
 __all__ = [
-    "GrammarPathLexer", "RDDLLexer", "RDDLSyntaxError", "decode_source", "grammar_text", "parse", "parse_file", "parse_files",
-    "parse_text", "read_rddl_source",
+    "GrammarPathLexer", "RDDLLexer", "RDDLSyntaxError", "decode_source", "grammar_text", "parse",
+    "parse_file", "parse_files", "parse_text", "read_rddl_source",
 ]
