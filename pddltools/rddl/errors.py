@@ -51,7 +51,8 @@ def expected_words(expected: set[str], parser: Lark) -> list[str]:
     words = {descriptions.get(name, name) for name in expected}
     if {"NUMBER", "VARIABLE", "NAME"} <= expected:
         # everything that can start an expression: name them by what they are together
-        starters = {"'('", "'['", "'~'", "'-'", "'+'", "'if'", "'switch'", "'true'", "'false'"}
+        starters = {"'('", "'['", "'~'", "'-'", "'+'", "'if'", "'switch'", "'true'", "'false'",
+                    "'cholesky'", "'inverse'", "'pinverse'"}
         starters |= {descriptions[n] for n in expected if n in descriptions and n in _NAMED}
         starters |= {w for w in words if w[1:2].isupper()}  # distribution names: 'Bernoulli', ...
         words = (words - starters) | {_EXPRESSION}

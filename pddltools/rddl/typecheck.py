@@ -18,6 +18,8 @@ already explains the problem (so one mistake gives one diagnostic, not a cascade
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -66,6 +68,7 @@ def check(files: Sequence[ast.RDDLFile]) -> list[Diagnostic]:
     domains: dict[str, list[tuple[int, _Table]]] = {}
     non_fluents: dict[str, list[tuple[int, ast.NonFluents]]] = {}
     instances: list[tuple[int, ast.Instance]] = []
+    folders = [os.path.dirname(f.span.file) if f.span else "" for f in files]
     for index, rddl in enumerate(files):
         seen: dict[tuple[str, str], ast.Block] = {}
         block: ast.Block
@@ -94,25 +97,35 @@ def check(files: Sequence[ast.RDDLFile]) -> list[Diagnostic]:
     for found_domains in domains.values():
         for _, domain_table in found_domains:
             objects = objects_by_domain.get(domain_table.domain.name, {})
-            _DomainChecker(domain_table, objects, diagnostics).run()
+            try:
+                _DomainChecker(domain_table, objects, diagnostics).run()
+            except RecursionError:
+                diagnostics.append(error(
+                    "R106", f"domain {domain_table.domain.name} nests expressions too deeply to check "
+                    f"(more than about {sys.getrecursionlimit() // 4} levels)", domain_table.domain.span))
 
     for found_non_fluents in non_fluents.values():
         for index, block in found_non_fluents:
-            table = _domain_of(block, _resolve(domains, block.domain, index), diagnostics, domains)
+            table = _domain_of(block, _resolve(domains, block.domain, index, folders), diagnostics, domains)
             if table is not None:
                 objects = _declare_objects(table, block.objects, {}, diagnostics)
                 _check_assignments(table, objects, block.values, "non-fluent", diagnostics)
     for index, instance in instances:
-        table = _domain_of(instance, _resolve(domains, instance.domain, index), diagnostics, domains)
-        _check_instance(instance, table, _resolve(non_fluents, instance.non_fluents, index), diagnostics)
+        table = _domain_of(instance, _resolve(domains, instance.domain, index, folders), diagnostics, domains)
+        block_nf = _resolve(non_fluents, instance.non_fluents, index, folders)
+        _check_instance(instance, table, block_nf, diagnostics)
     return diagnostics
 
 
-def _resolve(table: dict[str, list[tuple[int, _T]]], name: str | None, index: int) -> _T | None:
+def _resolve(table: dict[str, list[tuple[int, _T]]], name: str | None, index: int,
+             folders: list[str]) -> _T | None:
+    """The block called `name` for a block of file `index`: from that file, its folder, or any."""
     if name is None or name not in table:
         return None
     found = table[name]
-    return next((block for i, block in found if i == index), found[0][1])
+    same_file = (block for i, block in found if i == index)
+    same_folder = (block for i, block in found if folders[i] == folders[index])
+    return next(same_file, None) or next(same_folder, None) or found[0][1]
 
 
 def _kind(block: ast.Block) -> str:
@@ -691,11 +704,6 @@ def _check_instance(instance: ast.Instance, table: _Table | None, nf: ast.NonFlu
                                          f"but its non-fluents {nf.name} are of domain {nf.domain}",
                                          instance.span))
             objects = _declare_objects(table, nf.objects, {}, [])
-    if table is None:
-        return
-    objects = _declare_objects(table, instance.objects, objects, diagnostics)
-    _check_assignments(table, objects, instance.non_fluent_values, "non-fluent", diagnostics)
-    _check_assignments(table, objects, instance.init_state, "state-fluent", diagnostics)
     horizon = instance.horizon
     if isinstance(horizon, ast.Integer) and horizon.value <= 0:
         diagnostics.append(error("R219", "the horizon must be a positive number of steps", horizon.span))
@@ -711,3 +719,8 @@ def _check_instance(instance: ast.Instance, table: _Table | None, nf: ast.NonFlu
             or (isinstance(limit, ast.Real) and limit.value == float("inf"))):
         diagnostics.append(warning("R219", "max-nondef-actions should be a whole number or pos-inf",
                                    limit.span))
+    if table is None:
+        return
+    objects = _declare_objects(table, instance.objects, objects, diagnostics)
+    _check_assignments(table, objects, instance.non_fluent_values, "non-fluent", diagnostics)
+    _check_assignments(table, objects, instance.init_state, "state-fluent", diagnostics)

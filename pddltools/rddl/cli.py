@@ -1,0 +1,177 @@
+"""`pddltools rddl parse|check|fmt`: thin commands over `pddltools.rddl.loading` and the printer.
+
+Exit codes: 0 all well, 1 a file is not valid RDDL or has errors, 2 bad usage or unreadable input.
+Diagnostics go to stderr (rich) or, with `--format json|github`, to stdout for machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from pddltools.diagnostics import Diagnostic, Error, render_github, render_rich
+from pddltools.rddl import ast
+from pddltools.rddl.loading import FileResult, check_paths, collect, parse_paths
+from pddltools.rddl.printer import format_file
+
+OK, FINDINGS, USAGE = 0, 1, 2
+FORMATS = ("text", "json", "github")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    rddl = subparsers.add_parser("rddl", help="parse, type-check and format RDDL files")
+    commands = rddl.add_subparsers(dest="rddl_command", required=True, metavar="COMMAND")
+
+    parse = commands.add_parser("parse", help="check that files are RDDL; list their blocks")
+    parse.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders (every *.rddl below)")
+    parse.add_argument("--format", choices=FORMATS, default="text")
+    parse.set_defaults(func=run_parse)
+
+    check = commands.add_parser("check", help="parse and type-check; instances are checked against "
+                                "their domain (looked for beside them when not given)")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders (every *.rddl below)")
+    check.add_argument("--format", choices=FORMATS, default="text")
+    check.set_defaults(func=run_check)
+
+    fmt = commands.add_parser("fmt", help="print a file in the standard layout (to stdout)")
+    fmt.add_argument("file", metavar="FILE")
+    fmt.add_argument("--write", action="store_true", help="rewrite FILE in place instead of printing")
+    fmt.add_argument("--format", choices=FORMATS, default="text")
+    fmt.set_defaults(func=run_fmt)
+
+
+# ---------------------------------------------------------------------------------------------------
+
+
+def _stderr() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _blocks(rddl: ast.RDDLFile | None) -> list[dict[str, str]]:
+    if rddl is None:
+        return []
+    kinds = {ast.Domain: "domain", ast.NonFluents: "non-fluents", ast.Instance: "instance"}
+    return [{"kind": kinds[type(b)], "name": b.name} for b in rddl.blocks]
+
+
+def _exit_code(results: list[FileResult]) -> int:
+    if any(r.unreadable for r in results):
+        return USAGE
+    return OK if all(r.ok for r in results) else FINDINGS
+
+
+def _report(results: list[FileResult], output: str, summary: str, extra: dict[str, Any]) -> None:
+    diagnostics = [d for r in results for d in r.diagnostics]
+    if output == "json":
+        files = [{"path": str(r.path), "ok": r.ok, "blocks": _blocks(r.rddl),
+                  "diagnostics": [d.to_json() for d in r.diagnostics]} for r in results]
+        print(json.dumps({"files": files, "summary": extra}, indent=2))
+    elif output == "github":
+        if diagnostics:
+            print(render_github(diagnostics))
+    else:
+        render_rich(diagnostics, _stderr())
+        print(summary)
+
+
+def _usage_error(exc: Error, output: str) -> int:
+    _emit(list(exc.diagnostics), output)
+    return USAGE
+
+
+def _emit(diagnostics: list[Diagnostic], output: str) -> None:
+    if output == "json":
+        print(json.dumps({"files": [], "diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
+    elif output == "github":
+        print(render_github(diagnostics))
+    else:
+        render_rich(diagnostics, _stderr())
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def run_parse(args: argparse.Namespace) -> int:
+    try:
+        paths = collect(args.paths)
+    except Error as exc:
+        return _usage_error(exc, args.format)
+    results = parse_paths(paths)
+    failed = sum(1 for r in results if not r.ok)
+    blocks = sum(len(r.rddl.blocks) for r in results if r.rddl is not None)
+    summary = (f"parsed {_plural(len(results), 'file')} ({_plural(blocks, 'block')}): "
+               + ("all valid RDDL" if not failed else f"{failed} not valid RDDL"))
+    _report(results, args.format, summary, {"files": len(results), "valid": len(results) - failed,
+                                             "invalid": failed, "blocks": blocks})
+    return _exit_code(results)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    try:
+        paths = collect(args.paths)
+    except Error as exc:
+        return _usage_error(exc, args.format)
+    results = check_paths(paths)
+    errors = sum(1 for r in results for d in r.diagnostics if d.is_error)
+    warnings = sum(1 for r in results for d in r.diagnostics if not d.is_error)
+    bad = sum(1 for r in results if not r.ok)
+    if errors or warnings:
+        summary = (f"checked {_plural(len(results), 'file')}: {_plural(errors, 'error')}, "
+                   f"{_plural(warnings, 'warning')} ({bad} of the files have errors)")
+    else:
+        summary = f"checked {_plural(len(results), 'file')}: no problems found"
+    _report(results, args.format, summary, {"files": len(results), "with_errors": bad,
+                                             "errors": errors, "warnings": warnings})
+    return _exit_code(results)
+
+
+def run_fmt(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    if path.is_dir():
+        from pddltools.diagnostics import error
+
+        _emit([error("E001", f"{path} is a folder: fmt formats one file")], args.format)
+        return USAGE
+    (result,) = parse_paths([path])
+    if result.rddl is None:
+        _emit(result.diagnostics, args.format)
+        return USAGE if result.unreadable else FINDINGS
+    try:
+        text = format_file(result.rddl)
+    except RecursionError:
+        from pddltools.diagnostics import error
+
+        _emit([error("R106", f"{path}: expressions are nested too deeply to print")], args.format)
+        return FINDINGS
+    original = result.rddl.span.source.text if result.rddl.span else None
+    changed = text != original
+    if args.write and changed:
+        path.write_text(text, encoding="utf-8")
+    if args.format == "json":
+        print(json.dumps({"path": str(path), "changed": changed, "written": bool(args.write and changed),
+                          "text": None if args.write else text,
+                          "diagnostics": [d.to_json() for d in result.diagnostics]}, indent=2))
+    elif not args.write:
+        sys.stdout.write(text)
+    if result.diagnostics and args.format == "text":
+        render_rich(result.diagnostics, _stderr())
+    return OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the `rddl` commands on their own (tests, and until the main CLI wires `register`)."""
+    parser = argparse.ArgumentParser(prog="pddltools")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
