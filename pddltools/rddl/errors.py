@@ -89,9 +89,9 @@ def explain(source: Source, exc: UnexpectedInput | UnexpectedCharacter, parser: 
         expected = expected_words(set(exc.expected), parser)
         found = _found(token.type, str(token), parser)
         if token.type == "$END":
-            start = end = len(source.text.rstrip())
+            # Lark places the end-of-file token on the last real token: point there, not at comments
             return error("R102", f"the file ends too early: expected {_join(expected)}",
-                         Span(source, max(0, start - 1), start))
+                         Span(source, start, end))
         return error("R100", f"expected {_join(expected)}, found {found}", Span(source, start, end))
     if isinstance(exc, UnexpectedCharacter):
         return _bad_character(source, exc.pos, exc.char)

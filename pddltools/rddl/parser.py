@@ -128,7 +128,7 @@ class _Builder(Transformer[Token, Any]):
         fields = dict(options)
         if len(fields) < len(options):
             option = next(o for o in options if sum(1 for p in options if p[0] == o[0]) > 1)
-            raise _BuildError("R104", f"{str(name)!r} gives its {option[0]} twice",
+            raise _BuildError("R104", f"{name} gives its {option[0]} twice",
                               _start(option[1]), _end(option[1]))
         return ast.PVariableDecl(str(name), params, str(kind), str(range_type), **fields,
                                  span=self._token_span(name))

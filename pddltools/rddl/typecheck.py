@@ -303,9 +303,7 @@ class _Expressions:
         if isinstance(expr, ast.Discrete):
             return self.discrete(expr, scope)
         if isinstance(expr, ast.VectorDistribution):
-            for arg in expr.args:
-                self.infer(arg, scope)
-            return UNKNOWN
+            return UNKNOWN  # its arguments range over the vector's indices: the simulator's business
         if isinstance(expr, ast.MatrixOperation):
             self.infer(expr.body, scope)
             return UNKNOWN
@@ -340,7 +338,7 @@ class _Expressions:
             return UNKNOWN
         if expr.primed and decl.kind != "state-fluent":
             self.report("R215", f"{expr.name}' : only a state fluent has a next-state value, and "
-                        f"{expr.name} is an {decl.kind}", expr)
+                        f"{expr.name} is {_a(decl.kind)}", expr)
         self.arguments(expr.name, decl.params, expr.args, expr, scope)
         return decl.range
 
@@ -486,10 +484,16 @@ def _describe(type_name: str) -> str:
     if type_name == "bool":
         return "a boolean"
     if type_name in ("int", "real"):
-        return f"an {type_name}" if type_name == "int" else "a real"
+        return "an int" if type_name == "int" else "a real"
     if type_name.startswith("@"):
         return f"the enum value {type_name[1:]}"
-    return f"a {type_name}"
+    if type_name == UNKNOWN:
+        return "an unknown type"
+    return _a(type_name)
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
 def _count(n: int, noun: str) -> str:
@@ -549,14 +553,14 @@ class _DomainChecker:
             seen[cpf.name] = cpf
             if decl.kind in _NO_CPF:
                 giver = "planner" if decl.kind == "action-fluent" else "instance"
-                self.diagnostics.append(error("R208", f"{cpf.name} is an {decl.kind}: it takes its value "
+                self.diagnostics.append(error("R208", f"{cpf.name} is {_a(decl.kind)}: it takes its value "
                                               f"from the {giver}, not from a CPF", cpf.span))
                 continue
             if decl.kind == "state-fluent" and not cpf.primed:
                 self.diagnostics.append(error("R215", f"the CPF of state fluent {cpf.name} must be "
                                               f"written {cpf.name}'", cpf.span))
             elif decl.kind != "state-fluent" and cpf.primed:
-                self.diagnostics.append(error("R215", f"{cpf.name} is an {decl.kind}: write its CPF "
+                self.diagnostics.append(error("R215", f"{cpf.name} is {_a(decl.kind)}: write its CPF "
                                               f"without a prime", cpf.span))
             if len(cpf.params) != len(decl.params):
                 self.diagnostics.append(error("R203", f"{cpf.name} takes "
@@ -681,7 +685,7 @@ def _check_assignments(table: _Table, objects: dict[str, str], assignments: tupl
             diagnostics.append(error("R202", f"undefined pvariable {assignment.name}", assignment.span))
             continue
         if decl.kind != kind:
-            diagnostics.append(error("R217", f"{assignment.name} is an {decl.kind}; {where} may only set "
+            diagnostics.append(error("R217", f"{assignment.name} is {_a(decl.kind)}; {where} may only set "
                                      f"{kind}s", assignment.span))
             continue
         args = tuple(ast.EnumValue(a, span=assignment.span) if a.startswith("@")
