@@ -27,6 +27,7 @@ _NAMED = {
 _OPERATORS = frozenset({"<=>", "=>", "|", "^", "&", "==", "~=", "<", "<=", ">", ">=", "+", "-", "*", "/"})
 _EXPRESSION = "an expression"
 _OPERATOR = "an operator"
+_VALUE = "a value (a number, true, false, pos-inf, an @enum value or an object)"
 _KEYWORD_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
 
 
@@ -48,7 +49,8 @@ def _describe_terminals(parser: Lark) -> tuple[dict[str, str], set[str]]:
 
 def expected_words(expected: set[str], parser: Lark) -> list[str]:
     descriptions, _ = _describe_terminals(parser)
-    words = {descriptions.get(name, name) for name in expected}
+    # a %declare'd terminal (the fast path's GROUND_ASSIGNMENTS) has no text an author could write
+    words = {descriptions[name] for name in expected if name in descriptions}
     if {"NUMBER", "VARIABLE", "NAME"} <= expected:
         # everything that can start an expression: name them by what they are together
         starters = {"'('", "'['", "'~'", "'-'", "'+'", "'if'", "'switch'", "'true'", "'false'",
@@ -56,11 +58,34 @@ def expected_words(expected: set[str], parser: Lark) -> list[str]:
         starters |= {descriptions[n] for n in expected if n in descriptions and n in _NAMED}
         starters |= {w for w in words if w[1:2].isupper()}  # distribution names: 'Bernoulli', ...
         words = (words - starters) | {_EXPRESSION}
+    elif {"NUMBER", "ENUM_VALUE", "TRUE"} <= expected:
+        # the right side of `default =` or of an assignment in an instance
+        constants = {"'-'", "'true'", "'false'", "'pos-inf'", "'neg-inf'"}
+        constants |= {descriptions[n] for n in expected if n in descriptions and n in _NAMED}
+        words = (words - constants) | {_VALUE}
     operators = {w for w in words if w.strip("'") in _OPERATORS}
     if len(operators) >= 4:
         words = (words - operators) | {_OPERATOR}
-    ordered = sorted(words, key=lambda w: (w in (_EXPRESSION, _OPERATOR), not w.startswith("'"), w))
+    ordered = sorted(words, key=lambda w: (w in (_EXPRESSION, _OPERATOR, _VALUE), not w.startswith("'"), w))
     return ordered
+
+
+def _really_expected(exc: UnexpectedToken) -> set[str]:
+    """The terminals the parser would truly accept here.
+
+    LALR merges states, so Lark's own `expected` list also holds tokens that are valid only in other
+    contexts (after `a` in a CPF it offers `:` and `_`); feeding each candidate to a copy of the
+    parser keeps only those that would really be accepted.
+    """
+    interactive = getattr(exc, "interactive_parser", None)
+    if interactive is not None:
+        try:
+            accepted: set[str] = interactive.accepts()
+        except Exception:  # a reduction of the copy may fail: then the plain list will do
+            accepted = set()
+        if accepted:
+            return accepted
+    return set(exc.expected)
 
 
 def _join(words: list[str], limit: int = 8) -> str:
@@ -86,7 +111,7 @@ def explain(source: Source, exc: UnexpectedInput | UnexpectedCharacter, parser: 
         token = exc.token
         start = token.start_pos or 0
         end = token.end_pos if token.end_pos is not None else start + 1
-        expected = expected_words(set(exc.expected), parser)
+        expected = expected_words(_really_expected(exc), parser)
         found = _found(token.type, str(token), parser)
         if token.type == "$END":
             # Lark places the end-of-file token on the last real token: point there, not at comments
