@@ -448,7 +448,7 @@ def _number(text: str, span: Span) -> ast.Integer | ast.Real:
 # Lark set-up
 
 
-def _cache_file() -> str | bool:
+def _cache_file(tag: str) -> str | bool:
     """Where the analysed grammar is kept between runs: the user's cache folder, else Lark's default."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "pddltools"
@@ -459,7 +459,7 @@ def _cache_file() -> str | bool:
     if not os.access(folder, os.W_OK):
         return True
     # Lark checks the grammar's hash stored inside the file, so a stale cache is rebuilt, not used
-    return str(folder / f"rddl-grammar-lark{lark.__version__}.cache")
+    return str(folder / f"rddl-{tag}-lark{lark.__version__}.cache")
 
 
 def grammar_text() -> str:
@@ -471,7 +471,8 @@ class _Parser:
         self.builder = _Builder()
         self.lark = Lark(
             grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
-            maybe_placeholders=False, cache=_cache_file() if not isinstance(lexer, str) else False,
+            maybe_placeholders=False,
+            cache=_cache_file(lexer.__name__.lower()) if not isinstance(lexer, str) else False,
         )
         self.lock = threading.Lock()
 

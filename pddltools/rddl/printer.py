@@ -15,6 +15,7 @@ from typing import Any
 from pddltools.rddl import ast
 
 INDENT = "    "
+WIDTH = 100  # lines longer than this are broken at `else`, at the loosest operator, inside `[...]`
 
 
 def format_node(node: object) -> str:
@@ -66,7 +67,7 @@ def _domain(domain: ast.Domain) -> list[str]:
     if domain.cpfs:
         parts.append(_section(domain.cpfs_keyword, (_cpf(c) for c in domain.cpfs)))
     if domain.reward is not None:
-        parts.append([f"{INDENT}reward = {format_expr(domain.reward)};"])
+        parts.append([f"{INDENT}{_statement('reward = ', domain.reward, 1)}"])
     for keyword, constraints in (
         ("state-action-constraints", domain.state_action_constraints),
         ("action-preconditions", domain.action_preconditions),
@@ -74,7 +75,7 @@ def _domain(domain: ast.Domain) -> list[str]:
         ("termination", domain.termination),
     ):
         if constraints:
-            parts.append(_section(keyword, (f"{format_expr(c)};" for c in constraints)))
+            parts.append(_section(keyword, (_statement("", c, 2) for c in constraints)))
     lines = [f"domain {domain.name} {{"]
     for index, part in enumerate(parts):
         if index:
@@ -103,7 +104,20 @@ def _pvariable_decl(decl: ast.PVariableDecl) -> str:
 def _cpf(cpf: ast.Cpf) -> str:
     params = f"({', '.join(cpf.params)})" if cpf.params else ""
     prime = "'" if cpf.primed else ""
-    return f"{cpf.name}{prime}{params} = {format_expr(cpf.expr)};"
+    return _statement(f"{cpf.name}{prime}{params} = ", cpf.expr, 2)
+
+
+def _statement(head: str, expr: ast.Expr, depth: int) -> str:
+    """`head` + `expr` + `;`, on one line when it fits, else laid out over several."""
+    one_line = f"{head}{format_expr(expr)};"
+    if len(one_line) + len(INDENT) * depth <= WIDTH:
+        return one_line
+    if not head:  # a constraint: its lines start where the statement does
+        lines = layout(expr, WIDTH - len(INDENT) * depth)
+        return "\n".join([lines[0], *(f"{INDENT * depth}{line}" for line in lines[1:])]) + ";"
+    lines = layout(expr, WIDTH - len(INDENT) * (depth + 1))
+    body = "\n".join(f"{INDENT * (depth + 1)}{line}" for line in lines)
+    return f"{head.rstrip()}\n{body};"
 
 
 def _objects(objects: tuple[ast.ObjectsDecl, ...]) -> list[str]:
@@ -270,6 +284,47 @@ def _discrete_case(case: ast.DiscreteCase) -> str:
 def _discrete(expr: ast.Discrete) -> str:
     cases = ", ".join(_discrete_case(c) for c in expr.cases)
     return f"{expr.name}({expr.type}, {cases})"
+
+
+def layout(expr: ast.Expr, width: int) -> list[str]:
+    """`expr` as lines of at most about `width` characters, indented relative to the first.
+
+    The lines hold exactly the tokens of `format_expr(expr)`, so the text parses to the same AST;
+    only whitespace differs. Breaks go before `else`, before each operand of the loosest operator,
+    and inside the brackets of an aggregation's body.
+    """
+    one_line = format_expr(expr)
+    if len(one_line) <= width:
+        return [one_line]
+    if isinstance(expr, ast.IfThenElse):
+        lines = _if_then(f"if ({format_expr(expr.condition)})", expr.then, width)
+        rest: ast.Expr = expr.otherwise
+        while isinstance(rest, ast.IfThenElse):
+            lines += _if_then(f"else if ({format_expr(rest.condition)})", rest.then, width)
+            rest = rest.otherwise
+        tail = layout(rest, width - len(INDENT))
+        return [*lines, f"else {tail[0]}", *(INDENT + line for line in tail[1:])]
+    if isinstance(expr, ast.Binary):
+        level = ast.BINARY_PRECEDENCE[expr.op]
+        chain: list[tuple[str, ast.Expr]] = []
+        left: ast.Expr = expr
+        while isinstance(left, ast.Binary) and ast.BINARY_PRECEDENCE[left.op] == level:
+            chain.append((left.op, left.right))
+            left = left.left
+        lines = [_operand(left, level)]
+        for op, right in reversed(chain):
+            lines.append(f"{op} {_operand(right, level + 1)}")
+        return lines
+    if isinstance(expr, ast.Aggregation) and isinstance(expr.body, ast.Binary):
+        bindings = ", ".join(f"{b.variable} : {b.type}" for b in expr.bindings)
+        body = layout(expr.body, width - len(INDENT))
+        return [f"{expr.op}_{{{bindings}}} [", *(INDENT + line for line in body), "]"]
+    return [one_line]
+
+
+def _if_then(condition: str, then: ast.Expr, width: int) -> list[str]:
+    both = f"{condition} then {format_expr(then)}"
+    return [both] if len(both) <= width else [condition, f"then {format_expr(then)}"]
 
 
 _EXPR_PRINTERS: dict[type, Callable[[Any], str]] = {
