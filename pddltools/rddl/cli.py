@@ -40,7 +40,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     fmt = commands.add_parser("fmt", help="print a file in the standard layout (to stdout)")
     fmt.add_argument("file", metavar="FILE")
-    fmt.add_argument("--write", action="store_true", help="rewrite FILE in place instead of printing")
+    mode = fmt.add_mutually_exclusive_group()
+    mode.add_argument("--write", "-w", action="store_true", help="rewrite FILE in place instead of printing")
+    mode.add_argument("--check", action="store_true", help="exit 1 if FILE is not in the standard layout")
+    fmt.add_argument("--drop-comments", action="store_true",
+                     help="allow --write to rewrite a file that has comments (they are not kept)")
     fmt.add_argument("--format", choices=FORMATS, default="text")
     fmt.set_defaults(func=run_fmt)
 
@@ -149,8 +153,20 @@ def run_fmt(args: argparse.Namespace) -> int:
 
         _emit([error("R106", f"{path}: expressions are nested too deeply to print")], args.format)
         return FINDINGS
-    original = result.rddl.span.source.text if result.rddl.span else None
+    original = result.rddl.span.source.text if result.rddl.span else ""
     changed = text != original
+    if args.check:
+        if args.format == "json":
+            print(json.dumps({"path": str(path), "changed": changed, "written": False, "text": None,
+                              "diagnostics": [d.to_json() for d in result.diagnostics]}, indent=2))
+        elif changed:
+            _stderr().print(f"{path} is not in the standard layout (pddltools rddl fmt --write to fix)",
+                            markup=False, soft_wrap=True)
+        return FINDINGS if changed else OK
+    if args.write and changed and _has_comments(original) and not args.drop_comments:
+        _stderr().print(f"{path} has comments, which the formatter does not keep; "
+                        "pass --drop-comments to rewrite it anyway", markup=False, soft_wrap=True)
+        return USAGE
     if args.write and changed:
         path.write_text(text, encoding="utf-8")
     if args.format == "json":
@@ -162,6 +178,11 @@ def run_fmt(args: argparse.Namespace) -> int:
     if result.diagnostics and args.format == "text":
         render_rich(result.diagnostics, _stderr())
     return OK
+
+
+def _has_comments(text: str) -> bool:
+    # RDDL has no string literals, so these two marks can only open comments
+    return "//" in text or "/*" in text
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -102,6 +102,21 @@ def test_fmt_prints_and_writes_only_when_asked(capsys: pytest.CaptureFixture[str
     assert json.loads(out)["changed"] is False
 
 
+def test_fmt_keeps_comments_unless_told_and_checks_layout(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "c.rddl"
+    original = "// a comment\ndomain d { cpfs { x' = 1; }; }"
+    path.write_text(original)
+    code, _, err = run(capsys, "fmt", "--write", str(path))
+    assert code == 2 and "has comments" in err and path.read_text() == original
+    code, _, _ = run(capsys, "fmt", "--check", str(path))
+    assert code == 1
+    code, _, _ = run(capsys, "fmt", "--write", "--drop-comments", str(path))
+    assert code == 0 and "comment" not in path.read_text()
+    code, _, _ = run(capsys, "fmt", "--check", str(path))
+    assert code == 0
+
+
 def test_fmt_of_invalid_input_changes_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "bad.rddl"
     path.write_text("domain d {")
