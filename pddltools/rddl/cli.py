@@ -127,7 +127,7 @@ def run_check(args: argparse.Namespace) -> int:
     bad = sum(1 for r in results if not r.ok)
     if errors or warnings:
         summary = (f"checked {_plural(len(results), 'file')}: {_plural(errors, 'error')}, "
-                   f"{_plural(warnings, 'warning')} ({bad} of the files have errors)")
+                   f"{_plural(warnings, 'warning')}" + (f" in {_plural(bad, 'file')}" if bad else ""))
     else:
         summary = f"checked {_plural(len(results), 'file')}: no problems found"
     _report(results, args.format, summary, {"files": len(results), "with_errors": bad,
