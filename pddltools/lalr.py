@@ -1,0 +1,218 @@
+"""A lean LALR(1) driver over the tables Lark builds from a grammar file.
+
+Lark turns the `.lark` grammar into LALR tables and into reduction callbacks that call a
+transformer's methods (with its child filtering and `?rule` inlining). Its parse loop, though, costs
+several Python calls per token: a generator hand-off, a `Token` with eight fields, a method call per
+token and hashing `Rule` objects per reduction. `FastParser` keeps everything Lark derived from the
+grammar — the tables, the callbacks, the terminals — and only replaces that loop with one that lexes
+(one compiled regular expression, see `lexing.compile_terminals`), shifts and reduces inline.
+`tests/test_lalr.py` proves it builds the same trees as Lark's own loop.
+
+Fast paths (see `lexing.GrammarLexer`) work the same way: at a trigger token the driver asks its
+tables whether a declared terminal would be shifted now, and lets the scanner produce it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from lark import Lark
+from lark.parsers.lalr_analysis import Shift
+
+from pddltools.diagnostics import Source
+from pddltools.lexing import ERROR, NestingTooDeep, UnexpectedCharacter, compile_terminals
+
+Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
+END = "$END"
+
+
+class Tok:
+    """A token: what the transformer's callbacks receive for terminals."""
+
+    __slots__ = ("end_pos", "start_pos", "type", "value")
+
+    def __init__(self, type: str, value: Any, start_pos: int, end_pos: int) -> None:
+        self.type = type
+        self.value = value
+        self.start_pos = start_pos
+        self.end_pos = end_pos
+
+    def __repr__(self) -> str:
+        return f"Tok({self.type!r}, {self.value!r}, {self.start_pos})"
+
+
+class UnexpectedInput(Exception):
+    """The token at `token` cannot continue the text; `expected` lists the terminals that could."""
+
+    def __init__(self, token: Tok, expected: set[str]) -> None:
+        super().__init__(f"unexpected {token.type} at offset {token.start_pos}")
+        self.token = token
+        self.expected = expected
+
+
+class FastParser:
+    def __init__(self, lark: Lark, *, lowercase: bool = False, trigger: str = "",
+                 fast_paths: Mapping[str, Scanner] | None = None, max_stack: int = 0) -> None:
+        lalr = lark.parser.parser  # ParsingFrontend -> LALR_Parser
+        table = lalr._parse_table
+        callbacks = lalr.parser.callbacks
+        self.start_states: dict[str, Any] = table.start_states
+        self.end_states: dict[str, Any] = table.end_states
+        # actions[state][terminal]: a target state (shift) or (callback, size, goto by state) (reduce)
+        self.actions: dict[Any, dict[str, Any]] = {}
+        self.goto: dict[Any, dict[str, Any]] = {}
+        for state, entries in table.states.items():
+            acts: dict[str, Any] = {}
+            gotos: dict[str, Any] = {}
+            for symbol, (action, arg) in entries.items():
+                if action is Shift:
+                    (acts if symbol.isupper() or symbol == END else gotos)[symbol] = arg
+                else:
+                    acts[symbol] = (callbacks[arg], len(arg.expansion), arg.origin.name)
+            self.actions[state] = acts
+            self.goto[state] = gotos
+        lexer_conf = lark.lexer_conf
+        self.pattern, self.ignore, self.keywords = compile_terminals(
+            list(lexer_conf.terminals), set(lexer_conf.ignore), lexer_conf.g_regex_flags, lowercase)
+        self.lowercase = lowercase
+        self.trigger = trigger
+        self.fast_paths = dict(fast_paths or {})
+        self.max_stack = max_stack or 1 << 62
+
+    def accepts(self, stack: list[Any], terminal: str) -> bool:
+        """Whether `terminal` would be shifted now, after the reductions it triggers (an LALR state
+        may list a look-ahead that only another context of the merged state can shift)."""
+        actions = self.actions
+        entry = actions[stack[-1]].get(terminal)
+        if entry is None:
+            return False
+        if entry.__class__ is not tuple:
+            return True
+        stack = list(stack)
+        goto = self.goto
+        while True:
+            _, size, origin = entry
+            if size:
+                del stack[-size:]
+            stack.append(goto[stack[-1]][origin])
+            entry = actions[stack[-1]].get(terminal)
+            if entry is None:
+                return False
+            if entry.__class__ is not tuple:
+                return True
+
+    def parse(self, source: Source, start: str) -> Any:
+        text = source.text
+        lower_each = False
+        if self.lowercase:
+            lowered = text.lower()
+            # str.lower can change the length of some non-ASCII text: then offsets must stay those of
+            # the original, and each token is lowered on its own.
+            if len(lowered) == len(text):
+                text = lowered
+            else:
+                lower_each = True
+        actions, goto = self.actions, self.goto
+        ignore, keywords = self.ignore, self.keywords
+        trigger, fast_paths, max_stack = self.trigger, self.fast_paths, self.max_stack
+        stack: list[Any] = [self.start_states[start]]
+        values: list[Any] = []
+        pos = 0
+        while True:
+            restart = -1
+            for match in self.pattern.finditer(text, pos):
+                kind = match.lastgroup
+                if kind in ignore:
+                    continue
+                if kind == trigger:
+                    if len(stack) > max_stack:
+                        raise NestingTooDeep(match.start())
+                    for name, scan in fast_paths.items():
+                        if self.accepts(stack, name):
+                            found = scan(text, match.start(), source)
+                            if found is not None:
+                                value, restart = found
+                                token = Tok(name, value, match.start(), restart)
+                                kind = name
+                                break
+                    if restart >= 0:
+                        self._feed(token, stack, values, actions, goto)
+                        break
+                if kind == ERROR:
+                    raise UnexpectedCharacter(match.start(), match.group())
+                value = match.group()
+                if lower_each:
+                    value = value.lower()
+                if kind in keywords:
+                    kind = keywords[kind].get(value, kind)
+                token = Tok(kind, value, match.start(), match.end())  # type: ignore[arg-type]
+                # shift, after as many reductions as the token calls for (inline: the hot loop)
+                while True:
+                    entry = actions[stack[-1]].get(kind)
+                    if entry is None:
+                        raise UnexpectedInput(token, _expected(actions[stack[-1]]))
+                    if entry.__class__ is not tuple:
+                        stack.append(entry)
+                        values.append(token)
+                        break
+                    callback, size, origin = entry
+                    if size:
+                        children = values[-size:]
+                        del values[-size:]
+                        del stack[-size:]
+                    else:
+                        children = []
+                    values.append(callback(children))
+                    stack.append(goto[stack[-1]][origin])
+            if restart < 0:
+                break
+            pos = restart
+        return self._finish(Tok(END, "", len(source.text), len(source.text)), stack, values, start)
+
+    def _feed(self, token: Tok, stack: list[Any], values: list[Any], actions: dict[Any, dict[str, Any]],
+              goto: dict[Any, dict[str, Any]]) -> None:
+        kind = token.type
+        while True:
+            entry = actions[stack[-1]].get(kind)
+            if entry is None:
+                raise UnexpectedInput(token, _expected(actions[stack[-1]]))
+            if entry.__class__ is not tuple:
+                stack.append(entry)
+                values.append(token)
+                return
+            callback, size, origin = entry
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+            else:
+                children = []
+            values.append(callback(children))
+            stack.append(goto[stack[-1]][origin])
+
+    def _finish(self, token: Tok, stack: list[Any], values: list[Any], start: str) -> Any:
+        end_state = self.end_states[start]
+        actions, goto = self.actions, self.goto
+        while True:
+            entry = actions[stack[-1]].get(END)
+            if entry is None:
+                raise UnexpectedInput(token, _expected(actions[stack[-1]]))
+            if entry.__class__ is not tuple:  # shifting $END: accepted
+                return values[-1]
+            callback, size, origin = entry
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+            else:
+                children = []
+            values.append(callback(children))
+            state = goto[stack[-1]][origin]
+            stack.append(state)
+            if state == end_state:
+                return values[-1]
+
+
+def _expected(actions: dict[str, Any]) -> set[str]:
+    return {name for name in actions if name.isupper() or name == END}

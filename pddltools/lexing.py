@@ -1,0 +1,185 @@
+"""A fast lexer for Lark LALR grammars, built from the grammar's own terminal definitions.
+
+Lark's standard lexer counts lines and columns for every token and tries terminals one by one; on
+planning files that is most of the parse time. `GrammarLexer` keeps the grammar as the single source
+of truth — it reads the terminals and `%ignore` patterns Lark compiled from the `.lark` file — but
+joins them into one compiled regular expression scanned with `finditer`, and records only offsets
+(`start_pos`, `end_pos`): lines and columns are computed from a `Source` only when someone asks.
+
+String terminals that a regular-expression terminal also matches (``"and"`` and ``NAME``) become
+keywords: the regular expression matches, and a dictionary look-up renames the token, as Lark does.
+
+Fast paths: a grammar may `%declare` a terminal that stands for a run of simple constructs (a list of
+ground atoms, say). A subclass maps such terminals to scanner functions in `fast_paths`; at each
+token of kind `fast_trigger` the lexer asks the LALR parser whether that terminal is acceptable in its
+current state, and only then lets the scanner consume a stretch of text and return its value ready
+made. The grammar decides where a fast path may apply; a test proves that the two paths agree.
+
+Usage: subclass, set `lowercase` / `fast_paths` / `fast_trigger` as needed, pass the class to
+``Lark(..., parser="lalr", lexer=MyLexer)`` and call `MyLexer.source.set(src)` (a context variable)
+before parsing when scanners need the `Source`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from typing import Any, ClassVar
+
+from lark.lexer import Lexer, LexerState, PatternRE, PatternStr, TerminalDef, Token
+from lark.parsers.lalr_analysis import Shift
+
+from pddltools.diagnostics import Source
+
+#: A scanner gets the (possibly lower-cased) text, an offset where the trigger token starts and the
+#: source; it returns the token value and the offset after what it consumed, or None to decline.
+Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
+
+ERROR = "__UNEXPECTED_CHARACTER"
+
+
+class UnexpectedCharacter(Exception):
+    """A character no terminal of the grammar can start with."""
+
+    def __init__(self, pos: int, char: str) -> None:
+        super().__init__(f"unexpected character {char!r} at offset {pos}")
+        self.pos = pos
+        self.char = char
+
+
+def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int,
+                      lowercase: bool) -> tuple[re.Pattern[str], frozenset[str], dict[str, dict[str, str]]]:
+    """One regular expression with a named group per terminal, the ignored terminals, and the keywords.
+
+    Keywords are string terminals that a regular-expression terminal also matches (``"and"`` and
+    NAME): the regular expression matches and `keywords[NAME]["and"]` renames the token.
+    """
+    regex_terminals = [t for t in terminals if isinstance(t.pattern, PatternRE)]
+    compiled = {t.name: re.compile(t.pattern.to_regexp(), flags) for t in regex_terminals}
+    keywords: dict[str, dict[str, str]] = {}
+    literals: list[TerminalDef] = []
+    for terminal in terminals:
+        if not isinstance(terminal.pattern, PatternStr):
+            continue
+        value = terminal.pattern.value
+        owner = next((name for name, rx in compiled.items() if name not in ignore and rx.fullmatch(value)), None)
+        if owner is None:
+            literals.append(terminal)
+        else:
+            keywords.setdefault(owner, {})[value.lower() if lowercase else value] = terminal.name
+    # Same order as Lark's own scanner: priority first, then longer literals before their prefixes.
+    ordered = sorted(regex_terminals, key=lambda t: -t.priority)
+    ordered += sorted(literals, key=lambda t: (-t.priority, -len(t.pattern.value)))
+    ignored_first = [t for t in ordered if t.name in ignore] + [t for t in ordered if t.name not in ignore]
+    alternatives = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in ignored_first]
+    alternatives.append(f"(?P<{ERROR}>.)")
+    return re.compile("|".join(alternatives), flags | re.DOTALL), frozenset(ignore), keywords
+
+
+class NestingTooDeep(Exception):
+    """The parser's stack grew past `max_stack`: formulas nested deeper than any tool can use."""
+
+    def __init__(self, pos: int) -> None:
+        super().__init__(f"nesting too deep at offset {pos}")
+        self.pos = pos
+
+
+class GrammarLexer(Lexer):
+    __future_interface__ = 1  # lex(lexer_state, parser_state), so fast paths can see the parser
+    lowercase: ClassVar[bool] = False
+    fast_paths: ClassVar[dict[str, Scanner]] = {}
+    fast_trigger: ClassVar[str] = ""
+    #: Deeper nesting than this (in parser stack entries) is refused at the trigger token: it would
+    #: only overflow the recursion of whatever consumes the tree (printing, comparing, hashing).
+    max_stack: ClassVar[int] = 0
+    source: ClassVar[ContextVar[Source]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.source = ContextVar(f"{cls.__name__}.source")
+
+    def __init__(self, lexer_conf: Any) -> None:
+        self.pattern, self.ignore, self.keywords = compile_terminals(
+            list(lexer_conf.terminals), set(lexer_conf.ignore), lexer_conf.g_regex_flags, self.lowercase)
+        self.terminal_names = {t.name for t in lexer_conf.terminals}
+
+    def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        raw = lexer_state.text
+        text: str = getattr(raw, "text", raw)  # Lark >= 1.2 wraps the text in a TextSlice
+        lower_each = False
+        if self.lowercase:
+            lowered = text.lower()
+            # str.lower can change the length of some non-ASCII text: then offsets must stay those of
+            # the original, and each token is lowered on its own.
+            if len(lowered) == len(text):
+                text = lowered
+            else:
+                lower_each = True
+        ignore = self.ignore
+        keywords = self.keywords
+        fast_paths = self.fast_paths
+        trigger = self.fast_trigger
+        checked = bool(trigger) and parser_state is not None
+        states = parser_state.parse_conf.states if checked else None
+        state_stack = parser_state.state_stack if checked else None
+        max_stack = self.max_stack or 1 << 62
+        source = self.source.get(None) if fast_paths else None
+        pos = 0
+        while True:
+            restart = -1
+            for match in self.pattern.finditer(text, pos):
+                kind = match.lastgroup
+                assert kind is not None
+                if kind in ignore:
+                    continue
+                if kind == trigger and states is not None and state_stack is not None:
+                    if len(state_stack) > max_stack:
+                        raise NestingTooDeep(match.start())
+                    actions = states[state_stack[-1]]
+                    for name, scan in fast_paths.items():
+                        if name in actions and _accepts(states, state_stack, name):
+                            assert source is not None
+                            found = scan(text, match.start(), source)
+                            if found is not None:
+                                value, restart = found
+                                token = Token(name, "", match.start(), None, None, None, None, restart)
+                                token.value = value
+                                yield token
+                                break
+                    if restart >= 0:
+                        break
+                if kind == ERROR:
+                    raise UnexpectedCharacter(match.start(), match.group())
+                value = match.group()
+                if lower_each:
+                    value = value.lower()
+                if kind in keywords:
+                    kind = keywords[kind].get(value, kind)
+                yield Token(kind, value, match.start(), None, None, None, None, match.end())
+            if restart < 0:
+                return
+            pos = restart
+
+
+def _accepts(states: dict[Any, dict[str, Any]], stack: list[Any], terminal: str) -> bool:
+    """Whether the LALR parser would shift `terminal` now, after the reductions it triggers.
+
+    An LALR state may list a terminal as a reduce look-ahead that the merged state's other contexts
+    need; only by playing the reductions on a copy of the state stack can the lexer be sure.
+    """
+    action, arg = states[stack[-1]][terminal]
+    if action is Shift:
+        return True
+    stack = list(stack)
+    while True:
+        size = len(arg.expansion)
+        if size:
+            del stack[-size:]
+        stack.append(states[stack[-1]][arg.origin.name][1])
+        entry = states[stack[-1]].get(terminal)
+        if entry is None:
+            return False
+        action, arg = entry
+        if action is Shift:
+            return True

@@ -1,0 +1,434 @@
+"""The PDDL abstract syntax tree: one representation for every tool in pddltools.
+
+Every node is a frozen, hashable dataclass. Equality and hashing ignore source positions (`span`), so
+a printed and re-parsed tree equals the original, and a pass can compare what it built with what it
+was given. Names are lower case (the parser normalises them). `str(node)` prints PDDL
+(see `pddltools.pddl.printer`); `dataclasses.replace` rebuilds a node; `children()` and `walk()`
+traverse formulas and effects without knowing every node type.
+
+Numbers are exact: integer literals are `int`, decimal literals `fractions.Fraction`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
+from fractions import Fraction
+from typing import Literal, Union
+
+from pddltools.diagnostics import Span
+
+_span = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    span: Span | None = _span
+
+    def children(self) -> Iterator[Node]:
+        """The direct sub-nodes, in source order."""
+        for f in fields(self):
+            if f.name == "span":
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, Node):
+                yield value
+            elif isinstance(value, tuple):
+                for item in value:
+                    if isinstance(item, Node):
+                        yield item
+
+    def walk(self) -> Iterator[Node]:
+        """This node and every node below it, depth first, in source order (iteratively)."""
+        stack: list[Node] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(list(node.children())))
+
+    def __str__(self) -> str:
+        from pddltools.pddl.printer import to_pddl
+
+        return to_pddl(self)
+
+
+# ------------------------------------------------------------------------------------------------
+# Types and typed lists
+
+
+@dataclass(frozen=True, slots=True)
+class TypeName(Node):
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Either(Node):
+    types: tuple[TypeName, ...]
+
+
+TypeRef = Union[TypeName, Either]
+
+
+@dataclass(frozen=True, slots=True)
+class TypedName(Node):
+    """A declared type, constant, object or parameter (`?x`), with its type if one was given."""
+
+    name: str
+    type: TypeRef | None = None
+
+
+# ------------------------------------------------------------------------------------------------
+# Terms and numeric expressions
+
+
+@dataclass(frozen=True, slots=True)
+class Variable(Node):
+    name: str  # with its leading "?"
+
+
+@dataclass(frozen=True, slots=True)
+class Constant(Node):
+    """A name used as an argument: a constant or object (or, in a metric, a 0-ary function)."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionTerm(Node):
+    """`(f t1 ... tn)`: a numeric fluent, or an object fluent used as a term (PDDL 3.1)."""
+
+    function: str
+    args: tuple[Term, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Number(Node):
+    value: int | Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Arithmetic(Node):
+    """`(op e1 ... en)` with op one of + - * /; `(- e)` is negation."""
+
+    op: Literal["+", "-", "*", "/"]
+    args: tuple[Expression, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ContinuousTime(Node):
+    """`#t`, the time elapsed, in continuous effects of durative actions."""
+
+
+@dataclass(frozen=True, slots=True)
+class IsViolated(Node):
+    """`(is-violated p)` in a metric: how often preference `p` is violated."""
+
+    preference: str
+
+
+Term = Union[Variable, Constant, FunctionTerm]
+Expression = Union[Variable, Constant, FunctionTerm, Number, Arithmetic, ContinuousTime, IsViolated]
+
+
+# ------------------------------------------------------------------------------------------------
+# Goal descriptions (preconditions, goals, conditions, duration constraints, trajectory constraints)
+
+
+@dataclass(frozen=True, slots=True)
+class Atom(Node):
+    predicate: str
+    args: tuple[Term, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Not(Node):
+    """Negation in a formula; in an effect, `(not atom)` deletes the atom."""
+
+    body: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class And(Node):
+    """Conjunction; `()` and `(and)` are the empty conjunction, true."""
+
+    parts: tuple[Formula, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Or(Node):
+    parts: tuple[Formula, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Imply(Node):
+    condition: Formula
+    consequence: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class Exists(Node):
+    variables: tuple[TypedName, ...]
+    body: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class Forall(Node):
+    variables: tuple[TypedName, ...]
+    body: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison(Node):
+    """`(op l r)` with op one of = < <= > >=; also equality of objects `(= ?x ?y)`."""
+
+    op: Literal["=", "<", "<=", ">", ">="]
+    left: Expression
+    right: Expression
+
+
+@dataclass(frozen=True, slots=True)
+class Preference(Node):
+    """A PDDL 3 preference: a soft goal, precondition or constraint, optionally named."""
+
+    name: str | None
+    body: Formula
+
+
+TimeSpecifier = Literal["start", "end", "all"]
+
+
+@dataclass(frozen=True, slots=True)
+class Timed(Node):
+    """`(at start x)`, `(at end x)`, `(over all x)`: a condition, effect or constraint at a time."""
+
+    time: TimeSpecifier
+    body: Formula | Effect
+
+
+# PDDL 3 trajectory constraints (modal operators over the state trajectory).
+
+
+@dataclass(frozen=True, slots=True)
+class Always(Node):
+    body: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class Sometime(Node):
+    body: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class Within(Node):
+    deadline: Number
+    body: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class AtMostOnce(Node):
+    body: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class SometimeAfter(Node):
+    condition: Formula
+    consequence: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class SometimeBefore(Node):
+    condition: Formula
+    antecedent: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class AlwaysWithin(Node):
+    deadline: Number
+    condition: Formula
+    consequence: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class HoldDuring(Node):
+    start: Number
+    end: Number
+    body: Formula
+
+
+@dataclass(frozen=True, slots=True)
+class HoldAfter(Node):
+    time: Number
+    body: Formula
+
+
+Formula = Union[
+    Atom, Not, And, Or, Imply, Exists, Forall, Comparison, Preference, Timed,
+    Always, Sometime, Within, AtMostOnce, SometimeAfter, SometimeBefore, AlwaysWithin, HoldDuring, HoldAfter,
+]
+
+
+# ------------------------------------------------------------------------------------------------
+# Effects
+
+
+@dataclass(frozen=True, slots=True)
+class AndEffect(Node):
+    """All effects at once; `()` and `(and)` are the empty effect."""
+
+    parts: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ForallEffect(Node):
+    variables: tuple[TypedName, ...]
+    body: Effect
+
+
+@dataclass(frozen=True, slots=True)
+class When(Node):
+    """A conditional effect."""
+
+    condition: Formula
+    body: Effect
+
+
+AssignOp = Literal["assign", "increase", "decrease", "scale-up", "scale-down"]
+
+
+@dataclass(frozen=True, slots=True)
+class Assign(Node):
+    """A numeric or object-valued effect on a fluent."""
+
+    op: AssignOp
+    fluent: FunctionTerm
+    value: Expression
+
+
+#: Add effects are `Atom`s, delete effects `Not(Atom)`; durative actions wrap effects in `Timed`.
+Effect = Union[Atom, Not, AndEffect, ForallEffect, When, Assign, Timed]
+
+
+# ------------------------------------------------------------------------------------------------
+# Domains
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement(Node):
+    name: str  # with its leading ":", e.g. ":typing"
+
+
+@dataclass(frozen=True, slots=True)
+class PredicateDecl(Node):
+    name: str
+    parameters: tuple[TypedName, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionDecl(Node):
+    """A function; `type` is `number` for numeric fluents, an object type for object fluents, or None
+    when the declaration gives none (PDDL 2.1 then means number)."""
+
+    name: str
+    parameters: tuple[TypedName, ...] = ()
+    type: TypeRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Action(Node):
+    name: str
+    parameters: tuple[TypedName, ...] = ()
+    precondition: Formula | None = None
+    effect: Effect | None = None
+    vars: tuple[TypedName, ...] = ()  # PDDL 1.2 `:vars`: bound like parameters, not in the plan
+
+
+@dataclass(frozen=True, slots=True)
+class DurativeAction(Node):
+    name: str
+    parameters: tuple[TypedName, ...] = ()
+    duration: Formula | None = None
+    condition: Formula | None = None
+    effect: Effect | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedPredicate(Node):
+    """An axiom `(:derived (p ?x - t) body)`."""
+
+    predicate: PredicateDecl
+    body: Formula
+
+
+Structure = Union[Action, DurativeAction, DerivedPredicate]
+
+
+@dataclass(frozen=True, slots=True)
+class Domain(Node):
+    name: str
+    requirements: tuple[Requirement, ...] = ()
+    types: tuple[TypedName, ...] = ()
+    constants: tuple[TypedName, ...] = ()
+    predicates: tuple[PredicateDecl, ...] = ()
+    functions: tuple[FunctionDecl, ...] = ()
+    constraints: Formula | None = None
+    structures: tuple[Structure, ...] = ()  # actions, durative actions and axioms, in file order
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(s for s in self.structures if isinstance(s, Action))
+
+    @property
+    def durative_actions(self) -> tuple[DurativeAction, ...]:
+        return tuple(s for s in self.structures if isinstance(s, DurativeAction))
+
+    @property
+    def derived_predicates(self) -> tuple[DerivedPredicate, ...]:
+        return tuple(s for s in self.structures if isinstance(s, DerivedPredicate))
+
+
+# ------------------------------------------------------------------------------------------------
+# Problems
+
+
+@dataclass(frozen=True, slots=True)
+class InitAssignment(Node):
+    """`(= (f o1 ... on) v)` in `:init`: a number, or an object for an object fluent."""
+
+    fluent: FunctionTerm
+    value: Number | Constant
+
+
+@dataclass(frozen=True, slots=True)
+class TimedInitial(Node):
+    """A timed initial literal (or fluent): `(at 10 (p o))`."""
+
+    time: Number
+    body: InitElement
+
+
+InitElement = Union[Atom, Not, InitAssignment, TimedInitial]
+
+
+@dataclass(frozen=True, slots=True)
+class Metric(Node):
+    direction: Literal["minimize", "maximize"]
+    expression: Expression
+
+
+@dataclass(frozen=True, slots=True)
+class Length(Node):
+    serial: int | None = None
+    parallel: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Problem(Node):
+    name: str
+    domain: str
+    requirements: tuple[Requirement, ...] = ()
+    objects: tuple[TypedName, ...] = ()
+    init: tuple[InitElement, ...] = ()
+    goal: Formula | None = None
+    constraints: Formula | None = None
+    metric: Metric | None = None
+    length: Length | None = None

@@ -1,0 +1,262 @@
+"""Syntax errors explained in a domain author's words.
+
+Lark reports an unexpected token and the set of terminal names it would have accepted; this module
+turns that into "expected a parameter list such as (?x - type) after :parameters, found 'x'", points
+at unclosed or extra parentheses, and, where the file's parentheses balance, parses the remaining
+top-level sections one by one so that every broken section is reported, not just the first.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from lark import Token
+from lark.exceptions import UnexpectedToken
+from lark.lexer import PatternStr
+
+from pddltools.diagnostics import Diagnostic, Source, Span, error
+from pddltools.lalr import Tok, UnexpectedInput
+from pddltools.lexing import NestingTooDeep, UnexpectedCharacter
+
+if TYPE_CHECKING:
+    from pddltools.pddl.parser import _Parser
+
+#: What a domain author expects to follow a keyword.
+AFTER: dict[str, str] = {
+    "define": "(domain NAME) or (problem NAME)",
+    "domain": "the domain's name",
+    "problem": "the problem's name",
+    ":domain": "the name of the problem's domain",
+    ":requirements": "requirement flags such as :strips or :typing",
+    ":types": "type names, each group followed by '- supertype'",
+    ":constants": "constant names, each group followed by '- type'",
+    ":objects": "object names, each group followed by '- type'",
+    ":predicates": "predicate declarations such as (at ?x - object ?y - location)",
+    ":functions": "function declarations such as (fuel ?t - truck) - number",
+    ":action": "the action's name",
+    ":durative-action": "the action's name",
+    ":parameters": "a parameter list such as (?x - type)",
+    ":vars": "a variable list such as (?x - type)",
+    ":precondition": "a precondition (a formula in parentheses)",
+    ":effect": "an effect (in parentheses)",
+    ":duration": "a duration constraint such as (= ?duration 5)",
+    ":condition": "a condition such as (at start (p))",
+    ":derived": "the derived predicate, such as (p ?x - type)",
+    ":init": "initial facts such as (at truck1 depot) or (= (fuel truck1) 10)",
+    ":goal": "a goal formula in parentheses",
+    ":constraints": "a constraint formula in parentheses",
+    ":metric": "minimize or maximize",
+    "minimize": "an expression to minimize",
+    "maximize": "an expression to maximize",
+    "-": "a type name",
+    "either": "type names",
+    "at": "start, end, or a number",
+    "over": "all",
+    "not": "a formula in parentheses",
+    "forall": "a variable list such as (?x - type)",
+    "exists": "a variable list such as (?x - type)",
+}
+
+#: How terminals are described when no keyword context applies.
+WORDS: dict[str, str] = {
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "NAME": "a name",
+    "VARIABLE": "a variable such as ?x",
+    "NUMBER": "a number",
+    "COLON_NAME": "a requirement flag such as :strips",
+    "$END": "the end of the file",
+}
+
+_PREVIOUS = re.compile(r"(?:;[^\n]*\n|\s)*$")
+
+
+def explain(source: Source, exc: Exception, parser: _Parser) -> list[Diagnostic]:
+    first = _diagnose(source, exc, parser)
+    balance = _paren_balance(source.text)
+    if balance.unclosed or balance.extra is not None:
+        return [first, *_balance_notes(source, balance, first)]
+    return [first, *_later_sections(source, first, parser)]
+
+
+def _diagnose(source: Source, exc: Exception, parser: _Parser) -> Diagnostic:
+    from pddltools.pddl.parser import _BuildError
+
+    if isinstance(exc, UnexpectedCharacter):
+        span = Span(source, exc.pos, exc.pos + 1)
+        return error("E101", f"unexpected character {exc.char!r}: PDDL has names, ?variables, numbers, "
+                     "parentheses and the operators - + * / < <= = >= >", span)
+    if isinstance(exc, NestingTooDeep):
+        return error("E105", "formulas nest too deeply here (over a few hundred parentheses); "
+                     "pddltools refuses them rather than overflow later", Span(source, exc.pos, exc.pos + 1))
+    if isinstance(exc, _BuildError):
+        return error("E104", str(exc), Span(source, exc.start, max(exc.end, exc.start + 1)))
+    assert isinstance(exc, UnexpectedToken | UnexpectedInput)
+    return _unexpected(source, exc.token, set(exc.expected), parser)
+
+
+def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: _Parser) -> Diagnostic:
+    at_end = token.type == "$END"
+    start = len(source.text) if at_end else token.start_pos
+    end = start + 1 if at_end else max(token.end_pos or start + 1, start + 1)
+    if at_end:
+        source = _with_end_marker(source)
+    found = "the end of the file" if at_end else f"'{source.text[start:end]}'"
+    previous = _previous_word(source.text, start)
+    wanted = AFTER.get(previous) if previous else None
+    if wanted is None or (expected == {"RPAR"}):
+        wanted = _describe(expected, parser)
+        message = f"expected {wanted}, found {found}"
+        if previous:
+            message = f"expected {wanted} after '{previous}', found {found}"
+    else:
+        message = f"expected {wanted} after '{previous}', found {found}"
+    code = "E102" if at_end else "E103"
+    return error(code, message, Span(source, start, end))
+
+
+def _with_end_marker(source: Source) -> Source:
+    """A source whose last line has room for a caret after the final character."""
+    marked = Source(source.text + " ", source.name)
+    return marked
+
+
+def _previous_word(text: str, pos: int) -> str | None:
+    window = text[max(0, pos - 400) : pos]
+    stripped = _PREVIOUS.sub("", window)
+    m = re.search(r"[^\s()]+$|[()]$", stripped)
+    return m.group().lower() if m else None
+
+
+def _describe(expected: set[str], parser: _Parser) -> str:
+    literal = {t.name: t.pattern.value for t in parser.lark.terminals if isinstance(t.pattern, PatternStr)}
+    names = set(expected) - {"GD_LITERALS", "EFFECT_LITERALS", "INIT_ELEMENTS"}
+    if "NAME" in names:
+        names = {n for n in names if not (n in literal and re.fullmatch(r"[a-z][a-z0-9_\-]*", literal[n]))
+                 or n == "NAME"}
+    order = ["LPAR", "RPAR", "NAME", "VARIABLE", "NUMBER", "COLON_NAME"]
+    ranked = sorted(names, key=lambda n: (order.index(n) if n in order else len(order), literal.get(n, n)))
+    words = [WORDS.get(n) or f"'{literal.get(n, n)}'" for n in ranked]
+    if len(words) > 6:
+        words = [*words[:5], "..."]
+    if not words:
+        return "nothing more"
+    if len(words) == 1:
+        return words[0]
+    return "one of " + ", ".join(words)
+
+
+# -------------------------------------------------------------------------------------------------
+# Parentheses
+
+
+class _Balance:
+    def __init__(self, unclosed: list[int], extra: int | None, closed_top: int | None) -> None:
+        self.unclosed = unclosed  # offsets of '(' never closed, outermost first
+        self.extra = extra  # offset of the first ')' with nothing to close
+        self.closed_top = closed_top  # where the first top-level form was closed
+
+
+_PARENS = re.compile(r";[^\n]*|[()]")
+
+
+def _paren_balance(text: str) -> _Balance:
+    stack: list[int] = []
+    closed_top = None
+    for m in _PARENS.finditer(text):
+        char = m.group()
+        if char == "(":
+            stack.append(m.start())
+        elif char == ")":
+            if not stack:
+                return _Balance([], m.start(), closed_top)
+            stack.pop()
+            if not stack and closed_top is None:
+                closed_top = m.start()
+    return _Balance(stack, None, closed_top)
+
+
+def _balance_notes(source: Source, balance: _Balance, first: Diagnostic) -> list[Diagnostic]:
+    if balance.extra is not None:
+        span = Span(source, balance.extra, balance.extra + 1)
+        if first.span is not None and first.span.start == balance.extra:
+            return []
+        return [error("E106", "this ')' has no '(' to close", span)]
+    innermost = balance.unclosed[-3:][::-1]
+    notes = tuple(("this '(' is still open", Span(source, pos, pos + 1)) for pos in innermost)
+    count = len(balance.unclosed)
+    opened = "parenthesis is" if count == 1 else "parentheses are"
+    diagnostic = Diagnostic(first.code, first.severity,
+                            f"unbalanced parentheses: {count} {opened} never closed",
+                            Span(source, balance.unclosed[-1], balance.unclosed[-1] + 1), notes)
+    if first.code == "E102":  # the file simply ended: say so once, at the open parenthesis
+        return [diagnostic]
+    return [diagnostic]
+
+
+# -------------------------------------------------------------------------------------------------
+# Recovery: parse the remaining sections one by one
+
+_HEADER = re.compile(r"\(\s*define\s*\(\s*(domain|problem)\b", re.IGNORECASE)
+
+
+def _later_sections(source: Source, first: Diagnostic, parser: _Parser) -> list[Diagnostic]:
+    from pddltools.pddl.parser import _BuildError
+
+    header = _HEADER.match(source.text, _skip_space(source.text, 0))
+    if header is None or first.span is None:
+        return []
+    start_rule = "domain_section" if header.group(1).lower() == "domain" else "problem_section"
+    out: list[Diagnostic] = []
+    for begin, end in _sections(source.text, header.end()):
+        if end <= first.span.start:
+            continue
+        if begin <= first.span.start < end:
+            continue
+        masked = Source(" " * begin + source.text[begin:end], source.name)
+        try:
+            parser.parse(masked, start=start_rule)
+        except (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, _BuildError) as exc:
+            found = _diagnose(masked, exc, parser)
+            out.append(Diagnostic(found.code, found.severity, found.message,
+                                  _rebase(found.span, source), found.notes))
+        except Exception:  # noqa: BLE001 - recovery is best effort; the first error stands
+            continue
+    return out
+
+
+def _rebase(span: Span | None, source: Source) -> Span | None:
+    if span is None:
+        return None
+    return Span(source, min(span.start, len(source.text)), min(span.end, len(source.text) + 1))
+
+
+def _skip_space(text: str, pos: int) -> int:
+    m = re.compile(r"(?:\s+|;[^\n]*)*").match(text, pos)
+    return m.end() if m else pos
+
+
+def _sections(text: str, pos: int) -> list[tuple[int, int]]:
+    """Offsets of the top-level sections of a `(define ...)` form: the forms at depth 2."""
+    out: list[tuple[int, int]] = []
+    depth = 2  # inside "(define (domain" : the header's own parenthesis closes first
+    begin = -1
+    for m in _PARENS.finditer(text, pos):
+        char = m.group()
+        if char == "(":
+            depth += 1
+            if depth == 2:
+                begin = m.start()
+        elif char == ")":
+            depth -= 1
+            if depth == 1 and begin >= 0:
+                out.append((begin, m.end()))
+                begin = -1
+            if depth == 0:
+                break
+    return out
+
+
+def format_expected(expected: Any) -> str:  # kept small for tests and other tools
+    return ", ".join(sorted(expected))
