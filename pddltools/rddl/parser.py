@@ -93,25 +93,25 @@ class _Builder(Transformer[Token, Any]):
             else:
                 lists.setdefault(kind, []).extend(value)
         fields.update({kind: tuple(values) for kind, values in lists.items()})
-        return ast.Domain(str(name), **fields, span=self._node_span(keyword, name))
+        return ast.Domain(name.value, **fields, span=self._node_span(keyword, name))
 
     def requirements(self, children: _Children) -> tuple[str, list[str]]:
-        return "requirements", [str(c) for c in children if c is not None]
+        return "requirements", [c.value for c in children if c is not None]
 
     def types_section(self, children: _Children) -> tuple[str, list[ast.TypeDef]]:
         return "types", children
 
     def object_type(self, children: _Children) -> ast.ObjectType:
         (name,) = children
-        return ast.ObjectType(str(name), span=self._token_span(name))
+        return ast.ObjectType(name.value, span=self._token_span(name))
 
     def subtype(self, children: _Children) -> ast.ObjectType:
         name, parent = children
-        return ast.ObjectType(str(name), str(parent), span=self._node_span(name, parent))
+        return ast.ObjectType(name.value, parent.value, span=self._node_span(name, parent))
 
     def enum_type(self, children: _Children) -> ast.EnumType:
         name, *values = children
-        return ast.EnumType(str(name), tuple(str(v) for v in values if v is not None),
+        return ast.EnumType(name.value, tuple(v.value for v in values if v is not None),
                             span=self._token_span(name))
 
     def pvariables_section(self, children: _Children) -> tuple[str, list[ast.PVariableDecl]]:
@@ -130,11 +130,11 @@ class _Builder(Transformer[Token, Any]):
             option = next(o for o in options if sum(1 for p in options if p[0] == o[0]) > 1)
             raise _BuildError("R104", f"{name} gives its {option[0]} twice",
                               _start(option[1]), _end(option[1]))
-        return ast.PVariableDecl(str(name), params, str(kind), str(range_type), **fields,
+        return ast.PVariableDecl(name.value, params, kind.value, range_type.value, **fields,
                                  span=self._token_span(name))
 
     def parameter_types(self, children: _Children) -> tuple[str, ...]:
-        return tuple(str(c) for c in children if c is not None)
+        return tuple(c.value for c in children if c is not None)
 
     def fluent_kind(self, children: _Children) -> Token:
         return children[0]  # type: ignore[no-any-return]
@@ -156,7 +156,7 @@ class _Builder(Transformer[Token, Any]):
 
     def cpfs_section(self, children: _Children) -> tuple[str, Any]:
         keyword, *cpfs = children
-        return "cpfs", (str(keyword), cpfs)
+        return "cpfs", (keyword.value, cpfs)
 
     def cpf(self, children: _Children) -> ast.Cpf:
         (name, primed, params, span), expr = children
@@ -164,11 +164,11 @@ class _Builder(Transformer[Token, Any]):
 
     def cpf_head(self, children: _Children) -> tuple[str, bool, tuple[str, ...], int]:
         name_token = children[0]
-        name = str(name_token)
+        name = name_token.value
         primed = name_token.type == "PRIMED_NAME"
         if primed:
             name = name[:-1]
-        params = tuple(str(c) for c in children[1:] if c is not None)
+        params = tuple(c.value for c in children[1:] if c is not None)
         return name, primed, params, name_token.start_pos
 
     def reward_section(self, children: _Children) -> tuple[str, ast.Expr]:
@@ -176,19 +176,19 @@ class _Builder(Transformer[Token, Any]):
 
     def constraint_section(self, children: _Children) -> tuple[str, list[ast.Expr]]:
         kind, *constraints = children
-        return str(kind).replace("-", "_"), constraints
+        return kind.value.replace("-", "_"), constraints
 
     # --- non-fluents and instances ---------------------------------------------------------------
 
     def non_fluents_block(self, children: _Children) -> ast.NonFluents:
         keyword, name, *sections = children
         fields = self._instance_fields(sections, {"non_fluent_values": "values"})
-        return ast.NonFluents(str(name), **fields, span=self._node_span(keyword, name))
+        return ast.NonFluents(name.value, **fields, span=self._node_span(keyword, name))
 
     def instance(self, children: _Children) -> ast.Instance:
         keyword, name, *sections = children
         fields = self._instance_fields(sections, {})
-        return ast.Instance(str(name), **fields, span=self._node_span(keyword, name))
+        return ast.Instance(name.value, **fields, span=self._node_span(keyword, name))
 
     def _instance_fields(self, sections: list[tuple[str, Any]], rename: dict[str, str]) -> dict[str, Any]:
         fields: dict[str, Any] = {}
@@ -203,10 +203,10 @@ class _Builder(Transformer[Token, Any]):
         return fields
 
     def domain_ref(self, children: _Children) -> tuple[str, str]:
-        return "domain", str(children[1])
+        return "domain", children[1].value
 
     def non_fluents_ref(self, children: _Children) -> tuple[str, str]:
-        return "non_fluents", str(children[1])
+        return "non_fluents", children[1].value
 
     def objects_section(self, children: _Children) -> tuple[str, list[ast.ObjectsDecl]]:
         return "objects", children
@@ -214,7 +214,7 @@ class _Builder(Transformer[Token, Any]):
     def objects_decl(self, children: _Children) -> ast.ObjectsDecl:
         type_name, *names = children
         return ast.ObjectsDecl(
-            str(type_name), tuple(_object_name(n) for n in names if n is not None),
+            type_name.value, tuple(_object_name(n) for n in names if n is not None),
             span=self._token_span(type_name),
         )
 
@@ -242,12 +242,12 @@ class _Builder(Transformer[Token, Any]):
                 args = child
             else:
                 value = child
-        return ast.Assignment(str(name), args, value, span=self._token_span(name))
+        return ast.Assignment(name.value, args, value, span=self._token_span(name))
 
     def negated_assignment(self, children: _Children) -> ast.Assignment:
         name = children[1]
         args = children[2] if len(children) > 2 else ()
-        return ast.Assignment(str(name), args, _FALSE, span=self._node_span(children[0], name))
+        return ast.Assignment(name.value, args, _FALSE, span=self._node_span(children[0], name))
 
     def ground_arguments(self, children: _Children) -> tuple[str, ...]:
         return tuple(_object_name(c) for c in children if c is not None)
@@ -262,11 +262,11 @@ class _Builder(Transformer[Token, Any]):
 
     def number(self, children: _Children) -> ast.Integer | ast.Real:
         token = children[0]
-        return _number(str(token), self._token_span(token))
+        return _number(token.value, self._token_span(token))
 
     def negative_number(self, children: _Children) -> ast.Integer | ast.Real:
         minus, token = children
-        number = _number(str(token), self._node_span(minus, token))
+        number = _number(token.value, self._node_span(minus, token))
         return type(number)(-number.value, span=number.span)  # type: ignore[arg-type]
 
     def positive_infinity(self, children: _Children) -> ast.Real:
@@ -277,23 +277,23 @@ class _Builder(Transformer[Token, Any]):
 
     def enum_value(self, children: _Children) -> ast.EnumValue:
         token = children[0]
-        return ast.EnumValue(str(token), span=self._token_span(token))
+        return ast.EnumValue(token.value, span=self._token_span(token))
 
     def object_name(self, children: _Children) -> ast.ObjectValue:
         token = children[0]
-        return ast.ObjectValue(str(token), span=self._token_span(token))
+        return ast.ObjectValue(token.value, span=self._token_span(token))
 
     def object_value(self, children: _Children) -> ast.ObjectValue:
         token = children[0]
-        return ast.ObjectValue(str(token)[1:], span=self._token_span(token))
+        return ast.ObjectValue(token.value[1:], span=self._token_span(token))
 
     def variable(self, children: _Children) -> ast.Variable:
         token = children[0]
-        return ast.Variable(str(token), span=self._token_span(token))
+        return ast.Variable(token.value, span=self._token_span(token))
 
     def pvariable(self, children: _Children) -> ast.PVariable:
         token = children[0]
-        name = str(token)
+        name = token.value
         primed = token.type == "PRIMED_NAME"
         if primed:
             name = name[:-1]
@@ -319,7 +319,7 @@ class _Builder(Transformer[Token, Any]):
         return self._binary("^", children[0], children[1])
 
     def compare(self, children: _Children) -> ast.Binary:
-        return self._binary(str(children[1]), children[0], children[2])
+        return self._binary(children[1].value, children[0], children[2])
 
     arithmetic = compare
 
@@ -334,28 +334,28 @@ class _Builder(Transformer[Token, Any]):
 
     def function(self, children: _Children) -> ast.Function:
         name, *args = children
-        return ast.Function(str(name), tuple(args), span=self._node_span(name, args[-1]))
+        return ast.Function(name.value, tuple(args), span=self._node_span(name, args[-1]))
 
     # --- aggregations and control ----------------------------------------------------------------
 
     def aggregation(self, children: _Children) -> ast.Aggregation:
         name, bindings, body = children
-        if str(name) not in ast.AGGREGATIONS:
+        if name.value not in ast.AGGREGATIONS:
             known = ", ".join(sorted(ast.AGGREGATIONS - {"det"}))
             raise _BuildError("R105", f"unknown aggregation {name!s}_{{...}}; RDDL has {known}",
                               name.start_pos, name.end_pos)
-        return ast.Aggregation(str(name), bindings, body, span=self._node_span(name, body))
+        return ast.Aggregation(name.value, bindings, body, span=self._node_span(name, body))
 
     def discrete_over(self, children: _Children) -> ast.Aggregation:
         name, bindings, body = children
-        return ast.Aggregation(str(name), bindings, body, span=self._node_span(name, body))
+        return ast.Aggregation(name.value, bindings, body, span=self._node_span(name, body))
 
     def bindings(self, children: _Children) -> tuple[ast.Binding, ...]:
         return tuple(children)
 
     def binding(self, children: _Children) -> ast.Binding:
         variable, type_name = children
-        return ast.Binding(str(variable), str(type_name), span=self._node_span(variable, type_name))
+        return ast.Binding(variable.value, type_name.value, span=self._node_span(variable, type_name))
 
     def if_then_else(self, children: _Children) -> ast.IfThenElse:
         keyword, condition, then, otherwise = children
@@ -379,45 +379,50 @@ class _Builder(Transformer[Token, Any]):
         name, *args = children
         args = _strip(args)
         end = _end(args[-1]) + 1 if args else name.end_pos + 2
-        return ast.Distribution(str(name), tuple(args), span=Span(self.source, name.start_pos, end))
+        return ast.Distribution(name.value, tuple(args), span=Span(self.source, name.start_pos, end))
 
     def discrete(self, children: _Children) -> ast.Discrete:
         name, type_name, *cases = children
-        return ast.Discrete(str(name), str(type_name), tuple(cases), span=self._node_span(name, cases[-1]))
+        return ast.Discrete(name.value, type_name.value, tuple(cases), span=self._node_span(name, cases[-1]))
 
     def discrete_case(self, children: _Children) -> ast.DiscreteCase:
         value, probability = children
-        return ast.DiscreteCase(str(value), probability, span=self._node_span(value, probability))
+        return ast.DiscreteCase(value.value, probability, span=self._node_span(value, probability))
 
     def discrete_otherwise(self, children: _Children) -> ast.DiscreteCase:
         (value,) = children
-        return ast.DiscreteCase(str(value), None, span=self._token_span(value))
+        return ast.DiscreteCase(value.value, None, span=self._token_span(value))
 
     def vector_distribution(self, children: _Children) -> ast.VectorDistribution:
         name, *rest = _strip(children)
-        indices = tuple(str(r) for r in rest if isinstance(r, Token))
-        args = tuple(r for r in rest if not isinstance(r, Token))
-        return ast.VectorDistribution(str(name), indices, args, span=self._node_span(name, args[-1]))
+        indices = tuple(r.value for r in rest if not isinstance(r, ast.Node))
+        args: tuple[ast.Expr, ...] = tuple(r for r in rest if isinstance(r, ast.Node))  # type: ignore[misc]
+        return ast.VectorDistribution(name.value, indices, args, span=self._node_span(name, args[-1]))
 
     def matrix_operation(self, children: _Children) -> ast.MatrixOperation:
         name, row, column, body = children
-        return ast.MatrixOperation(str(name), str(row), str(column), body, span=self._node_span(name, body))
+        return ast.MatrixOperation(name.value, row.value, column.value, body,
+                                   span=self._node_span(name, body))
 
 
 _TRUE = ast.Boolean(True)
 _FALSE = ast.Boolean(False)
 
 
+# Tokens are Lark's `Token` or any object with the same `type`, `value`, `start_pos` and `end_pos`
+# (a leaner LALR driver may hand over its own), so the builder tells them from nodes by `ast.Node`.
+
+
 def _start(item: Any) -> int:
-    if isinstance(item, Token):
-        return item.start_pos  # type: ignore[return-value]
+    if not isinstance(item, ast.Node):
+        return item.start_pos  # type: ignore[no-any-return]
     span = getattr(item, "span", None)
     return span.start if span is not None else 0
 
 
 def _end(item: Any) -> int:
-    if isinstance(item, Token):
-        return item.end_pos  # type: ignore[return-value]
+    if not isinstance(item, ast.Node):
+        return item.end_pos  # type: ignore[no-any-return]
     span = getattr(item, "span", None)
     return span.end if span is not None else 0
 
@@ -426,15 +431,15 @@ def _assignments(children: _Children) -> list[ast.Assignment]:
     """Assignments from the grammar path and the runs the fast path built, in text order."""
     result: list[ast.Assignment] = []
     for child in children:
-        if isinstance(child, Token):
-            result.extend(child.value)
-        else:
+        if isinstance(child, ast.Assignment):
             result.append(child)
+        else:
+            result.extend(child.value)
     return result
 
 
 def _object_name(token: Token) -> str:
-    text = str(token)
+    text: str = token.value
     return text[1:] if token.type == "OBJECT_REF" else text
 
 
