@@ -480,10 +480,20 @@ class _Parser:
             cache=_cache_file(lexer.__name__.lower()) if not isinstance(lexer, str) else False,
         )
         self.lock = threading.Lock()
+        #: the shared lean LALR loop over the same tables and callbacks, when pddltools has one,
+        #: with the errors it raises for text that is not RDDL
+        self.driver: tuple[Any, tuple[type[Exception], ...]] | None = None
 
     def parse(self, source: Source) -> ast.RDDLFile:
         with self.lock:
             self.builder.source = source
+            if self.driver is not None:
+                driver, errors = self.driver
+                try:
+                    fast: ast.RDDLFile = driver.parse(source, "start")
+                    return fast
+                except errors:
+                    pass  # not RDDL: Lark's own loop below finds the same error and explains it in full
             token = RDDLLexer.source.set(source)
             try:
                 result: ast.RDDLFile = self.lark.parse(source.text)  # type: ignore[assignment]
@@ -496,17 +506,35 @@ class _Parser:
 def _parser(lexer: str = "fast") -> _Parser:
     """The parser, built once per process.
 
-    `lexer` is "fast" (the shared lexer with the fast path), "grammar" (the shared lexer, grammar
-    path only) or a Lark lexer name such as "contextual" (Lark's own lexer, for comparison in tests).
+    `lexer` is "fast" (the shared lexer with the fast path, driven by `pddltools.lalr` when present),
+    "lark-loop" (the same, driven by Lark's own parse loop), "grammar" (the shared lexer, grammar path
+    only) or a Lark lexer name such as "contextual" (Lark's own lexer, for comparison in tests).
     """
-    if lexer == "fast":
+    if lexer in ("fast", "lark-loop"):
         parser = _Parser(RDDLLexer)
-        if not RDDLLexer.fast_paths:
-            from pddltools.rddl.fastpath import build_scanner
+        from pddltools.rddl.fastpath import build_scanner
 
-            RDDLLexer.fast_paths = {"GROUND_ASSIGNMENTS": build_scanner(parser.lark)}
+        scanners = {"GROUND_ASSIGNMENTS": build_scanner(parser.lark)}
+        if not RDDLLexer.fast_paths:
+            RDDLLexer.fast_paths = scanners
+        if lexer == "fast":
+            parser.driver = _lean_driver(parser.lark, scanners)
         return parser
     return _Parser(GrammarPathLexer if lexer == "grammar" else lexer)
+
+
+def _lean_driver(
+    lark_parser: Lark, scanners: dict[str, Any]
+) -> tuple[Any, tuple[type[Exception], ...]] | None:
+    """`pddltools.lalr.FastParser` over our tables, or None where that module is not available."""
+    try:
+        from pddltools.lalr import FastParser, UnexpectedInput
+    except ImportError:
+        return None
+    from pddltools.lexing import UnexpectedCharacter as LexError
+
+    driver = FastParser(lark_parser, trigger=RDDLLexer.fast_trigger, fast_paths=scanners)
+    return driver, (UnexpectedInput, LexError, _BuildError)
 
 
 # ---------------------------------------------------------------------------------------------------

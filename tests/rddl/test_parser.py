@@ -173,7 +173,7 @@ def test_deep_nesting_parses_without_recursion() -> None:
     assert cpf_expr("(" * 50_000 + "a" + ")" * 50_000) == a
 
 
-@pytest.mark.parametrize("lexer", ["grammar", "contextual"])
+@pytest.mark.parametrize("lexer", ["grammar", "contextual", "lark-loop"])
 def test_the_fast_path_and_lark_own_lexer_build_the_same_ast(lexer: str) -> None:
     text = """
         non-fluents nf {
@@ -202,3 +202,11 @@ def test_the_fast_path_leaves_mistakes_to_the_grammar() -> None:
     code, message, *_ = syntax_error("instance i { init-state { p(a); default(b); }; }")
     assert (code, message) == ("R100", "expected '}', '~' or a name, found the keyword 'default'")
     assert syntax_error("instance i { init-state { p(a) = ; }; }")[0] == "R100"
+
+
+def test_the_lean_lalr_driver_is_used_when_pddltools_has_one() -> None:
+    pytest.importorskip("pddltools.lalr")
+    from pddltools.rddl.parser import _parser
+
+    assert _parser("fast").driver is not None
+    assert _parser("lark-loop").driver is None
