@@ -31,12 +31,12 @@ def collect(paths: Iterable[str | Path]) -> list[Path]:
         if path.is_dir():
             below = sorted(p for p in path.rglob("*.rddl") if p.is_file())
             if not below:
-                raise MissingPath([error("E003", f"no *.rddl files in folder {path}")])
+                raise MissingPath([error("E001", f"no *.rddl files in folder {path}")])
             found.extend(below)
         elif path.exists():
             found.append(path)
         else:
-            raise MissingPath([error("E003", f"no such file or folder: {path}")])
+            raise MissingPath([error("E001", f"no such file or folder: {path}")])
     return list(dict.fromkeys(found))
 
 
