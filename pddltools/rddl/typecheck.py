@@ -579,10 +579,28 @@ class _DomainChecker:
         for decl in table.pvariables.values():
             if decl.kind in _NEEDS_CPF and decl.name not in seen:
                 self.diagnostics.append(error("R207", f"{decl.kind} {decl.name} has no CPF", decl.span))
+        self.levels(dependencies, seen)
         for cycle in _cycles(dependencies):
             first = seen[cycle[0]]
             self.diagnostics.append(error("R209", "intermediate fluents depend on each other in a cycle: "
                                           + " -> ".join([*cycle, cycle[0]]), first.span))
+
+
+    def levels(self, dependencies: dict[str, set[str]], cpfs: dict[str, ast.Cpf]) -> None:
+        """RDDLSim computes interm fluents level by level, so each may only read lower levels."""
+        pvariables = self.table.pvariables
+        for name, used in sorted(dependencies.items()):
+            level = pvariables[name].level
+            if not isinstance(level, ast.Integer):
+                continue
+            for other in sorted(used):
+                other_level = pvariables[other].level
+                if other == name or not isinstance(other_level, ast.Integer):
+                    continue  # reading itself is a cycle, reported as one
+                if other_level.value >= level.value:
+                    self.diagnostics.append(warning(
+                        "R220", f"{name} (level {level.value}) reads {other} (level {other_level.value}): "
+                        "an interm fluent may only read those of lower levels", cpfs[name].span))
 
 
 def _pvariables_in(expr: ast.Expr) -> Iterable[str]:
