@@ -1,0 +1,322 @@
+"""Typing RDDL expressions: each expression's type, and a diagnostic for each ill-typed part.
+
+Logical operators, conditions and quantifier bodies take booleans; arithmetic takes numbers, where a
+boolean counts as 0 or 1, as in RDDLSim; comparisons take two numbers or two values of one type;
+pvariables take arguments of their parameters' types (a subtype stands for its supertype).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pddltools.diagnostics import Diagnostic, error
+from pddltools.rddl import ast
+from pddltools.rddl.symbols import NUMERIC, UNKNOWN, SymbolTable, article, count, describe, enum_literal
+
+#: Built-in functions written with square brackets: name -> (number of arguments, result type);
+#: a result of None means "the type of the arguments" (int if both are int, else real).
+FUNCTIONS: dict[str, tuple[int, str | None]] = {
+    **{name: (1, "real") for name in (
+        "cos", "sin", "tan", "acos", "asin", "atan", "cosh", "sinh", "tanh", "exp", "ln", "sqrt",
+        "lngamma", "gamma",
+    )},
+    "abs": (1, None), "sgn": (1, "int"), "round": (1, "int"), "floor": (1, "int"), "ceil": (1, "int"),
+    "div": (2, "int"), "mod": (2, "int"), "fmod": (2, "real"), "min": (2, None), "max": (2, None),
+    "pow": (2, "real"), "log": (2, "real"), "hypot": (2, "real"),
+}
+
+#: Distributions: name -> (number of parameters, type of a draw); None means "the argument's type".
+DISTRIBUTIONS: dict[str, tuple[int, str | None]] = {
+    "KronDelta": (1, None), "DiracDelta": (1, None), "Bernoulli": (1, "bool"),
+    "Normal": (2, "real"), "Uniform": (2, "real"), "Exponential": (1, "real"), "Weibull": (2, "real"),
+    "Gamma": (2, "real"), "Beta": (2, "real"), "Pareto": (2, "real"), "Student": (1, "real"),
+    "Gumbel": (2, "real"), "Laplace": (2, "real"), "Laplacian": (2, "real"), "Cauchy": (2, "real"),
+    "Gompertz": (2, "real"), "ChiSquare": (1, "real"), "Kumaraswamy": (2, "real"),
+    "Poisson": (1, "int"), "Binomial": (2, "int"), "NegativeBinomial": (2, "int"), "Geometric": (1, "int"),
+}
+
+
+class ExpressionTyper:
+    """Infers and checks the types of expressions in one domain, with the objects known for it."""
+
+    def __init__(self, table: SymbolTable, objects: dict[str, str], diagnostics: list[Diagnostic]) -> None:
+        self.table = table
+        self.objects = objects
+        self.diagnostics = diagnostics
+
+    def report(self, code: str, message: str, node: object) -> None:
+        self.diagnostics.append(error(code, message, getattr(node, "span", None)))
+
+    # --- compatibility --------------------------------------------------------------------------
+
+    def fits(self, actual: str, expected: str) -> bool:
+        """Can a value of type `actual` stand where `expected` is required?"""
+        if UNKNOWN in (actual, expected) or actual == expected:
+            return True
+        if actual.startswith("@"):
+            return actual[1:] in self.table.enum_values(expected)
+        if expected == "real":
+            return actual in ("bool", "int")
+        if expected == "int":
+            return actual == "bool"
+        return self.table.is_subtype(actual, expected)
+
+    def join(self, a: str, b: str, node: object, what: str) -> str:
+        """The type of a value that is either an `a` or a `b` (the branches of an `if`)."""
+        if a == UNKNOWN or b == UNKNOWN:
+            return UNKNOWN
+        if a in NUMERIC and b in NUMERIC:
+            return a if NUMERIC.index(a) >= NUMERIC.index(b) else b
+        if self.fits(a, b):
+            return b
+        if self.fits(b, a):
+            return a
+        if a.startswith("@") and b.startswith("@"):
+            return a
+        self.report("R206", f"{what} mix {describe(a)} and {describe(b)}", node)
+        return UNKNOWN
+
+    def expect_bool(self, actual: str, node: object, where: str) -> None:
+        if actual not in ("bool", UNKNOWN):
+            self.report("R206", f"{where} must be a boolean, not {describe(actual)}", node)
+
+    def expect_number(self, actual: str, node: object, where: str) -> None:
+        if actual not in (*NUMERIC, UNKNOWN):
+            self.report("R206", f"{where} must be a number, not {describe(actual)}", node)
+
+    # --- inference ------------------------------------------------------------------------------
+
+    def infer(self, expr: ast.Expr, scope: dict[str, str]) -> str:
+        if isinstance(expr, ast.Boolean):
+            return "bool"
+        if isinstance(expr, ast.Integer):
+            return "int"
+        if isinstance(expr, ast.Real):
+            return "real"
+        if isinstance(expr, ast.Variable):
+            if expr.name not in scope:
+                self.report("R212", f"variable {expr.name} is not bound here: add it to the CPF's "
+                            "parameters or to an aggregation's _{...}", expr)
+                return UNKNOWN
+            return scope[expr.name]
+        if isinstance(expr, ast.EnumValue):
+            return self.enum_value(expr)
+        if isinstance(expr, ast.ObjectValue):
+            return self.object_value(expr.name, expr)
+        if isinstance(expr, ast.PVariable):
+            return self.pvariable(expr, scope)
+        if isinstance(expr, ast.Unary):
+            operand = self.infer(expr.operand, scope)
+            if expr.op == "~":
+                self.expect_bool(operand, expr.operand, "the operand of ~")
+                return "bool"
+            self.expect_number(operand, expr.operand, f"the operand of unary {expr.op}")
+            return "int" if operand == "bool" else operand if operand in NUMERIC else UNKNOWN
+        if isinstance(expr, ast.Binary):
+            return self.binary(expr, scope)
+        if isinstance(expr, ast.Aggregation):
+            return self.aggregation(expr, scope)
+        if isinstance(expr, ast.IfThenElse):
+            self.expect_bool(self.infer(expr.condition, scope), expr.condition, "an if condition")
+            return self.join(self.infer(expr.then, scope), self.infer(expr.otherwise, scope), expr,
+                             "the branches of this if")
+        if isinstance(expr, ast.Switch):
+            return self.switch(expr, scope)
+        if isinstance(expr, ast.Function):
+            return self.function(expr, scope)
+        if isinstance(expr, ast.Distribution):
+            return self.distribution(expr, scope)
+        if isinstance(expr, ast.Discrete):
+            return self.discrete(expr, scope)
+        if isinstance(expr, ast.VectorDistribution):
+            return UNKNOWN  # its arguments range over the vector's indices: the simulator's business
+        if isinstance(expr, ast.MatrixOperation):
+            self.infer(expr.body, scope)
+            return UNKNOWN
+        raise TypeError(f"not an expression: {expr!r}")  # pragma: no cover
+
+    def enum_value(self, expr: ast.EnumValue) -> str:
+        enums = self.table.enums_of_value.get(expr.name)
+        if not enums:
+            self.report("R205", f"unknown enum value {expr.name}: no enum type of domain "
+                        f"{self.table.domain.name} has it", expr)
+            return UNKNOWN
+        return enums[0] if len(enums) == 1 else enum_literal(expr.name)
+
+    def object_value(self, name: str, node: object) -> str:
+        if name in self.objects:
+            return self.objects[name]
+        if self.objects:
+            self.report("R216", f"unknown object {name}", node)
+        return UNKNOWN
+
+    def pvariable(self, expr: ast.PVariable, scope: dict[str, str]) -> str:
+        decl = self.table.pvariables.get(expr.name)
+        if decl is None:
+            if not expr.args and not expr.primed:
+                if expr.name in self.objects:
+                    return self.objects[expr.name]
+                if not self.objects and expr.name not in scope:
+                    pass  # may be an object of an instance not given: cannot tell
+            self.report("R202", f"undefined pvariable {expr.name}", expr)
+            for arg in expr.args:
+                self.infer(arg, scope)
+            return UNKNOWN
+        if expr.primed and decl.kind != "state-fluent":
+            self.report("R215", f"{expr.name}' : only a state fluent has a next-state value, and "
+                        f"{expr.name} is {article(decl.kind)}", expr)
+        self.arguments(expr.name, decl.params, expr.args, expr, scope)
+        return decl.range
+
+    def arguments(self, name: str, params: tuple[str, ...], args: tuple[ast.Expr, ...], node: object,
+                  scope: dict[str, str]) -> None:
+        if len(args) != len(params):
+            self.report("R203", f"{name} takes {count(len(params), 'argument')} "
+                        f"({', '.join(params) or 'none'}), not {len(args)}", node)
+        for index, arg in enumerate(args):
+            actual = self.infer(arg, scope)
+            if index < len(params) and not self.fits(actual, params[index]):
+                if isinstance(arg, ast.EnumValue) and self.table.is_enum(params[index]):
+                    self.report("R205", f"{arg.name} is not a value of enum {params[index]} "
+                                f"(argument {index + 1} of {name})", arg)
+                else:
+                    self.report("R204", f"argument {index + 1} of {name} must be a {params[index]}, "
+                                f"not {describe(actual)}", arg)
+
+    def binary(self, expr: ast.Binary, scope: dict[str, str]) -> str:
+        left = self.infer(expr.left, scope)
+        right = self.infer(expr.right, scope)
+        op = expr.op
+        if op in ast.LOGICAL_OPERATORS:
+            self.expect_bool(left, expr.left, f"an operand of {op}")
+            self.expect_bool(right, expr.right, f"an operand of {op}")
+            return "bool"
+        if op in ("==", "~="):
+            if left in NUMERIC and right in NUMERIC:
+                return "bool"
+            if not (self.fits(left, right) or self.fits(right, left)):
+                self.report("R206", f"{op} compares {describe(left)} with {describe(right)}", expr)
+            return "bool"
+        self.expect_number(left, expr.left, f"an operand of {op}")
+        self.expect_number(right, expr.right, f"an operand of {op}")
+        if op in ast.COMPARISON_OPERATORS:
+            return "bool"
+        if UNKNOWN in (left, right) or left not in NUMERIC or right not in NUMERIC:
+            return UNKNOWN
+        if op == "/" or "real" in (left, right):
+            return "real"
+        return "int"
+
+    def bind(self, bindings: tuple[ast.Binding, ...], scope: dict[str, str]) -> dict[str, str]:
+        inner = dict(scope)
+        for binding in bindings:
+            if not self.table.is_entity(binding.type):
+                self.report("R201", f"undefined type {binding.type}", binding)
+                inner[binding.variable] = UNKNOWN
+            else:
+                inner[binding.variable] = binding.type
+        return inner
+
+    def aggregation(self, expr: ast.Aggregation, scope: dict[str, str]) -> str:
+        inner = self.bind(expr.bindings, scope)
+        body = self.infer(expr.body, inner)
+        op = expr.op
+        if op in ast.QUANTIFIERS:
+            self.expect_bool(body, expr.body, f"the body of {op}")
+            return "bool"
+        if op in ("argmax", "argmin", "Discrete", "UnnormDiscrete"):
+            self.expect_number(body, expr.body, f"the body of {op}")
+            if len(expr.bindings) != 1:
+                self.report("R203", f"{op} ranges over one variable, not {len(expr.bindings)}", expr)
+            return inner[expr.bindings[0].variable] if expr.bindings else UNKNOWN
+        if op == "det":
+            return "real"
+        self.expect_number(body, expr.body, f"the body of {op}")
+        if body not in NUMERIC:
+            return UNKNOWN
+        if op == "avg":
+            return "real"
+        if op in ("sum", "prod"):
+            return "int" if body == "bool" else body
+        return body
+
+    def switch(self, expr: ast.Switch, scope: dict[str, str]) -> str:
+        subject = self.infer(expr.subject, scope)
+        result: str | None = None
+        for case in expr.cases:
+            if case.value is not None:
+                value = self.infer(case.value, scope)
+                if not (self.fits(value, subject) or (value in NUMERIC and subject in NUMERIC)):
+                    if isinstance(case.value, ast.EnumValue) and self.table.is_enum(subject):
+                        self.report("R205", f"{case.value.name} is not a value of enum {subject}", case.value)
+                    else:
+                        self.report("R206", f"case {case.value} is {describe(value)}, but the switch is "
+                                    f"on {describe(subject)}", case.value)
+            outcome = self.infer(case.result, scope)
+            result = outcome if result is None else self.join(result, outcome, case.result,
+                                                                "the cases of this switch")
+        return result or UNKNOWN
+
+    def function(self, expr: ast.Function, scope: dict[str, str]) -> str:
+        signature = FUNCTIONS.get(expr.name)
+        types = [self.infer(arg, scope) for arg in expr.args]
+        if signature is None:
+            self.report("R214", f"unknown function {expr.name}[...]; RDDL has "
+                        f"{', '.join(sorted(FUNCTIONS))}", expr)
+            return UNKNOWN
+        arity, result = signature
+        if len(expr.args) != arity:
+            self.report("R203", f"{expr.name}[...] takes {count(arity, 'argument')}, not {len(expr.args)}",
+                        expr)
+        for arg, actual in zip(expr.args, types, strict=False):
+            self.expect_number(actual, arg, f"an argument of {expr.name}")
+        if result is not None:
+            return result
+        if any(t not in NUMERIC for t in types):
+            return UNKNOWN
+        return "real" if "real" in types else "int"
+
+    def distribution(self, expr: ast.Distribution, scope: dict[str, str]) -> str:
+        types = [self.infer(arg, scope) for arg in expr.args]
+        if expr.name in ("Dirichlet", "Multinomial"):
+            return UNKNOWN  # draws a vector: typed by the simulator, not here
+        arity, result = DISTRIBUTIONS[expr.name]
+        if len(expr.args) != arity:
+            self.report("R203", f"{expr.name} takes {count(arity, 'parameter')}, not {len(expr.args)}", expr)
+            return result or UNKNOWN
+        if result is None:
+            return types[0]
+        for arg, actual in zip(expr.args, types, strict=False):
+            self.expect_number(actual, arg, f"a parameter of {expr.name}")
+        return result
+
+    def discrete(self, expr: ast.Discrete, scope: dict[str, str]) -> str:
+        if not self.table.is_entity(expr.type):
+            self.report("R201", f"undefined type {expr.type}", expr)
+            return UNKNOWN
+        enum = self.table.is_enum(expr.type)
+        for case in expr.cases:
+            if enum and case.value not in self.table.enum_values(expr.type):
+                self.report("R205", f"{case.value} is not a value of enum {expr.type}", case)
+            elif not enum and self.objects and not self.table.is_subtype(
+                    self.objects.get(case.value.lstrip("$"), UNKNOWN), expr.type):
+                self.report("R204", f"{case.value} is not an object of type {expr.type}", case)
+            if case.probability is not None:
+                self.expect_number(self.infer(case.probability, scope), case.probability, "a probability")
+        return expr.type
+
+
+def pvariables_in(expr: ast.Expr) -> Iterable[str]:
+    stack: list[object] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.PVariable):
+            yield node.name
+        for name in getattr(node, "__slots__", ()):
+            if name == "span":
+                continue
+            value = getattr(node, name)
+            if isinstance(value, ast.Node):
+                stack.append(value)
+            elif isinstance(value, tuple):
+                stack.extend(v for v in value if isinstance(v, ast.Node))
