@@ -1,0 +1,8 @@
+(define (problem roads-one)
+  (:domain roads)
+  (:objects paris lyon - city)
+  (:init (at paris) (road paris lyon)
+         (= (distance paris lyon) 465)
+         (= (total-cost) 0))
+  (:goal (at lyon))
+  (:metric minimize (total-cost)))

@@ -1,0 +1,5 @@
+(Define (Problem Mixed-One)
+  (:Domain MIXED-CASE)
+  (:Objects A B - BLOCK)
+  (:INIT (CLEAR a) (Clear B))
+  (:Goal (AND (on A b))))

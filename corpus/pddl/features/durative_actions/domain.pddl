@@ -1,0 +1,17 @@
+; Durative actions: at start, at end, over all, and ?duration in an effect.
+(define (domain rovers)
+  (:requirements :typing :durative-actions :numeric-fluents)
+  (:types rover site)
+  (:predicates (at ?r - rover ?s - site) (path ?a ?b - site) (busy ?r - rover))
+  (:functions (travel-time ?a ?b - site) (odometer ?r - rover))
+  (:durative-action move
+    :parameters (?r - rover ?a ?b - site)
+    :duration (= ?duration (travel-time ?a ?b))
+    :condition (and (at start (at ?r ?a))
+                    (at start (not (busy ?r)))
+                    (over all (path ?a ?b)))
+    :effect (and (at start (not (at ?r ?a)))
+                 (at start (busy ?r))
+                 (at end (at ?r ?b))
+                 (at end (not (busy ?r)))
+                 (at end (increase (odometer ?r) ?duration)))))

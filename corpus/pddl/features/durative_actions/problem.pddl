@@ -1,0 +1,7 @@
+(define (problem rovers-one)
+  (:domain rovers)
+  (:objects r1 - rover base crater - site)
+  (:init (at r1 base) (path base crater)
+         (= (travel-time base crater) 12.5) (= (odometer r1) 0))
+  (:goal (at r1 crater))
+  (:metric minimize (total-time)))

@@ -1,0 +1,7 @@
+(define (problem orders-one)
+  (:domain orders)
+  (:objects o1 o2 - order)
+  (:init (= (effort o1) 3) (= (effort o2) 8) (= (total-cost) 0))
+  (:goal (and (preference g1 (delivered o1))
+              (preference g2 (delivered o2))))
+  (:metric maximize (- 20 (+ (* 10 (is-violated g1)) (* 15 (is-violated g2)) (total-cost)))))

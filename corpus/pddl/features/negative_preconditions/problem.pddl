@@ -1,0 +1,5 @@
+(define (problem doors-one)
+  (:domain doors)
+  (:objects front back)
+  (:init (locked back))
+  (:goal (and (open front) (not (open back)))))

@@ -1,0 +1,5 @@
+(define (problem trucks-one)
+  (:domain trucks)
+  (:objects t1 - truck depot market - place)
+  (:init (= (loc t1) depot))
+  (:goal (= (loc t1) market)))

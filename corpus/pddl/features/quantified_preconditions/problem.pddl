@@ -1,0 +1,5 @@
+(define (problem shelves-one)
+  (:domain shelves)
+  (:objects top bottom - shelf novel atlas - book)
+  (:init (on novel top) (on atlas bottom))
+  (:goal (forall (?s - shelf) (sorted ?s))))

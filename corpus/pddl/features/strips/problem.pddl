@@ -1,0 +1,5 @@
+(define (problem lamps-two)
+  (:domain lamps)
+  (:objects s1 s2 l1 l2)
+  (:init (switch-of s1 l1) (switch-of s2 l2) (off l1) (off l2))
+  (:goal (and (on l1) (on l2))))

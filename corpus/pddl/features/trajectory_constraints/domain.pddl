@@ -1,0 +1,21 @@
+; Trajectory constraints in a domain: every modal operator of PDDL 3.
+(define (domain guards)
+  (:requirements :typing :constraints :universal-preconditions)
+  (:types room)
+  (:predicates (guarded ?r - room) (visited ?r - room) (alarm) (patrol))
+  (:constraints
+    (and (always (not (alarm)))
+         (sometime (patrol))
+         (within 10 (patrol))
+         (at-most-once (alarm))
+         (sometime-after (alarm) (patrol))
+         (sometime-before (patrol) (alarm))
+         (always-within 5 (alarm) (patrol))
+         (hold-during 2 8 (patrol))
+         (hold-after 3 (not (alarm)))
+         (forall (?r - room) (sometime (visited ?r)))
+         (at end (patrol))))
+  (:action visit
+    :parameters (?r - room)
+    :precondition (guarded ?r)
+    :effect (and (visited ?r) (patrol))))

@@ -1,0 +1,5 @@
+(define (problem depots-one)
+  (:domain depots)
+  (:objects t1 - truck v1 - van c1 c2 - crate m1 - market)
+  (:init (at t1 hq) (at v1 m1) (holds t1 c1) (holds v1 c2) (open hq) (open m1))
+  (:goal (and (at c1 m1) (at c2 hq))))
