@@ -14,6 +14,7 @@ tables whether a declared terminal would be shifted now, and lets the scanner pr
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -65,16 +66,20 @@ class FastParser:
         for state, entries in table.states.items():
             acts: dict[str, Any] = {}
             gotos: dict[str, Any] = {}
-            for symbol, (action, arg) in entries.items():
+            for key, (action, arg) in entries.items():
+                # Lark's symbol names are `Token`s, whose Python-level __eq__ would run on every
+                # look-up: keep plain strings.
+                symbol = sys.intern(str(key))
                 if action is Shift:
                     (acts if symbol.isupper() or symbol == END else gotos)[symbol] = arg
                 else:
-                    acts[symbol] = (callbacks[arg], len(arg.expansion), arg.origin.name)
+                    acts[symbol] = (callbacks[arg], len(arg.expansion), sys.intern(str(arg.origin.name)))
             self.actions[state] = acts
             self.goto[state] = gotos
         lexer_conf = lark.lexer_conf
         self.pattern, self.ignore, self.keywords = compile_terminals(
-            list(lexer_conf.terminals), set(lexer_conf.ignore), lexer_conf.g_regex_flags, lowercase)
+            list(lexer_conf.terminals), set(lexer_conf.ignore), lexer_conf.g_regex_flags, lowercase,
+            skip_ignored=True)
         self.lowercase = lowercase
         self.trigger = trigger
         self.fast_paths = dict(fast_paths or {})
@@ -114,7 +119,7 @@ class FastParser:
             else:
                 lower_each = True
         actions, goto = self.actions, self.goto
-        ignore, keywords = self.ignore, self.keywords
+        keywords = self.keywords
         trigger, fast_paths, max_stack = self.trigger, self.fast_paths, self.max_stack
         stack: list[Any] = [self.start_states[start]]
         values: list[Any] = []
@@ -123,30 +128,31 @@ class FastParser:
             restart = -1
             for match in self.pattern.finditer(text, pos):
                 kind = match.lastgroup
-                if kind in ignore:
-                    continue
+                assert kind is not None
+                begin = match.start(kind)
                 if kind == trigger:
                     if len(stack) > max_stack:
-                        raise NestingTooDeep(match.start())
+                        raise NestingTooDeep(begin)
                     for name, scan in fast_paths.items():
                         if self.accepts(stack, name):
-                            found = scan(text, match.start(), source)
+                            found = scan(text, begin, source)
                             if found is not None:
                                 value, restart = found
-                                token = Tok(name, value, match.start(), restart)
-                                kind = name
+                                token = Tok(name, value, begin, restart)
                                 break
                     if restart >= 0:
                         self._feed(token, stack, values, actions, goto)
                         break
-                if kind == ERROR:
-                    raise UnexpectedCharacter(match.start(), match.group())
-                value = match.group()
+                elif kind == ERROR:
+                    if begin == len(text):
+                        break
+                    raise UnexpectedCharacter(begin, match.group(kind))
+                value = match.group(kind)
                 if lower_each:
                     value = value.lower()
                 if kind in keywords:
                     kind = keywords[kind].get(value, kind)
-                token = Tok(kind, value, match.start(), match.end())  # type: ignore[arg-type]
+                token = Tok(kind, value, begin, match.end())
                 # shift, after as many reductions as the token calls for (inline: the hot loop)
                 while True:
                     entry = actions[stack[-1]].get(kind)

@@ -48,12 +48,15 @@ class UnexpectedCharacter(Exception):
         self.char = char
 
 
-def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int,
-                      lowercase: bool) -> tuple[re.Pattern[str], frozenset[str], dict[str, dict[str, str]]]:
+def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int, lowercase: bool,
+                      skip_ignored: bool = False
+                      ) -> tuple[re.Pattern[str], frozenset[str], dict[str, dict[str, str]]]:
     """One regular expression with a named group per terminal, the ignored terminals, and the keywords.
 
     Keywords are string terminals that a regular-expression terminal also matches (``"and"`` and
-    NAME): the regular expression matches and `keywords[NAME]["and"]` renames the token.
+    NAME): the regular expression matches and `keywords[NAME]["and"]` renames the token. With
+    `skip_ignored`, ignored text (white space, comments) is not matched on its own but as an atomic
+    prefix of the next token, so that a scan visits only real tokens.
     """
     regex_terminals = [t for t in terminals if isinstance(t.pattern, PatternRE)]
     compiled = {t.name: re.compile(t.pattern.to_regexp(), flags) for t in regex_terminals}
@@ -71,10 +74,17 @@ def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int
     # Same order as Lark's own scanner: priority first, then longer literals before their prefixes.
     ordered = sorted(regex_terminals, key=lambda t: -t.priority)
     ordered += sorted(literals, key=lambda t: (-t.priority, -len(t.pattern.value)))
-    ignored_first = [t for t in ordered if t.name in ignore] + [t for t in ordered if t.name not in ignore]
-    alternatives = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in ignored_first]
-    alternatives.append(f"(?P<{ERROR}>.)")
-    return re.compile("|".join(alternatives), flags | re.DOTALL), frozenset(ignore), keywords
+    ignored = [t for t in ordered if t.name in ignore]
+    tokens = [t for t in ordered if t.name not in ignore]
+    alternatives = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in (tokens if skip_ignored else ignored + tokens)]
+    # With skip_ignored, the end of the text (after trailing comments) matches the error group with an
+    # empty string; otherwise finditer would search on inside the trailing comment.
+    alternatives.append(f"(?P<{ERROR}>.|\\Z)" if skip_ignored else f"(?P<{ERROR}>.)")
+    pattern = "|".join(alternatives)
+    if skip_ignored:
+        prefix = "|".join(f"(?:{t.pattern.to_regexp()})" for t in ignored)
+        pattern = f"(?>(?:{prefix})*)(?:{pattern})"
+    return re.compile(pattern, flags | re.DOTALL), frozenset(ignore), keywords
 
 
 class NestingTooDeep(Exception):

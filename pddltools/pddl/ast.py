@@ -358,6 +358,10 @@ class DerivedPredicate(Node):
     predicate: PredicateDecl
     body: Formula
 
+    @property
+    def name(self) -> str:
+        return self.predicate.name
+
 
 Structure = Union[Action, DurativeAction, DerivedPredicate]
 

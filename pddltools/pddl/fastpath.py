@@ -57,18 +57,16 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
         return rf"(?P<{label}>\({ws}(?P<{label}_p>{name}){ws}(?P<{label}_a>(?:{arguments}{ws})*)\))"
 
     term = f"(?:{variable}|{name})"
-    literal_rx = re.compile(atom("pos", term) + "|" + rf"\({ws}not{ws}{atom('neg', term)}{ws}\)")
+    # Each element is matched together with the white space and comments before it.
+    literal_rx = re.compile(ws + "(?:" + atom("pos", term) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', term)}{ws}\)))")
     init_rx = re.compile(
-        atom("pos", name) + "|" + rf"\({ws}not{ws}{atom('neg', name)}{ws}\)"
-        + "|" + rf"\({ws}={ws}{atom('fun', name)}{ws}(?:(?P<number>{number})|(?P<object>{name})){ws}\)"
+        ws + "(?:" + atom("pos", name) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', name)}{ws}\))"
+        + "|" + rf"(?P<eq>\({ws}={ws}{atom('fun', name)}{ws}(?:(?P<number>{number})|(?P<object>{name})){ws}\)))"
     )
-    skip = re.compile(ws).match
     arg_rx = re.compile(rf"{ignored}|({variable}|{name})")
     hard = frozenset(t.hard_keywords)
 
     def args(text: str, start: int, end: int, source: Source) -> tuple[Constant | Variable, ...] | None:
-        if start == end:
-            return ()
         words = text[start:end]
         if ";" in words:
             return commented_args(text, start, end, source)
@@ -102,59 +100,63 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
                 out.append(_constant(span, _intern(word)))
         return tuple(out)
 
-    def atom_of(m: re.Match[str], label: str, text: str, source: Source) -> Atom | None:
-        predicate = m.group(label + "_p")
-        if predicate in hard:
-            return None
-        arguments = args(text, m.start(label + "_a"), m.end(label + "_a"), source)
-        if arguments is None:
-            return None
-        return _atom(_span(source, m.start(label), m.end(label)), _intern(predicate), arguments)
-
-    def literal(m: re.Match[str], text: str, source: Source) -> Atom | Not | None:
-        if m.start("pos") >= 0:
-            return atom_of(m, "pos", text, source)
-        inner = atom_of(m, "neg", text, source)
-        return None if inner is None else _not(_span(source, m.start(), m.end()), inner)
-
-    def init_element(m: re.Match[str], text: str, source: Source) -> Atom | Not | InitAssignment | None:
-        if m.start("fun") < 0:
-            return literal(m, text, source)
-        fluent = atom_of(m, "fun", text, source)
-        if fluent is None:
-            return None
-        value: Number | Constant
-        if m.start("number") >= 0:
-            value = Number(parse_number(m.group("number")), span=Span(source, m.start("number"), m.end("number")))
-        else:
-            word = m.group("object")
-            if word in hard:
-                return None
-            value = Constant(_intern(word), span=Span(source, m.start("object"), m.end("object")))
-        term = FunctionTerm(fluent.predicate, fluent.args, span=fluent.span)
-        return InitAssignment(term, value, span=Span(source, m.start(), m.end()))
-
-    def scanner(rx: re.Pattern[str], element: Callable[[re.Match[str], str, Source], object | None]) -> Scanner:
+    def scanner(rx: re.Pattern[str], assignments: bool) -> Scanner:
         match = rx.match
+        g = rx.groupindex
+        pos_, pos_p, pos_a = g["pos"], g["pos_p"], g["pos_a"]
+        not_, neg, neg_p, neg_a = g["not"], g["neg"], g["neg_p"], g["neg_a"]
+        if assignments:
+            eq, fun, fun_p, fun_a, num, obj = g["eq"], g["fun"], g["fun_p"], g["fun_a"], g["number"], g["object"]
+
+        def atom_at(m: re.Match[str], whole: int, p: int, a: int, text: str, source: Source) -> Atom | None:
+            predicate = m.group(p)
+            if predicate in hard:
+                return None
+            start, end = m.span(a)
+            arguments = args(text, start, end, source) if start != end else ()
+            if arguments is None:
+                return None
+            return _atom(_span(source, *m.span(whole)), _intern(predicate), arguments)
 
         def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
             found: list[object] = []
             end = pos
             while True:
-                m = match(text, pos)
+                m = match(text, end)
                 if m is None:
                     break
-                node = element(m, text, source)
+                node: object
+                if m.start(pos_) >= 0:
+                    node = atom_at(m, pos_, pos_p, pos_a, text, source)
+                elif m.start(not_) >= 0:
+                    inner = atom_at(m, neg, neg_p, neg_a, text, source)
+                    node = None if inner is None else _not(_span(source, *m.span(not_)), inner)
+                else:
+                    node = assignment(m, text, source)
                 if node is None:
                     break
                 found.append(node)
                 end = m.end()
-                pos = skip(text, end).end()
             return (tuple(found), end) if found else None
+
+        def assignment(m: re.Match[str], text: str, source: Source) -> InitAssignment | None:
+            fluent = atom_at(m, fun, fun_p, fun_a, text, source)
+            if fluent is None:
+                return None
+            value: Number | Constant
+            if m.start(num) >= 0:
+                value = Number(parse_number(m.group(num)), span=_span(source, *m.span(num)))
+            else:
+                word = m.group(obj)
+                if word in hard:
+                    return None
+                value = _constant(_span(source, *m.span(obj)), _intern(word))
+            term = FunctionTerm(fluent.predicate, fluent.args, span=fluent.span)
+            return InitAssignment(term, value, span=_span(source, *m.span(eq)))
 
         return scan
 
-    return scanner(literal_rx, literal), scanner(init_rx, init_element)
+    return scanner(literal_rx, False), scanner(init_rx, True)
 
 
 def _noncapturing(pattern: str) -> str:
