@@ -153,11 +153,9 @@ class ExpressionTyper:
     def pvariable(self, expr: ast.PVariable, scope: dict[str, str]) -> str:
         decl = self.table.pvariables.get(expr.name)
         if decl is None:
-            if not expr.args and not expr.primed:
-                if expr.name in self.objects:
-                    return self.objects[expr.name]
-                if not self.objects and expr.name not in scope:
-                    pass  # may be an object of an instance not given: cannot tell
+            bare = not expr.args and not expr.primed
+            if bare and expr.name in self.objects:
+                return self.objects[expr.name]  # an object named without its `$`
             self.report("R202", f"undefined pvariable {expr.name}", expr)
             for arg in expr.args:
                 self.infer(arg, scope)
