@@ -70,7 +70,7 @@ def _register_optional(sub: Any) -> None:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _stdout() -> Console:

@@ -116,7 +116,7 @@ class GrammarLexer(Lexer):
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         raw = lexer_state.text
-        text: str = getattr(raw, "text", raw)  # Lark >= 1.2 wraps the text in a TextSlice
+        text: str = raw if isinstance(raw, str) else raw.text  # Lark >= 1.2 wraps the text in a TextSlice
         lower_each = False
         if self.lowercase:
             lowered = text.lower()

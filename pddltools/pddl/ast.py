@@ -14,16 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import Literal, Union
+from typing import Literal, TypeAlias
 
 from pddltools.diagnostics import Span
-
-_span = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    span: Span | None = _span
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
     def children(self) -> Iterator[Node]:
         """The direct sub-nodes, in source order."""
@@ -66,7 +64,7 @@ class Either(Node):
     types: tuple[TypeName, ...]
 
 
-TypeRef = Union[TypeName, Either]
+TypeRef: TypeAlias = TypeName | Either
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +124,8 @@ class IsViolated(Node):
     preference: str
 
 
-Term = Union[Variable, Constant, FunctionTerm]
-Expression = Union[Variable, Constant, FunctionTerm, Number, Arithmetic, ContinuousTime, IsViolated]
+Term: TypeAlias = Variable | Constant | FunctionTerm
+Expression: TypeAlias = Variable | Constant | FunctionTerm | Number | Arithmetic | ContinuousTime | IsViolated
 
 
 # ------------------------------------------------------------------------------------------------
@@ -261,10 +259,27 @@ class HoldAfter(Node):
     body: Formula
 
 
-Formula = Union[
-    Atom, Not, And, Or, Imply, Exists, Forall, Comparison, Preference, Timed,
-    Always, Sometime, Within, AtMostOnce, SometimeAfter, SometimeBefore, AlwaysWithin, HoldDuring, HoldAfter,
-]
+Formula: TypeAlias = (
+    Atom
+    | Not
+    | And
+    | Or
+    | Imply
+    | Exists
+    | Forall
+    | Comparison
+    | Preference
+    | Timed
+    | Always
+    | Sometime
+    | Within
+    | AtMostOnce
+    | SometimeAfter
+    | SometimeBefore
+    | AlwaysWithin
+    | HoldDuring
+    | HoldAfter
+)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -305,7 +320,7 @@ class Assign(Node):
 
 
 #: Add effects are `Atom`s, delete effects `Not(Atom)`; durative actions wrap effects in `Timed`.
-Effect = Union[Atom, Not, AndEffect, ForallEffect, When, Assign, Timed]
+Effect: TypeAlias = Atom | Not | AndEffect | ForallEffect | When | Assign | Timed
 
 
 # ------------------------------------------------------------------------------------------------
@@ -363,7 +378,7 @@ class DerivedPredicate(Node):
         return self.predicate.name
 
 
-Structure = Union[Action, DurativeAction, DerivedPredicate]
+Structure: TypeAlias = Action | DurativeAction | DerivedPredicate
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,7 +425,7 @@ class TimedInitial(Node):
     body: InitElement
 
 
-InitElement = Union[Atom, Not, InitAssignment, TimedInitial]
+InitElement: TypeAlias = Atom | Not | InitAssignment | TimedInitial
 
 
 @dataclass(frozen=True, slots=True)

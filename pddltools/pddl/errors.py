@@ -9,7 +9,8 @@ top-level sections one by one so that every broken section is reported, not just
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from lark import Token
 from lark.exceptions import UnexpectedToken
@@ -98,7 +99,10 @@ def _diagnose(source: Source, exc: Exception, parser: _Parser) -> Diagnostic:
 
 def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: _Parser) -> Diagnostic:
     at_end = token.type == "$END"
-    start = len(source.text) if at_end else token.start_pos
+    if at_end and not _skip_space(source.text, 0) < len(source.text):
+        return error("E100", "the file is empty (or has only comments): expected (define (domain NAME) ...) "
+                     "or (define (problem NAME) ...)", Span(_with_end_marker(source), 0, 1))
+    start = len(source.text) if at_end or token.start_pos is None else token.start_pos
     end = start + 1 if at_end else max(token.end_pos or start + 1, start + 1)
     if at_end:
         source = _with_end_marker(source)
@@ -118,8 +122,7 @@ def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: 
 
 def _with_end_marker(source: Source) -> Source:
     """A source whose last line has room for a caret after the final character."""
-    marked = Source(source.text + " ", source.name)
-    return marked
+    return Source(source.text + " ", source.name)
 
 
 def _previous_word(text: str, pos: int) -> str | None:
@@ -183,16 +186,14 @@ def _balance_notes(source: Source, balance: _Balance, first: Diagnostic) -> list
         if first.span is not None and first.span.start == balance.extra:
             return []
         return [error("E106", "this ')' has no '(' to close", span)]
-    innermost = balance.unclosed[-3:][::-1]
-    notes = tuple(("this '(' is still open", Span(source, pos, pos + 1)) for pos in innermost)
+    innermost, *outer = balance.unclosed[::-1]
+    notes = tuple(("this '(' is not closed either", Span(source, pos, pos + 1)) for pos in outer[:3])
     count = len(balance.unclosed)
-    opened = "parenthesis is" if count == 1 else "parentheses are"
-    diagnostic = Diagnostic(first.code, first.severity,
-                            f"unbalanced parentheses: {count} {opened} never closed",
-                            Span(source, balance.unclosed[-1], balance.unclosed[-1] + 1), notes)
-    if first.code == "E102":  # the file simply ended: say so once, at the open parenthesis
-        return [diagnostic]
-    return [diagnostic]
+    if count == 1:
+        message = "unbalanced parentheses: this '(' is never closed"
+    else:
+        message = f"unbalanced parentheses: {count} are never closed; the innermost is this '('"
+    return [replace(error("E107", message, Span(source, innermost, innermost + 1)), notes=notes)]
 
 
 # -------------------------------------------------------------------------------------------------
@@ -221,7 +222,7 @@ def _later_sections(source: Source, first: Diagnostic, parser: _Parser) -> list[
             found = _diagnose(masked, exc, parser)
             out.append(Diagnostic(found.code, found.severity, found.message,
                                   _rebase(found.span, source), found.notes))
-        except Exception:  # noqa: BLE001 - recovery is best effort; the first error stands
+        except Exception:
             continue
     return out
 
@@ -257,6 +258,3 @@ def _sections(text: str, pos: int) -> list[tuple[int, int]]:
                 break
     return out
 
-
-def format_expected(expected: Any) -> str:  # kept small for tests and other tools
-    return ", ".join(sorted(expected))

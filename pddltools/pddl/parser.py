@@ -62,7 +62,7 @@ def _section(kind: str, items: Any, start: int) -> tuple[str, Any, int]:
     return (kind, items, start)
 
 
-class Builder(Transformer[Token, Any]):
+class Builder(Transformer[Tok, Any]):
     """Callbacks named after the grammar's rules; each gets its children and returns an AST node."""
 
     source: Source
@@ -71,36 +71,36 @@ class Builder(Transformer[Token, Any]):
     def _warn(self, code: str, message: str, start: int, end: int) -> None:
         self.warnings.append(warning(code, message, Span(self.source, start, end)))
 
-    def _span(self, first: Token, last: Token) -> Span:
+    def _span(self, first: Tok, last: Tok) -> Span:
         return Span(self.source, first.start_pos, last.end_pos)
 
-    def _tok(self, token: Token) -> Span:
+    def _tok(self, token: Tok) -> Span:
         return Span(self.source, token.start_pos, token.end_pos)
 
     # -- words ---------------------------------------------------------------------------------
-    def constant(self, c: list[Token]) -> ast.Constant:
+    def constant(self, c: list[Tok]) -> ast.Constant:
         return ast.Constant(_intern(c[0].value), span=self._tok(c[0]))
 
-    def variable(self, c: list[Token]) -> ast.Variable:
+    def variable(self, c: list[Tok]) -> ast.Variable:
         return ast.Variable(_intern(c[0].value), span=self._tok(c[0]))
 
-    def number(self, c: list[Token]) -> ast.Number:
+    def number(self, c: list[Tok]) -> ast.Number:
         return ast.Number(parse_number(c[0].value), span=self._tok(c[0]))
 
-    def time_point(self, c: list[Token]) -> Token:
+    def time_point(self, c: list[Tok]) -> Tok:
         return c[0]
 
-    def comparison_op(self, c: list[Token]) -> Token:
+    def comparison_op(self, c: list[Tok]) -> Tok:
         return c[0]
 
-    def arithmetic_op(self, c: list[Token]) -> Token:
+    def arithmetic_op(self, c: list[Tok]) -> Tok:
         return c[0]
 
-    def assign_op(self, c: list[Token]) -> Token:
+    def assign_op(self, c: list[Tok]) -> Tok:
         return c[0]
 
     # -- typed lists ---------------------------------------------------------------------------
-    def type(self, c: list[Token]) -> ast.TypeName:
+    def type(self, c: list[Tok]) -> ast.TypeName:
         return ast.TypeName(_intern(c[0].value), span=self._tok(c[0]))
 
     def either(self, c: list[Any]) -> ast.Either:
@@ -112,10 +112,10 @@ class Builder(Transformer[Token, Any]):
 
     def _typed(self, items: list[Any]) -> tuple[ast.TypedName, ...]:
         out: list[ast.TypedName] = []
-        pending: list[Token] = []
+        pending: list[Tok] = []
         for item in items:
             if isinstance(item, Tok | Token):
-                pending.append(item)
+                pending.append(cast(Tok, item))
                 continue
             if not pending:
                 span = item.span
@@ -152,7 +152,7 @@ class Builder(Transformer[Token, Any]):
         return ast.PredicateDecl(_intern(c[1].value), c[2], span=self._span(c[0], c[-1]))
 
     # -- domain --------------------------------------------------------------------------------
-    def requirements(self, c: list[Token]) -> tuple[str, Any, int]:
+    def requirements(self, c: list[Tok]) -> tuple[str, Any, int]:
         flags = tuple(ast.Requirement(_intern(t.value), span=self._tok(t)) for t in c[1:-1])
         return _section("requirements", flags, c[0].start_pos)
 
@@ -227,7 +227,7 @@ class Builder(Transformer[Token, Any]):
         atom = self.ground_atom(c)
         return ast.FunctionTerm(atom.predicate, atom.args, span=atom.span)
 
-    def empty(self, c: list[Token]) -> ast.And:
+    def empty(self, c: list[Tok]) -> ast.And:
         return ast.And((), span=self._span(c[0], c[-1]))
 
     def and_gd(self, c: list[Any]) -> ast.And:
@@ -276,14 +276,14 @@ class Builder(Transformer[Token, Any]):
                               c[0].start_pos, c[-1].end_pos)
         return ast.Arithmetic("-", args, span=self._span(c[0], c[-1]))
 
-    def continuous_time(self, c: list[Token]) -> ast.ContinuousTime:
+    def continuous_time(self, c: list[Tok]) -> ast.ContinuousTime:
         return ast.ContinuousTime(span=self._tok(c[0]))
 
     def is_violated(self, c: list[Any]) -> ast.IsViolated:
         return ast.IsViolated(_intern(c[1].value), span=self._span(c[0], c[-1]))
 
     # -- effects -------------------------------------------------------------------------------
-    def empty_effect(self, c: list[Token]) -> ast.AndEffect:
+    def empty_effect(self, c: list[Tok]) -> ast.AndEffect:
         return ast.AndEffect((), span=self._span(c[0], c[-1]))
 
     def and_effect(self, c: list[Any]) -> ast.AndEffect:
@@ -327,7 +327,7 @@ class Builder(Transformer[Token, Any]):
         return ast.HoldAfter(self.number([c[1]]), c[2], span=self._span(c[0], c[-1]))
 
     # -- problems ------------------------------------------------------------------------------
-    def problem_domain(self, c: list[Token]) -> tuple[str, Any, int]:
+    def problem_domain(self, c: list[Tok]) -> tuple[str, Any, int]:
         return _section("domain", _intern(c[1].value), c[0].start_pos)
 
     def init(self, c: list[Any]) -> tuple[str, Any, int]:
@@ -339,12 +339,12 @@ class Builder(Transformer[Token, Any]):
     def metric(self, c: list[Any]) -> tuple[str, Any, int]:
         return _section("metric", ast.Metric(c[1].value, c[2], span=self._span(c[0], c[-1])), c[0].start_pos)
 
-    def serial(self, c: list[Token]) -> int:
+    def serial(self, c: list[Tok]) -> int:
         return self._whole_number(c[1])
 
     parallel = serial
 
-    def _whole_number(self, token: Token) -> int:
+    def _whole_number(self, token: Tok) -> int:
         value = parse_number(token.value)
         if not isinstance(value, int):
             raise _BuildError("expected a whole number", token.start_pos, token.end_pos)
@@ -507,7 +507,7 @@ def parse(source: Source, kind: Kind | None = None, *, fast: bool = True,
     if warnings is not None:
         warnings.extend(build_warnings)
         warnings.extend(_requirement_warnings(result))
-    return result
+    return cast("ast.Domain | ast.Problem", result)
 
 
 def _error(code: str, message: str, span: Span | None) -> Diagnostic:

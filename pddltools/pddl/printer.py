@@ -226,6 +226,8 @@ def domain(d: ast.Domain) -> str:
     if d.constraints is not None:
         sections.append(f"(:constraints {_pretty(d.constraints, 1)})")
     sections.extend(_structure(s) for s in d.structures)
+    if not sections:
+        return f"(define (domain {d.name}))\n"
     body = "\n".join(INDENT + s for s in sections)
     return f"(define (domain {d.name})\n{body})\n"
 
