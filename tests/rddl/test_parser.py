@@ -210,3 +210,25 @@ def test_the_lean_lalr_driver_is_used_when_pddltools_has_one() -> None:
 
     assert _parser("fast").driver is not None
     assert _parser("lark-loop").driver is None
+
+
+def test_the_grammar_has_no_lalr_conflicts() -> None:
+    # Lark would resolve a shift/reduce conflict silently (as a shift): the grammar must need none
+    import io
+    import logging
+
+    import lark
+
+    from pddltools.rddl.parser import grammar_text
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    level = lark.logger.level
+    lark.logger.addHandler(handler)
+    lark.logger.setLevel(logging.DEBUG)
+    try:
+        lark.Lark(grammar_text(), parser="lalr", maybe_placeholders=False, debug=True)
+    finally:
+        lark.logger.removeHandler(handler)
+        lark.logger.setLevel(level)
+    assert "conflict" not in stream.getvalue().lower()
