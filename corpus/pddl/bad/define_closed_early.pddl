@@ -1,0 +1,4 @@
+; expect: E103 4:3 expected the end of the file after ')', found '('
+(define (domain d)
+  (:predicates (p)))
+  (:action a :parameters () :effect (p)))

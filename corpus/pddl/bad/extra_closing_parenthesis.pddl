@@ -1,0 +1,3 @@
+; expect: E103 3:21 expected the end of the file after ')', found ')'
+(define (domain d)
+  (:predicates (p))))

@@ -1,0 +1,5 @@
+; expect: E104 5:23 '- block' gives a type to no parameters: write (clear ?x - block)
+(define (domain d)
+  (:requirements :typing)
+  (:types block)
+  (:predicates (clear - block)))

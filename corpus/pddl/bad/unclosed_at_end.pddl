@@ -1,0 +1,5 @@
+; expect: E102 6:1 expected one of '(', ')' after ')', found the end of the file
+; expect: E107 3:1 unbalanced parentheses: this '(' is never closed
+(define (domain d)
+  (:predicates (p))
+  (:action a :parameters () :effect (p))

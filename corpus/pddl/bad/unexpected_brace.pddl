@@ -1,0 +1,3 @@
+; expect: E101 3:16 unexpected character '{': PDDL has names, ?variables, numbers, parentheses and the operators - + * / < <= = >= >
+(define (domain d)
+  (:predicates {p}))
