@@ -73,6 +73,8 @@ def _report(results: list[FileResult], output: str, summary: str, extra: dict[st
     diagnostics = [d for r in results for d in r.diagnostics]
     if output == "json":
         files = [{"path": str(r.path), "ok": r.ok, "blocks": _blocks(r.rddl),
+                  "borrowed": [{"kind": kind, "name": name, "path": str(path)}
+                               for kind, name, path in r.borrowed],
                   "diagnostics": [d.to_json() for d in r.diagnostics]} for r in results]
         print(json.dumps({"files": files, "summary": extra}, indent=2))
     elif output == "github":
@@ -130,6 +132,10 @@ def run_check(args: argparse.Namespace) -> int:
                    f"{_plural(warnings, 'warning')}" + (f" in {_plural(bad, 'file')}" if bad else ""))
     else:
         summary = f"checked {_plural(len(results), 'file')}: no problems found"
+    borrowed = sorted({(kind, name, str(path)) for r in results for kind, name, path in r.borrowed})
+    if borrowed and args.format == "text":
+        uses = "; ".join(f"{kind} {name} from {path}" for kind, name, path in borrowed)
+        summary += f" (using {uses})"
     _report(results, args.format, summary, {"files": len(results), "with_errors": bad,
                                              "errors": errors, "warnings": warnings})
     return _exit_code(results)

@@ -48,6 +48,8 @@ class FileResult:
     rddl: ast.RDDLFile | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     unreadable: bool = False
+    #: blocks this file names that were found in a file beside it: (kind, name, that file)
+    borrowed: list[tuple[str, str, Path]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -77,11 +79,15 @@ def _too_deep(path: Path) -> Diagnostic:
 
 
 def check_paths(paths: Sequence[Path]) -> list[FileResult]:
-    """Parse `paths` and type-check them together, reading sibling files for missing references."""
+    """Parse `paths` and type-check them together, reading sibling files for missing references.
+
+    A sibling file takes part only when it defines a block that a given file names and no given
+    file defines; each result lists what it borrowed so (`FileResult.borrowed`).
+    """
     results = parse_paths(paths)
     parsed = [r for r in results if r.rddl is not None]
-    extra = [r for r in parse_paths(_siblings_needed(parsed, paths)) if r.rddl is not None]
-    files = [r.rddl for r in (*parsed, *extra) if r.rddl is not None]
+    files = [r.rddl for r in parsed if r.rddl is not None]
+    files += _borrow(parsed, paths)
     by_file: dict[str, FileResult] = {str(r.path): r for r in results}
     for diagnostic in check(files):
         target = by_file.get(diagnostic.span.file) if diagnostic.span else None
@@ -94,9 +100,13 @@ def check_paths(paths: Sequence[Path]) -> list[FileResult]:
     return results
 
 
-def _siblings_needed(parsed: Sequence[FileResult], given: Sequence[Path]) -> list[Path]:
+_KINDS = {"Domain": "domain", "NonFluents": "non-fluents"}
+
+
+def _borrow(parsed: Sequence[FileResult], given: Sequence[Path]) -> list[ast.RDDLFile]:
+    """The sibling files that define the domains and non-fluents blocks the given files miss."""
     defined = {(type(b).__name__, b.name) for r in parsed if r.rddl for b in r.rddl.blocks}
-    wanted: set[Path] = set()
+    missing: dict[Path, list[tuple[FileResult, tuple[str, str]]]] = {}
     for result in parsed:
         assert result.rddl is not None
         for block in result.rddl.blocks:
@@ -105,8 +115,22 @@ def _siblings_needed(parsed: Sequence[FileResult], given: Sequence[Path]) -> lis
                 needs.append(("Domain", block.domain))
             if isinstance(block, ast.Instance) and block.non_fluents:
                 needs.append(("NonFluents", block.non_fluents))
-            if any(need not in defined for need in needs):
-                wanted.add(result.path.parent)
+            for need in needs:
+                if need not in defined:
+                    missing.setdefault(result.path.parent, []).append((result, need))
     given_set = set(given)
-    return [p for folder in sorted(wanted) for p in sorted(folder.glob("*.rddl"))
-            if p.is_file() and p not in given_set]
+    borrowed: list[ast.RDDLFile] = []
+    for folder, wants in sorted(missing.items()):
+        siblings = [p for p in sorted(folder.glob("*.rddl")) if p.is_file() and p not in given_set]
+        for sibling in parse_paths(siblings):
+            if sibling.rddl is None:
+                continue
+            offers = {(type(b).__name__, b.name) for b in sibling.rddl.blocks}
+            users = [(result, need) for result, need in wants if need in offers]
+            if users:
+                borrowed.append(sibling.rddl)
+                for result, (kind, name) in users:
+                    result.borrowed.append((_KINDS[kind], name, sibling.path))
+                    defined.add((kind, name))
+                wants = [(r, n) for r, n in wants if n not in offers]
+    return borrowed

@@ -35,7 +35,7 @@ def test_parse_json_lists_files_blocks_and_summary(capsys: pytest.CaptureFixture
     assert code == 1
     report = json.loads(out)
     first, second = report["files"]
-    assert first == {"path": str(SPLIT / "instance.rddl"), "ok": True, "diagnostics": [],
+    assert first == {"path": str(SPLIT / "instance.rddl"), "ok": True, "diagnostics": [], "borrowed": [],
                      "blocks": [{"kind": "non-fluents", "name": "nf_split"},
                                 {"kind": "instance", "name": "split_1"}]}
     assert second["ok"] is False and second["blocks"] == []
@@ -64,7 +64,11 @@ def test_unreadable_or_missing_input_exits_2(capsys: pytest.CaptureFixture[str],
 
 def test_check_finds_the_domain_beside_an_instance(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "check", str(SPLIT / "instance.rddl"))
-    assert (code, out.strip()) == (0, "checked 1 file: no problems found")
+    assert (code, out.strip()) == (
+        0, f"checked 1 file: no problems found (using domain split_demo from {SPLIT / 'domain.rddl'})")
+    code, out, _ = run(capsys, "check", "--format", "json", str(SPLIT / "instance.rddl"))
+    assert json.loads(out)["files"][0]["borrowed"] == [
+        {"kind": "domain", "name": "split_demo", "path": str(SPLIT / "domain.rddl")}]
 
 
 def test_check_json_and_github_formats(capsys: pytest.CaptureFixture[str]) -> None:
