@@ -60,13 +60,26 @@ class Source:
         return f"Source({self.name!r})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Span:
-    """Where a node or a finding is: a half-open range of offsets into one source."""
+    """Where a node or a finding is: a half-open range of offsets `start`..`end` into one source.
+
+    The length is stored rather than the end: it is nearly always below 257, which Python keeps as a
+    shared small integer, and a large problem has a span for every atom and argument.
+    """
 
     source: Source = field(compare=False, hash=False)
     start: int
-    end: int
+    length: int
+
+    def __init__(self, source: Source, start: int, end: int) -> None:
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "length", end - start)
+
+    @property
+    def end(self) -> int:
+        return self.start + self.length
 
     @property
     def file(self) -> str:

@@ -24,7 +24,7 @@ from pddltools.pddl.ast import Atom, Constant, FunctionTerm, InitAssignment, Not
 from pddltools.pddl.numbers import parse_number
 
 _intern = sys.intern
-_span = fast_constructor(Span)
+_span = fast_constructor(Span)  # (source, start, length)
 _atom = fast_constructor(Atom)
 _not = fast_constructor(Not)
 _constant = fast_constructor(Constant)
@@ -75,7 +75,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
         pos = start
         for word in words.split():
             pos = find(word, pos)
-            span = _span(source, pos, pos + len(word))
+            span = _span(source, pos, len(word))
             pos += len(word)
             if word[0] == "?":
                 out.append(_variable(span, _intern(word)))
@@ -91,7 +91,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
             word = m.group(1)
             if word is None:
                 continue  # a comment inside the atom
-            span = _span(source, m.start(), m.end())
+            span = _span(source, m.start(), m.end() - m.start())
             if word[0] == "?":
                 out.append(_variable(span, _intern(word)))
             elif word in hard:
@@ -116,7 +116,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
             arguments = args(text, start, end, source) if start != end else ()
             if arguments is None:
                 return None
-            return _atom(_span(source, *m.span(whole)), _intern(predicate), arguments)
+            return _atom(_length_span(source, m, whole), _intern(predicate), arguments)
 
         def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
             found: list[object] = []
@@ -130,7 +130,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
                     node = atom_at(m, pos_, pos_p, pos_a, text, source)
                 elif m.start(not_) >= 0:
                     inner = atom_at(m, neg, neg_p, neg_a, text, source)
-                    node = None if inner is None else _not(_span(source, *m.span(not_)), inner)
+                    node = None if inner is None else _not(_length_span(source, m, not_), inner)
                 else:
                     node = assignment(m, text, source)
                 if node is None:
@@ -145,18 +145,23 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
                 return None
             value: Number | Constant
             if m.start(num) >= 0:
-                value = Number(parse_number(m.group(num)), span=_span(source, *m.span(num)))
+                value = Number(parse_number(m.group(num)), span=_length_span(source, m, num))
             else:
                 word = m.group(obj)
                 if word in hard:
                     return None
-                value = _constant(_span(source, *m.span(obj)), _intern(word))
+                value = _constant(_length_span(source, m, obj), _intern(word))
             term = FunctionTerm(fluent.predicate, fluent.args, span=fluent.span)
-            return InitAssignment(term, value, span=_span(source, *m.span(eq)))
+            return InitAssignment(term, value, span=_length_span(source, m, eq))
 
         return scan
 
     return scanner(literal_rx, False), scanner(init_rx, True)
+
+
+def _length_span(source: Source, m: re.Match[str], group: int) -> Span:
+    start, end = m.span(group)
+    return _span(source, start, end - start)
 
 
 def _noncapturing(pattern: str) -> str:

@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Literal, TypeVar, cast, overload
+from typing import Any, Literal, cast, overload
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedToken
 from lark.lexer import PatternRE
 
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, read_source, warning
+from pddltools.frozen import fast_constructor
 from pddltools.lalr import FastParser, Tok, UnexpectedInput
 from pddltools.lexing import GrammarLexer, NestingTooDeep, UnexpectedCharacter
 from pddltools.pddl import ast
@@ -30,7 +31,7 @@ from pddltools.pddl.numbers import parse_number
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
 
 _intern = sys.intern
-N = TypeVar("N", bound=ast.Node)
+_new_span = fast_constructor(Span)  # (source, start, length)
 
 
 class ParseError(Error):
@@ -72,10 +73,10 @@ class Builder(Transformer[Tok, Any]):
         self.warnings.append(warning(code, message, Span(self.source, start, end)))
 
     def _span(self, first: Tok, last: Tok) -> Span:
-        return Span(self.source, first.start_pos, last.end_pos)
+        return _new_span(self.source, first.start_pos, last.end_pos - first.start_pos)
 
     def _tok(self, token: Tok) -> Span:
-        return Span(self.source, token.start_pos, token.end_pos)
+        return _new_span(self.source, token.start_pos, token.end_pos - token.start_pos)
 
     # -- words ---------------------------------------------------------------------------------
     def constant(self, c: list[Tok]) -> ast.Constant:
