@@ -130,7 +130,9 @@ def _borrow(parsed: Sequence[FileResult], given: Sequence[Path]) -> list[ast.RDD
             if users:
                 borrowed.append(sibling.rddl)
                 for result, (kind, name) in users:
-                    result.borrowed.append((_KINDS[kind], name, sibling.path))
+                    entry = (_KINDS[kind], name, sibling.path)
+                    if entry not in result.borrowed:  # an instance and its non-fluents may both ask
+                        result.borrowed.append(entry)
                     defined.add((kind, name))
                 wants = [(r, n) for r, n in wants if n not in offers]
     return borrowed
