@@ -279,8 +279,7 @@ def pairs_from_path(path: Path) -> list[Pair]:
 def folder_selected(folder: str, args: argparse.Namespace) -> bool:
     if args.glob:
         return any(
-            fnmatch.fnmatch(folder, pattern) or fnmatch.fnmatch(folder.split("/")[-1], pattern)
-            for pattern in args.glob
+            fnmatch.fnmatch(folder, pattern) or fnmatch.fnmatch(folder.split("/")[-1], pattern) for pattern in args.glob
         )
     return args.set == "all" or SEQ_SAT in folder.split("/")[-1]
 
@@ -371,9 +370,7 @@ def absorb(run: ToolRun, lines: Iterable[str]) -> None:
         run.budget_hit = run.budget_hit or record.get("budget_hit", False)
 
 
-def run_child(
-    run: ToolRun, python: Path, pairs_file: Path, start: int, budget: float, args: argparse.Namespace
-) -> int:
+def run_child(run: ToolRun, python: Path, pairs_file: Path, start: int, budget: float, args: argparse.Namespace) -> int:
     """Run one child from pair `start`; returns the exit status (negative: killed by that signal)."""
     tool = TOOLS[run.tool]
     with tempfile.TemporaryDirectory(prefix="pddltools-bench-") as scratch:
@@ -475,6 +472,7 @@ class Ratio:
     megabytes: float
     ours_s: float
     theirs_s: float
+    budget_cut: bool  # a budget stopped one of the two before the end of the selection
 
     @property
     def value(self) -> float:
@@ -492,6 +490,7 @@ def ratio(ours: ToolRun, theirs: ToolRun, pairs: Sequence[Pair], accepted_only: 
         sum(pairs[i].size for i in common) / 1e6,
         sum(ours.times[i] for i in common),
         sum(theirs.times[i] for i in common),
+        min(summarize(ours, pairs).finished, summarize(theirs, pairs).finished) < len(pairs),
     )
 
 
@@ -575,9 +574,7 @@ def memory_report(names: Sequence[str], pairs: Sequence[Pair]) -> list[dict[str,
 def table(rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(row[col]) for row in rows) for col in range(len(rows[0]))]
     lines = [
-        "  ".join(
-            cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-        )
+        "  ".join(cell.rjust(w) if i else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True)))
         for row in rows
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -625,11 +622,18 @@ def tool_rows(runs: dict[str, ToolRun], pairs: Sequence[Pair]) -> list[list[str]
     return rows
 
 
+def subset_label(r: Ratio, selected: int) -> str:
+    if r.pairs == selected:
+        return "all selected"
+    reason = "budget" if r.budget_cut else "rejected pairs left out"
+    return f"SUBSET: {r.pairs}/{selected} pairs ({reason})"
+
+
 def ratio_rows(found: Sequence[Ratio], pairs: Sequence[Pair]) -> list[list[str]]:
     total = sum(pair.size for pair in pairs) / 1e6
     rows = [["pddltools / reference", "ratio", "on pairs", "MB", "pddltools s", "reference s", "subset"]]
     for r in found:
-        subset = "all selected" if r.pairs == len(pairs) else f"SUBSET: {r.pairs}/{len(pairs)} pairs"
+        subset = subset_label(r, len(pairs))
         rows.append(
             [
                 f"vs {TOOLS[r.reference].label} ({r.basis})",
@@ -650,9 +654,7 @@ def rejection_lines(runs: dict[str, ToolRun], pairs: Sequence[Pair]) -> list[str
         for index in sorted(run.errors)[:SHOWN_REJECTIONS]:
             lines.append(f"  {TOOLS[name].label}: {short(pairs[index].problem)}: {run.errors[index][:200]}")
         if len(run.errors) > SHOWN_REJECTIONS:
-            lines.append(
-                f"  {TOOLS[name].label}: ... and {len(run.errors) - SHOWN_REJECTIONS} more (see --json)"
-            )
+            lines.append(f"  {TOOLS[name].label}: ... and {len(run.errors) - SHOWN_REJECTIONS} more (see --json)")
     return lines
 
 
@@ -683,7 +685,9 @@ def render(
     megabytes = sum(pair.size for pair in pairs) / 1e6
     head = (
         f"{len(pairs)} domain/problem pairs, {megabytes:.1f} MB read (domain counted once per pair); "
-        f"budget {args.budget:g} s per tool; repeat {args.repeat}; order {args.order}"
+        f"budget {args.budget:g} s per tool; repeat {args.repeat}; order {args.order}\n"
+        f"pddltools source: {source_state()}; load average at start {args.load:.2f}; "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}"
     )
     parts = [head, "", table(tool_rows(runs, pairs)), ""]
     if found:
@@ -731,13 +735,15 @@ def json_report(
             "crashes": run.crashes,
             "times_s": [run.times.get(i) for i in range(len(pairs))],
             "rejections": [
-                {"pair": i, "problem": short(pairs[i].problem), "error": run.errors[i]}
-                for i in sorted(run.errors)
+                {"pair": i, "problem": short(pairs[i].problem), "error": run.errors[i]} for i in sorted(run.errors)
             ],
         }
 
     return {
         "python": sys.version.split()[0],
+        "pddltools_source": source_state(),
+        "load_average_at_start": args.load,
+        "finished_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "budget_s": args.budget,
         "repeat": args.repeat,
         "order": args.order,
@@ -774,9 +780,7 @@ def tool_list(text: str) -> list[str]:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument(
-        "paths", nargs="*", help="a problem file (its domain found by the corpus layout) or a folder"
-    )
+    p.add_argument("paths", nargs="*", help="a problem file (its domain found by the corpus layout) or a folder")
     p.add_argument(
         "--set",
         choices=["all", "seq-sat"],
@@ -786,13 +790,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--glob", action="append", help="fnmatch pattern on 'ipc-YYYY/folder' or the folder name")
     p.add_argument("--largest", type=int, metavar="N", help="only the N largest pairs (domain+problem bytes)")
     p.add_argument("--single", nargs=2, metavar=("DOMAIN", "PROBLEM"), help="time one explicit pair")
-    p.add_argument(
-        "--tools", type=tool_list, default=list(TOOLS), help=f"comma-separated, from {','.join(TOOLS)}"
-    )
+    p.add_argument("--tools", type=tool_list, default=list(TOOLS), help=f"comma-separated, from {','.join(TOOLS)}")
     p.add_argument("--budget", type=float, default=300.0, help="seconds of parsing per tool (default 300)")
-    p.add_argument(
-        "--grace", type=float, default=120.0, help="seconds past the budget before a child is killed"
-    )
+    p.add_argument("--grace", type=float, default=120.0, help="seconds past the budget before a child is killed")
     p.add_argument("--repeat", type=int, default=1, help="parse each pair N times, keep the fastest")
     p.add_argument(
         "--order",
@@ -818,7 +818,20 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def source_state() -> str:
+    """The commit of the checkout being measured, and whether pddltools/ or grammars/ differ from it."""
+
+    def git(*words: str) -> str:
+        done = subprocess.run(["git", *words], cwd=REPO, capture_output=True, text=True, check=False)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown commit"
+    dirty = git("status", "--porcelain", "--", "pddltools", "grammars")
+    return f"{head} + uncommitted changes" if dirty else head
+
+
 def bench(args: argparse.Namespace) -> int:
+    args.load = os.getloadavg()[0]
     pairs = select_pairs(args)
     warm_cache(pairs)
     print(f"{len(pairs)} pairs selected; running {', '.join(args.tools)}", file=sys.stderr)
@@ -834,9 +847,7 @@ def bench(args: argparse.Namespace) -> int:
     memory = [] if args.no_memory else memory_report(wanted, pairs)
     print(render(runs, pairs, found, memory, args))
     if args.json:
-        args.json.write_text(
-            json.dumps(json_report(runs, pairs, found, memory, args), indent=1), encoding="utf-8"
-        )
+        args.json.write_text(json.dumps(json_report(runs, pairs, found, memory, args), indent=1), encoding="utf-8")
     return 0
 
 
