@@ -58,12 +58,14 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
 
     term = f"(?:{variable}|{name})"
     # Each element is matched together with the white space and comments before it.
-    literal_rx = re.compile(ws + "(?:" + atom("pos", term) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', term)}{ws}\)))")
+    literal_rx = re.compile(ws + "(?:" + atom("pos", term) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', term)}{ws}\)))",
+                            re.IGNORECASE)
     init_rx = re.compile(
         ws + "(?:" + atom("pos", name) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', name)}{ws}\))"
-        + "|" + rf"(?P<eq>\({ws}={ws}{atom('fun', name)}{ws}(?:(?P<number>{number})|(?P<object>{name})){ws}\)))"
+        + "|" + rf"(?P<eq>\({ws}={ws}{atom('fun', name)}{ws}(?:(?P<number>{number})|(?P<object>{name})){ws}\)))",
+        re.IGNORECASE,
     )
-    arg_rx = re.compile(rf"{ignored}|({variable}|{name})")
+    arg_rx = re.compile(rf"{ignored}|({variable}|{name})", re.IGNORECASE)
     hard = frozenset(t.hard_keywords)
 
     def args(text: str, start: int, end: int, source: Source) -> tuple[Constant | Variable, ...] | None:
@@ -77,6 +79,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
             pos = find(word, pos)
             span = _span(source, pos, len(word))
             pos += len(word)
+            word = word.lower()
             if word[0] == "?":
                 out.append(_variable(span, _intern(word)))
             elif word in hard:
@@ -91,6 +94,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
             word = m.group(1)
             if word is None:
                 continue  # a comment inside the atom
+            word = word.lower()
             span = _span(source, m.start(), m.end() - m.start())
             if word[0] == "?":
                 out.append(_variable(span, _intern(word)))
@@ -109,7 +113,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
             eq, fun, fun_p, fun_a, num, obj = g["eq"], g["fun"], g["fun_p"], g["fun_a"], g["number"], g["object"]
 
         def atom_at(m: re.Match[str], whole: int, p: int, a: int, text: str, source: Source) -> Atom | None:
-            predicate = m.group(p)
+            predicate = m.group(p).lower()
             if predicate in hard:
                 return None
             start, end = m.span(a)
@@ -147,7 +151,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
             if m.start(num) >= 0:
                 value = Number(parse_number(m.group(num)), span=_length_span(source, m, num))
             else:
-                word = m.group(obj)
+                word = m.group(obj).lower()
                 if word in hard:
                     return None
                 value = _constant(_length_span(source, m, obj), _intern(word))

@@ -213,7 +213,16 @@ class Builder(Transformer[Tok, Any]):
 
     # -- goal descriptions ---------------------------------------------------------------------
     def atom(self, c: list[Any]) -> ast.Atom:
-        return ast.Atom(_intern(c[1].value), tuple(c[2:-1]), span=self._span(c[0], c[-1]))
+        predicate = _intern(c[1].value)
+        args = tuple(c[2:-1])
+        if predicate in ("at", "over") and len(args) == 2 and isinstance(args[1], ast.FunctionTerm):
+            first = args[0]
+            if isinstance(first, ast.Constant) and (predicate, first.name) in _TIMED:
+                # The grammar reads `(at start (p))` outside a durative action as an atom with an
+                # object-fluent argument; no domain means that.
+                raise _BuildError(f"({predicate} {first.name} ...) belongs in a durative action: "
+                                  "a plain :action has no start or end", c[0].start_pos, c[-1].end_pos)
+        return ast.Atom(predicate, args, span=self._span(c[0], c[-1]))
 
     def ground_atom(self, c: list[Any]) -> ast.Atom:
         args = tuple(ast.Constant(_intern(t.value), span=self._tok(t)) for t in c[2:-1])
@@ -378,6 +387,9 @@ class Builder(Transformer[Tok, Any]):
 
     def start(self, c: list[Any]) -> Any:
         return c[0]
+
+
+_TIMED = {("at", "start"), ("at", "end"), ("over", "all")}
 
 
 def _type_text(t: ast.TypeName | ast.Either) -> str:
