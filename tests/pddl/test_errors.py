@@ -23,10 +23,6 @@ EXPECT = re.compile(r"; expect: (?P<code>[EW]\d{3}) (?P<line>\d+):(?P<column>\d+
 #: Files whose diagnostics are not yet what a domain author should see: the header holds what a good
 #: diagnostic would be, and the test is a strict xfail until the parser produces it.
 POOR: dict[str, str] = {
-    "at_start_in_action.pddl":
-        "accepted: `(at start (p))` in a plain :action's precondition parses as the atom "
-        "at(start, (p)) (`at` is an ordinary name, `(p)` a function term), although `at` is not a "
-        "declared predicate and `p` is a predicate, not a function",
     "type_without_names.pddl":
         "accepted with warning W102 ('gives a type to no names; it is ignored'): the predicate "
         "silently becomes 0-ary; in :functions the same mistake is an error (E104)",
@@ -66,7 +62,7 @@ PATHS_DIFFER: dict[str, str] = {
 }
 
 #: Bad files the parser accepts today (so no test of their diagnostics can pass yet).
-ACCEPTED = {name: POOR[name] for name in ("at_start_in_action.pddl", "type_without_names.pddl")}
+ACCEPTED = {name: POOR[name] for name in ("type_without_names.pddl",)}
 
 
 def bad_files(xfail: dict[str, str] | None = None) -> list[object]:
