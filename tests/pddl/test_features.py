@@ -97,16 +97,9 @@ def every_node(tree: ast.Domain | ast.Problem) -> list[ast.Node]:
 
 
 NODE_TYPES = sorted({type(n).__name__ for p in ALL_FILES for n in every_node(parse_file(p))})
-DOES_NOT_PRINT_ALONE = {
-    name: f"printer bug: str() of a lone {name} raises KeyError (printer._FLAT has no entry for it); "
-          "it prints only inside its Domain or Problem"
-    for name in ("Action", "DurativeAction", "DerivedPredicate", "Length")
-}
 
 
-@pytest.mark.parametrize("type_name", [
-    pytest.param(n, marks=[pytest.mark.xfail(strict=True, reason=DOES_NOT_PRINT_ALONE[n])]
-                 if n in DOES_NOT_PRINT_ALONE else []) for n in NODE_TYPES])
+@pytest.mark.parametrize("type_name", NODE_TYPES)
 def test_every_node_prints_alone(type_name: str) -> None:
     """`str(node)` is the printer for any node, not just for whole files."""
     printed = [str(n) for p in ALL_FILES for n in every_node(parse_file(p)) if type(n).__name__ == type_name]
@@ -114,6 +107,25 @@ def test_every_node_prints_alone(type_name: str) -> None:
     for text in printed:
         assert text.strip()
         assert text.count("(") == text.count(")")
+
+
+@pytest.mark.parametrize("path", [p for p in ALL_FILES if p.name == "domain.pddl"],
+                         ids=lambda p: p.parent.name)
+def test_a_structure_printed_alone_reparses_equal(path: Path) -> None:
+    d = parse_file(path, "domain")
+    for structure in d.structures:
+        again = parse_text(f"(define (domain {d.name}) {structure})", "one structure", "domain")
+        assert again.structures == (structure,)
+
+
+@pytest.mark.parametrize("path", [p for p in ALL_FILES if p.name == "problem.pddl"],
+                         ids=lambda p: p.parent.name)
+def test_a_problem_section_printed_alone_reparses_equal(path: Path) -> None:
+    p = parse_file(path, "problem")
+    for section in (p.metric, p.length):
+        if section is not None:
+            again = parse_text(f"(define (problem q) (:domain {p.domain}) {section})", "one section", "problem")
+            assert (again.metric or again.length) == section
 
 
 @pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
