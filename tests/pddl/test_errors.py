@@ -29,6 +29,10 @@ POOR: dict[str, str] = {
     "effect_before_precondition.pddl":
         "wrong: the message offers '(' and ':effect' as what may follow `:effect (q)` (only ')' may) and "
         "does not say that :precondition must come before :effect",
+    "variable_in_init.pddl":
+        "wrong: `(at ?x)` in :init is read as the start of a timed initial literal and the message says "
+        "\"expected start, end, or a number after 'at', found '?x'\" (start and end are never allowed "
+        "in :init); the mistake is a variable in the initial state",
     "unclosed_parenthesis.pddl":
         "the E107 note points at the '(' of (define on line 3, not at the '(and' on line 7 whose ')' "
         "is missing (the parse stack at the error knows which form is open)",
