@@ -14,6 +14,7 @@ tables whether a declared terminal would be shifted now, and lets the scanner pr
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -78,8 +79,8 @@ class FastParser:
             self.goto[state] = gotos
         lexer_conf = lark.lexer_conf
         self.pattern, self.ignore, self.keywords = compile_terminals(
-            list(lexer_conf.terminals), set(lexer_conf.ignore), lexer_conf.g_regex_flags, lowercase,
-            skip_ignored=True)
+            list(lexer_conf.terminals), set(lexer_conf.ignore),
+            lexer_conf.g_regex_flags | (re.IGNORECASE if lowercase else 0), lowercase, skip_ignored=True)
         self.lowercase = lowercase
         self.trigger = trigger
         self.fast_paths = dict(fast_paths or {})
@@ -109,15 +110,9 @@ class FastParser:
 
     def parse(self, source: Source, start: str) -> Any:
         text = source.text
-        lower_each = False
-        if self.lowercase:
-            lowered = text.lower()
-            # str.lower can change the length of some non-ASCII text: then offsets must stay those of
-            # the original, and each token is lowered on its own.
-            if len(lowered) == len(text):
-                text = lowered
-            else:
-                lower_each = True
+        # Case-insensitive grammars match with re.IGNORECASE and lower each token, rather than lower
+        # a copy of the whole text: that copy would be the largest allocation of a parse.
+        lower_each = self.lowercase
         actions, goto = self.actions, self.goto
         keywords = self.keywords
         trigger, fast_paths, max_stack = self.trigger, self.fast_paths, self.max_stack

@@ -134,7 +134,7 @@ def _previous_word(text: str, pos: int) -> str | None:
 
 def _describe(expected: set[str], parser: _Parser) -> str:
     literal = {t.name: t.pattern.value for t in parser.lark.terminals if isinstance(t.pattern, PatternStr)}
-    names = set(expected) - {"GD_LITERALS", "EFFECT_LITERALS", "INIT_ELEMENTS"}
+    names = set(expected) - {"GD_LITERALS", "EFFECT_LITERALS", "INIT_ELEMENTS", "ACTIONS"}
     if "NAME" in names:
         names = {n for n in names if not (n in literal and re.fullmatch(r"[a-z][a-z0-9_\-]*", literal[n]))
                  or n == "NAME"}

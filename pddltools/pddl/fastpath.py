@@ -20,7 +20,22 @@ from dataclasses import dataclass
 
 from pddltools.diagnostics import Source, Span
 from pddltools.frozen import fast_constructor
-from pddltools.pddl.ast import Atom, Constant, FunctionTerm, InitAssignment, Not, Number, Variable
+from pddltools.pddl.ast import (
+    Action,
+    And,
+    AndEffect,
+    Assign,
+    Atom,
+    Constant,
+    Expression,
+    FunctionTerm,
+    InitAssignment,
+    Not,
+    Number,
+    TypedName,
+    TypeName,
+    Variable,
+)
 from pddltools.pddl.numbers import parse_number
 
 _intern = sys.intern
@@ -45,8 +60,8 @@ class Terminals:
 Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
 
 
-def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
-    """The scanners for flat literals (preconditions, effects) and for init elements."""
+def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner]:
+    """The scanners for flat literals (preconditions, effects), init elements and simple actions."""
     # Atomic groups (?>...) keep matching linear: without them a failed match would retry every way
     # of splitting a long name into shorter names and whitespace runs into shorter runs.
     name, variable, number = (f"(?>{_noncapturing(p)})" for p in (t.name, t.variable, t.number))
@@ -160,10 +175,176 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner]:
 
         return scan
 
-    return scanner(literal_rx, False), scanner(init_rx, True)
+    scan_literals = scanner(literal_rx, False)
+    return scan_literals, scanner(init_rx, True), _action_scanner(t, ws, name, variable, number, term, hard,
+                                                                   scan_literals, args)
 
 
-def _length_span(source: Source, m: re.Match[str], group: int) -> Span:
+_typed_name = fast_constructor(TypedName)
+_type_name = fast_constructor(TypeName)
+_ASSIGN_OPS = frozenset({"assign", "increase", "decrease", "scale-up", "scale-down"})
+
+
+def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str, term: str,
+                    hard: frozenset[str], scan_literals: Scanner,
+                    args: Callable[[str, int, int, Source], tuple[Constant | Variable, ...] | None]) -> Scanner:
+    """A run of simple actions, the bulk of grounded domains: parameters without `either`, and a
+    precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
+    (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
+    to the grammar, action by action."""
+    end_word = r"(?![a-z0-9_\-])"
+    header = re.compile(rf"{ws}(?P<open>\(){ws}:action{end_word}{ws}(?P<name>{name}){ws}", re.IGNORECASE)
+    parameters = re.compile(rf":parameters{end_word}{ws}\((?P<params>[^();]*)\){ws}", re.IGNORECASE)
+    precondition = re.compile(rf":precondition{end_word}{ws}", re.IGNORECASE)
+    effect = re.compile(rf":effect{end_word}{ws}", re.IGNORECASE)
+    opening = re.compile(rf"\({ws}(?:(?P<and>and{end_word}{ws})|(?P<empty>\)))", re.IGNORECASE)
+    closing = re.compile(rf"{ws}\)")
+    after = re.compile(ws)
+    fluent = rf"\({ws}(?P<{{0}}_p>{name}){ws}(?P<{{0}}_a>(?:{term}{ws})*)\)"
+    assignment = re.compile(
+        rf"{ws}(?P<whole>\({ws}(?P<op>{name}){ws}(?P<f>{fluent.format('f')}){ws}"
+        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}\))", re.IGNORECASE)
+    variable_rx = re.compile(variable, re.IGNORECASE)
+    name_rx = re.compile(name, re.IGNORECASE)
+
+    def typed_parameters(text: str, start: int, end: int, source: Source) -> tuple[TypedName, ...] | None:
+        out: list[TypedName] = []
+        pending: list[tuple[str, int]] = []
+        expect_type = False
+        pos = start
+        find = text.find
+        for word in text[start:end].split():
+            pos = find(word, pos)
+            begin = pos
+            pos += len(word)
+            if expect_type:
+                lowered = word.lower()
+                if lowered in hard or not name_rx.fullmatch(word):
+                    return None
+                type_ = _type_name(_span(source, begin, len(word)), _intern(lowered))
+                out.extend(_typed_name(_span(source, p, pos - p), v, type_) for v, p in pending)
+                pending = []
+                expect_type = False
+            elif word == "-":
+                if not pending:
+                    return None  # a type for no names: the grammar path warns
+                expect_type = True
+            elif variable_rx.fullmatch(word):
+                pending.append((_intern(word.lower()), begin))
+            else:
+                return None
+        if expect_type:
+            return None
+        out.extend(_typed_name(_span(source, p, len(v)), v, None) for v, p in pending)
+        return tuple(out)
+
+    def function_term(m: re.Match[str], label: str, text: str, source: Source) -> FunctionTerm | None:
+        function = m.group(label + "_p").lower()
+        if function in hard:
+            return None
+        start, end = m.span(label + "_a")
+        arguments = args(text, start, end, source) if start != end else ()
+        if arguments is None:
+            return None
+        return FunctionTerm(_intern(function), arguments, span=_length_span(source, m, label))
+
+    def effect_assignment(text: str, pos: int, source: Source) -> tuple[Assign, int] | None:
+        m = assignment.match(text, pos)
+        if m is None:
+            return None
+        op = m.group("op").lower()
+        target = function_term(m, "f", text, source)
+        if op not in _ASSIGN_OPS or target is None:
+            return None
+        value: Expression | None
+        if m.start("num") >= 0:
+            value = Number(parse_number(m.group("num").lower()), span=_length_span(source, m, "num"))
+        else:
+            value = function_term(m, "v", text, source)
+        if value is None:
+            return None
+        return Assign(op, target, value, span=_length_span(source, m, "whole")), m.end()  # type: ignore[arg-type]
+
+    def body(text: str, pos: int, source: Source, effects: bool) -> tuple[object, int] | None:
+        """A precondition or effect at `pos`: (node, end) or None."""
+        m = opening.match(text, pos)
+        if m is None:
+            single = scan_literals(text, pos, source)
+            if single is None or len(single[0]) != 1:  # type: ignore[arg-type]
+                return None
+            return single[0][0], single[1]  # type: ignore[index]
+        if m.start("empty") >= 0:
+            kind = AndEffect if effects else And
+            return kind((), span=_span(source, pos, m.end() - pos)), m.end()
+        parts: list[object] = []
+        end = m.end()
+        while True:
+            run = scan_literals(text, end, source)
+            if run is not None:
+                parts.extend(run[0])  # type: ignore[arg-type]
+                end = run[1]
+                continue
+            if effects:
+                found = effect_assignment(text, end, source)
+                if found is not None:
+                    parts.append(found[0])
+                    end = found[1]
+                    continue
+            break
+        close = closing.match(text, end)
+        if close is None:
+            return None
+        if effects:
+            return AndEffect(tuple(parts), span=_span(source, pos, close.end() - pos)), close.end()  # type: ignore[arg-type]
+        return And(tuple(parts), span=_span(source, pos, close.end() - pos)), close.end()  # type: ignore[arg-type]
+
+    def action_at(text: str, pos: int, source: Source) -> tuple[Action, int] | None:
+        m = header.match(text, pos)
+        if m is None:
+            return None
+        start = m.start("open")
+        action_name = m.group("name").lower()
+        if action_name in hard:
+            return None
+        end = m.end()
+        params: tuple[TypedName, ...] = ()
+        p = parameters.match(text, end)
+        if p is not None:
+            found_params = typed_parameters(text, p.start("params"), p.end("params"), source)
+            if found_params is None:
+                return None
+            params, end = found_params, p.end()
+        pre: object = None
+        if (q := precondition.match(text, end)) is not None:
+            found = body(text, q.end(), source, effects=False)
+            if found is None:
+                return None
+            pre, end = found
+            end = after.match(text, end).end()  # type: ignore[union-attr]
+        eff: object = None
+        if (e := effect.match(text, end)) is not None:
+            found = body(text, e.end(), source, effects=True)
+            if found is None:
+                return None
+            eff, end = found
+        close = closing.match(text, end)
+        if close is None:
+            return None
+        return Action(_intern(action_name), params, pre, eff,  # type: ignore[arg-type]
+                      span=_span(source, start, close.end() - start)), close.end()
+
+    def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
+        found: list[Action] = []
+        end = pos
+        while (next_action := action_at(text, end, source)) is not None:
+            found.append(next_action[0])
+            end = next_action[1]
+        return (tuple(found), end) if found else None
+
+    return scan
+
+
+def _length_span(source: Source, m: re.Match[str], group: int | str) -> Span:
     start, end = m.span(group)
     return _span(source, start, end - start)
 

@@ -24,6 +24,7 @@ from lark.lexer import PatternRE
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, read_source, warning
 from pddltools.frozen import fast_constructor
 from pddltools.lalr import FastParser, Tok, UnexpectedInput
+from pddltools.larkcache import cache_file
 from pddltools.lexing import GrammarLexer, NestingTooDeep, UnexpectedCharacter
 from pddltools.pddl import ast
 from pddltools.pddl.fastpath import Terminals, build_scanners
@@ -206,6 +207,8 @@ class Builder(Transformer[Tok, Any]):
                     fields[kind] = value
                 else:
                     fields[kind] = fields.get(kind, ()) + value
+            elif isinstance(item, Tok | Token):
+                structures.extend(item.value)  # a run of actions from the fast path
             else:
                 structures.append(item)
         return ast.Domain(_intern(c[2].value), structures=tuple(structures), **fields,
@@ -427,11 +430,12 @@ class _Parser:
         lexer = PDDLLexer if fast else GrammarPathLexer
         self.lark = Lark(grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
                          start=["start", "domain_section", "problem_section"], strict=True,
-                         maybe_placeholders=True)
+                         maybe_placeholders=True, cache=cache_file("pddl-" + lexer.__name__.lower()))
         scanners: dict[str, Any] = {}
         if fast:
-            literals, init = build_scanners(_terminals(self.lark))
-            scanners = {"GD_LITERALS": literals, "EFFECT_LITERALS": literals, "INIT_ELEMENTS": init}
+            literals, init, actions = build_scanners(_terminals(self.lark))
+            scanners = {"GD_LITERALS": literals, "EFFECT_LITERALS": literals, "INIT_ELEMENTS": init,
+                        "ACTIONS": actions}
             PDDLLexer.fast_paths = scanners
         self.driver = FastParser(self.lark, lowercase=True, trigger="LPAR", fast_paths=scanners,
                                  max_stack=PDDLLexer.max_stack)
@@ -481,7 +485,7 @@ def _terminals(lark: Lark) -> Terminals:
         name=patterns["NAME"].to_regexp(),
         variable=patterns["VARIABLE"].to_regexp(),
         number=patterns["NUMBER"].to_regexp(),
-        ignored=tuple(patterns[n].to_regexp() for n in lark.ignore_tokens),
+        ignored=tuple(patterns[n].to_regexp() for n in lark.lexer_conf.ignore),
         hard_keywords=hard,
     )
 

@@ -22,6 +22,8 @@ def to_pddl(node: ast.Node) -> str:
         return domain(node)
     if isinstance(node, ast.Problem):
         return problem(node)
+    if isinstance(node, ast.Action | ast.DurativeAction | ast.DerivedPredicate):
+        return _structure(node)
     return _pretty(node, 0)
 
 
@@ -103,9 +105,17 @@ _FLAT: dict[type, Callable[[Any], str]] = {
     ast.InitAssignment: lambda n: _sexp("=", _flat(n.fluent), _flat(n.value)),
     ast.TimedInitial: lambda n: _sexp("at", _flat(n.time), _flat(n.body)),
     ast.Metric: lambda n: _sexp(":metric", n.direction, _flat(n.expression)),
+    ast.Length: lambda n: _length(n),
     ast.PredicateDecl: lambda n: _sexp(n.name, _typed(n.parameters)) if n.parameters else f"({n.name})",
     ast.FunctionDecl: lambda n: _function_decl(n),
 }
+
+
+def _length(n: ast.Length) -> str:
+    parts = [f"(:serial {n.serial})"] if n.serial is not None else []
+    if n.parallel is not None:
+        parts.append(f"(:parallel {n.parallel})")
+    return "(:length" + "".join(" " + x for x in parts) + ")"
 
 
 def _function_decl(n: ast.FunctionDecl) -> str:
@@ -249,11 +259,6 @@ def problem(p: ast.Problem) -> str:
     if p.metric is not None:
         sections.append(f"(:metric {p.metric.direction} {_pretty(p.metric.expression, 1)})")
     if p.length is not None:
-        parts = []
-        if p.length.serial is not None:
-            parts.append(f"(:serial {p.length.serial})")
-        if p.length.parallel is not None:
-            parts.append(f"(:parallel {p.length.parallel})")
-        sections.append("(:length" + "".join(" " + x for x in parts) + ")")
+        sections.append(_length(p.length))
     body = "\n".join(INDENT + s for s in sections)
     return f"(define (problem {p.name})\n{body})\n"

@@ -7,7 +7,6 @@ straight from the parser's reductions by `pddltools.rddl.builder`, so no parse t
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -15,11 +14,11 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import lark
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from pddltools.diagnostics import Diagnostic, Error, InputError, Source, Span, decode_source, error, warning
+from pddltools.larkcache import cache_file
 from pddltools.lexing import GrammarLexer, UnexpectedCharacter
 from pddltools.rddl import ast
 from pddltools.rddl.builder import Builder, BuildError
@@ -44,20 +43,6 @@ class GrammarPathLexer(GrammarLexer):
 # Lark set-up
 
 
-def _cache_file(tag: str) -> str | bool:
-    """Where the analysed grammar is kept between runs: the user's cache folder, else Lark's default."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "pddltools"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return True
-    if not os.access(folder, os.W_OK):
-        return True
-    # Lark checks the grammar's hash stored inside the file, so a stale cache is rebuilt, not used
-    return str(folder / f"rddl-{tag}-lark{lark.__version__}.cache")
-
-
 def grammar_text() -> str:
     return (files("pddltools.grammars") / "rddl.lark").read_text(encoding="utf-8")
 
@@ -68,7 +53,7 @@ class _Parser:
         self.lark = Lark(
             grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
             maybe_placeholders=False,
-            cache=_cache_file(lexer.__name__.lower()) if not isinstance(lexer, str) else False,
+            cache=cache_file("rddl-" + lexer.__name__.lower()) if not isinstance(lexer, str) else False,
         )
         self.lock = threading.Lock()
         #: the shared lean LALR loop over the same tables and callbacks, when pddltools has one,

@@ -91,3 +91,31 @@ formulas = st.recursive(
 def test_any_formula_round_trips(formula: ast.Formula) -> None:
     domain = _domain_with(formula)
     assert parse_text(str(domain)) == domain
+
+
+def test_every_node_type_prints() -> None:
+    """str() works on every kind of node, not only on whole files."""
+    kinds = {cls for cls in vars(ast).values()
+             if isinstance(cls, type) and issubclass(cls, ast.Node) and cls is not ast.Node}
+    domain = parse_text("""(define (domain all)
+      (:requirements :typing) (:types t u - object) (:constants c - (either t u))
+      (:predicates (p ?x - t)) (:functions (f ?x - t) - number (g) - t)
+      (:constraints (and (always (p c)) (sometime (p c)) (within 3 (p c)) (at-most-once (p c))
+        (sometime-after (p c) (p c)) (sometime-before (p c) (p c)) (always-within 2 (p c) (p c))
+        (hold-during 1 2 (p c)) (hold-after 4 (p c)) (preference q (at end (p c)))))
+      (:action a :parameters (?x - t) :vars (?y - t)
+        :precondition (and (or (p ?x) (not (p ?y))) (imply (p ?x) (p ?y)) (exists (?z - t) (p ?z))
+                           (forall (?z - t) (p ?z)) (< (f ?x) (- (+ 1 2) (* 3 (/ 4 5)))) (preference (p ?x)))
+        :effect (and (forall (?z - t) (when (p ?z) (not (p ?z)))) (assign (g) ?x) (increase (f ?x) 1.5)))
+      (:durative-action b :parameters (?x - t) :duration (= ?duration 2)
+        :condition (over all (p ?x)) :effect (at end (increase (f ?x) (* #t 2))))
+      (:derived (p ?x - t) (p ?x)))""")
+    problem = parse_text("""(define (problem pr) (:domain all) (:objects o - t)
+      (:init (p o) (= (f o) 2) (= (g) o) (at 5 (not (p o)))) (:goal (p o))
+      (:metric minimize (+ (total-time) (is-violated q))) (:length (:serial 3) (:parallel 2)))""")
+    seen = set()
+    for root in (domain, problem):
+        for node in root.walk():
+            seen.add(type(node))
+            assert str(node).strip(), type(node).__name__
+    assert kinds - seen == set(), f"not exercised: {sorted(k.__name__ for k in kinds - seen)}"
