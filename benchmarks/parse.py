@@ -637,7 +637,7 @@ def ratio_rows(found: Sequence[Ratio], pairs: Sequence[Pair]) -> list[list[str]]
         rows.append(
             [
                 f"vs {TOOLS[r.reference].label} ({r.basis})",
-                f"{r.value:.2f}",
+                f"{r.value:.2f}" if r.value >= 0.1 else f"{r.value:.3f}",
                 str(r.pairs),
                 f"{r.megabytes:.2f}/{total:.2f}",
                 f"{r.ours_s:.2f}",
