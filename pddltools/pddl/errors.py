@@ -107,17 +107,35 @@ def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: 
     if at_end:
         source = _with_end_marker(source)
     found = "the end of the file" if at_end else f"'{source.text[start:end]}'"
+    if token.type == "VARIABLE" and "VARIABLE" not in expected:
+        ground = _in_ground_section(source.text, start, found)
+        if ground:
+            return error("E103", ground, Span(source, start, end))
     previous = _previous_word(source.text, start)
     wanted = AFTER.get(previous) if previous else None
     if wanted is None or (expected == {"RPAR"}):
         wanted = _describe(expected, parser)
-        message = f"expected {wanted}, found {found}"
-        if previous:
-            message = f"expected {wanted} after '{previous}', found {found}"
-    else:
+    # "after ')'" says nothing a reader does not see; name the keyword or word before instead
+    if previous and previous != ")":
         message = f"expected {wanted} after '{previous}', found {found}"
+    else:
+        message = f"expected {wanted}, found {found}"
     code = "E102" if at_end else "E103"
     return error(code, message, Span(source, start, end))
+
+
+_SECTION = re.compile(r"\(\s*(:[a-z][a-z0-9_\-]*)", re.IGNORECASE)
+
+
+def _in_ground_section(text: str, pos: int, found: str) -> str | None:
+    """The message for a variable where only names may stand (:init, :objects), else None."""
+    sections = _SECTION.findall(text, 0, pos)
+    section = sections[-1].lower() if sections else None
+    if section == ":init":
+        return f"expected a ground fact in :init, found the variable {found}: the initial state has no variables"
+    if section == ":objects":
+        return f"expected an object name, found the variable {found}: objects are names without '?'"
+    return None
 
 
 def _with_end_marker(source: Source) -> Source:
@@ -135,6 +153,8 @@ def _previous_word(text: str, pos: int) -> str | None:
 def _describe(expected: set[str], parser: _Parser) -> str:
     literal = {t.name: t.pattern.value for t in parser.lark.terminals if isinstance(t.pattern, PatternStr)}
     names = set(expected) - {"GD_LITERALS", "EFFECT_LITERALS", "INIT_ELEMENTS", "ACTIONS"}
+    if "COLON_NAME" in names:
+        names.discard("CONSTRAINTS_FLAG")  # one of the requirement flags, not a word of its own
     if "NAME" in names:
         names = {n for n in names if not (n in literal and re.fullmatch(r"[a-z][a-z0-9_\-]*", literal[n]))
                  or n == "NAME"}

@@ -88,19 +88,21 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner]:
         if ";" in words:
             return commented_args(text, start, end, source)
         out: list[Constant | Variable] = []
+        append = out.append
         find = text.find
         pos = start
         for word in words.split():
             pos = find(word, pos)
-            span = _span(source, pos, len(word))
-            pos += len(word)
-            word = word.lower()
+            size = len(word)
+            span = _span(source, pos, size)
+            pos += size
+            word = _intern(word.lower())
             if word[0] == "?":
-                out.append(_variable(span, _intern(word)))
+                append(_variable(span, word))
             elif word in hard:
                 return None
             else:
-                out.append(_constant(span, _intern(word)))
+                append(_constant(span, word))
         return tuple(out)
 
     def commented_args(text: str, start: int, end: int, source: Source) -> tuple[Constant | Variable, ...] | None:
@@ -135,7 +137,8 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner]:
             arguments = args(text, start, end, source) if start != end else ()
             if arguments is None:
                 return None
-            return _atom(_length_span(source, m, whole), _intern(predicate), arguments)
+            start, end = m.span(whole)
+            return _atom(_span(source, start, end - start), _intern(predicate), arguments)
 
         def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
             found: list[object] = []

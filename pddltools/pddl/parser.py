@@ -112,7 +112,7 @@ class Builder(Transformer[Tok, Any]):
     def type_marker(self, c: list[Any]) -> ast.TypeName | ast.Either:
         return cast("ast.TypeName | ast.Either", c[0])
 
-    def _typed(self, items: list[Any]) -> tuple[ast.TypedName, ...]:
+    def _typed(self, items: list[Any], variables: bool = False) -> tuple[ast.TypedName, ...]:
         out: list[ast.TypedName] = []
         pending: list[Tok] = []
         for item in items:
@@ -121,9 +121,13 @@ class Builder(Transformer[Tok, Any]):
                 continue
             if not pending:
                 span = item.span
-                start, end = (span.start - 2, span.end) if span else (0, 0)
-                self._warn("W102", f"'- {_type_text(item)}' gives a type to no names; it is ignored",
-                           max(start, 0), end)
+                end = span.end if span else 0
+                start = self.source.text.rfind("-", 0, span.start if span else 0)
+                if variables:  # a parameter list is code: a lost type there changes the arity
+                    raise _BuildError(f"'- {_type_text(item)}' gives a type to no parameters: write the "
+                                      f"variables before it, as in (p ?x - {_type_text(item)})", start, end)
+                # in object lists IPC files have it (woodworking): nothing is lost by ignoring it
+                self._warn("W102", f"'- {_type_text(item)}' gives a type to no names; it is ignored", start, end)
                 continue
             out.extend(ast.TypedName(_intern(t.value), item, span=Span(self.source, t.start_pos, item.span.end))
                        for t in pending)
@@ -132,7 +136,9 @@ class Builder(Transformer[Tok, Any]):
         return tuple(out)
 
     typed_names = _typed
-    typed_variables = _typed
+
+    def typed_variables(self, items: list[Any]) -> tuple[ast.TypedName, ...]:
+        return self._typed(items, variables=True)
 
     def typed_skeletons(self, items: list[Any]) -> tuple[ast.FunctionDecl, ...]:
         out: list[ast.FunctionDecl] = []

@@ -23,16 +23,9 @@ EXPECT = re.compile(r"; expect: (?P<code>[EW]\d{3}) (?P<line>\d+):(?P<column>\d+
 #: Files whose diagnostics are not yet what a domain author should see: the header holds what a good
 #: diagnostic would be, and the test is a strict xfail until the parser produces it.
 POOR: dict[str, str] = {
-    "type_without_names.pddl":
-        "accepted with warning W102 ('gives a type to no names; it is ignored'): the predicate "
-        "silently becomes 0-ary; in :functions the same mistake is an error (E104)",
     "effect_before_precondition.pddl":
         "wrong: the message offers '(' and ':effect' as what may follow `:effect (q)` (only ')' may) and "
         "does not say that :precondition must come before :effect",
-    "variable_in_init.pddl":
-        "wrong: `(at ?x)` in :init is read as the start of a timed initial literal and the message says "
-        "\"expected start, end, or a number after 'at', found '?x'\" (start and end are never allowed "
-        "in :init); the mistake is a variable in the initial state",
     "unclosed_parenthesis.pddl":
         "the E107 note points at the '(' of (define on line 3, not at the '(and' on line 7 whose ')' "
         "is missing (the parse stack at the error knows which form is open)",
@@ -66,7 +59,7 @@ PATHS_DIFFER: dict[str, str] = {
 }
 
 #: Bad files the parser accepts today (so no test of their diagnostics can pass yet).
-ACCEPTED = {name: POOR[name] for name in ("type_without_names.pddl",)}
+ACCEPTED: dict[str, str] = {}
 
 
 def bad_files(xfail: dict[str, str] | None = None) -> list[object]:

@@ -1,4 +1,4 @@
-; expect: E104 5:23 '- block' gives a type to no parameters: write (clear ?x - block)
+; expect: E104 5:23 '- block' gives a type to no parameters: write the variables before it, as in (p ?x - block)
 (define (domain d)
   (:requirements :typing)
   (:types block)
