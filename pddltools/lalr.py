@@ -74,7 +74,8 @@ class FastParser:
                 if action is Shift:
                     (acts if symbol.isupper() or symbol == END else gotos)[symbol] = arg
                 else:
-                    acts[symbol] = (callbacks[arg], len(arg.expansion), sys.intern(str(arg.origin.name)))
+                    callback = None if _passes_child_through(arg) else callbacks[arg]
+                    acts[symbol] = (callback, len(arg.expansion), sys.intern(str(arg.origin.name)))
             self.actions[state] = acts
             self.goto[state] = gotos
         lexer_conf = lark.lexer_conf
@@ -112,7 +113,7 @@ class FastParser:
         text = source.text
         # Case-insensitive grammars match with re.IGNORECASE and lower each token, rather than lower
         # a copy of the whole text: that copy would be the largest allocation of a parse.
-        lower_each = self.lowercase
+        lower_each = self.lowercase and not text.islower()  # islower scans without copying
         actions, goto = self.actions, self.goto
         keywords = self.keywords
         trigger, fast_paths, max_stack = self.trigger, self.fast_paths, self.max_stack
@@ -158,6 +159,9 @@ class FastParser:
                         values.append(token)
                         break
                     callback, size, origin = entry
+                    if callback is None:  # `?rule: x`: the child is the value, only the state changes
+                        stack[-1] = goto[stack[-2]][origin]
+                        continue
                     if size:
                         children = values[-size:]
                         del values[-size:]
@@ -183,6 +187,9 @@ class FastParser:
                 values.append(token)
                 return
             callback, size, origin = entry
+            if callback is None:
+                stack[-1] = goto[stack[-2]][origin]
+                continue
             if size:
                 children = values[-size:]
                 del values[-size:]
@@ -202,17 +209,31 @@ class FastParser:
             if entry.__class__ is not tuple:  # shifting $END: accepted
                 return values[-1]
             callback, size, origin = entry
-            if size:
-                children = values[-size:]
-                del values[-size:]
-                del stack[-size:]
+            if callback is None:
+                state = stack[-1] = goto[stack[-2]][origin]
             else:
-                children = []
-            values.append(callback(children))
-            state = goto[stack[-1]][origin]
-            stack.append(state)
+                if size:
+                    children = values[-size:]
+                    del values[-size:]
+                    del stack[-size:]
+                else:
+                    children = []
+                values.append(callback(children))
+                state = goto[stack[-1]][origin]
+                stack.append(state)
             if state == end_state:
                 return values[-1]
+
+
+def _passes_child_through(rule: Any) -> bool:
+    """Whether Lark's callback for `rule` returns its only child unchanged: an inlined `?rule` with one
+    kept symbol and no alias (Lark's ExpandSingleChild), which the loop can skip."""
+    if len(rule.expansion) != 1 or not rule.options.expand1 or rule.alias:
+        return False
+    symbol = rule.expansion[0]
+    if symbol.is_term:
+        return not symbol.filter_out
+    return not symbol.name.startswith("_")
 
 
 def _expected(actions: dict[str, Any]) -> set[str]:
