@@ -60,26 +60,49 @@ class Source:
         return f"Source({self.name!r})"
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Span:
     """Where a node or a finding is: a half-open range of offsets `start`..`end` into one source.
 
-    The length is stored rather than the end: it is nearly always below 257, which Python keeps as a
-    shared small integer, and a large problem has a span for every atom and argument.
+    Stored compactly, because a large problem has a span for every atom and every argument: the
+    length rather than the end, and, for a span inside another (an argument inside its atom), the
+    enclosing span and the offset within it. Lengths and inner offsets are nearly always below 257,
+    which Python keeps as shared small integers instead of allocating one per span.
     """
 
-    source: Source = field(compare=False, hash=False)
-    start: int
+    origin: Source | Span  # the source, or the enclosing span `offset` is relative to
+    offset: int
     length: int
 
     def __init__(self, source: Source, start: int, end: int) -> None:
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "start", start)
+        object.__setattr__(self, "origin", source)
+        object.__setattr__(self, "offset", start)
         object.__setattr__(self, "length", end - start)
+
+    @property
+    def source(self) -> Source:
+        origin = self.origin
+        while isinstance(origin, Span):
+            origin = origin.origin
+        return origin
+
+    @property
+    def start(self) -> int:
+        origin = self.origin
+        return self.offset if isinstance(origin, Source) else origin.start + self.offset
 
     @property
     def end(self) -> int:
         return self.start + self.length
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Span):
+            return NotImplemented
+        return (self.source is other.source and self.start == other.start
+                and self.length == other.length)
+
+    def __hash__(self) -> int:
+        return hash((id(self.source), self.start, self.length))
 
     @property
     def file(self) -> str:

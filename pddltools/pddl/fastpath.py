@@ -83,10 +83,12 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner]:
     arg_rx = re.compile(rf"{ignored}|({variable}|{name})", re.IGNORECASE)
     hard = frozenset(t.hard_keywords)
 
-    def args(text: str, start: int, end: int, source: Source) -> tuple[Constant | Variable, ...] | None:
+    def args(text: str, start: int, end: int, base: Span, base_start: int) -> tuple[Constant | Variable, ...] | None:
+        """The arguments between `start` and `end`, their spans relative to `base`, which starts at
+        `base_start` (the atom's span: relative offsets are small integers, shared)."""
         words = text[start:end]
         if ";" in words:
-            return commented_args(text, start, end, source)
+            return commented_args(text, start, end, base, base_start)
         out: list[Constant | Variable] = []
         append = out.append
         find = text.find
@@ -94,7 +96,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner]:
         for word in words.split():
             pos = find(word, pos)
             size = len(word)
-            span = _span(source, pos, size)
+            span = _span(base, pos - base_start, size)
             pos += size
             word = _intern(word.lower())
             if word[0] == "?":
@@ -105,14 +107,15 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner]:
                 append(_constant(span, word))
         return tuple(out)
 
-    def commented_args(text: str, start: int, end: int, source: Source) -> tuple[Constant | Variable, ...] | None:
+    def commented_args(text: str, start: int, end: int, base: Span,
+                       base_start: int) -> tuple[Constant | Variable, ...] | None:
         out: list[Constant | Variable] = []
         for m in arg_rx.finditer(text, start, end):
             word = m.group(1)
             if word is None:
                 continue  # a comment inside the atom
             word = word.lower()
-            span = _span(source, m.start(), m.end() - m.start())
+            span = _span(base, m.start() - base_start, m.end() - m.start())
             if word[0] == "?":
                 out.append(_variable(span, _intern(word)))
             elif word in hard:
@@ -133,12 +136,13 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner]:
             predicate = m.group(p).lower()
             if predicate in hard:
                 return None
+            begin, finish = m.span(whole)
+            span = _span(source, begin, finish - begin)
             start, end = m.span(a)
-            arguments = args(text, start, end, source) if start != end else ()
+            arguments = args(text, start, end, span, begin) if start != end else ()
             if arguments is None:
                 return None
-            start, end = m.span(whole)
-            return _atom(_span(source, start, end - start), _intern(predicate), arguments)
+            return _atom(span, _intern(predicate), arguments)
 
         def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
             found: list[object] = []
@@ -190,7 +194,7 @@ _ASSIGN_OPS = frozenset({"assign", "increase", "decrease", "scale-up", "scale-do
 
 def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str, term: str,
                     hard: frozenset[str], scan_literals: Scanner,
-                    args: Callable[[str, int, int, Source], tuple[Constant | Variable, ...] | None]) -> Scanner:
+                    args: Callable[[str, int, int, Span, int], tuple[Constant | Variable, ...] | None]) -> Scanner:
     """A run of simple actions, the bulk of grounded domains: parameters without `either`, and a
     precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
     (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
@@ -245,11 +249,12 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
         function = m.group(label + "_p").lower()
         if function in hard:
             return None
+        span = _length_span(source, m, label)
         start, end = m.span(label + "_a")
-        arguments = args(text, start, end, source) if start != end else ()
+        arguments = args(text, start, end, span, m.start(label)) if start != end else ()
         if arguments is None:
             return None
-        return FunctionTerm(_intern(function), arguments, span=_length_span(source, m, label))
+        return FunctionTerm(_intern(function), arguments, span=span)
 
     def effect_assignment(text: str, pos: int, source: Source) -> tuple[Assign, int] | None:
         m = assignment.match(text, pos)
