@@ -152,7 +152,8 @@ def _previous_word(text: str, pos: int) -> str | None:
 
 def _describe(expected: set[str], parser: _Parser) -> str:
     literal = {t.name: t.pattern.value for t in parser.lark.terminals if isinstance(t.pattern, PatternStr)}
-    names = set(expected) - {"GD_LITERALS", "EFFECT_LITERALS", "INIT_ELEMENTS", "ACTIONS"}
+    names = set(expected) - {"GD_LITERALS", "EFFECT_LITERALS", "INIT_ELEMENTS", "ACTIONS",
+                             "TIMED_CONDITIONS", "TIMED_EFFECTS"}
     if "COLON_NAME" in names:
         names.discard("CONSTRAINTS_FLAG")  # one of the requirement flags, not a word of its own
     if "NAME" in names:

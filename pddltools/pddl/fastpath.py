@@ -32,6 +32,7 @@ from pddltools.pddl.ast import (
     InitAssignment,
     Not,
     Number,
+    Timed,
     TypedName,
     TypeName,
     Variable,
@@ -60,8 +61,9 @@ class Terminals:
 Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
 
 
-def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner]:
-    """The scanners for flat literals (preconditions, effects), init elements and simple actions."""
+def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner, Scanner, Scanner]:
+    """The scanners for flat literals (preconditions, effects), init elements, simple actions, and timed
+    flat literals in durative conditions and effects."""
     # Atomic groups (?>...) keep matching linear: without them a failed match would retry every way
     # of splitting a long name into shorter names and whitespace runs into shorter runs.
     name, variable, number = (f"(?>{_noncapturing(p)})" for p in (t.name, t.variable, t.number))
@@ -132,17 +134,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner]:
         if assignments:
             eq, fun, fun_p, fun_a, num, obj = g["eq"], g["fun"], g["fun_p"], g["fun_a"], g["number"], g["object"]
 
-        def atom_at(m: re.Match[str], whole: int, p: int, a: int, text: str, source: Source) -> Atom | None:
-            predicate = m.group(p).lower()
-            if predicate in hard:
-                return None
-            begin, finish = m.span(whole)
-            span = _span(source, begin, finish - begin)
-            start, end = m.span(a)
-            arguments = args(text, start, end, span, begin) if start != end else ()
-            if arguments is None:
-                return None
-            return _atom(span, _intern(predicate), arguments)
+        atom_at = _atom_builder(hard, args)
 
         def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
             found: list[object] = []
@@ -183,8 +175,64 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner]:
         return scan
 
     scan_literals = scanner(literal_rx, False)
-    return scan_literals, scanner(init_rx, True), _action_scanner(t, ws, name, variable, number, term, hard,
-                                                                   scan_literals, args)
+    end_word = r"(?![a-z0-9_\-])"
+    timed_rx = re.compile(
+        rf"{ws}(?P<whole>\({ws}(?:at{end_word}{ws}(?P<at>{name})|over{end_word}{ws}(?P<over>{name}))"
+        rf"{ws}(?:" + atom("pos", term) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', term)}{ws}\))){ws}\))",
+        re.IGNORECASE)
+
+    def timed_scanner(times: frozenset[str]) -> Scanner:
+        """`(at start L)`, `(at end L)` and (in conditions) `(over all L)` for flat literals L."""
+        g = timed_rx.groupindex
+        whole, at, over = g["whole"], g["at"], g["over"]
+        pos_, pos_p, pos_a = g["pos"], g["pos_p"], g["pos_a"]
+        not_, neg, neg_p, neg_a = g["not"], g["neg"], g["neg_p"], g["neg_a"]
+        atom_at = _atom_builder(hard, args)
+        match = timed_rx.match
+
+        def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
+            found: list[Timed] = []
+            end = pos
+            while (m := match(text, end)) is not None:
+                time = (m.group(at) or "").lower() if m.start(at) >= 0 else "over " + m.group(over).lower()
+                if time not in times:
+                    break
+                literal: Atom | Not | None
+                if m.start(pos_) >= 0:
+                    literal = atom_at(m, pos_, pos_p, pos_a, text, source)
+                else:
+                    inner = atom_at(m, neg, neg_p, neg_a, text, source)
+                    literal = None if inner is None else _not(_length_span(source, m, not_), inner)
+                if literal is None:
+                    break
+                found.append(Timed("all" if time == "over all" else time,  # type: ignore[arg-type]
+                                   literal, span=_length_span(source, m, whole)))
+                end = m.end()
+            return (tuple(found), end) if found else None
+
+        return scan
+
+    return (scan_literals, scanner(init_rx, True),
+            _action_scanner(t, ws, name, variable, number, term, hard, scan_literals, args),
+            timed_scanner(frozenset({"start", "end", "over all"})), timed_scanner(frozenset({"start", "end"})))
+
+
+def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int],
+                                                         tuple[Constant | Variable, ...] | None]
+                  ) -> Callable[[re.Match[str], int, int, int, str, Source], Atom | None]:
+    def atom_at(m: re.Match[str], whole: int, p: int, a: int, text: str, source: Source) -> Atom | None:
+        predicate = m.group(p).lower()
+        if predicate in hard:
+            return None
+        begin, finish = m.span(whole)
+        span = _span(source, begin, finish - begin)
+        start, end = m.span(a)
+        arguments = args(text, start, end, span, begin) if start != end else ()
+        if arguments is None:
+            return None
+        return _atom(span, _intern(predicate), arguments)
+
+    return atom_at
 
 
 _typed_name = fast_constructor(TypedName)

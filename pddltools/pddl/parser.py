@@ -439,9 +439,9 @@ class _Parser:
                          maybe_placeholders=True, cache=cache_file("pddl-" + lexer.__name__.lower()))
         scanners: dict[str, Any] = {}
         if fast:
-            literals, init, actions = build_scanners(_terminals(self.lark))
+            literals, init, actions, timed_conditions, timed_effects = build_scanners(_terminals(self.lark))
             scanners = {"GD_LITERALS": literals, "EFFECT_LITERALS": literals, "INIT_ELEMENTS": init,
-                        "ACTIONS": actions}
+                        "ACTIONS": actions, "TIMED_CONDITIONS": timed_conditions, "TIMED_EFFECTS": timed_effects}
             PDDLLexer.fast_paths = scanners
         self.driver = FastParser(self.lark, lowercase=True, trigger="LPAR", fast_paths=scanners,
                                  max_stack=PDDLLexer.max_stack)
