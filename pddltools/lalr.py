@@ -5,7 +5,7 @@ transformer's methods (with its child filtering and `?rule` inlining). Its parse
 several Python calls per token: a generator hand-off, a `Token` with eight fields, a method call per
 token and hashing `Rule` objects per reduction. `FastParser` keeps everything Lark derived from the
 grammar — the tables, the callbacks, the terminals — and only replaces that loop with one that lexes
-(one compiled regular expression, see `lexing.compile_terminals`), shifts and reduces inline.
+(one compiled regular expression, see `lexing.compile_terminals`), shifts and reduces.
 `tests/test_lalr.py` proves it builds the same trees as Lark's own loop.
 
 Fast paths (see `lexing.GrammarLexer`) work the same way: at a trigger token the driver asks its
@@ -148,28 +148,7 @@ class FastParser:
                     value = value.lower()
                 if kind in keywords:
                     kind = keywords[kind].get(value, kind)
-                token = Tok(kind, value, begin, match.end())
-                # shift, after as many reductions as the token calls for (inline: the hot loop)
-                while True:
-                    entry = actions[stack[-1]].get(kind)
-                    if entry is None:
-                        raise UnexpectedInput(token, _expected(actions[stack[-1]]))
-                    if entry.__class__ is not tuple:
-                        stack.append(entry)
-                        values.append(token)
-                        break
-                    callback, size, origin = entry
-                    if callback is None:  # `?rule: x`: the child is the value, only the state changes
-                        stack[-1] = goto[stack[-2]][origin]
-                        continue
-                    if size:
-                        children = values[-size:]
-                        del values[-size:]
-                        del stack[-size:]
-                    else:
-                        children = []
-                    values.append(callback(children))
-                    stack.append(goto[stack[-1]][origin])
+                self._feed(Tok(kind, value, begin, match.end()), stack, values, actions, goto)
             if restart < 0:
                 break
             pos = restart
@@ -177,6 +156,7 @@ class FastParser:
 
     def _feed(self, token: Tok, stack: list[Any], values: list[Any], actions: dict[Any, dict[str, Any]],
               goto: dict[Any, dict[str, Any]]) -> None:
+        """Shift `token`, after as many reductions as it calls for."""
         kind = token.type
         while True:
             entry = actions[stack[-1]].get(kind)
