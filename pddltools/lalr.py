@@ -110,6 +110,23 @@ class FastParser:
                 return True
 
     def parse(self, source: Source, start: str) -> Any:
+        stack, values = self._run(source, start)
+        return self._finish(Tok(END, "", len(source.text), len(source.text)), stack, values, start)
+
+    def expected_at(self, source: Source, start: str, offset: int) -> set[str]:
+        """The terminals that could really come at `offset`, where a parse failed.
+
+        At an error, LALR's merged look-ahead sets may already have triggered reductions that list
+        terminals only another context accepts; replaying the text before `offset` gives the parser's
+        stack as it was, and `accepts` asks each terminal on it."""
+        try:
+            stack, _ = self._run(Source(source.text[:offset], source.name), start)
+        except Exception:  # the prefix should parse; if not, say nothing rather than guess
+            return set()
+        terminals = {t for acts in self.actions.values() for t in acts}
+        return {t for t in terminals if self.accepts(stack, t)}
+
+    def _run(self, source: Source, start: str) -> tuple[list[Any], list[Any]]:
         text = source.text
         # Case-insensitive grammars match with re.IGNORECASE and lower each token, rather than lower
         # a copy of the whole text: that copy would be the largest allocation of a parse.
@@ -152,7 +169,7 @@ class FastParser:
             if restart < 0:
                 break
             pos = restart
-        return self._finish(Tok(END, "", len(source.text), len(source.text)), stack, values, start)
+        return stack, values
 
     def _feed(self, token: Tok, stack: list[Any], values: list[Any], actions: dict[Any, dict[str, Any]],
               goto: dict[Any, dict[str, Any]]) -> None:

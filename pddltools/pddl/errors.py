@@ -9,7 +9,6 @@ top-level sections one by one so that every broken section is reported, not just
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from lark import Token
@@ -81,7 +80,7 @@ def explain(source: Source, exc: Exception, parser: _Parser) -> list[Diagnostic]
     return [first, *_later_sections(source, first, parser)]
 
 
-def _diagnose(source: Source, exc: Exception, parser: _Parser) -> Diagnostic:
+def _diagnose(source: Source, exc: Exception, parser: _Parser, start: str = "start") -> Diagnostic:
     from pddltools.pddl.parser import _BuildError
 
     if isinstance(exc, UnexpectedCharacter):
@@ -94,7 +93,10 @@ def _diagnose(source: Source, exc: Exception, parser: _Parser) -> Diagnostic:
     if isinstance(exc, _BuildError):
         return error("E104", str(exc), Span(source, exc.start, max(exc.end, exc.start + 1)))
     assert isinstance(exc, UnexpectedToken | UnexpectedInput)
-    return _unexpected(source, exc.token, set(exc.expected), parser)
+    expected = set(exc.expected)
+    if exc.token.start_pos is not None:
+        expected = parser.driver.expected_at(source, start, exc.token.start_pos) or expected
+    return _unexpected(source, exc.token, expected, parser)
 
 
 def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: _Parser) -> Diagnostic:
@@ -111,6 +113,9 @@ def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: 
         ground = _in_ground_section(source.text, start, found)
         if ground:
             return error("E103", ground, Span(source, start, end))
+    order = _misordered_part(source.text, start, token, expected)
+    if order:
+        return error("E103", order, Span(source, start, end))
     previous = _previous_word(source.text, start)
     wanted = AFTER.get(previous) if previous else None
     if wanted is None or (expected == {"RPAR"}):
@@ -122,6 +127,31 @@ def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: 
         message = f"expected {wanted}, found {found}"
     code = "E102" if at_end else "E103"
     return error(code, message, Span(source, start, end))
+
+
+#: The parts of an action in the order PDDL requires them.
+_PART_ORDER = {":action": (":parameters", ":vars", ":precondition", ":effect"),
+               ":durative-action": (":parameters", ":duration", ":condition", ":effect")}
+_PART = re.compile(r"(?<![\w-]):(?:parameters|vars|precondition|effect|duration|condition)\b"
+                   r"|\(\s*:(?:durative-)?action\b", re.IGNORECASE)
+
+
+def _misordered_part(text: str, pos: int, token: Token | Tok, expected: set[str]) -> str | None:
+    """`:precondition` after `:effect`, say: the message for an action part out of order, else None."""
+    word = str(token.value).lower() if token.type != "$END" else ""
+    if "RPAR" not in expected or not any(word in parts for parts in _PART_ORDER.values()):
+        return None
+    seen = [m.group().lower().lstrip("( \t\r\n") for m in _PART.finditer(text, 0, pos)]
+    kind = next((w for w in reversed(seen) if w in _PART_ORDER), None)
+    if kind is None or word not in _PART_ORDER[kind]:
+        return None
+    parts = _PART_ORDER[kind]
+    last = next((w for w in reversed(seen) if w in parts), None)
+    if last is None or parts.index(word) >= parts.index(last):
+        return None
+    name = "action" if kind == ":action" else "durative action"
+    return (f"expected ')' to end the {name} after its {last}, found '{word}': "
+            f"{word} must come before {last}")
 
 
 _SECTION = re.compile(r"\(\s*(:[a-z][a-z0-9_\-]*)", re.IGNORECASE)
@@ -168,6 +198,8 @@ def _describe(expected: set[str], parser: _Parser) -> str:
         return "nothing more"
     if len(words) == 1:
         return words[0]
+    if len(words) == 2:
+        return f"{words[0]} or {words[1]}"
     return "one of " + ", ".join(words)
 
 
@@ -207,14 +239,31 @@ def _balance_notes(source: Source, balance: _Balance, first: Diagnostic) -> list
         if first.span is not None and first.span.start == balance.extra:
             return []
         return [error("E106", "this ')' has no '(' to close", span)]
-    innermost, *outer = balance.unclosed[::-1]
-    notes = tuple(("this '(' is not closed either", Span(source, pos, pos + 1)) for pos in outer[:3])
+    innermost = balance.unclosed[-1]
+    if first.code != "E102" and first.span is not None:
+        # A ')' forgotten mid-file makes the parser stumble at a later token; the culprit is the
+        # innermost form still open there (not counting a '(' that the stumbling token itself follows).
+        opened = _open_at(source.text, first.span.start)
+        if opened and _previous_word(source.text, first.span.start) == "(":
+            opened.pop()
+        if opened:
+            innermost = opened[-1]
     count = len(balance.unclosed)
-    if count == 1:
-        message = "unbalanced parentheses: this '(' is never closed"
-    else:
+    message = "unbalanced parentheses: this '(' is never closed"
+    if first.code == "E102" and count > 1:
         message = f"unbalanced parentheses: {count} are never closed; the innermost is this '('"
-    return [replace(error("E107", message, Span(source, innermost, innermost + 1)), notes=notes)]
+    return [error("E107", message, Span(source, innermost, innermost + 1))]
+
+
+def _open_at(text: str, pos: int) -> list[int]:
+    """Offsets of the parentheses open at `pos`, outermost first."""
+    stack: list[int] = []
+    for m in _PARENS.finditer(text, 0, pos):
+        if m.group() == "(":
+            stack.append(m.start())
+        elif m.group() == ")" and stack:
+            stack.pop()
+    return stack
 
 
 # -------------------------------------------------------------------------------------------------
@@ -240,7 +289,7 @@ def _later_sections(source: Source, first: Diagnostic, parser: _Parser) -> list[
         try:
             parser.parse(masked, start=start_rule)
         except (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, _BuildError) as exc:
-            found = _diagnose(masked, exc, parser)
+            found = _diagnose(masked, exc, parser, start_rule)
             out.append(Diagnostic(found.code, found.severity, found.message,
                                   _rebase(found.span, source), found.notes))
         except Exception:

@@ -23,16 +23,6 @@ EXPECT = re.compile(r"; expect: (?P<code>[EW]\d{3}) (?P<line>\d+):(?P<column>\d+
 #: Files whose diagnostics are not yet what a domain author should see: the header holds what a good
 #: diagnostic would be, and the test is a strict xfail until the parser produces it.
 POOR: dict[str, str] = {
-    "effect_before_precondition.pddl":
-        "wrong: the message offers '(' and ':effect' as what may follow `:effect (q)` (only ')' may) and "
-        "does not say that :precondition must come before :effect",
-    "unclosed_parenthesis.pddl":
-        "the E107 note points at the '(' of (define on line 3, not at the '(and' on line 7 whose ')' "
-        "is missing (the parse stack at the error knows which form is open)",
-    "unclosed_requirements.pddl":
-        "lists ':constraints' apart from 'a requirement flag such as :strips' (the grammar's "
-        "CONSTRAINTS_FLAG terminal leaks into the wording), and the E107 note points at the '(' of "
-        "(define on line 3, not at the '(:requirements' on line 4 that is never closed",
 }
 
 
@@ -52,10 +42,6 @@ def described(d: Diagnostic) -> tuple[str, int | None, int | None, str]:
 
 #: Files where the grammar path (fast=False) words a diagnostic differently from the default path.
 PATHS_DIFFER: dict[str, str] = {
-    "two_broken_actions.pddl":
-        "with fast=False the second diagnostic reads \"expected one of '(', ')', ':effect' after ')', "
-        "found '42'\": ':effect' cannot follow `(and (p)` inside a precondition; the default path "
-        "(fast=True) says \"expected one of '(', ')'\"",
 }
 
 #: Bad files the parser accepts today (so no test of their diagnostics can pass yet).
