@@ -76,7 +76,7 @@ def explain(source: Source, exc: Exception, parser: _Parser) -> list[Diagnostic]
     first = _diagnose(source, exc, parser)
     balance = _paren_balance(source.text)
     if balance.unclosed or balance.extra is not None:
-        return [first, *_balance_notes(source, balance, first)]
+        return [first, *_balance_errors(source, balance, first)]
     return [first, *_later_sections(source, first, parser)]
 
 
@@ -233,7 +233,7 @@ def _paren_balance(text: str) -> _Balance:
     return _Balance(stack, None, closed_top)
 
 
-def _balance_notes(source: Source, balance: _Balance, first: Diagnostic) -> list[Diagnostic]:
+def _balance_errors(source: Source, balance: _Balance, first: Diagnostic) -> list[Diagnostic]:
     if balance.extra is not None:
         span = Span(source, balance.extra, balance.extra + 1)
         if first.span is not None and first.span.start == balance.extra:
