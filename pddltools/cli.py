@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 
 from pddltools import __version__
+from pddltools.cli_options import add_fmt_mode
 from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse
@@ -48,12 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_parse)
 
     f = sub.add_parser("fmt", help="print a PDDL file in the canonical layout")
-    f.add_argument("file", metavar="FILE")
-    mode = f.add_mutually_exclusive_group()
-    mode.add_argument("--write", "-w", action="store_true", help="rewrite the file in place")
-    mode.add_argument("--check", action="store_true", help="exit 1 if the file is not formatted")
-    f.add_argument("--drop-comments", action="store_true",
-                   help="allow --write to rewrite a file that has comments (they are not kept)")
+    add_fmt_mode(f, "canonical layout")
     f.set_defaults(func=cmd_fmt)
 
     _register_optional(sub)

@@ -183,18 +183,7 @@ class FastParser:
                 stack.append(entry)
                 values.append(token)
                 return
-            callback, size, origin = entry
-            if callback is None:
-                stack[-1] = goto[stack[-2]][origin]
-                continue
-            if size:
-                children = values[-size:]
-                del values[-size:]
-                del stack[-size:]
-            else:
-                children = []
-            values.append(callback(children))
-            stack.append(goto[stack[-1]][origin])
+            _reduce(entry, stack, values, goto)
 
     def _finish(self, token: Tok, stack: list[Any], values: list[Any], start: str) -> Any:
         end_state = self.end_states[start]
@@ -205,21 +194,25 @@ class FastParser:
                 raise UnexpectedInput(token, _expected(actions[stack[-1]]))
             if entry.__class__ is not tuple:  # shifting $END: accepted
                 return values[-1]
-            callback, size, origin = entry
-            if callback is None:
-                state = stack[-1] = goto[stack[-2]][origin]
-            else:
-                if size:
-                    children = values[-size:]
-                    del values[-size:]
-                    del stack[-size:]
-                else:
-                    children = []
-                values.append(callback(children))
-                state = goto[stack[-1]][origin]
-                stack.append(state)
-            if state == end_state:
+            _reduce(entry, stack, values, goto)
+            if stack[-1] == end_state:
                 return values[-1]
+
+
+def _reduce(entry: tuple[Any, int, str], stack: list[Any], values: list[Any], goto: dict[Any, dict[str, Any]]) -> None:
+    """Reduce by the rule of `entry`: its callback builds the value from the children's values."""
+    callback, size, origin = entry
+    if callback is None:  # `?rule: x`: the child is the value, only the state changes
+        stack[-1] = goto[stack[-2]][origin]
+        return
+    if size:
+        children = values[-size:]
+        del values[-size:]
+        del stack[-size:]
+    else:
+        children = []
+    values.append(callback(children))
+    stack.append(goto[stack[-1]][origin])
 
 
 def _passes_child_through(rule: Any) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.console import Console
 
+from pddltools.cli_options import add_fmt_mode
 from pddltools.diagnostics import Diagnostic, Error, render_github, render_rich
 from pddltools.rddl import ast
 from pddltools.rddl.loading import FileResult, check_paths, collect, parse_paths
@@ -39,12 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     check.set_defaults(func=run_check)
 
     fmt = commands.add_parser("fmt", help="print a file in the standard layout (to stdout)")
-    fmt.add_argument("file", metavar="FILE")
-    mode = fmt.add_mutually_exclusive_group()
-    mode.add_argument("--write", "-w", action="store_true", help="rewrite FILE in place instead of printing")
-    mode.add_argument("--check", action="store_true", help="exit 1 if FILE is not in the standard layout")
-    fmt.add_argument("--drop-comments", action="store_true",
-                     help="allow --write to rewrite a file that has comments (they are not kept)")
+    add_fmt_mode(fmt, "standard layout")
     fmt.add_argument("--format", choices=FORMATS, default="text")
     fmt.set_defaults(func=run_fmt)
 
