@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from lark import Lark
 from lark.parsers.lalr_analysis import Shift
 
 from pddltools.diagnostics import Source
-from pddltools.lexing import ERROR, NestingTooDeep, UnexpectedCharacter, compile_terminals
+from pddltools.lexing import ERROR, NestingTooDeep, Scanner, UnexpectedCharacter, compile_terminals, try_fast_paths
 
-Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
 END = "$END"
 
 
@@ -146,15 +145,10 @@ class FastParser:
                 if kind == trigger:
                     if len(stack) > max_stack:
                         raise NestingTooDeep(begin)
-                    for name, scan in fast_paths.items():
-                        if self.accepts(stack, name):
-                            found = scan(text, begin, source)
-                            if found is not None:
-                                value, restart = found
-                                token = Tok(name, value, begin, restart)
-                                break
-                    if restart >= 0:
-                        self._feed(token, stack, values, actions, goto)
+                    fast = try_fast_paths(fast_paths, self.accepts, stack, text, begin, source)
+                    if fast is not None:
+                        name, value, restart = fast
+                        self._feed(Tok(name, value, begin, restart), stack, values, actions, goto)
                         break
                 elif kind == ERROR:
                     if begin == len(text):

@@ -146,18 +146,14 @@ class GrammarLexer(Lexer):
                 if kind == trigger and states is not None and state_stack is not None:
                     if len(state_stack) > max_stack:
                         raise NestingTooDeep(match.start())
-                    actions = states[state_stack[-1]]
-                    for name, scan in fast_paths.items():
-                        if name in actions and _accepts(states, state_stack, name):
-                            assert source is not None
-                            found = scan(text, match.start(), source)
-                            if found is not None:
-                                value, restart = found
-                                token = Token(name, "", match.start(), None, None, None, None, restart)
-                                token.value = value
-                                yield token
-                                break
-                    if restart >= 0:
+                    assert source is not None
+                    fast = try_fast_paths(fast_paths, lambda stack, name: name in states[stack[-1]]
+                                          and _accepts(states, stack, name), state_stack, text, match.start(), source)
+                    if fast is not None:
+                        name, value, restart = fast
+                        token = Token(name, "", match.start(), None, None, None, None, restart)
+                        token.value = value
+                        yield token
                         break
                 if kind == ERROR:
                     raise UnexpectedCharacter(match.start(), match.group())
@@ -170,6 +166,18 @@ class GrammarLexer(Lexer):
             if restart < 0:
                 return
             pos = restart
+
+
+def try_fast_paths(fast_paths: dict[str, Scanner], accepts: Callable[[list[Any], str], bool], stack: list[Any],
+                   text: str, pos: int, source: Source) -> tuple[str, object, int] | None:
+    """The first fast path that the parser would accept now and whose scanner takes the text at `pos`:
+    (terminal, value, end), or None to go on token by token."""
+    for name, scan in fast_paths.items():
+        if accepts(stack, name):
+            found = scan(text, pos, source)
+            if found is not None:
+                return name, found[0], found[1]
+    return None
 
 
 def _accepts(states: dict[Any, dict[str, Any]], stack: list[Any], terminal: str) -> bool:
