@@ -1,0 +1,161 @@
+"""The IPC tracks as data, and the verdict for a set of used features.
+
+IPC-2008 (deterministic part) has three tracks, each with a satisficing and an optimal subtrack. Its
+rules: each track has *core* features, a prerequisite for entering it, and *optional* features (ADL,
+derived predicates, object fluents ...) that may appear in some domains, for which the organisers offer
+equivalent versions with the feature compiled away. So a domain that uses only core and optional
+features *fits*; one that uses a feature the track does not have, but that `pddltools compile` can
+remove, is *compilable*; anything else is *unfit*.
+
+The IPC-2011 learning track's language is the typed STRIPS subset of PDDL: everything beyond it is
+either compilable or unfit.
+
+The table below is the one place these rules live; the IPC-2008 corpus (every folder is named after its
+track) checks it in `tests/check/test_tracks.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pddltools.check.features import Feature, FeatureSet
+
+F = Feature
+
+#: The ADL features: optional in every IPC-2008 track.
+ADL = frozenset({
+    F.NEGATIVE_PRECONDITIONS, F.DISJUNCTIVE_PRECONDITIONS, F.EQUALITY, F.EXISTENTIAL_PRECONDITIONS,
+    F.UNIVERSAL_PRECONDITIONS, F.CONDITIONAL_EFFECTS, F.UNIVERSAL_EFFECTS,
+})
+
+#: What `pddltools compile --remove` can take away, with the name it is removed by.
+COMPILABLE: dict[Feature, str] = {
+    F.TYPING: "typing",
+    F.NEGATIVE_PRECONDITIONS: "negative-preconditions",
+    F.DISJUNCTIVE_PRECONDITIONS: "disjunctive-preconditions",
+    F.EQUALITY: "equality",
+    F.EXISTENTIAL_PRECONDITIONS: "existential-preconditions",
+    F.UNIVERSAL_PRECONDITIONS: "universal-preconditions",
+    F.CONDITIONAL_EFFECTS: "conditional-effects",
+    F.UNIVERSAL_EFFECTS: "universal-effects",
+    F.DERIVED_PREDICATES: "derived-predicates",
+    F.OBJECT_FLUENTS: "object-fluents",
+    F.ACTION_COSTS: "action-costs",
+    F.PREFERENCES: "preferences",
+    F.GOAL_UTILITIES: "preferences",
+}
+
+
+@dataclass(frozen=True)
+class Track:
+    id: str
+    title: str
+    core: frozenset[Feature]  # what entrants must support (a domain need not use all of it)
+    optional: frozenset[Feature]  # may appear; organisers offer compiled versions
+    objective: str
+    # Compilable in general, but not into this track's language without changing what is scored.
+    not_compilable: frozenset[Feature] = frozenset()
+    # What makes a domain belong here rather than merely fit the language (durative actions for the
+    # temporal track): a domain without any of these is told so.
+    defining: frozenset[Feature] = frozenset()
+
+
+def _track(id: str, title: str, core: Iterable[Feature], optional: Iterable[Feature], objective: str,
+           not_compilable: Iterable[Feature] = (), defining: Iterable[Feature] = ()) -> Track:
+    return Track(id, title, frozenset(core), frozenset(optional), objective, frozenset(not_compilable),
+                 frozenset(defining))
+
+
+_SEQUENTIAL_CORE = {F.TYPING, F.ACTION_COSTS}
+_TEMPORAL_CORE = {F.TYPING, F.DURATIVE_ACTIONS, F.NUMERIC_FLUENTS, F.ACTION_COSTS}
+_NETBENEFIT_CORE = {F.TYPING, F.ACTION_COSTS, F.PREFERENCES, F.GOAL_UTILITIES}
+_OPTIONAL = ADL | {F.DERIVED_PREDICATES, F.OBJECT_FLUENTS}
+_TEMPORAL_OPTIONAL = _OPTIONAL | {F.DURATION_INEQUALITIES, F.TIMED_INITIAL_LITERALS}
+
+TRACKS: tuple[Track, ...] = (
+    _track("ipc2008-seq-sat", "IPC-2008 sequential satisficing", _SEQUENTIAL_CORE, _OPTIONAL,
+           "minimise total cost; suboptimal plans are fine"),
+    _track("ipc2008-seq-opt", "IPC-2008 sequential optimal", _SEQUENTIAL_CORE, _OPTIONAL,
+           "minimise total cost; only optimal plans count"),
+    _track("ipc2008-tempo-sat", "IPC-2008 temporal satisficing", _TEMPORAL_CORE, _TEMPORAL_OPTIONAL,
+           "minimise the metric (usually makespan); suboptimal plans are fine", defining={F.DURATIVE_ACTIONS}),
+    _track("ipc2008-tempo-opt", "IPC-2008 temporal optimal", _TEMPORAL_CORE, _TEMPORAL_OPTIONAL,
+           "minimise the metric (usually makespan); only optimal plans count", defining={F.DURATIVE_ACTIONS}),
+    _track("ipc2008-netben-sat", "IPC-2008 net-benefit satisficing", _NETBENEFIT_CORE,
+           _OPTIONAL | {F.NUMERIC_FLUENTS}, "maximise utility of achieved soft goals minus total cost",
+           defining={F.GOAL_UTILITIES}),
+    _track("ipc2008-netben-opt", "IPC-2008 net-benefit optimal", _NETBENEFIT_CORE,
+           _OPTIONAL | {F.NUMERIC_FLUENTS}, "maximise net benefit; only optimal plans count",
+           defining={F.GOAL_UTILITIES}),
+    # Soft goals compile into action costs, which plan length (the learning track's quality) ignores.
+    _track("ipc2011-learning", "IPC-2011 learning track (typed STRIPS)", {F.TYPING}, (),
+           "solve test problems with learned knowledge; plan length", {F.PREFERENCES, F.GOAL_UTILITIES}),
+)
+
+TRACK_IDS = tuple(track.id for track in TRACKS)
+
+
+def track(id: str) -> Track:
+    for candidate in TRACKS:
+        if candidate.id == id:
+            return candidate
+    raise KeyError(id)
+
+
+class Fit(StrEnum):
+    FITS = "fits"
+    COMPILABLE = "compilable"
+    UNFIT = "unfit"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    track: Track
+    fit: Fit
+    optional_used: tuple[Feature, ...]  # fits, but a core-only planner needs these compiled away
+    to_compile: tuple[Feature, ...]  # compilable: the features to remove
+    ruled_out_by: tuple[Feature, ...]  # unfit: the features the track does not have
+    lacks_defining: bool = False  # fits the language, but uses none of the track's defining features
+
+    @property
+    def compile_command(self) -> str | None:
+        """The `pddltools compile` call that makes the task fit (or fit a core-only planner)."""
+        features = self.to_compile or self.optional_used
+        if not features:
+            return None
+        names = sorted({COMPILABLE[f] for f in features if f in COMPILABLE})
+        return f"pddltools compile DOMAIN PROBLEM --remove {','.join(names)} -o OUTDIR"
+
+    def explain(self) -> str:
+        if self.fit is Fit.UNFIT:
+            return "uses " + ", ".join(self.ruled_out_by) + ", which this track does not have"
+        if self.fit is Fit.COMPILABLE:
+            return "fits once " + ", ".join(self.to_compile) + " are compiled away"
+        notes = []
+        if self.optional_used:
+            notes.append("optional features used: " + ", ".join(self.optional_used))
+        if self.lacks_defining:
+            notes.append("but uses none of " + ", ".join(sorted(self.track.defining)))
+        return "; ".join(["fits", *notes])
+
+
+def verdict(track: Track, features: FeatureSet | Iterable[Feature]) -> Verdict:
+    used = [f for f in Feature if f in set(features)]
+    allowed = track.core | track.optional
+    outside = [f for f in used if f not in allowed]
+    optional = tuple(f for f in used if f in track.optional and f not in track.core)
+    if not outside:
+        lacks = bool(track.defining) and not any(f in track.defining for f in used)
+        return Verdict(track, Fit.FITS, optional, (), (), lacks)
+    hopeless = tuple(f for f in outside if f not in COMPILABLE or f in track.not_compilable)
+    if hopeless:
+        return Verdict(track, Fit.UNFIT, optional, (), hopeless)
+    return Verdict(track, Fit.COMPILABLE, optional, tuple(outside), ())
+
+
+def verdicts(features: FeatureSet | Iterable[Feature], only: Iterable[str] | None = None) -> dict[str, Verdict]:
+    """The verdict for every track (or the ones named in `only`), keyed by track id."""
+    wanted = set(only) if only is not None else None
+    return {t.id: verdict(t, features) for t in TRACKS if wanted is None or t.id in wanted}
