@@ -1,0 +1,318 @@
+"""The IPC scoring rules over stored runs.
+
+Only runs with status `solved` (a validated plan) earn points; every other status counts as unsolved.
+Problems that no entrant solved are listed as ignored and earn nobody anything. An entrant is a planner,
+or `planner (config)` when the runs hold one planner under more than one configuration.
+
+- `ipc2008-sat`: per problem, best known quality over the plan's quality: `C*/C` for a minimised metric
+  (plan cost; the plan length when the problem has no metric), `Q/Q*` for a maximised one (net benefit).
+- `ipc2008-opt`: one point per problem solved; an entrant whose plan is costlier than another valid plan
+  for the same problem gets nothing for that whole domain (its plan was not optimal), and is named.
+- `ipc2011-time`: `1 / (1 + log10(T / T*))`, where T is the run's time and T* the fastest, both raised
+  to 1 s first so that all times below a second count as equal.
+- `ipc2011-quality`: `N*/N` on plan length.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pddltools.score.store import Run
+
+RULES = ("ipc2008-sat", "ipc2008-opt", "ipc2011-time", "ipc2011-quality")
+
+Direction = Callable[[str], str]  # problem path -> "minimize" | "maximize"
+
+_METRIC = re.compile(r"\(\s*:metric\s+(minimize|maximize)\b", re.IGNORECASE)
+
+
+def metric_direction(problem_path: str) -> str:
+    """The problem's metric direction, read from its text (comments removed); `minimize` without one."""
+    try:
+        text = Path(problem_path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "minimize"
+    match = _METRIC.search(re.sub(r";[^\n]*", "", text))
+    return match.group(1).lower() if match else "minimize"
+
+
+@dataclass(frozen=True)
+class ProblemScore:
+    entrant: str
+    domain: str
+    problem: str  # the problem file's path, as stored
+    score: float
+    status: str
+    quality: float | None  # the value the rule compares (cost, length or time)
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """IPC-2008 optimal track: `entrant`'s plan for `problem` costs `cost`, another valid plan `best`."""
+
+    entrant: str
+    domain: str
+    problem: str
+    cost: float
+    best: float
+    best_by: str
+
+
+@dataclass(frozen=True)
+class EntrantScore:
+    name: str
+    total: float
+    solved: int
+    domains: dict[str, float]
+    solved_by_domain: dict[str, int]
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class Scores:
+    rules: str
+    entrants: tuple[EntrantScore, ...]  # best first
+    problems: tuple[ProblemScore, ...]
+    ignored: tuple[str, ...]  # problems no entrant solved
+    penalties: tuple[Penalty, ...] = ()
+    domains: tuple[str, ...] = ()
+
+    def entrant(self, name: str) -> EntrantScore:
+        return next(e for e in self.entrants if e.name == name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "planners": {
+                e.name: {"total": e.total, "solved": e.solved, "rank": e.rank, "domains": e.domains,
+                         "solved_by_domain": e.solved_by_domain}
+                for e in self.entrants
+            },
+            "domains": list(self.domains),
+            "ignored": list(self.ignored),
+            "penalties": [p.__dict__ for p in self.penalties],
+            "problems": [p.__dict__ for p in self.problems],
+        }
+
+
+def entrant_names(runs: Iterable[Run]) -> dict[tuple[str, str], str]:
+    """(planner, config) -> entrant name."""
+    configs: dict[str, set[str]] = defaultdict(set)
+    for run in runs:
+        configs[run.planner].add(run.config)
+    return {(planner, config): planner if len(cs) == 1 else f"{planner} ({config})"
+            for planner, cs in configs.items() for config in cs}
+
+
+def score(runs: Sequence[Run], rules: str, direction: Direction = metric_direction) -> Scores:
+    if rules not in RULES:
+        raise ValueError(f"unknown rules {rules!r}; known: {', '.join(RULES)}")
+    names = entrant_names(runs)
+    entrants = sorted(set(names.values()))
+    by_problem: dict[str, dict[str, Run]] = defaultdict(dict)
+    domain_of: dict[str, str] = {}
+    for run in runs:
+        by_problem[run.problem_path][names[run.planner, run.config]] = run
+        domain_of[run.problem_path] = run.domain
+    problems: list[ProblemScore] = []
+    penalties: list[Penalty] = []
+    ignored: list[str] = []
+    for problem in sorted(by_problem):
+        entries = by_problem[problem]
+        solved = {name: run for name, run in entries.items() if run.status == "solved"}
+        if not solved:
+            ignored.append(problem)
+            continue
+        points, measures = _problem_points(rules, solved, direction(problem) if rules == "ipc2008-sat" else "")
+        if rules == "ipc2008-opt":
+            penalties.extend(_suboptimal(solved, domain_of[problem], problem))
+        for name, run in entries.items():
+            problems.append(ProblemScore(name, domain_of[problem], problem, points.get(name, 0.0), run.status,
+                                         measures.get(name)))
+    penalised = {(p.entrant, p.domain) for p in penalties}
+    domains = sorted(set(domain_of.values()))
+    totals = []
+    for name in entrants:
+        per_domain = dict.fromkeys(domains, 0.0)
+        solved_count = dict.fromkeys(domains, 0)
+        for item in problems:
+            if item.entrant != name:
+                continue
+            if item.status == "solved":
+                solved_count[item.domain] += 1
+            if (name, item.domain) not in penalised:
+                per_domain[item.domain] += item.score
+        total = sum(per_domain.values())
+        totals.append(EntrantScore(name, total, sum(solved_count.values()), per_domain, solved_count))
+    ranked = rank(totals)
+    return Scores(rules, tuple(ranked), tuple(problems), tuple(ignored), tuple(penalties), tuple(domains))
+
+
+def quality(run: Run) -> float:
+    """A plan's cost: its validated metric value, or its length when it has none."""
+    if run.value is not None:
+        return run.value
+    if run.length is not None:
+        return float(run.length)
+    raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has neither value nor length")
+
+
+def _problem_points(rules: str, solved: dict[str, Run], direction: str) -> tuple[dict[str, float], dict[str, float]]:
+    if rules == "ipc2008-opt":
+        return {name: 1.0 for name in solved}, {name: quality(run) for name, run in solved.items()}
+    if rules == "ipc2011-time":
+        times = {name: max(run.wall, 1.0) for name, run in solved.items()}
+        best = min(times.values())
+        return {name: 1.0 / (1.0 + math.log10(t / best)) for name, t in times.items()}, times
+    if rules == "ipc2011-quality":
+        lengths = {name: float(_length(run)) for name, run in solved.items()}
+        best = min(lengths.values())
+        return {name: ratio(best, n) for name, n in lengths.items()}, lengths
+    costs = {name: quality(run) for name, run in solved.items()}
+    if direction == "maximize":
+        best = max(costs.values())
+        return {name: ratio(q, best) for name, q in costs.items()}, costs
+    best = min(costs.values())
+    return {name: ratio(best, c) for name, c in costs.items()}, costs
+
+
+def ratio(better: float, worse: float) -> float:
+    """`better/worse` for the quality ratios, with a plan of quality 0 scoring 1 when the best is 0 too.
+
+    Qualities at or below zero (a zero-cost plan, a net benefit that is not positive) make the ratio
+    meaningless; the IPC rules assume positive ones, so such a plan scores 1 if it equals the best and 0
+    otherwise.
+    """
+    if worse > 0 and better > 0:
+        return min(1.0, better / worse)
+    return 1.0 if better == worse else 0.0
+
+
+def _length(run: Run) -> int:
+    if run.length is not None:
+        return run.length
+    if run.plan_text is not None:
+        return sum(1 for line in run.plan_text.splitlines() if line.split(";", 1)[0].strip())
+    raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has no plan length")
+
+
+def _suboptimal(solved: dict[str, Run], domain: str, problem: str) -> list[Penalty]:
+    costs = {name: quality(run) for name, run in solved.items()}
+    best_name = min(costs, key=lambda n: (costs[n], n))
+    best = costs[best_name]
+    # A small tolerance: costs are floats read back from validated metric values.
+    return [Penalty(name, domain, problem, cost, best, best_name) for name, cost in sorted(costs.items())
+            if cost > best + 1e-9 * max(1.0, abs(best))]
+
+
+def rank(entries: Sequence[EntrantScore]) -> list[EntrantScore]:
+    """Best total first; equal totals share a rank and the next rank skips (1, 2, 2, 4)."""
+    ordered = sorted(entries, key=lambda e: (-round(e.total, 9), -e.solved, e.name))
+    ranked: list[EntrantScore] = []
+    for index, entry in enumerate(ordered):
+        tied = ranked and math.isclose(ranked[-1].total, entry.total, rel_tol=1e-9, abs_tol=1e-9)
+        position = ranked[-1].rank if tied else index + 1
+        ranked.append(EntrantScore(entry.name, entry.total, entry.solved, entry.domains, entry.solved_by_domain,
+                                   position))
+    return ranked
+
+
+# -------------------------------------------------------------------------------------------------
+# IPC-2011 learning track: the impact of learned knowledge
+
+
+@dataclass(frozen=True)
+class Impact:
+    planner: str
+    baseline: float
+    dck: float
+    pareto_rank: int
+    special_award: bool | None  # None when no sequential winner was named
+
+    @property
+    def delta(self) -> float:
+        return self.dck - self.baseline
+
+
+@dataclass(frozen=True)
+class LearningImpact:
+    rules: str
+    planners: tuple[Impact, ...]  # by Pareto rank, then baseline score
+    sequential_winner: str | None
+    sequential_winner_score: float | None
+    scores: Scores = field(repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "sequential_winner": self.sequential_winner,
+            "sequential_winner_score": self.sequential_winner_score,
+            "planners": {i.planner: {"baseline": i.baseline, "dck": i.dck, "delta": i.delta,
+                                     "pareto_rank": i.pareto_rank, "special_award": i.special_award}
+                         for i in self.planners},
+        }
+
+
+def learning_impact(runs: Sequence[Run], rules: str, sequential_winner: str | None = None) -> LearningImpact:
+    """Each planner's score without (`baseline`) and with (`dck`) its knowledge, scored in one pool so
+    both are on one scale; the Pareto ranking over (baseline score, delta); and the special award test:
+    with knowledge the planner beats the sequential winner, without it does not.
+
+    The sequential winner is a planner in `runs` (its `baseline` runs are its entry).
+    """
+    if rules not in ("ipc2011-time", "ipc2011-quality", "ipc2008-sat"):
+        raise ValueError(f"the learning-impact view uses a quality or time rule, not {rules!r}")
+    # A planner with both configurations is two entrants of one pool, so both meet the same best.
+    scores = score(runs, rules)
+    totals = {e.name: e.total for e in scores.entrants}
+    names = entrant_names(runs)
+
+    def total(planner: str, config: str) -> float | None:
+        name = names.get((planner, config))
+        return None if name is None else totals[name]
+
+    winner_score = total(sequential_winner, "baseline") if sequential_winner else None
+    if sequential_winner and winner_score is None:
+        raise ValueError(f"the sequential winner {sequential_winner!r} has no baseline runs")
+    pairs: dict[str, tuple[float, float]] = {}
+    for planner in sorted({r.planner for r in runs}):
+        if planner == sequential_winner:
+            continue
+        base, dck = total(planner, "baseline"), total(planner, "dck")
+        if base is None or dck is None:
+            continue  # a planner needs both configurations to show an impact
+        pairs[planner] = (base, dck)
+    fronts = pareto_ranks({p: (b, d - b) for p, (b, d) in pairs.items()})
+    impacts = [
+        Impact(p, b, d, fronts[p],
+               None if winner_score is None else (d > winner_score and not b > winner_score))
+        for p, (b, d) in pairs.items()
+    ]
+    impacts.sort(key=lambda i: (i.pareto_rank, -i.baseline, i.planner))
+    return LearningImpact(rules, tuple(impacts), sequential_winner, winner_score, scores)
+
+
+def pareto_ranks(points: dict[str, tuple[float, float]]) -> dict[str, int]:
+    """Non-dominated sorting, both coordinates maximised: front 1 is dominated by nobody, front 2 only
+    by front 1, and so on. `a` dominates `b` when it is at least as good in both and better in one."""
+
+    def dominates(a: tuple[float, float], b: tuple[float, float]) -> bool:
+        return a[0] >= b[0] and a[1] >= b[1] and a != b
+
+    remaining = dict(points)
+    ranks: dict[str, int] = {}
+    front = 1
+    while remaining:
+        current = [name for name, p in remaining.items()
+                   if not any(dominates(q, p) for other, q in remaining.items() if other != name)]
+        for name in current:
+            ranks[name] = front
+            del remaining[name]
+        front += 1
+    return ranks

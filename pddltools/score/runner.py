@@ -1,0 +1,304 @@
+"""Planner runs over a problem set: jobs, their execution under limits, executors, and the run loop.
+
+A `Job` is everything one run needs, picklable, so the same `execute` function runs in a local thread
+or on a Dask worker. Results come back to the process that owns the store, which validates the plan and
+commits the run before it hands the freed slot its next job: at any moment, every run that finished is in
+the database, and `--resume` skips exactly those.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from pddltools.diagnostics import Error, error
+from pddltools.score.limits import Limits, run_limited
+from pddltools.score.store import Run, RunKey, Store, domain_name, sha256_bytes, sha256_file
+from pddltools.score.validation import PlanChecker
+
+FIELDS = ("domain", "problem", "plan", "rundir", "dck", "seed")
+
+
+@dataclass(frozen=True)
+class Planner:
+    """A planner as the runner sees it: a command template and where its plan appears.
+
+    `command` is split like a shell line; `{domain}`, `{problem}`, `{plan}`, `{rundir}` and `{dck}` (the
+    knowledge folder, learning track) are replaced in each word. `plan_file` names the plan; planners
+    that write anytime plans `plan.1`, `plan.2`, ... are read from the last of them. A run that ends
+    without a plan is `unsolved` when its exit code is in `unsolved_codes`, else `crash`.
+    """
+
+    name: str
+    command: str
+    plan_file: str = "{plan}"
+    unsolved_codes: tuple[int, ...] = (0,)
+
+    def argv(self, values: dict[str, str]) -> list[str]:
+        return [_fill(word, values) for word in shlex.split(self.command)]
+
+    def check(self) -> None:
+        """Raise a usage error for a template naming an unknown field."""
+        values = dict.fromkeys(FIELDS, "x")
+        try:
+            self.argv(values)
+            _fill(self.plan_file, values)
+        except ValueError as exc:
+            raise Error([error("S020", f"planner {self.name}: {exc}")]) from None
+
+
+def _fill(template: str, values: dict[str, str]) -> str:
+    try:
+        return template.format_map(values)
+    except KeyError as exc:
+        raise ValueError(f"unknown field {{{exc.args[0]}}} in {template!r} (known: "
+                         + ", ".join("{" + f + "}" for f in FIELDS) + ")") from None
+    except (IndexError, ValueError) as exc:
+        raise ValueError(f"bad template {template!r}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Job:
+    planner: Planner
+    track: str
+    config: str  # `baseline`, or `dck` for a run with learned knowledge
+    domain_path: str
+    problem_path: str
+    limits: Limits
+    rundir: str
+    dck: str = ""  # the knowledge folder, for `config == "dck"`
+
+    @property
+    def key(self) -> RunKey:
+        return RunKey(self.planner.name, self.track, self.config, self.domain_path, self.problem_path)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """What a worker sends back: how the command ended and the plan it left, not yet validated."""
+
+    status: str
+    returncode: int | None
+    wall: float
+    cpu: float
+    peak_memory: int
+    plan_text: str | None
+    reason: str
+    stderr_tail: str = ""
+
+
+def execute(job: Job, cpus: Sequence[int] | None = None) -> Attempt:
+    """Run one job in a fresh run folder holding copies of its domain and problem.
+
+    The copies keep planners that write beside their input (pyperplan writes PROBLEM.soln) away from
+    the problem set, which may be read-only and is shared by every run.
+    """
+    rundir = Path(job.rundir)
+    if rundir.exists():
+        shutil.rmtree(rundir)  # a run cut off by a killed runner left it half-written
+    rundir.mkdir(parents=True)
+    domain = rundir / "domain.pddl"
+    problem = rundir / "problem.pddl"
+    shutil.copyfile(job.domain_path, domain)
+    shutil.copyfile(job.problem_path, problem)
+    values = {"domain": str(domain), "problem": str(problem), "plan": str(rundir / "plan"),
+              "rundir": str(rundir), "dck": job.dck, "seed": ""}
+    argv = job.planner.argv(values)
+    plan_path = Path(_fill(job.planner.plan_file, values))
+    try:
+        outcome = run_limited(argv, job.limits, cwd=rundir, cpus=cpus)
+    except OSError as exc:
+        return Attempt("crash", None, 0.0, 0.0, 0, None, f"cannot start {argv[0]}: {exc.strerror or exc}")
+    (rundir / "stdout.txt").write_bytes(outcome.stdout)
+    (rundir / "stderr.txt").write_bytes(outcome.stderr)
+    plan = read_plan(plan_path)
+    tail = outcome.stderr[-2000:].decode("utf-8", errors="replace")
+    status = outcome.status
+    if status == "exited":
+        if plan is not None:
+            status = "solved"  # until validated
+        elif outcome.returncode in job.planner.unsolved_codes:
+            status = "unsolved"
+        else:
+            status = "crash"
+    reason = outcome.reason or ("" if status != "crash" else f"exit code {outcome.returncode} and no plan")
+    # A plan written before a limit struck is not used: IPC counted only runs that ended in time.
+    return Attempt(status, outcome.returncode, outcome.wall, outcome.cpu, outcome.peak_memory,
+                   plan if status == "solved" else None, reason, tail)
+
+
+def read_plan(path: Path) -> str | None:
+    """The plan at `path`, or the last of the anytime plans `path.1`, `path.2`, ..."""
+    numbered = sorted((int(p.suffix[1:]), p) for p in path.parent.glob(path.name + ".*") if p.suffix[1:].isdigit())
+    chosen = numbered[-1][1] if numbered else path
+    try:
+        return chosen.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def finish(job: Job, attempt: Attempt, checker: PlanChecker | None) -> Run:
+    """The run to store: the attempt with its plan validated (an invalid plan is `invalid-plan`)."""
+    status, value, length, reason = attempt.status, None, None, attempt.reason
+    plan_hash = sha256_bytes(attempt.plan_text.encode()) if attempt.plan_text is not None else None
+    if status == "solved" and attempt.plan_text is not None and checker is not None:
+        verdict = checker(job.domain_path, job.problem_path, attempt.plan_text)
+        value, length = verdict.value, verdict.length
+        if not verdict.valid:
+            status, reason = "invalid-plan", verdict.reason
+    return Run(
+        planner=job.planner.name, track=job.track, config=job.config, domain=domain_name(job.domain_path),
+        domain_path=job.domain_path, domain_hash=sha256_file(job.domain_path),
+        problem_path=job.problem_path, problem_hash=sha256_file(job.problem_path), status=status,
+        wall=attempt.wall, cpu=attempt.cpu, peak_memory=attempt.peak_memory, returncode=attempt.returncode,
+        plan_hash=plan_hash, plan_text=attempt.plan_text, value=value, length=length, reason=reason)
+
+
+# -------------------------------------------------------------------------------------------------
+# Executors
+
+
+Done = Callable[[Job, Attempt], None]
+
+
+class Executor(Protocol):
+    """Runs jobs, calling `done` in the caller's thread for each as it finishes, before it starts another
+    in the slot that one freed."""
+
+    def run(self, jobs: Iterable[Job], done: Done) -> None: ...
+
+
+@dataclass
+class LocalExecutor:
+    """Runs on this machine, `workers` at a time, each run pinned to a core of its own when there are enough."""
+
+    workers: int = field(default_factory=lambda: len(os.sched_getaffinity(0)))
+
+    def run(self, jobs: Iterable[Job], done: Done) -> None:
+        cores = sorted(os.sched_getaffinity(0))
+        pending = iter(jobs)
+        free = list(range(self.workers))
+        running: dict[Future[Attempt], tuple[Job, int]] = {}
+        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            while True:
+                while free:
+                    job = next(pending, None)
+                    if job is None:
+                        break
+                    slot = free.pop()
+                    cpus = [cores[slot]] if self.workers <= len(cores) else None
+                    running[pool.submit(execute, job, cpus)] = (job, slot)
+                if not running:
+                    return
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    job, slot = running.pop(future)
+                    done(job, future.result())
+                    free.append(slot)
+
+
+@dataclass
+class DaskExecutor:
+    """Runs on a Dask distributed cluster (dask-jobqueue puts one on Slurm, PBS or SGE): `address` of a
+    scheduler, or a `client` already connected. As many runs in flight as the workers have threads."""
+
+    address: str | None = None
+    client: Any = None
+
+    def run(self, jobs: Iterable[Job], done: Done) -> None:
+        try:
+            from distributed import Client, as_completed
+        except ImportError:
+            raise Error([error("S030", "the Dask executor needs the `dask` extra: "
+                                       "pip install 'pddltools[dask]'")]) from None
+        client = self.client if self.client is not None else Client(self.address)  # type: ignore[no-untyped-call]
+        try:
+            slots = max(1, sum(client.nthreads().values()))
+            pending = iter(jobs)
+            futures: dict[Any, Job] = {}
+            for job in _take(pending, slots):
+                futures[client.submit(execute, job, pure=False)] = job
+            queue = as_completed(list(futures))  # type: ignore[no-untyped-call]
+            for future in queue:
+                job = futures.pop(future)
+                done(job, future.result())
+                for following in _take(pending, 1):
+                    new = client.submit(execute, following, pure=False)
+                    futures[new] = following
+                    queue.add(new)  # type: ignore[no-untyped-call]
+        finally:
+            if self.client is None:
+                client.close()
+
+
+def _take(items: Iterator[Job], count: int) -> list[Job]:
+    taken = []
+    for _ in range(count):
+        item = next(items, None)
+        if item is None:
+            break
+        taken.append(item)
+    return taken
+
+
+# -------------------------------------------------------------------------------------------------
+# The run loop
+
+
+def run_jobs(jobs: Sequence[Job], store: Store, executor: Executor, checker: PlanChecker | None, *,
+             resume: bool = False, on_run: Callable[[Run], None] | None = None) -> list[Run]:
+    """Run `jobs` (those already in `store` skipped when `resume`), committing each run as it finishes."""
+    finished = store.keys() if resume else set()
+    todo = [job for job in jobs if job.key not in finished]
+    stored: list[Run] = []
+
+    def done(job: Job, attempt: Attempt) -> None:
+        run = finish(job, attempt, checker)
+        store.add(run)
+        stored.append(run)
+        if on_run is not None:
+            on_run(run)
+
+    executor.run(todo, done)
+    return stored
+
+
+def problem_set(paths: Sequence[str | Path]) -> list[tuple[Path, Path]]:
+    """(domain, problem) pairs: each folder is searched for problems, each paired with its domain file.
+
+    A problem's domain is `domain.pddl` in its folder or the folder above, or `domain-NAME.pddl` /
+    `NAME-domain.pddl` beside `NAME.pddl` (the IPC layouts).
+    """
+    pairs: list[tuple[Path, Path]] = []
+    for raw in paths:
+        path = Path(raw)
+        files = sorted(p for p in path.rglob("*.pddl")) if path.is_dir() else [path]
+        for file in files:
+            if "domain" in file.name.lower():
+                continue
+            domain = find_domain(file)
+            if domain is None:
+                raise Error([error("S021", f"no domain file found for {file}")])
+            pairs.append((domain.resolve(), file.resolve()))
+    return pairs
+
+
+def find_domain(problem: Path) -> Path | None:
+    stem = problem.stem
+    candidates = [problem.parent / f"domain-{stem}.pddl", problem.parent / f"{stem}-domain.pddl",
+                  problem.parent / "domain.pddl", problem.parent.parent / "domain.pddl"]
+    return next((c for c in candidates if c.is_file()), None)
+
+
+def rundir_for(root: Path, planner: str, config: str, domain: Path, problem: Path) -> str:
+    return str(root / _safe(planner) / _safe(config) / _safe(domain_name(domain)) / _safe(problem.stem))
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name) or "_"

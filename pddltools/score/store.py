@@ -1,0 +1,265 @@
+"""The results store: one SQLite file in WAL mode with a versioned schema.
+
+Each finished run is one INSERT in its own transaction, committed before the runner starts the next
+run, so killing the runner at any moment loses no finished run and can never leave half a row: SQLite's
+journal rolls an interrupted transaction back when the file is next opened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from pddltools.diagnostics import InputError, error
+
+STATUSES = ("solved", "unsolved", "timeout", "memout", "crash", "invalid-plan")
+
+# Each entry moves the schema from version i to i+1; `PRAGMA user_version` records where a file is.
+# Never edit a released step: add one.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        planner TEXT NOT NULL,
+        track TEXT NOT NULL,
+        config TEXT NOT NULL,
+        domain_path TEXT NOT NULL,
+        domain_hash TEXT NOT NULL,
+        problem_path TEXT NOT NULL,
+        problem_hash TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN
+            ('solved', 'unsolved', 'timeout', 'memout', 'crash', 'invalid-plan')),
+        wall REAL NOT NULL,
+        cpu REAL NOT NULL,
+        peak_memory INTEGER NOT NULL,
+        returncode INTEGER,
+        plan_hash TEXT,
+        plan_text TEXT,
+        value REAL,
+        length INTEGER,
+        reason TEXT NOT NULL DEFAULT '',
+        finished_at REAL NOT NULL,
+        UNIQUE (planner, track, config, domain_path, problem_path)
+    );
+    """,
+    # Version 2: the learning track's knowledge folders (one row per learner run) and a domain name
+    # column, so that scoring need not re-derive it from paths.
+    """
+    CREATE TABLE knowledge (
+        id INTEGER PRIMARY KEY,
+        planner TEXT NOT NULL,
+        domain TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        folder TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        status TEXT NOT NULL,
+        wall REAL NOT NULL,
+        cpu REAL NOT NULL,
+        peak_memory INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        UNIQUE (planner, domain, attempt)
+    );
+    ALTER TABLE runs ADD COLUMN domain TEXT NOT NULL DEFAULT '';
+    CREATE INDEX runs_by_domain ON runs (track, domain);
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def sha256_file(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def domain_name(domain_path: str | Path) -> str:
+    """Runs are grouped into domains by the domain file's folder name."""
+    return Path(domain_path).resolve().parent.name
+
+
+@dataclass(frozen=True)
+class RunKey:
+    """What makes two runs the same run, for `--resume`."""
+
+    planner: str
+    track: str
+    config: str
+    domain_path: str
+    problem_path: str
+
+
+@dataclass(frozen=True)
+class Run:
+    """One finished planner run, as stored."""
+
+    planner: str
+    track: str
+    config: str
+    domain: str  # the domain's name for scoring: its file's folder name
+    domain_path: str
+    domain_hash: str
+    problem_path: str
+    problem_hash: str
+    status: str
+    wall: float
+    cpu: float
+    peak_memory: int  # bytes, the largest resident size of the whole process tree seen
+    returncode: int | None = None
+    plan_hash: str | None = None
+    plan_text: str | None = None
+    value: float | None = None  # the validated metric value (plan cost when there is no metric)
+    length: int | None = None  # the validated plan's number of actions
+    reason: str = ""
+    finished_at: float = 0.0
+
+    @property
+    def key(self) -> RunKey:
+        return RunKey(self.planner, self.track, self.config, self.domain_path, self.problem_path)
+
+    @property
+    def problem(self) -> str:
+        return Path(self.problem_path).stem
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """One learner run of the learning track: the knowledge folder it produced and its content hash."""
+
+    planner: str
+    domain: str
+    attempt: int  # 0 the learning run, 1.. the reproductions
+    folder: str
+    content_hash: str
+    status: str
+    wall: float
+    cpu: float
+    peak_memory: int
+    finished_at: float = 0.0
+
+
+_RUN_COLUMNS = tuple(f.name for f in fields(Run))
+_KNOWLEDGE_COLUMNS = tuple(f.name for f in fields(Knowledge))
+
+
+class Store:
+    """A results database. Open with `Store.open(path)`; `add` commits each run at once."""
+
+    def __init__(self, connection: sqlite3.Connection, path: str) -> None:
+        self._db = connection
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | Path) -> Store:
+        name = str(path)
+        try:
+            db = sqlite3.connect(name, isolation_level=None, timeout=30.0)
+            db.execute("PRAGMA journal_mode=WAL")
+            # FULL: a commit is on disk before `add` returns, so a power cut loses no finished run either.
+            db.execute("PRAGMA synchronous=FULL")
+            version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        except sqlite3.DatabaseError as exc:
+            raise InputError([error("S001", f"{name} is not a results database: {exc}")]) from None
+        if version > SCHEMA_VERSION:
+            db.close()
+            raise InputError([error("S002", f"{name} has schema version {version}, newer than this "
+                                            f"pddltools understands ({SCHEMA_VERSION}); upgrade pddltools")])
+        store = cls(db, name)
+        store._migrate(version)
+        return store
+
+    def _migrate(self, version: int) -> None:
+        for step in range(version, SCHEMA_VERSION):
+            # executescript commits first; BEGIN IMMEDIATE inside it makes each step all-or-nothing.
+            self._db.executescript(f"BEGIN IMMEDIATE; {MIGRATIONS[step]} PRAGMA user_version = {step + 1}; COMMIT;")
+
+    @property
+    def version(self) -> int:
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- runs ------------------------------------------------------------------------------------
+
+    def add(self, run: Run) -> None:
+        """Store a finished run and commit; a run with the same key replaces the older one."""
+        if run.status not in STATUSES:
+            raise ValueError(f"unknown status {run.status!r}")
+        values = asdict(run)
+        if not values["finished_at"]:
+            values["finished_at"] = time.time()
+        names = ", ".join(_RUN_COLUMNS)
+        marks = ", ".join(f":{c}" for c in _RUN_COLUMNS)
+        with self._db:  # commits on success, rolls back on error
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(f"INSERT OR REPLACE INTO runs ({names}) VALUES ({marks})", values)
+
+    def runs(self, track: str | None = None) -> list[Run]:
+        sql = f"SELECT {', '.join(_RUN_COLUMNS)} FROM runs"
+        params: Sequence[Any] = ()
+        if track is not None:
+            sql += " WHERE track = ?"
+            params = (track,)
+        sql += " ORDER BY id"
+        runs = [Run(*row) for row in self._db.execute(sql, params)]
+        # Rows written at schema version 1 have no domain name: it is the domain file's folder name.
+        return [r if r.domain else replace(r, domain=domain_name(r.domain_path)) for r in runs]
+
+    def keys(self) -> set[RunKey]:
+        rows = self._db.execute("SELECT planner, track, config, domain_path, problem_path FROM runs")
+        return {RunKey(*row) for row in rows}
+
+    def count(self) -> int:
+        return int(self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+
+    def duplicates(self) -> int:
+        """Runs stored more than once under one key (the UNIQUE constraint makes this 0; tests check)."""
+        row = self._db.execute(
+            "SELECT COUNT(*) - COUNT(DISTINCT planner || '|' || track || '|' || config || '|' || "
+            "domain_path || '|' || problem_path) FROM runs").fetchone()
+        return int(row[0])
+
+    # --- learning-track knowledge ----------------------------------------------------------------
+
+    def add_knowledge(self, item: Knowledge) -> None:
+        values = asdict(item)
+        if not values["finished_at"]:
+            values["finished_at"] = time.time()
+        names = ", ".join(_KNOWLEDGE_COLUMNS)
+        marks = ", ".join(f":{c}" for c in _KNOWLEDGE_COLUMNS)
+        with self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(f"INSERT OR REPLACE INTO knowledge ({names}) VALUES ({marks})", values)
+
+    def knowledge(self, planner: str | None = None) -> list[Knowledge]:
+        sql = f"SELECT {', '.join(_KNOWLEDGE_COLUMNS)} FROM knowledge"
+        params: Sequence[Any] = ()
+        if planner is not None:
+            sql += " WHERE planner = ?"
+            params = (planner,)
+        return [Knowledge(*row) for row in self._db.execute(sql + " ORDER BY id", params)]
+
+
+def iter_runs(path: str | Path) -> Iterator[Run]:
+    with Store.open(path) as store:
+        yield from store.runs()

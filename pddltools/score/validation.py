@@ -1,0 +1,66 @@
+"""Plans checked by the validator (`pddltools.validate`), each task parsed once however many plans it has."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pddltools.diagnostics import Error, error
+
+
+@dataclass(frozen=True)
+class Verdict:
+    valid: bool
+    value: float | None  # the metric value; plan cost (or length) when the problem states no metric
+    length: int | None
+    reason: str = ""
+
+
+# (domain path, problem path, plan text) -> verdict; tests pass hand-made ones.
+PlanChecker = Callable[[str, str, str], Verdict]
+
+
+class Validator:
+    """Validates plans with `pddltools.validate`, caching each parsed task."""
+
+    def __init__(self) -> None:
+        try:
+            validate = importlib.import_module("pddltools.validate")
+        except ImportError:
+            raise Error([error("S010", "plan validation needs pddltools.validate, which is not installed")]) from None
+        self._module: Any = validate
+        self._tasks: dict[tuple[str, str], Any] = {}
+        self._broken: dict[tuple[str, str], str] = {}
+        self._lock = threading.Lock()
+
+    def _task(self, domain: str, problem: str) -> Any:
+        key = (str(Path(domain).resolve()), str(Path(problem).resolve()))
+        with self._lock:
+            if key in self._broken:
+                raise Error([error("S011", self._broken[key])])
+            task = self._tasks.get(key)
+            if task is None:
+                try:
+                    task = self._module.Task.load(domain, problem)
+                except Error as exc:
+                    self._broken[key] = f"{problem} cannot be loaded: " + "; ".join(
+                        d.message for d in exc.diagnostics)
+                    raise
+                self._tasks[key] = task
+            return task
+
+    def __call__(self, domain: str, problem: str, plan_text: str) -> Verdict:
+        try:
+            task = self._task(domain, problem)
+        except Error as exc:
+            problems = "; ".join(d.message for d in exc.diagnostics)
+            return Verdict(False, None, None, f"the task does not load: {problems}")
+        report = self._module.validate_plan(task, plan_text)
+        value = report.value
+        length = report.length
+        return Verdict(bool(report.valid), None if value is None else float(value),
+                       None if length is None else int(length), str(report.reason or ""))
