@@ -58,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _register_optional(sub: Any) -> None:
     """Sub-commands that live in their own packages register themselves here."""
+    from pddltools.check.cli import register as register_check
+
+    register_check(sub)
     try:
         from pddltools.rddl.cli import register
     except ImportError:

@@ -104,9 +104,13 @@ class FeatureSet:
         return None
 
 
-def detect(domain: ast.Domain, problems: Iterable[ast.Problem] = ()) -> FeatureSet:
-    """The features `domain` and `problems` use (a problem's first uses come after the domain's)."""
-    detector = _Detector(domain)
+def detect(domain: ast.Domain, problems: Iterable[ast.Problem] = (), *,
+           changed: frozenset[str] | None = None) -> FeatureSet:
+    """The features `domain` and `problems` use (a problem's first uses come after the domain's).
+
+    `changed`, the functions some effect updates, saves a walk over the domain when the caller knows it.
+    """
+    detector = _Detector(domain, changed_functions(domain) if changed is None else changed)
     detector.domain(domain)
     for problem in problems:
         detector.problem(problem)
@@ -137,10 +141,10 @@ def _type_name(ref: ast.TypeRef) -> str | None:
 
 
 class _Detector:
-    def __init__(self, domain: ast.Domain) -> None:
+    def __init__(self, domain: ast.Domain, changed: frozenset[str]) -> None:
         self.found: dict[Feature, Span | None] = {}
         self.object_functions = object_functions(domain)
-        self.changed = changed_functions(domain)
+        self.changed = changed
         self.goal_preferences: set[str] = set()
 
     def use(self, feature: Feature, node: ast.Node | None) -> None:

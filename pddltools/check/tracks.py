@@ -119,26 +119,25 @@ class Verdict:
     ruled_out_by: tuple[Feature, ...]  # unfit: the features the track does not have
     lacks_defining: bool = False  # fits the language, but uses none of the track's defining features
 
-    @property
-    def compile_command(self) -> str | None:
+    def compile_command(self, domain: str = "DOMAIN", problem: str = "PROBLEM") -> str | None:
         """The `pddltools compile` call that makes the task fit (or fit a core-only planner)."""
         features = self.to_compile or self.optional_used
-        if not features:
-            return None
         names = sorted({COMPILABLE[f] for f in features if f in COMPILABLE})
-        return f"pddltools compile DOMAIN PROBLEM --remove {','.join(names)} -o OUTDIR"
+        if not names or self.fit is Fit.UNFIT:
+            return None
+        return f"pddltools compile {domain} {problem} --remove {','.join(names)} -o OUTDIR"
 
     def explain(self) -> str:
         if self.fit is Fit.UNFIT:
             return "uses " + ", ".join(self.ruled_out_by) + ", which this track does not have"
         if self.fit is Fit.COMPILABLE:
-            return "fits once " + ", ".join(self.to_compile) + " are compiled away"
+            return "after compiling away " + ", ".join(self.to_compile)
         notes = []
         if self.optional_used:
             notes.append("optional features used: " + ", ".join(self.optional_used))
         if self.lacks_defining:
             notes.append("but uses none of " + ", ".join(sorted(self.track.defining)))
-        return "; ".join(["fits", *notes])
+        return "; ".join(notes) or "core features only"
 
 
 def verdict(track: Track, features: FeatureSet | Iterable[Feature]) -> Verdict:

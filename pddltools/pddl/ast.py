@@ -25,29 +25,47 @@ class Node:
 
     def children(self) -> Iterator[Node]:
         """The direct sub-nodes, in source order."""
-        for f in fields(self):
-            if f.name == "span":
-                continue
-            value = getattr(self, f.name)
+        return iter(self._children())
+
+    def _children(self) -> list[Node]:
+        out: list[Node] = []
+        for name in _child_fields(type(self)):
+            value = getattr(self, name)
             if isinstance(value, Node):
-                yield value
+                out.append(value)
             elif isinstance(value, tuple):
-                for item in value:
-                    if isinstance(item, Node):
-                        yield item
+                out.extend(item for item in value if isinstance(item, Node))
+        return out
 
     def walk(self) -> Iterator[Node]:
         """This node and every node below it, depth first, in source order (iteratively)."""
         stack: list[Node] = [self]
+        pop, extend = stack.pop, stack.extend
         while stack:
-            node = stack.pop()
+            node = pop()
             yield node
-            stack.extend(reversed(list(node.children())))
+            below = node._children()
+            if below:
+                below.reverse()
+                extend(below)
 
     def __str__(self) -> str:
         from pddltools.pddl.printer import to_pddl
 
         return to_pddl(self)
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    """The fields of a node class that can hold sub-nodes (all but `span`), looked up once per class:
+    `dataclasses.fields` is too slow to call for every node of a large problem."""
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        names = tuple(f.name for f in fields(cls) if f.name != "span")
+        _CHILD_FIELDS[cls] = names
+    return names
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,0 +1,97 @@
+"""What a domain's actions read and change, collected in one traversal for the checks that need it.
+
+Several checks ask the same questions (which predicates do effects add? which functions are ever
+assigned? which parameters are mentioned?); walking a large domain once for all of them keeps checking
+the corpus within twice the time of parsing it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pddltools.pddl import ast
+
+
+@dataclass
+class DomainFacts:
+    read_predicates: set[str] = field(default_factory=set)  # in conditions and effects
+    added: set[str] = field(default_factory=set)
+    deleted: set[str] = field(default_factory=set)
+    changed_functions: set[str] = field(default_factory=set)  # any update
+    assigned_functions: set[str] = field(default_factory=set)  # `assign` (sets a value without reading)
+    first_function_reads: dict[str, ast.FunctionTerm] = field(default_factory=dict)
+    preferences: set[str] = field(default_factory=set)
+    mentioned: dict[int, set[str]] = field(default_factory=dict)  # id(structure) → variables it mentions
+
+    @classmethod
+    def of(cls, domain: ast.Domain) -> DomainFacts:
+        facts = cls()
+        if domain.constraints is not None:
+            facts._condition(domain.constraints, set())
+        for structure in domain.structures:
+            mentioned: set[str] = set()
+            facts.mentioned[id(structure)] = mentioned
+            if isinstance(structure, ast.DerivedPredicate):
+                facts._condition(structure.body, mentioned)
+                continue
+            if isinstance(structure, ast.Action):
+                conditions = [structure.precondition]
+            else:
+                conditions = [structure.duration, structure.condition]
+            for condition in conditions:
+                if condition is not None:
+                    facts._condition(condition, mentioned)
+            if structure.effect is not None:
+                facts._effect(structure.effect, mentioned)
+        return facts
+
+    def _condition(self, node: ast.Node, mentioned: set[str]) -> None:
+        stack = [node]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.Variable):
+                mentioned.add(sub.name)
+                continue
+            if isinstance(sub, ast.Constant | ast.Number):
+                continue
+            if isinstance(sub, ast.Atom):
+                self.read_predicates.add(sub.predicate)
+            elif isinstance(sub, ast.FunctionTerm):
+                self.first_function_reads.setdefault(sub.function, sub)
+            elif isinstance(sub, ast.Preference) and sub.name:
+                self.preferences.add(sub.name)
+            stack.extend(sub._children())
+
+    def _effect(self, effect: ast.Effect, mentioned: set[str]) -> None:
+        stack: list[ast.Node] = [effect]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.AndEffect):
+                stack.extend(node.parts)
+            elif isinstance(node, ast.ForallEffect | ast.Timed):
+                stack.append(node.body)
+            elif isinstance(node, ast.When):
+                self._condition(node.condition, mentioned)
+                stack.append(node.body)
+            elif isinstance(node, ast.Not):
+                if isinstance(node.body, ast.Atom):
+                    self.deleted.add(node.body.predicate)
+                    self.read_predicates.add(node.body.predicate)
+                    self._condition_terms(node.body.args, mentioned)
+            elif isinstance(node, ast.Atom):
+                self.added.add(node.predicate)
+                self.read_predicates.add(node.predicate)
+                self._condition_terms(node.args, mentioned)
+            elif isinstance(node, ast.Assign):
+                function = node.fluent.function
+                self.changed_functions.add(function)
+                if node.op == "assign":
+                    self.assigned_functions.add(function)
+                else:  # increase, decrease, scale-*: the old value is read
+                    self.first_function_reads.setdefault(function, node.fluent)
+                self._condition_terms(node.fluent.args, mentioned)
+                self._condition(node.value, mentioned)
+
+    def _condition_terms(self, terms: tuple[ast.Term, ...], mentioned: set[str]) -> None:
+        for term in terms:
+            self._condition(term, mentioned)

@@ -1,0 +1,146 @@
+"""`check`: every finding, the features used and the track verdicts for a domain and its problems."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pddltools.check.durative import check_durative_actions
+from pddltools.check.facts import DomainFacts
+from pddltools.check.features import FeatureSet, detect, object_functions
+from pddltools.check.fluents import uninitialised_functions
+from pddltools.check.informative import domain_information, unreachable_goals
+from pddltools.check.names import NameChecker
+from pddltools.check.requirements import check_requirements
+from pddltools.check.symbols import domain_symbols, problem_symbols
+from pddltools.check.tracks import Verdict, verdicts
+from pddltools.diagnostics import Diagnostic, InputError, Severity, Source, read_source
+from pddltools.pddl import ast
+from pddltools.pddl.parser import ParseError, parse
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    files: tuple[str, ...]
+    findings: tuple[Diagnostic, ...]
+    features: FeatureSet | None  # None when the domain could not be parsed
+    tracks: dict[str, Verdict] = field(default_factory=dict)
+    unreadable: bool = False  # a file could not be read at all (the CLI exits 2)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [f for f in self.findings if f.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [f for f in self.findings if f.severity is Severity.WARNING]
+
+    @property
+    def infos(self) -> list[Diagnostic]:
+        return [f for f in self.findings if f.severity is Severity.INFO]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not self.unreadable
+
+    def compile_files(self) -> tuple[str, str]:
+        return (self.files[0] if self.files else "DOMAIN", self.files[1] if len(self.files) > 1 else "PROBLEM")
+
+    def to_json(self) -> dict[str, Any]:
+        features = self.features.uses if self.features is not None else ()
+        return {
+            "files": list(self.files),
+            "findings": [f.to_json() for f in self.findings],
+            "features": [use.feature.value for use in features],
+            "feature_uses": [
+                {"feature": use.feature.value, "file": use.span.file if use.span else None,
+                 "line": use.span.line if use.span else None, "column": use.span.column if use.span else None}
+                for use in features
+            ],
+            "tracks": {tid: v.fit.value for tid, v in self.tracks.items()},
+            "track_details": {
+                tid: {"verdict": v.fit.value, "explanation": v.explain(), "compile": v.compile_command(*self.compile_files()),
+                      "optional_used": [f.value for f in v.optional_used],
+                      "to_compile": [f.value for f in v.to_compile],
+                      "ruled_out_by": [f.value for f in v.ruled_out_by]}
+                for tid, v in self.tracks.items()
+            },
+            "summary": {"errors": len(self.errors), "warnings": len(self.warnings), "infos": len(self.infos)},
+        }
+
+
+def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: bool = False,
+          tracks: Iterable[str] | None = None) -> CheckReport:
+    """Check parsed files. Findings come in file order (domain first), each file top to bottom."""
+    findings: list[Diagnostic] = []
+    symbols = domain_symbols(domain)
+    findings += symbols.findings
+    names = NameChecker(symbols)
+    names.domain()
+    findings += names.findings
+    findings += check_durative_actions(domain)
+    facts = DomainFacts.of(domain)
+    findings += domain_information(domain, facts)
+    functions = object_functions(domain)
+    for problem in problems:
+        table = problem_symbols(symbols, problem, facts.preferences)
+        findings += table.findings
+        problem_names = NameChecker(symbols, table)
+        problem_names.problem_parts()
+        findings += problem_names.findings
+        findings += unreachable_goals(domain, problem, facts)
+        findings += uninitialised_functions(domain, problem, facts, functions)
+    features = detect(domain, problems, changed=frozenset(facts.changed_functions))
+    findings += check_requirements(domain, problems, features, strict=strict)
+    files = tuple(_file_of(node) for node in (domain, *problems))
+    return CheckReport(files, tuple(_in_file_order(findings, files)), features, verdicts(features, tracks))
+
+
+def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (), *, strict: bool = False,
+                tracks: Iterable[str] | None = None) -> CheckReport:
+    """Read, parse and check files; syntax errors and unreadable files become findings too."""
+    findings: list[Diagnostic] = []
+    unreadable = False
+    parsed: list[ast.Domain | ast.Problem | None] = []
+    paths = [domain_path, *problem_paths]
+    for index, path in enumerate(paths):
+        try:
+            source: Source = read_source(path)
+        except InputError as exc:
+            findings += exc.diagnostics
+            unreadable = True
+            parsed.append(None)
+            continue
+        warnings: list[Diagnostic] = []
+        try:
+            parsed.append(parse(source, "domain", warnings=warnings) if index == 0
+                          else parse(source, "problem", warnings=warnings))
+        except ParseError as exc:
+            findings += exc.diagnostics
+            parsed.append(None)
+        findings += warnings
+    domain = parsed[0]
+    files = tuple(str(p) for p in paths)
+    if not isinstance(domain, ast.Domain):
+        return CheckReport(files, tuple(findings), None, {}, unreadable)
+    problems = [p for p in parsed[1:] if isinstance(p, ast.Problem)]
+    report = check(domain, problems, strict=strict, tracks=tracks)
+    merged = _in_file_order([*findings, *report.findings], files)
+    return CheckReport(files, tuple(merged), report.features, report.tracks, unreadable)
+
+
+def _file_of(node: ast.Node) -> str:
+    return node.span.file if node.span is not None else "<built>"
+
+
+def _in_file_order(findings: Iterable[Diagnostic], files: Sequence[str]) -> list[Diagnostic]:
+    order = {name: index for index, name in enumerate(files)}
+
+    def key(d: Diagnostic) -> tuple[int, int, int]:
+        if d.span is None:
+            return (len(order) + 1, 0, 0)
+        return (order.get(d.span.file, len(order)), d.span.start, 0)
+
+    return sorted(findings, key=key)

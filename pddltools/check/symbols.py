@@ -1,0 +1,238 @@
+"""The names a domain and a problem declare, collected once, with the findings of declaring them.
+
+Declarations are checked here (duplicates, undeclared types in declarations, cycles among types);
+uses of the names are checked by `pddltools.check.names`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+
+from pddltools.check.codes import finding
+from pddltools.diagnostics import Diagnostic, Span
+from pddltools.pddl import ast
+from pddltools.pddl.types import NUMBER, OBJECT, TypeHierarchy, type_names
+
+
+def suggestion(name: str, candidates: Iterable[str]) -> str:
+    """" (did you mean x?)" for a near name, or nothing."""
+    close = get_close_matches(name, list(candidates), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+@dataclass(frozen=True)
+class ObjectInfo:
+    name: str
+    types: tuple[str, ...]
+    declaration: ast.TypedName
+    in_domain: bool
+
+
+@dataclass
+class DomainSymbols:
+    domain: ast.Domain
+    hierarchy: TypeHierarchy
+    predicates: dict[str, ast.PredicateDecl] = field(default_factory=dict)
+    functions: dict[str, ast.FunctionDecl] = field(default_factory=dict)
+    constants: dict[str, ObjectInfo] = field(default_factory=dict)
+    structures: dict[str, ast.Action | ast.DurativeAction] = field(default_factory=dict)
+    derived: dict[str, list[ast.DerivedPredicate]] = field(default_factory=dict)
+    findings: list[Diagnostic] = field(default_factory=list)
+
+    def is_object_function(self, name: str) -> bool:
+        decl = self.functions.get(name)
+        return decl is not None and decl.type is not None and type_names(decl.type) != (NUMBER,)
+
+
+@dataclass
+class ProblemSymbols:
+    problem: ast.Problem
+    objects: dict[str, ObjectInfo] = field(default_factory=dict)  # constants of the domain included
+    preferences: dict[str, ast.Preference] = field(default_factory=dict)
+    domain_preferences: frozenset[str] = frozenset()
+    findings: list[Diagnostic] = field(default_factory=list)
+
+
+def _check_type_refs(symbols: DomainSymbols, names: Iterable[ast.TypedName], what: str) -> None:
+    for typed in names:
+        for ref in _type_nodes(typed.type):
+            if ref.name not in symbols.hierarchy:
+                symbols.findings.append(finding(
+                    "E201", f"type {ref.name} of {what} {typed.name} is not declared in :types"
+                    + suggestion(ref.name, symbols.hierarchy.declared()), ref.span))
+
+
+def _type_nodes(ref: ast.TypeRef | None) -> Iterator[ast.TypeName]:
+    if isinstance(ref, ast.TypeName):
+        yield ref
+    elif isinstance(ref, ast.Either):
+        yield from ref.types
+
+
+def _declared_types(domain: ast.Domain) -> TypeHierarchy:
+    # Only names in :types (and their parents) are declared; `object` always is.
+    return TypeHierarchy.of(domain)
+
+
+def domain_symbols(domain: ast.Domain) -> DomainSymbols:
+    symbols = DomainSymbols(domain, _declared_types(domain))
+    found = symbols.findings
+
+    seen_types: dict[str, ast.TypedName] = {}
+    for declared in domain.types:
+        first = seen_types.get(declared.name)
+        if first is None:
+            seen_types[declared.name] = declared
+        elif first.type == declared.type:
+            found.append(finding("W211", f"type {declared.name} is declared twice", declared.span,
+                                 notes=(("first declared here", first.span),)))
+        else:
+            found.append(finding("E211", f"type {declared.name} is declared twice, with different parents",
+                                 declared.span, notes=(("first declared here", first.span),)))
+    for name in symbols.hierarchy.cycles():
+        decl = seen_types.get(name)
+        found.append(finding("E212", f"type {name} is its own ancestor", decl.span if decl else None))
+
+    for constant in domain.constants:
+        _check_type_refs(symbols, [constant], "constant")
+        info = ObjectInfo(constant.name, type_names(constant.type), constant, True)
+        first_c = symbols.constants.get(constant.name)
+        if first_c is None:
+            symbols.constants[constant.name] = info
+        else:
+            found.append(_duplicate("constant", constant.name, constant.span, first_c.declaration.span,
+                                    same=first_c.types == info.types))
+
+    for predicate in domain.predicates:
+        _check_type_refs(symbols, predicate.parameters, f"parameter of predicate {predicate.name}:")
+        first_p = symbols.predicates.get(predicate.name)
+        if first_p is None:
+            symbols.predicates[predicate.name] = predicate
+        else:
+            found.append(_duplicate("predicate", predicate.name, predicate.span, first_p.span,
+                                    same=first_p == predicate))
+        _duplicate_parameters(found, predicate.parameters, f"predicate {predicate.name}")
+
+    for function in domain.functions:
+        _check_type_refs(symbols, function.parameters, f"parameter of function {function.name}:")
+        for ref in _type_nodes(function.type):
+            if ref.name not in symbols.hierarchy and ref.name != NUMBER:
+                found.append(finding("E201", f"value type {ref.name} of function {function.name} is not declared"
+                                     + suggestion(ref.name, symbols.hierarchy.declared()), ref.span))
+        first_f = symbols.functions.get(function.name)
+        if first_f is None:
+            symbols.functions[function.name] = function
+        else:
+            found.append(_duplicate("function", function.name, function.span, first_f.span,
+                                    same=first_f == function))
+        _duplicate_parameters(found, function.parameters, f"function {function.name}")
+
+    for structure in domain.structures:
+        if isinstance(structure, ast.DerivedPredicate):
+            head = structure.predicate
+            symbols.derived.setdefault(head.name, []).append(structure)
+            declared_head = symbols.predicates.get(head.name)
+            if declared_head is None:
+                found.append(finding("E303", f"derived predicate {head.name} is not declared in :predicates"
+                                     + suggestion(head.name, symbols.predicates), head.span))
+            elif len(declared_head.parameters) != len(head.parameters):
+                found.append(finding("E206", f"derived predicate {head.name} has {len(head.parameters)} "
+                                     f"parameters, but :predicates declares {len(declared_head.parameters)}",
+                                     head.span, notes=(("declared here", declared_head.span),)))
+            _check_type_refs(symbols, head.parameters, f"parameter of derived predicate {head.name}:")
+            continue
+        kind = "action" if isinstance(structure, ast.Action) else "durative action"
+        _check_type_refs(symbols, structure.parameters, f"parameter of {kind} {structure.name}:")
+        if isinstance(structure, ast.Action):
+            _check_type_refs(symbols, structure.vars, f":vars of action {structure.name}:")
+        first_s = symbols.structures.get(structure.name)
+        if first_s is None:
+            symbols.structures[structure.name] = structure
+        else:
+            found.append(finding("E211", f"action {structure.name} is defined twice", structure.span,
+                                 notes=(("first defined here", first_s.span),)))
+        params = structure.parameters + (structure.vars if isinstance(structure, ast.Action) else ())
+        _duplicate_parameters(found, params, f"{kind} {structure.name}")
+    return symbols
+
+
+def problem_symbols(symbols: DomainSymbols, problem: ast.Problem, domain_preferences: Iterable[str] = ()
+                    ) -> ProblemSymbols:
+    """`domain_preferences`: preferences the domain names (in preconditions), which the metric may weigh."""
+    table = ProblemSymbols(problem)
+    found = table.findings
+    if problem.domain != symbols.domain.name:
+        found.append(finding("E301", f"the problem is for domain {problem.domain}, but the domain is "
+                             f"{symbols.domain.name}", _domain_name_span(problem)))
+    table.objects.update(symbols.constants)
+    for obj in problem.objects:
+        for ref in _type_nodes(obj.type):
+            if ref.name not in symbols.hierarchy:
+                found.append(finding("E201", f"type {ref.name} of object {obj.name} is not declared in the "
+                                     "domain's :types" + suggestion(ref.name, symbols.hierarchy.declared()),
+                                     ref.span))
+        info = ObjectInfo(obj.name, type_names(obj.type), obj, False)
+        first = table.objects.get(obj.name)
+        if first is None:
+            table.objects[obj.name] = info
+        elif first.in_domain:
+            if first.types == info.types:
+                found.append(finding("W302", f"object {obj.name} repeats the domain's constant {obj.name}",
+                                     obj.span, notes=(("declared as a constant here", first.declaration.span),)))
+            else:
+                found.append(finding("E211", f"object {obj.name} is declared as a {_types(info.types)}, but the "
+                                     f"domain declares the constant {obj.name} as a {_types(first.types)}",
+                                     obj.span, notes=(("declared as a constant here", first.declaration.span),)))
+        else:
+            found.append(_duplicate("object", obj.name, obj.span, first.declaration.span,
+                                    same=first.types == info.types))
+    for formula in (problem.goal, problem.constraints):
+        if formula is None:
+            continue
+        for node in formula.walk():
+            if isinstance(node, ast.Preference) and node.name:
+                table.preferences.setdefault(node.name, node)
+    table.domain_preferences = frozenset(domain_preferences)
+    return table
+
+
+def _types(types: tuple[str, ...]) -> str:
+    return types[0] if len(types) == 1 else "(either " + " ".join(types) + ")"
+
+
+def _duplicate(kind: str, name: str, span: Span | None, first: Span | None, *, same: bool) -> Diagnostic:
+    if same:
+        return finding("W211", f"{kind} {name} is declared twice", span, notes=(("first declared here", first),))
+    return finding("E211", f"{kind} {name} is declared twice, differently", span,
+                   notes=(("first declared here", first),))
+
+
+def _duplicate_parameters(found: list[Diagnostic], parameters: Iterable[ast.TypedName], owner: str) -> None:
+    seen: dict[str, ast.TypedName] = {}
+    for parameter in parameters:
+        if parameter.name in seen:
+            found.append(finding("E211", f"parameter {parameter.name} of {owner} is declared twice", parameter.span,
+                                 notes=(("first declared here", seen[parameter.name].span),)))
+        else:
+            seen[parameter.name] = parameter
+
+
+def _domain_name_span(problem: ast.Problem) -> Span | None:
+    """The span of the name in `(:domain NAME)`, found in the problem's text (the AST keeps no node for it)."""
+    span = problem.span
+    if span is None:
+        return None
+    text = span.text.lower()
+    at = text.find(":domain")
+    if at < 0:
+        return span
+    name_at = text.find(problem.domain, at + len(":domain"))
+    if name_at < 0:
+        return span
+    return Span(span.source, span.start + name_at, span.start + name_at + len(problem.domain))
+
+
+__all__ = ["OBJECT", "DomainSymbols", "ObjectInfo", "ProblemSymbols", "domain_symbols", "problem_symbols",
+           "suggestion"]
