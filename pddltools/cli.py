@@ -61,6 +61,9 @@ def _register_optional(sub: Any) -> None:
     from pddltools.check.cli import register as register_check
 
     register_check(sub)
+    from pddltools.score.cli import register as register_score
+
+    register_score(sub)
     try:
         from pddltools.rddl.cli import register
     except ImportError:

@@ -22,7 +22,7 @@ from pddltools.score.limits import Limits, run_limited
 from pddltools.score.store import Run, RunKey, Store, domain_name, sha256_bytes, sha256_file
 from pddltools.score.validation import PlanChecker
 
-FIELDS = ("domain", "problem", "plan", "rundir", "dck", "seed")
+FIELDS = ("domain", "problem", "plan", "rundir", "dck")
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def execute(job: Job, cpus: Sequence[int] | None = None) -> Attempt:
     shutil.copyfile(job.domain_path, domain)
     shutil.copyfile(job.problem_path, problem)
     values = {"domain": str(domain), "problem": str(problem), "plan": str(rundir / "plan"),
-              "rundir": str(rundir), "dck": job.dck, "seed": ""}
+              "rundir": str(rundir), "dck": job.dck}
     argv = job.planner.argv(values)
     plan_path = Path(_fill(job.planner.plan_file, values))
     try:

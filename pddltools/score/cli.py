@@ -1,0 +1,392 @@
+"""`pddltools run|learn|score|select|report`: thin commands over `pddltools.score`.
+
+Exit codes: 0 ok, 1 findings (a run did not finish cleanly is not a finding; an invalid results file
+is), 2 bad usage or unreadable input. With `--format json` results go to stdout as one JSON document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from pddltools.diagnostics import Error, InputError, error, render_rich
+from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
+from pddltools.score.limits import MB, TRACK_LIMITS, Limits
+from pddltools.score.results import load_runs
+from pddltools.score.rules import RULES, learning_impact, score
+from pddltools.score.runner import (
+    DaskExecutor,
+    Executor,
+    Job,
+    LocalExecutor,
+    Planner,
+    problem_set,
+    run_jobs,
+    rundir_for,
+)
+from pddltools.score.selection import Thresholds, select
+from pddltools.score.store import Run, Store
+from pddltools.score.validation import PlanChecker, Validator
+
+OK, FINDINGS, USAGE = 0, 1, 2
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    run = sub.add_parser("run", help="run planners over a problem set under limits; results into SQLite")
+    run.add_argument("problems", nargs="+", metavar="PATH",
+                     help="problem files, or folders searched for problems (each paired with its domain file)")
+    run.add_argument("--planner", action="append", required=True, metavar="NAME=COMMAND",
+                     help="a planner and its command template, e.g. 'fd=fast-downward.py --plan-file {plan} "
+                          "{domain} {problem} --search astar(lmcut())'; fields {domain} {problem} {plan} "
+                          "{rundir} {dck}; repeatable")
+    run.add_argument("--plan-file", action="append", default=[], metavar="NAME=TEMPLATE",
+                     help="where planner NAME leaves its plan (default {plan}), e.g. 'pyperplan={problem}.soln'")
+    run.add_argument("--unsolved-codes", action="append", default=[], metavar="NAME=CODES",
+                     help="exit codes meaning 'no plan found' for NAME (default 0), e.g. 'fd=0,11,12'")
+    _limit_options(run)
+    run.add_argument("--db", required=True, help="the results database (created if missing)")
+    run.add_argument("--workdir", default="runs", help="folder for the run folders (default: runs)")
+    run.add_argument("--track", default="", help="track name stored with the runs")
+    run.add_argument("--dck", metavar="FOLDER",
+                     help="learning track: run each planner with this knowledge folder (config dck) and with an "
+                          "empty one (config baseline)")
+    run.add_argument("--jobs", type=int, default=None, help="runs at a time (default: one per core)")
+    run.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS instead of locally")
+    run.add_argument("--resume", action="store_true", help="skip the runs the database already holds")
+    run.add_argument("--no-validate", action="store_true", help="store plans without validating them")
+    run.add_argument("--format", choices=("text", "json"), default="text")
+    run.set_defaults(func=cmd_run)
+
+    lrn = sub.add_parser("learn", help="IPC-2011 learning track: training set, learning, knowledge hash, "
+                                       "reproduction check")
+    lrn.add_argument("domain", help="the domain file")
+    lrn.add_argument("--planner", required=True, help="the participant's name")
+    lrn.add_argument("--learner", required=True, metavar="COMMAND",
+                     help="learner command template with {domain} {training} {dck}")
+    lrn.add_argument("--generator", metavar="COMMAND",
+                     help="problem generator template with {seed} and {problem} (the file to write)")
+    lrn.add_argument("--seeds", default="1-10", help="generator seeds, e.g. 1-30 or 1,5,9 (default 1-10)")
+    lrn.add_argument("--training", metavar="FOLDER", help="an existing training set instead of --generator")
+    lrn.add_argument("--out", required=True, help="folder for the training set and knowledge folders")
+    lrn.add_argument("--reproduce", type=int, default=1, metavar="N",
+                     help="re-run the frozen learner N times and compare hashes (default 1; 0 skips)")
+    lrn.add_argument("--db", required=True, help="the results database")
+    _limit_options(lrn)
+    lrn.add_argument("--format", choices=("text", "json"), default="text")
+    lrn.set_defaults(func=cmd_learn)
+
+    sc = sub.add_parser("score", help="score results with the IPC rules")
+    sc.add_argument("results", help="a results database or a JSON-lines file of runs")
+    sc.add_argument("--rules", choices=RULES, required=True)
+    sc.add_argument("--learning-impact", action="store_true",
+                    help="also the learning-impact view: baseline vs dck, delta, Pareto rank, special award")
+    sc.add_argument("--sequential-winner", metavar="PLANNER", help="for the special award test")
+    sc.add_argument("--no-validate", action="store_true", help="JSON lines: trust plans without validating")
+    sc.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    sc.set_defaults(func=cmd_score)
+
+    se = sub.add_parser("select", help="choose instances by the IPC-2014 method")
+    se.add_argument("results", help="a results database or a JSON-lines file of runs on the candidates")
+    se.add_argument("--size", type=int, default=20, help="instances per domain (default 20)")
+    se.add_argument("--min-solved", type=int, default=10, help="fewer solved than this: resize (default 10)")
+    se.add_argument("--trivial-time", type=float, default=5.0,
+                    help="solved by every planner within this many seconds: trivial (default 5)")
+    se.add_argument("--max-trivial-fraction", type=float, default=0.5,
+                    help="more trivial candidates than this fraction: resize (default 0.5)")
+    se.add_argument("--no-validate", action="store_true")
+    se.add_argument("--format", choices=("text", "json"), default="text")
+    se.set_defaults(func=cmd_select)
+
+    rp = sub.add_parser("report", help="write one self-contained HTML report with plots")
+    rp.add_argument("results", help="a results database or a JSON-lines file of runs")
+    rp.add_argument("--rules", choices=RULES, default="ipc2008-sat")
+    rp.add_argument("-o", "--output", default="report.html")
+    rp.add_argument("--title", default="Planner results")
+    rp.add_argument("--sequential-winner", metavar="PLANNER")
+    rp.add_argument("--no-validate", action="store_true")
+    rp.add_argument("--format", choices=("text", "json"), default="text")
+    rp.set_defaults(func=cmd_report)
+
+
+def _limit_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--limits", choices=sorted(TRACK_LIMITS), default="ipc2008",
+                   help="the rules' defaults: ipc2008 30 min, 2 GB; ipc2011-learning 15 min, 4 GB")
+    p.add_argument("--wall", type=float, help="wall-clock seconds per run")
+    p.add_argument("--cpu", type=float, help="CPU seconds per run (all processes of the run together)")
+    p.add_argument("--memory", type=float, help="MB per run (resident, all processes together)")
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    base = TRACK_LIMITS[args.limits]
+    wall = args.wall if args.wall is not None else base.wall
+    cpu = args.cpu if args.cpu is not None else (wall if args.wall is not None else base.cpu)
+    memory = int(args.memory * MB) if args.memory is not None else base.memory
+    return Limits(wall=wall, cpu=cpu, memory=memory)
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except Error as exc:
+            render_rich(exc.diagnostics, _err())
+            return USAGE if isinstance(exc, InputError) or _is_usage(exc) else FINDINGS
+    return wrapped
+
+
+def _is_usage(exc: Error) -> bool:
+    return any(d.code in {"S010", "S020", "S021", "S030", "S050"} for d in exc.diagnostics)
+
+
+def _usage(message: str) -> Error:
+    return Error([error("S020", message)])
+
+
+def _pairs(items: list[str], what: str) -> dict[str, str]:
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise _usage(f"{what} must be NAME=VALUE, not {item!r}")
+        out[name] = value
+    return out
+
+
+def _checker(no_validate: bool) -> PlanChecker | None:
+    return None if no_validate else Validator()
+
+
+# -------------------------------------------------------------------------------------------------
+
+
+def _run(args: argparse.Namespace) -> int:
+    commands = _pairs(args.planner, "--planner")
+    plan_files = _pairs(args.plan_file, "--plan-file")
+    codes = _pairs(args.unsolved_codes, "--unsolved-codes")
+    for name in [*plan_files, *codes]:
+        if name not in commands:
+            raise _usage(f"{name} is not a --planner")
+    planners = []
+    for name, command in commands.items():
+        try:
+            unsolved = tuple(int(c) for c in codes.get(name, "0").split(","))
+        except ValueError:
+            raise _usage(f"--unsolved-codes for {name} must be integers separated by commas") from None
+        planner = Planner(name, command, plan_files.get(name, "{plan}"), unsolved)
+        planner.check()
+        planners.append(planner)
+    limits = _limits(args)
+    pairs = problem_set(args.problems)
+    if not pairs:
+        raise InputError([error("S021", "no problems found in " + ", ".join(args.problems))])
+    workdir = Path(args.workdir).resolve()
+    jobs: list[Job] = []
+    for planner in planners:
+        if args.dck:
+            dck = Path(args.dck).resolve()
+            if not dck.is_dir():
+                raise InputError([error("S022", f"the knowledge folder {dck} does not exist")])
+            jobs += evaluation_jobs(planner, pairs, dck, workdir / "empty-dck", args.track, limits, workdir)
+        else:
+            jobs += [Job(planner, args.track, "baseline", str(d), str(p), limits,
+                         rundir_for(workdir, planner.name, "baseline", d, p)) for d, p in pairs]
+    executor: Executor = DaskExecutor(args.dask) if args.dask else LocalExecutor(args.jobs or _cores())
+    checker = _checker(args.no_validate)
+    counts: Counter[str] = Counter()
+    with Store.open(args.db) as store:
+        already = len({j.key for j in jobs} & store.keys()) if args.resume else 0
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("solved {task.fields[solved]}  failed {task.fields[failed]}"), TimeRemainingColumn())
+        progress = Progress(*columns, console=_err(), disable=args.format == "json" or not sys.stderr.isatty())
+        with progress:
+            task = progress.add_task("runs", total=len(jobs) - already, solved=0, failed=0)
+
+            def on_run(run: Run) -> None:
+                counts[run.status] += 1
+                failed = sum(v for k, v in counts.items() if k in ("crash", "invalid-plan", "memout", "timeout"))
+                progress.update(task, advance=1, solved=counts["solved"], failed=failed)
+
+            stored = run_jobs(jobs, store, executor, checker, resume=args.resume, on_run=on_run)
+    if args.format == "json":
+        json.dump({"db": args.db, "ran": len(stored), "skipped": already, "statuses": dict(counts),
+                   "runs": [_run_json(r) for r in stored]}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        out = Console(highlight=False, soft_wrap=True)
+        for r in stored:
+            out.print(f"{r.planner} {r.config} {r.domain}/{r.problem}: {r.status} {r.wall:.2f} s"
+                      + (f" ({r.reason})" if r.reason else ""), markup=False)
+        summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+        out.print(f"{len(stored)} runs into {args.db}" + (f", {already} already there" if already else "")
+                  + (f": {summary}" if summary else ""), markup=False)
+    return OK
+
+
+def _cores() -> int:
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+def _run_json(r: Run) -> dict[str, Any]:
+    return {"planner": r.planner, "config": r.config, "track": r.track, "domain": r.domain,
+            "problem": r.problem_path, "status": r.status, "wall": r.wall, "cpu": r.cpu,
+            "peak_memory": r.peak_memory, "value": r.value, "length": r.length, "reason": r.reason}
+
+
+def _seeds(text: str) -> list[int]:
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            low, sep, high = part.partition("-")
+            seeds += list(range(int(low), int(high) + 1)) if sep else [int(low)]
+    except ValueError:
+        raise _usage(f"--seeds must be like 1-30 or 1,5,9, not {text!r}") from None
+    return seeds
+
+
+def _learn(args: argparse.Namespace) -> int:
+    domain = Path(args.domain).resolve()
+    if not domain.is_file():
+        raise InputError([error("S022", f"no such domain file: {args.domain}")])
+    out = Path(args.out).resolve()
+    limits = _limits(args)
+    if args.training:
+        training = Path(args.training).resolve()
+    elif args.generator:
+        training = out / "training"
+        generate_training(args.generator, _seeds(args.seeds), domain, training, limits)
+    else:
+        raise _usage("give --generator (with --seeds) or --training")
+    with Store.open(args.db) as store:
+        learned = learn(store, args.planner, args.learner, domain, training, out / "dck", limits)
+        repro = (reproduce(store, args.planner, args.learner, domain, training, out, limits, learned.knowledge,
+                           args.reproduce) if args.reproduce and learned.knowledge.status == "learned" else None)
+    k = learned.knowledge
+    if args.format == "json":
+        json.dump({"planner": k.planner, "domain": k.domain, "training": str(training),
+                   "training_problems": len(list(training.glob("*.pddl"))), "dck": k.folder,
+                   "status": k.status, "content_hash": k.content_hash, "wall": k.wall, "cpu": k.cpu,
+                   "peak_memory": k.peak_memory, "reason": learned.reason,
+                   "reproduced": None if repro is None else repro.reproduced,
+                   "reproduction_hashes": [] if repro is None else [a.content_hash for a in repro.again]},
+                  sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        out_c = Console(highlight=False, soft_wrap=True)
+        out_c.print(f"{k.planner} learned on {k.domain}: {k.status} in {k.wall:.1f} s, knowledge {k.folder} "
+                    f"sha256 {k.content_hash}" + (f" ({learned.reason})" if learned.reason else ""), markup=False)
+        if repro is not None:
+            verdict = "reproduced" if repro.reproduced else "NOT reproduced: " + ", ".join(
+                a.content_hash[:12] for a in repro.again)
+            out_c.print(f"re-run {len(repro.again)} time(s): {verdict}", markup=False)
+    if k.status != "learned" or (repro is not None and not repro.reproduced):
+        return FINDINGS
+    return OK
+
+
+def _score(args: argparse.Namespace) -> int:
+    runs = load_runs(args.results, _checker(args.no_validate))
+    scores = score(runs, args.rules)
+    impact = None
+    if args.learning_impact or args.sequential_winner:
+        try:
+            impact = learning_impact(runs, args.rules, args.sequential_winner)
+        except ValueError as exc:
+            raise _usage(str(exc)) from None
+    if args.format == "json":
+        data = scores.to_json()
+        if impact is not None:
+            data["learning_impact"] = impact.to_json()
+        json.dump(data, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif args.format == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["rank", "planner", "total", "solved", *scores.domains])
+        for e in scores.entrants:
+            writer.writerow([e.rank, e.name, f"{e.total:.4f}", e.solved,
+                             *(f"{e.domains[d]:.4f}" for d in scores.domains)])
+        sys.stdout.write(buffer.getvalue())
+    else:
+        console = Console(highlight=False, soft_wrap=True)
+        table = Table(title=f"{args.rules}: {len(runs)} runs, {len(scores.ignored)} problems solved by none")
+        for column in ("rank", "planner", "total", "solved", *scores.domains):
+            table.add_column(column, justify="left" if column == "planner" else "right")
+        for e in scores.entrants:
+            table.add_row(str(e.rank), e.name, f"{e.total:.2f}", str(e.solved),
+                          *(f"{e.domains[d]:.2f}" for d in scores.domains))
+        console.print(table)
+        for p in scores.penalties:
+            console.print(f"{p.entrant} gets 0 for {p.domain}: its plan for {p.problem} costs {p.cost:g}, "
+                          f"{p.best_by} found one costing {p.best:g}", markup=False)
+        if impact is not None:
+            it = Table(title=f"learning impact ({impact.rules})")
+            for column in ("planner", "baseline", "dck", "delta", "pareto", "special award"):
+                it.add_column(column, justify="left" if column == "planner" else "right")
+            for i in impact.planners:
+                award = "" if i.special_award is None else ("yes" if i.special_award else "no")
+                it.add_row(i.planner, f"{i.baseline:.2f}", f"{i.dck:.2f}", f"{i.delta:+.2f}", str(i.pareto_rank),
+                           award)
+            console.print(it)
+    return OK
+
+
+def _select(args: argparse.Namespace) -> int:
+    runs = load_runs(args.results, _checker(args.no_validate))
+    selections = select(runs, Thresholds(args.size, args.min_solved, args.trivial_time, args.max_trivial_fraction))
+    if args.format == "json":
+        json.dump({"domains": [s.to_json() for s in selections]}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        console = Console(highlight=False, soft_wrap=True)
+        for s in selections:
+            console.print(f"{s.domain}: {s.verdict}: {s.reason}", markup=False)
+            for c in s.candidates:
+                console.print(f"  {Path(c.problem).name}: solved by {c.solved_by}/{c.planners}: {c.why}", markup=False)
+    return OK
+
+
+def _report(args: argparse.Namespace) -> int:
+    from pddltools.score.report import render_html
+
+    runs = load_runs(args.results, _checker(args.no_validate))
+    scores = score(runs, args.rules)
+    impact = None
+    if args.sequential_winner or len({r.config for r in runs}) > 1:
+        try:
+            impact = learning_impact(runs, args.rules, args.sequential_winner)
+        except ValueError as exc:
+            raise _usage(str(exc)) from None
+    html = render_html(runs, scores, impact, args.title)
+    try:
+        Path(args.output).write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise InputError([error("S060", f"cannot write {args.output}: {exc.strerror or exc}")]) from None
+    if args.format == "json":
+        json.dump({"output": args.output, "bytes": len(html.encode()), "runs": len(runs)}, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        Console(highlight=False, soft_wrap=True).print(f"wrote {args.output} ({len(runs)} runs)", markup=False)
+    return OK
+
+
+cmd_run = _guard(_run)
+cmd_learn = _guard(_learn)
+cmd_score = _guard(_score)
+cmd_select = _guard(_select)
+cmd_report = _guard(_report)
