@@ -21,7 +21,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -201,8 +201,12 @@ def _set_kernel_limits(pid: int, limits: Limits) -> None:
 
 def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None = None,
                 env: Mapping[str, str] | None = None, cpus: Sequence[int] | None = None,
-                poll: float = 0.05) -> Outcome:
-    """Run `argv` under `limits`; return how it ended. Never leaves a process of the tree running."""
+                poll: float = 0.05, on_start: Callable[[int], object] | None = None) -> Outcome:
+    """Run `argv` under `limits`; return how it ended. Never leaves a process of the tree running.
+
+    `on_start(pid)` is called once the command runs (its pid is also its session id), so a caller can note
+    it somewhere that outlives this process: see `kill_stale`.
+    """
     start = time.monotonic()
     proc = subprocess.Popen(
         list(argv), cwd=cwd, env=dict(env) if env is not None else None, stdin=subprocess.DEVNULL,
@@ -212,6 +216,8 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
     if cpus:
         with contextlib.suppress(OSError):
             os.sched_setaffinity(proc.pid, set(cpus))
+    if on_start is not None:
+        on_start(proc.pid)
     assert proc.stdout is not None and proc.stderr is not None
     out, err = _Drain(proc.stdout), _Drain(proc.stderr)
     out.start()
@@ -293,3 +299,28 @@ def _kill_rest(tree: _Tree) -> None:
             return
         tree.signal(signal.SIGKILL)
         psutil.wait_procs(live, timeout=0.2)
+
+
+def session_marker(pid: int) -> str:
+    """A line naming a running session: its leader's pid and start time (pids are reused; start times not)."""
+    return f"{pid} {psutil.Process(pid).create_time():.3f}\n"
+
+
+def kill_stale(marker: str) -> bool:
+    """Kill the session a `session_marker` names if it is still running; whether one was found.
+
+    A runner killed with SIGKILL cannot stop the run it was monitoring, which lives in its own session;
+    the next runner uses the marker it left to finish the job before running that problem again.
+    """
+    try:
+        pid_text, started = marker.split()
+        pid = int(pid_text)
+        if abs(psutil.Process(pid).create_time() - float(started)) > 0.01:
+            return False
+    except (ValueError, psutil.Error):
+        return False
+    tree = _Tree(pid)
+    tree.known[pid] = psutil.Process(pid)
+    tree.signal(signal.SIGKILL)
+    _kill_rest(tree)
+    return True

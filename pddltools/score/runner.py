@@ -8,6 +8,7 @@ the database, and `--resume` skips exactly those.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pddltools.diagnostics import Error, error
-from pddltools.score.limits import Limits, run_limited
+from pddltools.score.limits import Limits, kill_stale, run_limited, session_marker
 from pddltools.score.store import Run, RunKey, Store, domain_name, sha256_bytes, sha256_file
 from pddltools.score.validation import PlanChecker
 
@@ -100,8 +101,12 @@ def execute(job: Job, cpus: Sequence[int] | None = None) -> Attempt:
     the problem set, which may be read-only and is shared by every run.
     """
     rundir = Path(job.rundir)
+    marker = rundir / "session"
     if rundir.exists():
-        shutil.rmtree(rundir)  # a run cut off by a killed runner left it half-written
+        # A run cut off by a killed runner: its planner may still be running, its folder is half-written.
+        with contextlib.suppress(OSError):
+            kill_stale(marker.read_text())
+        shutil.rmtree(rundir)
     rundir.mkdir(parents=True)
     domain = rundir / "domain.pddl"
     problem = rundir / "problem.pddl"
@@ -112,7 +117,8 @@ def execute(job: Job, cpus: Sequence[int] | None = None) -> Attempt:
     argv = job.planner.argv(values)
     plan_path = Path(_fill(job.planner.plan_file, values))
     try:
-        outcome = run_limited(argv, job.limits, cwd=rundir, cpus=cpus)
+        outcome = run_limited(argv, job.limits, cwd=rundir, cpus=cpus,
+                              on_start=lambda pid: marker.write_text(session_marker(pid)))
     except OSError as exc:
         return Attempt("crash", None, 0.0, 0.0, 0, None, f"cannot start {argv[0]}: {exc.strerror or exc}")
     (rundir / "stdout.txt").write_bytes(outcome.stdout)

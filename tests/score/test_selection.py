@@ -13,7 +13,8 @@ def runs_for(solvers: list[int], wall: list[float] | None = None, domain: str = 
         for planner in range(3):
             solved = planner < count
             out.append(Run(planner=f"p{planner}", track="t", config="baseline", domain=domain,
-                           domain_path=f"/{domain}/domain.pddl", domain_hash="", problem_path=f"/{domain}/c{i:02d}.pddl",
+                           domain_path=f"/{domain}/domain.pddl", domain_hash="",
+                           problem_path=f"/{domain}/c{i:02d}.pddl",
                            problem_hash="", status="solved" if solved else "timeout",
                            wall=(wall[i] if wall else 100.0) if solved else 900.0, cpu=0.0, peak_memory=0, length=1))
     return out

@@ -1,0 +1,91 @@
+"""Limits on the whole process tree: memory, wall time, CPU time, forking, floods; nothing left running."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from pddltools.score.limits import MB, Limits, run_limited
+
+PLANNERS = Path(__file__).resolve().parents[2] / "corpus" / "score" / "planners"
+PY = sys.executable
+
+
+def gone(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def test_memory_hog_is_a_memout() -> None:
+    outcome = run_limited([PY, str(PLANNERS / "hog.py")], Limits(wall=20, cpu=20, memory=150 * MB))
+    assert outcome.status == "memout", outcome
+    assert outcome.wall < 10
+
+
+def test_memory_of_forked_children_is_added_up() -> None:
+    # Three processes of 60 MB each: none is over 150 MB, together they are. RLIMIT_AS is per process
+    # and cannot see this; the tree poll does.
+    code = ("import os, time\n"
+            "for _ in range(2):\n"
+            "    if os.fork() == 0: break\n"
+            "block = bytearray(60 * 1024 * 1024)\n"
+            "time.sleep(30)\n")
+    outcome = run_limited([PY, "-c", code], Limits(wall=20, cpu=20, memory=150 * MB))
+    assert outcome.status == "memout", outcome
+    assert outcome.peak_memory > 150 * MB
+    assert outcome.processes == 3
+
+
+def test_sleeper_that_ignores_sigterm_is_a_timeout() -> None:
+    start = time.monotonic()
+    outcome = run_limited([PY, str(PLANNERS / "sleeper.py")], Limits(wall=1.5, cpu=10, memory=500 * MB, grace=0.3))
+    assert outcome.status == "timeout" and "wall-clock" in outcome.reason
+    assert outcome.returncode == -9  # SIGTERM was ignored: SIGKILL ended it
+    assert time.monotonic() - start < 4
+
+
+def test_busy_loop_is_a_cpu_timeout() -> None:
+    outcome = run_limited([PY, "-c", "while True: pass"], Limits(wall=20, cpu=1.0, memory=500 * MB))
+    assert outcome.status == "timeout" and "CPU" in outcome.reason
+    assert 1.0 <= outcome.cpu < 3
+
+
+def test_forking_planner_leaves_no_process(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    outcome = run_limited([PY, str(PLANNERS / "forker.py"), str(pids)], Limits(wall=1.5, cpu=10, memory=500 * MB))
+    assert outcome.status == "timeout"
+    numbers = [int(p) for p in pids.read_text().split()]
+    assert len(numbers) == 4  # the planner and three children, one in a session of its own
+    assert all(gone(pid) for pid in numbers)
+
+
+def test_daemon_left_behind_by_a_finished_planner_is_killed(tmp_path: Path) -> None:
+    pids = tmp_path / "pid"
+    outcome = run_limited([PY, str(PLANNERS / "daemon.py"), str(pids)], Limits(wall=10, cpu=10, memory=500 * MB))
+    assert outcome.status == "exited" and outcome.returncode == 0
+    assert gone(int(pids.read_text()))
+
+
+def test_output_flood_is_stopped_and_kept_short() -> None:
+    outcome = run_limited([PY, str(PLANNERS / "flood.py")], Limits(wall=20, cpu=20, memory=500 * MB, output=8 * MB))
+    assert outcome.status == "crash" and "output" in outcome.reason
+    assert len(outcome.stdout) < 100_000  # head and tail only
+
+
+def test_plain_exit_codes_and_output() -> None:
+    outcome = run_limited([PY, "-c", "import sys; print('hi'); sys.exit(3)"], Limits(wall=10, cpu=10))
+    assert (outcome.status, outcome.returncode, outcome.stdout) == ("exited", 3, b"hi\n")
+    outcome = run_limited([PY, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"], Limits(wall=10))
+    assert outcome.status == "crash" and "SIGSEGV" in outcome.reason
+
+
+@pytest.mark.parametrize("cpus", [[0]])
+def test_pinned_to_one_core(cpus: list[int]) -> None:
+    outcome = run_limited([PY, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"], Limits(wall=10), cpus=cpus)
+    assert outcome.stdout.strip() == str(cpus).encode()

@@ -1,0 +1,141 @@
+"""The runner: run folders, statuses, executors, and `--resume` after the runner is killed with SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pddltools.score.limits import MB, Limits
+from pddltools.score.runner import DaskExecutor, Job, LocalExecutor, Planner, problem_set, run_jobs, rundir_for
+from pddltools.score.store import Store
+from pddltools.score.validation import Verdict
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "score"
+PLANNERS = CORPUS / "planners"
+LINE = CORPUS / "line"
+PY = sys.executable
+
+
+def walker(name: str = "walker", bad: int = 0) -> Planner:
+    return Planner(name, f"{PY} {PLANNERS / 'walker.py'} {{problem}} {{plan}} {bad}")
+
+
+def jobs_for(planner: Planner, tmp: Path, limits: Limits | None = None) -> list[Job]:
+    limits = limits or Limits(wall=20, cpu=20, memory=500 * MB)
+    return [Job(planner, "t", "baseline", str(d), str(p), limits, rundir_for(tmp, planner.name, "baseline", d, p))
+            for d, p in problem_set([LINE])]
+
+
+def by_length(domain: str, problem: str, plan: str) -> Verdict:
+    """A stand-in for the validator: valid when the plan has as many steps as the problem's number."""
+    steps = [line for line in plan.splitlines() if line.strip() and not line.startswith(";")]
+    wanted = int(Path(problem).stem.split("-")[1])
+    return Verdict(len(steps) == wanted, float(len(steps)), len(steps), "" if len(steps) == wanted else "too short")
+
+
+def test_problem_set_pairs_problems_with_their_domain() -> None:
+    pairs = problem_set([LINE])
+    assert len(pairs) == 8 and all(d.name == "domain.pddl" for d, _ in pairs)
+
+
+def test_statuses_from_a_local_run(tmp_path: Path) -> None:
+    walk = walker(bad=8)
+    sleeper = Planner("sleeper", f"{PY} {PLANNERS / 'sleeper.py'}")
+    nothing = Planner("nothing", f"{PY} -c \"import sys; sys.exit(12)\"", unsolved_codes=(0, 12))
+    broken = Planner("broken", f"{PY} -c \"import sys; sys.exit(3)\"")
+    limits = Limits(wall=1.0, cpu=5, memory=500 * MB, grace=0.2)
+    jobs = [j for p in (walk, sleeper, nothing, broken) for j in jobs_for(p, tmp_path, limits)[:1]]
+    jobs += [j for j in jobs_for(walk, tmp_path, limits) if j.problem_path.endswith("line-08.pddl")]
+    with Store.open(tmp_path / "r.sqlite") as store:
+        runs = run_jobs(jobs, store, LocalExecutor(2), by_length)
+        stored = {(r.planner, r.problem): r for r in store.runs()}
+    assert len(runs) == 5
+    assert stored["walker", "line-01"].status == "solved" and stored["walker", "line-01"].length == 1
+    assert stored["walker", "line-08"].status == "invalid-plan" and stored["walker", "line-08"].reason == "too short"
+    assert stored["sleeper", "line-01"].status == "timeout"
+    assert stored["nothing", "line-01"].status == "unsolved"
+    assert stored["broken", "line-01"].status == "crash" and "exit code 3" in stored["broken", "line-01"].reason
+    rundir = Path(jobs[0].rundir)
+    assert (rundir / "problem.pddl").is_file() and (rundir / "stdout.txt").is_file()
+
+
+def test_anytime_plans_are_read_from_the_last_one(tmp_path: Path) -> None:
+    from pddltools.score.runner import read_plan
+
+    (tmp_path / "plan.1").write_text("(a)\n(b)\n")
+    (tmp_path / "plan.10").write_text("(c)\n")
+    (tmp_path / "plan.2").write_text("(d)\n")
+    assert read_plan(tmp_path / "plan") == "(c)\n"
+
+
+def test_unknown_template_field_is_a_usage_error() -> None:
+    from pddltools.diagnostics import Error
+
+    with pytest.raises(Error, match="unknown field"):
+        Planner("x", "plan {domian}").check()
+
+
+def test_dask_executor_on_a_local_cluster_of_processes(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    jobs = jobs_for(walker(), tmp_path)[:4]
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client, Store.open(tmp_path / "r.sqlite") as store:
+        pids = set(client.run(os.getpid).values())
+        runs = run_jobs(jobs, store, DaskExecutor(client=client), by_length)
+        assert os.getpid() not in pids and len(pids) == 2
+    assert sorted(r.problem for r in runs) == ["line-01", "line-02", "line-03", "line-04"]
+    assert all(r.status == "solved" for r in runs)
+
+
+def _count(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_sigkill_then_resume_loses_nothing_and_runs_nothing_twice(tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite"
+    log = tmp_path / "log"
+    # Each planner run appends its problem to the log when it finishes, then writes the plan.
+    code = ("import sys,time; time.sleep(0.4); "
+            "open(sys.argv[3],'a').write(open(sys.argv[1]).read().split()[2].strip(')')+'\\n'); "
+            "open(sys.argv[2],'w').write('(walk p0 p1)\\n')")
+    argv = [PY, "-m", "pddltools.cli", "run", str(LINE), "--planner", f"slow={PY} -c \"{code}\" {{problem}} {{plan}} "
+            f"{log}", "--db", str(db), "--workdir", str(tmp_path / "runs"), "--jobs", "1", "--no-validate",
+            "--wall", "20", "--memory", "500"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    runner = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while _count(db) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    runner.send_signal(signal.SIGKILL)
+    runner.wait()
+    # The planner the killed runner had started lives on in its own session; the resumed runner kills it
+    # (from the marker in its run folder) before it runs that problem again.
+    with Store.open(db) as store:
+        before = {r.problem: r.finished_at for r in store.runs()}
+    assert 3 <= len(before) < 8
+    logged_before = log.read_text().split()
+    result = subprocess.run([*argv, "--resume", "--format", "json"], env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    with Store.open(db) as store:
+        after = {r.problem: r.finished_at for r in store.runs()}
+        assert store.count() == 8 and store.duplicates() == 0
+    assert all(after[p] == t for p, t in before.items())  # finished runs kept, not re-run
+    logged = log.read_text().split()
+    # Problems stored before the kill were run exactly once; only the run in flight at the kill ran again.
+    for problem in before:
+        assert logged.count(problem) == 1
+    assert sorted(set(logged)) == sorted(after)
+    assert len(logged) - len(set(logged)) <= 1
+    assert len(logged_before) - len(before) <= 1

@@ -1,0 +1,88 @@
+"""The results store: WAL, schema versions and migrations, one committed row per finished run."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pddltools.diagnostics import InputError
+from pddltools.score.store import MIGRATIONS, SCHEMA_VERSION, Knowledge, Run, Store
+
+
+def sample(problem: str = "/c/d/p1.pddl", **changes: object) -> Run:
+    run = Run(planner="A", track="t", config="baseline", domain="d", domain_path="/c/d/domain.pddl", domain_hash="1",
+              problem_path=problem, problem_hash="2", status="solved", wall=1.5, cpu=1.25, peak_memory=1000,
+              returncode=0, plan_hash="3", plan_text="(a)\n", value=1.0, length=1, reason="", finished_at=10.0)
+    return replace(run, **changes)  # type: ignore[arg-type]
+
+
+def test_new_store_is_wal_at_the_latest_version(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "r.sqlite") as store:
+        assert store.version == SCHEMA_VERSION == len(MIGRATIONS)
+    db = sqlite3.connect(tmp_path / "r.sqlite")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_round_trip_and_replace_by_key(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "r.sqlite") as store:
+        store.add(sample())
+        store.add(sample("/c/d/p2.pddl", status="timeout", plan_text=None, value=None))
+        store.add(sample(status="crash"))  # same key: replaces
+        assert store.count() == 2 and store.duplicates() == 0
+    # A second connection (another process) sees every committed run.
+    with Store.open(tmp_path / "r.sqlite") as again:
+        runs = again.runs()
+    assert [r.status for r in runs] == ["timeout", "crash"]
+    assert runs[0] == sample("/c/d/p2.pddl", status="timeout", plan_text=None, value=None)
+
+
+def test_unknown_status_is_refused(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "r.sqlite") as store, pytest.raises(ValueError):
+        store.add(sample(status="great"))
+
+
+def test_migration_from_version_1_keeps_runs_and_names_their_domain(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0] + "PRAGMA user_version = 1;")
+    db.execute("INSERT INTO runs (planner, track, config, domain_path, domain_hash, problem_path, problem_hash, "
+               "status, wall, cpu, peak_memory, finished_at) VALUES ('A', 't', 'baseline', '/c/gripper/domain.pddl', "
+               "'1', '/c/gripper/p1.pddl', '2', 'solved', 1, 1, 0, 0)")
+    db.commit()
+    db.close()
+    with Store.open(path) as store:
+        assert store.version == 2
+        [run] = store.runs()
+        assert run.domain == "gripper"
+        store.add_knowledge(Knowledge("A", "gripper", 0, "/k", "abc", "learned", 1.0, 1.0, 0))
+        assert store.knowledge("A")[0].content_hash == "abc"
+
+
+def test_newer_schema_and_garbage_are_input_errors(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite"
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(InputError, match="newer"):
+        Store.open(path)
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(InputError, match="not a results database"):
+        Store.open(junk)
+
+
+def test_an_uncommitted_run_leaves_no_row(tmp_path: Path) -> None:
+    # A writer that dies mid-transaction: its row must not appear (SQLite rolls it back).
+    path = tmp_path / "r.sqlite"
+    Store.open(path).close()
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("BEGIN IMMEDIATE")
+    db.execute("INSERT INTO runs (planner, track, config, domain_path, domain_hash, problem_path, problem_hash, "
+               "status, wall, cpu, peak_memory, finished_at) VALUES ('A', 't', 'c', 'd', 'h', 'p', 'h', 'solved', "
+               "1, 1, 0, 0)")
+    db.close()  # closed without COMMIT
+    with Store.open(path) as store:
+        assert store.count() == 0
