@@ -144,6 +144,7 @@ class _Detector:
     def __init__(self, domain: ast.Domain, changed: frozenset[str]) -> None:
         self.found: dict[Feature, Span | None] = {}
         self.object_functions = object_functions(domain)
+        self.declared_functions = frozenset(f.name for f in domain.functions)
         self.changed = changed
         self.goal_preferences: set[str] = set()
 
@@ -227,7 +228,7 @@ class _Detector:
                     continue
                 if node.function == TOTAL_COST:
                     self.use(Feature.ACTION_COSTS, node)
-                else:
+                elif node.function in self.declared_functions:  # an undeclared one is the checker's E602
                     self.use(Feature.NUMERIC_FLUENTS, node)
             elif isinstance(node, ast.IsViolated) and node.preference in self.goal_preferences:
                 self.use(Feature.GOAL_UTILITIES, node)
@@ -291,7 +292,8 @@ class _Detector:
     def terms(self, terms: Iterable[ast.Term]) -> None:
         for term in terms:
             if isinstance(term, ast.FunctionTerm):
-                self.use(Feature.OBJECT_FLUENTS, term)
+                if term.function in self.object_functions:
+                    self.use(Feature.OBJECT_FLUENTS, term)
                 self.terms(term.args)
 
     def expression(self, expression: ast.Expression) -> None:

@@ -157,6 +157,8 @@ class NameChecker:
         """0 fits, 1 a wider type (may not fit), 2 cannot fit."""
         wanted = type_names(required)
         h = self.hierarchy
+        if any(t not in h for t in (*types, *wanted)):
+            return 0  # an undeclared type is reported where it is declared (E201), once
         if variable:
             if all(any(h.is_subtype(t, w) for w in wanted) for t in types):
                 return 0

@@ -61,7 +61,8 @@ class CheckReport:
             ],
             "tracks": {tid: v.fit.value for tid, v in self.tracks.items()},
             "track_details": {
-                tid: {"verdict": v.fit.value, "explanation": v.explain(), "compile": v.compile_command(*self.compile_files()),
+                tid: {"verdict": v.fit.value, "explanation": v.explain(),
+                      "compile": v.compile_command(*self.compile_files()),
                       "optional_used": [f.value for f in v.optional_used],
                       "to_compile": [f.value for f in v.to_compile],
                       "ruled_out_by": [f.value for f in v.ruled_out_by]}

@@ -112,7 +112,7 @@ def domain_symbols(domain: ast.Domain) -> DomainSymbols:
             symbols.predicates[predicate.name] = predicate
         else:
             found.append(_duplicate("predicate", predicate.name, predicate.span, first_p.span,
-                                    same=first_p == predicate))
+                                    same=_signature(first_p.parameters) == _signature(predicate.parameters)))
         _duplicate_parameters(found, predicate.parameters, f"predicate {predicate.name}")
 
     for function in domain.functions:
@@ -126,7 +126,8 @@ def domain_symbols(domain: ast.Domain) -> DomainSymbols:
             symbols.functions[function.name] = function
         else:
             found.append(_duplicate("function", function.name, function.span, first_f.span,
-                                    same=first_f == function))
+                                    same=_signature(first_f.parameters) == _signature(function.parameters)
+                                    and first_f.type == function.type))
         _duplicate_parameters(found, function.parameters, f"function {function.name}")
 
     for structure in domain.structures:
@@ -196,6 +197,11 @@ def problem_symbols(symbols: DomainSymbols, problem: ast.Problem, domain_prefere
                 table.preferences.setdefault(node.name, node)
     table.domain_preferences = frozenset(domain_preferences)
     return table
+
+
+def _signature(parameters: tuple[ast.TypedName, ...]) -> tuple[tuple[str, ...], ...]:
+    """Parameter types without names: `(p ?x)` and `(p ?y)` declare the same predicate."""
+    return tuple(type_names(p.type) for p in parameters)
 
 
 def _types(types: tuple[str, ...]) -> str:

@@ -1,0 +1,6 @@
+(define (domain constant-object-clash)
+  (:requirements :strips :typing)
+  (:types room robot)
+  (:constants hall - room)
+  (:predicates (in ?r - robot ?x - room))
+  (:action enter :parameters (?r - robot) :precondition (and) :effect (in ?r hall)))

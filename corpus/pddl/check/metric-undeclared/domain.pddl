@@ -1,0 +1,5 @@
+(define (domain metric-undeclared)
+  (:requirements :strips :action-costs)
+  (:predicates (done))
+  (:functions (total-cost))
+  (:action finish :parameters () :precondition (and) :effect (and (done) (increase (total-cost) 1))))

@@ -1,0 +1,5 @@
+(define (domain object-repeats-constant)
+  (:requirements :strips)
+  (:constants home)
+  (:predicates (at ?x))
+  (:action go :parameters (?x) :precondition (and) :effect (at ?x)))

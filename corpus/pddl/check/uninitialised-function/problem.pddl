@@ -1,0 +1,3 @@
+(define (problem p) (:domain uninitialised-function)
+  (:init)
+  (:goal (done)))

@@ -1,0 +1,5 @@
+(define (domain unreachable-goal)
+  (:requirements :strips)
+  (:predicates (at ?x) (road ?x ?y))
+  (:action drive :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y))
+    :effect (and (at ?y) (not (at ?x)))))

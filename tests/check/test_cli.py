@@ -1,0 +1,130 @@
+"""`pddltools check` as a user and a CI job run it: the report, JSON, GitHub annotations, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pddltools.check.tracks import TRACK_IDS
+from pddltools.cli import main
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "pddl"
+HELLO = CORPUS / "examples" / "hello"
+BAD = CORPUS / "check"
+
+
+def run(*args: str | Path) -> tuple[int, str, str]:
+    done = subprocess.run([sys.executable, "-m", "pddltools.cli", "check", *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_a_clean_task_exits_0_with_features_and_every_track(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(HELLO / "domain.pddl"), str(HELLO / "problem.pddl")]) == 0
+    out = capsys.readouterr().out
+    assert "Features used" in out and "action-costs" in out
+    for track in TRACK_IDS:
+        assert track in out
+    assert "0 errors, 0 warnings" in out
+
+
+def test_json_has_the_documented_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--format", "json", str(HELLO / "domain.pddl"), str(HELLO / "problem.pddl")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["files"] == [str(HELLO / "domain.pddl"), str(HELLO / "problem.pddl")]
+    assert data["features"] == ["typing", "action-costs"]
+    assert set(data["tracks"]) == set(TRACK_IDS)
+    assert data["tracks"]["ipc2008-seq-sat"] == "fits"
+    assert data["tracks"]["ipc2011-learning"] == "compilable"
+    assert "--remove action-costs" in data["track_details"]["ipc2011-learning"]["compile"]
+    finding = data["findings"][0]
+    assert {"code", "severity", "message", "file", "line", "column"} <= set(finding)
+    assert data["summary"]["errors"] == 0
+
+
+def test_errors_exit_1_and_are_shown_with_a_caret(capsys: pytest.CaptureFixture[str]) -> None:
+    domain = BAD / "undeclared-predicate" / "domain.pddl"
+    assert main(["check", str(domain)]) == 1
+    out = capsys.readouterr().out
+    assert f"{domain}:6:19: error[E202]: predicate claer is not declared in :predicates (did you mean clear?)" in out
+    assert "    :precondition (claer ?x)" in out and "^^^^^^^^^" in out
+
+
+def test_several_errors_in_one_file_are_all_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    domain = tmp_path / "d.pddl"
+    domain.write_text("""(define (domain d) (:requirements :strips)
+  (:predicates (p ?x))
+  (:action a :parameters (?x) :precondition (and (q ?x) (p ?y)) :effect (p ?x ?x)))""")
+    assert main(["check", "--format", "json", str(domain)]) == 1
+    codes = [(f["code"], f["line"]) for f in json.loads(capsys.readouterr().out)["findings"]
+             if f["severity"] == "error"]
+    assert codes == [("E202", 3), ("E205", 3), ("E206", 3)]
+
+
+def test_strict_turns_an_undeclared_requirement_into_an_error() -> None:
+    domain = BAD / "undeclared-requirement" / "domain.pddl"
+    assert main(["check", str(domain)]) == 0
+    assert main(["check", "--strict", str(domain)]) == 1
+
+
+def test_track_narrows_the_verdicts(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", "--format", "json", "--track", "ipc2011-learning", "--track", "ipc2008-seq-opt",
+          str(HELLO / "domain.pddl")])
+    assert set(json.loads(capsys.readouterr().out)["tracks"]) == {"ipc2011-learning", "ipc2008-seq-opt"}
+
+
+def test_github_annotations(capsys: pytest.CaptureFixture[str]) -> None:
+    domain = BAD / "wrong-arity" / "domain.pddl"
+    assert main(["check", "--format", "github", str(domain)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert f"::error file={domain},line=6,col=19,title=E206::predicate clear takes 1 argument, but 2 are given" \
+        in lines
+
+
+def test_syntax_errors_of_every_file_are_reported_and_exit_1(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    problem = tmp_path / "p.pddl"
+    problem.write_text("(define (problem p) (:domain hello-logistics) (:init (at t1 depot) (:goal (and)))")
+    assert main(["check", "--format", "json", str(HELLO / "domain.pddl"), str(problem)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    errors = [f for f in data["findings"] if f["severity"] == "error"]
+    assert [f["code"] for f in errors] == ["E107", "E103"]  # the unclosed (:init, and what follows it
+    assert {f["file"] for f in errors} == {str(problem)}
+    assert data["features"]  # the domain is still checked
+
+
+def test_unreadable_input_exits_2_without_a_traceback(tmp_path: Path) -> None:
+    code, out, err = run(tmp_path / "missing.pddl")
+    assert code == 2 and "Traceback" not in out + err and "E001" in out
+    binary = tmp_path / "b.pddl"
+    binary.write_bytes(b"\x00\x01\x02")
+    code, out, err = run(binary)
+    assert code == 2 and "E002" in out and "Traceback" not in out + err
+
+
+def test_usage_errors_exit_2() -> None:
+    code, _, err = run()
+    assert code == 2 and "DOMAIN" in err
+    code, _, err = run("--track", "ipc2099", HELLO / "domain.pddl")
+    assert code == 2 and "invalid choice" in err
+
+
+def test_each_pairs_problems_with_their_domain_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "tasks").mkdir()
+    (tmp_path / "tasks" / "domain.pddl").write_text((HELLO / "domain.pddl").read_text())
+    problem = tmp_path / "tasks" / "p1.pddl"
+    problem.write_text((HELLO / "problem.pddl").read_text().replace("(at parcel depot)", "(at parcel nowhere)"))
+    # The problem alone is given, as pre-commit gives changed files: its domain is found beside it.
+    assert main(["check", "--each", str(problem), "--format", "json"]) == 1
+    [report] = json.loads(capsys.readouterr().out)
+    assert report["files"] == [str(tmp_path / "tasks" / "domain.pddl"), str(problem)]
+    assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == ["E204"]
+
+
+def test_the_pre_commit_hook_runs_check_each() -> None:
+    hooks = (Path(__file__).resolve().parents[2] / ".pre-commit-hooks.yaml").read_text()
+    assert "entry: pddltools check --each" in hooks and r"files: \.pddl$" in hooks
