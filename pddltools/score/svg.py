@@ -41,9 +41,10 @@ def _legend(names: Sequence[str], x: float, y: float) -> list[str]:
 def bar_chart(title: str, groups: Sequence[str], series: Sequence[str],
               values: Mapping[tuple[str, str], float], y_label: str) -> str:
     """One group of bars per `groups` item, one bar per `series` item; `values[(group, series)]`."""
-    bar = 12
-    gap = 14
-    group_width = max(1, len(series)) * bar + gap
+    bar = 14
+    gap = 18
+    # Few groups are spread over a plot at least 300 px wide rather than huddled at its left.
+    group_width = max(max(1, len(series)) * bar + gap, 300 / max(1, len(groups)))
     left, top, bottom = 50, 30, 110
     width = left + max(1, len(groups)) * group_width + 20
     legend_x = width
@@ -63,14 +64,14 @@ def bar_chart(title: str, groups: Sequence[str], series: Sequence[str],
     parts.append(f'<text x="12" y="{top + plot_h / 2}" font-size="11" transform="rotate(-90 12 {top + plot_h / 2})" '
                  f'text-anchor="middle">{escape(y_label)}</text>')
     for g, group in enumerate(groups):
-        x0 = left + gap / 2 + g * group_width
+        x0 = left + g * group_width + (group_width - len(series) * bar) / 2
         for s, name in enumerate(series):
             value = values.get((group, name), 0.0)
             h = plot_h * value / top_value
             x = x0 + s * bar
             parts.append(f'<rect class="bar" x="{x:.1f}" y="{top + plot_h - h:.1f}" width="{bar - 1}" height="{h:.1f}" '
                          f'fill="{colour(s)}"><title>{escape(group)} / {escape(name)}: {_fmt(value)}</title></rect>')
-        cx = x0 + len(series) * bar / 2
+        cx = x0 + len(series) * bar / 2 + 4
         parts.append(f'<text x="{cx:.1f}" y="{top + plot_h + 12}" font-size="10" text-anchor="end" '
                      f'transform="rotate(-40 {cx:.1f} {top + plot_h + 12})">{escape(group)}</text>')
     parts.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{legend_x}" y2="{top + plot_h}" stroke="#333"/>')
