@@ -24,7 +24,7 @@ from rich.table import Table
 from pddltools.diagnostics import Error, InputError, error, render_rich
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
-from pddltools.score.results import load_runs
+from pddltools.score.results import is_database, load_runs
 from pddltools.score.rules import RULES, learning_impact, score
 from pddltools.score.runner import (
     DaskExecutor,
@@ -172,6 +172,12 @@ def _checker(no_validate: bool) -> PlanChecker | None:
     return None if no_validate else Validator()
 
 
+def _load(args: argparse.Namespace) -> list[Run]:
+    """Runs to score; a database's plans were validated when they ran, a JSON-lines file's are now."""
+    path = Path(args.results)
+    return load_runs(path, None if is_database(path) else _checker(args.no_validate))
+
+
 # -------------------------------------------------------------------------------------------------
 
 
@@ -300,7 +306,7 @@ def _learn(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
-    runs = load_runs(args.results, _checker(args.no_validate))
+    runs = _load(args)
     scores = score(runs, args.rules)
     impact = None
     if args.learning_impact or args.sequential_winner:
@@ -347,7 +353,7 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _select(args: argparse.Namespace) -> int:
-    runs = load_runs(args.results, _checker(args.no_validate))
+    runs = _load(args)
     selections = select(runs, Thresholds(args.size, args.min_solved, args.trivial_time, args.max_trivial_fraction))
     if args.format == "json":
         json.dump({"domains": [s.to_json() for s in selections]}, sys.stdout, indent=2)
@@ -364,7 +370,7 @@ def _select(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from pddltools.score.report import render_html
 
-    runs = load_runs(args.results, _checker(args.no_validate))
+    runs = _load(args)
     scores = score(runs, args.rules)
     impact = None
     if args.sequential_winner or len({r.config for r in runs}) > 1:

@@ -15,7 +15,7 @@ from typing import Any
 
 from pddltools.diagnostics import Error, InputError, Source, Span, error
 from pddltools.score.store import STATUSES, Run, Store, domain_name, sha256_bytes, sha256_file
-from pddltools.score.validation import PlanChecker
+from pddltools.score.validation import PlanChecker, count_actions
 
 REQUIRED = ("planner", "domain", "problem", "plan", "time", "status", "config")
 
@@ -88,7 +88,9 @@ def _run(item: Any, base: Path, span: Span, checker: PlanChecker | None) -> Run:
     if status == "solved":
         if plan_text is None:
             status, reason = "invalid-plan", reason or "solved, but no plan given"
-        elif checker is not None:
+        elif checker is None:
+            length = count_actions(plan_text)  # not validated: taken at its word, unit cost
+        else:
             verdict = checker(str(domain), str(problem), plan_text)
             value, length = verdict.value, verdict.length
             if not verdict.valid:

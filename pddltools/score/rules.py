@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pddltools.score.store import Run
+from pddltools.score.validation import count_actions
 
 RULES = ("ipc2008-sat", "ipc2008-opt", "ipc2011-time", "ipc2011-quality")
 
@@ -160,6 +161,8 @@ def quality(run: Run) -> float:
         return run.value
     if run.length is not None:
         return float(run.length)
+    if run.plan_text is not None:
+        return float(count_actions(run.plan_text))  # stored without validation: unit cost
     raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has neither value nor length")
 
 
@@ -198,7 +201,7 @@ def _length(run: Run) -> int:
     if run.length is not None:
         return run.length
     if run.plan_text is not None:
-        return sum(1 for line in run.plan_text.splitlines() if line.split(";", 1)[0].strip())
+        return count_actions(run.plan_text)
     raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has no plan length")
 
 

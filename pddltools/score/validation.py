@@ -20,6 +20,11 @@ class Verdict:
     reason: str = ""
 
 
+def count_actions(plan_text: str) -> int:
+    """The number of actions in a plan file's text: its lines that are not empty or comments."""
+    return sum(1 for line in plan_text.splitlines() if line.split(";", 1)[0].strip())
+
+
 # (domain path, problem path, plan text) -> verdict; tests pass hand-made ones.
 PlanChecker = Callable[[str, str, str], Verdict]
 
