@@ -61,6 +61,18 @@ def load_pddltools() -> tuple[str, ParseFn]:
     return str(pddltools.__version__), parse
 
 
+def load_check() -> tuple[str, ParseFn]:
+    """pddltools parsing and then checking each pair: `pddltools check` without the report."""
+    import pddltools
+    from pddltools.check import check
+    from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+
+    def parse(domain: str, problem: str) -> object:
+        return check(parse_domain_file(domain), [parse_problem_file(problem)])
+
+    return str(pddltools.__version__), parse
+
+
 def load_fd() -> tuple[str, ParseFn]:
     from fast_downward.translate import options  # type: ignore[import-not-found]
     from fast_downward.translate.pddl_parser import open as open_task  # type: ignore[import-not-found]
@@ -126,6 +138,7 @@ TOOLS: dict[str, Tool] = {
     tool.name: tool
     for tool in (
         Tool("pddltools", "pddltools", load_pddltools, in_venv=False),
+        Tool("check", "pddltools check", load_check, in_venv=False),
         Tool("loki", "Loki (pypddl)", load_loki, in_venv=True),
         Tool("fd", "FD translate", load_fd, in_venv=True),
         Tool("pddl", "pddl package", load_pddl, in_venv=True),
@@ -134,6 +147,7 @@ TOOLS: dict[str, Tool] = {
     )
 }
 OURS = "pddltools"
+CHECK = "check"  # not a reference: pddltools check, compared with pddltools parsing
 
 
 def dist_version(name: str) -> str:
@@ -501,9 +515,17 @@ def ratios(runs: dict[str, ToolRun], pairs: Sequence[Pair]) -> list[Ratio]:
     return [
         ratio(ours, run, pairs, accepted_only)
         for name, run in runs.items()
-        if name != OURS and not run.unavailable
+        if name not in (OURS, CHECK) and not run.unavailable
         for accepted_only in (True, False)
     ]
+
+
+def check_ratio(runs: dict[str, ToolRun], pairs: Sequence[Pair]) -> Ratio | None:
+    """Parsing and checking against parsing alone, on the pairs both finished (target: at most 2)."""
+    ours, checking = runs.get(OURS), runs.get(CHECK)
+    if ours is None or checking is None or ours.unavailable or checking.unavailable:
+        return None
+    return ratio(checking, ours, pairs, accepted_only=True)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -695,6 +717,13 @@ def render(
             "ratio = pddltools time / reference time on the same pairs (<= 1.0: pddltools faster)",
             table(ratio_rows(found, pairs)),
         ]
+    checked = check_ratio(runs, pairs)
+    if checked is not None:
+        parts += [
+            "",
+            f"checking = (parse + check) / parse = {checked.value:.2f} on {checked.pairs} pairs "
+            f"({checked.ours_s:.2f} s / {checked.theirs_s:.2f} s; target <= 2)",
+        ]
     parts += [f"{name}: not available: {run.unavailable}" for name, run in runs.items() if run.unavailable]
     rejections = rejection_lines(runs, pairs)
     if rejections:
@@ -763,6 +792,9 @@ def json_report(
             for r in found
         ],
         "memory": list(memory),
+        "check_over_parse": (lambda r: None if r is None else {
+            "ratio": r.value, "pairs": r.pairs, "check_s": r.ours_s, "parse_s": r.theirs_s,
+        })(check_ratio(runs, pairs)),
     }
 
 
