@@ -175,6 +175,8 @@ def _checker(no_validate: bool) -> PlanChecker | None:
 def _load(args: argparse.Namespace) -> list[Run]:
     """Runs to score; a database's plans were validated when they ran, a JSON-lines file's are now."""
     path = Path(args.results)
+    if not path.is_file():
+        raise InputError([error("S040", f"cannot read {path}: no such file")])
     return load_runs(path, None if is_database(path) else _checker(args.no_validate))
 
 
