@@ -1,0 +1,39 @@
+"""What the bridges raise: a construct the other side cannot carry, or a framework that is not installed.
+
+Codes:
+- E701: a PDDL construct tarski cannot express; E702: one Unified Planning cannot express;
+- E703: something in a tarski or UP problem that pddltools' PDDL AST cannot express;
+- E704: the framework is not installed (the message names the extra to install).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from pddltools.diagnostics import Error, Span, error
+
+TO_TARSKI = "E701"
+TO_UP = "E702"
+FROM_FRAMEWORK = "E703"
+MISSING = "E704"
+
+
+class InteropError(Error):
+    """A conversion refused: the diagnostics name each construct that cannot be carried, and where it is."""
+
+
+def refuse(code: str, target: str, construct: str, span: Span | None, why: str = "") -> InteropError:
+    message = f"{construct} cannot be expressed in {target}"
+    if why:
+        message += f": {why}"
+    return InteropError([error(code, message, span)])
+
+
+def require(module: str, extra: str) -> ModuleType:
+    """Import a framework module on demand; missing, it is a user's error with the extra to install."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise InteropError([error(MISSING, f"{module} is not installed: pip install 'pddltools[{extra}]' ({exc})")]) \
+            from None
