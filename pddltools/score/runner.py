@@ -9,6 +9,7 @@ the database, and `--resume` skips exactly those.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shlex
 import shutil
@@ -305,7 +306,10 @@ def find_domain(problem: Path) -> Path | None:
 
 
 def rundir_for(root: Path, planner: str, config: str, domain: Path, problem: Path) -> str:
-    return str(root / _safe(planner) / _safe(config) / _safe(domain_name(domain)) / _safe(problem.stem))
+    """A folder per run; a hash of the problem's path keeps apart problems whose names and domain folders
+    coincide (instance-1.pddl of two competitions' `elevator`)."""
+    tag = hashlib.sha1(str(problem).encode()).hexdigest()[:8]
+    return str(root / _safe(planner) / _safe(config) / _safe(domain_name(domain)) / f"{_safe(problem.stem)}-{tag}")
 
 
 def _safe(name: str) -> str:
