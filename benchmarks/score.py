@@ -37,8 +37,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
     limits = Limits(wall=120, cpu=120, memory=2000 * MB)
-    commands = {"python -c pass": [sys.executable, "-c", "pass"],
-                "python busy 0.5 s": [sys.executable, "-c", "import time\nt=time.time()\nwhile time.time()-t<0.5: pass"]}
+    busy = "import time\nt = time.time()\nwhile time.time() - t < 0.5: pass"
+    commands = {"python -c pass": [sys.executable, "-c", "pass"], "python busy 0.5 s": [sys.executable, "-c", busy]}
     spec = importlib.util.find_spec("up_fast_downward")
     problem = SHARED / "ipc-2000" / "blocks-strips-typed" / "instances" / "instance-3.pddl"
     if spec and spec.origin and problem.is_file():

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
-from pddltools.score.rules import learning_impact, pareto_ranks, score
+from pddltools.score.rules import learning_impact, metric_direction, pareto_ranks, score
 from pddltools.score.store import Run
 
 
@@ -119,3 +120,12 @@ def test_learning_impact_and_special_award() -> None:
     by = {i.planner: i for i in learning_impact(runs, "ipc2011-quality", "W").planners}
     assert by["L1"].special_award is True and by["L1"].baseline == pytest.approx(0.9)
     assert by["L2"].special_award is False  # baseline 1 + 0.8 = 1.8, not above W's 1.8; dck 1 + 0.4 = 1.4
+
+
+def test_metric_direction_is_read_from_the_problem(tmp_path: Path) -> None:
+    problem = tmp_path / "p.pddl"
+    problem.write_text("(define (problem p) (:domain d)\n ; (:metric minimize (x))\n (:goal (g))\n"
+                       " (:METRIC  Maximize (- (reward) (total-cost))))")
+    assert metric_direction(str(problem)) == "maximize"
+    problem.write_text("(define (problem p) (:domain d) (:goal (g)))")
+    assert metric_direction(str(problem)) == "minimize"
