@@ -1,14 +1,14 @@
 """Run one command as a process tree under wall-clock, CPU and memory limits.
 
 The command starts in a new session (so its process group and session id name the whole tree, also
-children that daemonise by double-forking). A monitor thread polls the tree a few times a second: the
-resident memory of all its processes added up, their CPU time added up, the wall clock. Past a limit it
-sends SIGTERM to everything, then SIGKILL after a short grace (a planner that ignores SIGTERM is still
-stopped). Per-process kernel limits (RLIMIT_AS, RLIMIT_CPU, RLIMIT_FSIZE) back the polling up between
-two polls. Output goes through pipes that are drained continuously, keeping only a head and a tail, and a
-command that writes more than the output limit is killed, so a flood neither fills the disk nor blocks.
-When the command's main process exits, whatever it left running is killed too: no process outlives its
-run.
+children that daemonise by double-forking). The caller's thread polls the tree a few times a second: the
+memory of all its processes added up (proportional set sizes, so pages shared after a fork count once),
+their CPU time added up, the wall clock. Past a limit it sends SIGTERM to everything, then SIGKILL after
+a short grace (a planner that ignores SIGTERM is still stopped). Per-process kernel limits (RLIMIT_AS,
+RLIMIT_CPU, RLIMIT_FSIZE) back the polling up between two polls. Output goes through pipes that are
+drained continuously, keeping only a head and a tail, and a command that writes more than the output
+limit is killed, so a flood neither fills the disk nor blocks. When the command's main process exits,
+whatever it left running is killed too: no process outlives its run.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ class Outcome:
     returncode: int | None
     wall: float
     cpu: float
-    peak_memory: int
+    peak_memory: int  # bytes: the largest proportional set size of the whole tree seen by a poll
     stdout: bytes
     stderr: bytes
     reason: str
@@ -161,11 +161,11 @@ class _Tree:
         return live
 
     def measure(self, live: Sequence[psutil.Process]) -> tuple[int, float]:
-        """Resident memory of the live processes added up, and CPU seconds of every process seen."""
+        """Memory of the live processes added up, and CPU seconds of every process seen."""
         rss = 0
         for proc in live:
             try:
-                rss += proc.memory_info().rss
+                rss += _proportional_memory(proc)
                 times = proc.cpu_times()
                 self.cpu[proc.pid] = max(self.cpu.get(proc.pid, 0.0), times.user + times.system)
             except psutil.Error:
@@ -180,6 +180,20 @@ class _Tree:
                 proc.send_signal(sig)
             except psutil.Error:
                 continue
+
+
+def _proportional_memory(proc: psutil.Process) -> int:
+    """The process's proportional set size (its private pages plus its share of pages it shares), so that
+    children forked from a large parent are not charged the parent's pages once each; the resident size
+    where the kernel has no smaps_rollup."""
+    try:
+        with open(f"/proc/{proc.pid}/smaps_rollup", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return int(proc.memory_info().rss)
 
 
 def _set_kernel_limits(pid: int, limits: Limits) -> None:

@@ -89,3 +89,13 @@ def test_plain_exit_codes_and_output() -> None:
 def test_pinned_to_one_core(cpus: list[int]) -> None:
     outcome = run_limited([PY, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"], Limits(wall=10), cpus=cpus)
     assert outcome.stdout.strip() == str(cpus).encode()
+
+
+def test_pages_shared_after_a_fork_count_once() -> None:
+    # A 100 MB parent forks three idle children: resident sizes add up to about 400 MB, the pages are
+    # shared, so the tree holds about 100 MB and stays under a 250 MB limit.
+    code = ("import os, time\nblock = bytearray(100 * 1024 * 1024)\n"
+            "for _ in range(3):\n    if os.fork() == 0: break\ntime.sleep(1.0)\n")
+    outcome = run_limited([PY, "-c", code], Limits(wall=10, cpu=10, memory=250 * MB))
+    assert outcome.status == "exited" and outcome.processes == 4
+    assert 100 * MB < outcome.peak_memory < 200 * MB
