@@ -215,8 +215,11 @@ def _set_kernel_limits(pid: int, limits: Limits) -> None:
 
 def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None = None,
                 env: Mapping[str, str] | None = None, cpus: Sequence[int] | None = None,
-                poll: float = 0.05, on_start: Callable[[int], object] | None = None) -> Outcome:
+                poll: float = 0.05, on_start: Callable[[int], object] | None = None,
+                cancel: threading.Event | None = None) -> Outcome:
     """Run `argv` under `limits`; return how it ended. Never leaves a process of the tree running.
+
+    Setting `cancel` (the runner is being interrupted) stops the tree as a limit would: status `crash`.
 
     `on_start(pid)` is called once the command runs (its pid is also its session id), so a caller can note
     it somewhere that outlives this process: see `kill_stale`.
@@ -250,7 +253,9 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
         rss, cpu = tree.measure(live)
         peak = max(peak, rss)
         wall = time.monotonic() - start
-        if rss > limits.memory:
+        if cancel is not None and cancel.is_set():
+            verdict, reason = "crash", "the runner was interrupted"
+        elif rss > limits.memory:
             verdict, reason = "memout", f"the process tree used {rss / MB:.0f} MB, over {limits.memory / MB:g} MB"
         elif wall > limits.wall:
             verdict, reason = "timeout", f"ran {wall:.1f} s of wall-clock time, over {limits.wall:g} s"

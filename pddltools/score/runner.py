@@ -13,6 +13,7 @@ import hashlib
 import os
 import shlex
 import shutil
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -95,7 +96,7 @@ class Attempt:
     stderr_tail: str = ""
 
 
-def execute(job: Job, cpus: Sequence[int] | None = None) -> Attempt:
+def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event | None = None) -> Attempt:
     """Run one job in a fresh run folder holding copies of its domain and problem.
 
     The copies keep planners that write beside their input (pyperplan writes PROBLEM.soln) away from
@@ -119,7 +120,7 @@ def execute(job: Job, cpus: Sequence[int] | None = None) -> Attempt:
     plan_path = Path(_fill(job.planner.plan_file, values))
     try:
         outcome = run_limited(argv, job.limits, cwd=rundir, cpus=cpus,
-                              on_start=lambda pid: marker.write_text(session_marker(pid)))
+                              on_start=lambda pid: marker.write_text(session_marker(pid)), cancel=cancel)
     except OSError as exc:
         return Attempt("crash", None, 0.0, 0.0, 0, None, f"cannot start {argv[0]}: {exc.strerror or exc}")
     (rundir / "stdout.txt").write_bytes(outcome.stdout)
@@ -194,22 +195,28 @@ class LocalExecutor:
         pending = iter(jobs)
         free = list(range(self.workers))
         running: dict[Future[Attempt], tuple[Job, int]] = {}
+        # Set when the loop is left early (Ctrl-C, an error storing a run): the runs in flight are
+        # stopped at once rather than left to run to their limits, and are not stored.
+        cancel = threading.Event()
         with ThreadPoolExecutor(max_workers=self.workers) as pool:
-            while True:
-                while free:
-                    job = next(pending, None)
-                    if job is None:
-                        break
-                    slot = free.pop()
-                    cpus = [cores[slot]] if self.workers <= len(cores) else None
-                    running[pool.submit(execute, job, cpus)] = (job, slot)
-                if not running:
-                    return
-                finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    job, slot = running.pop(future)
-                    done(job, future.result())
-                    free.append(slot)
+            try:
+                while True:
+                    while free:
+                        job = next(pending, None)
+                        if job is None:
+                            break
+                        slot = free.pop()
+                        cpus = [cores[slot]] if self.workers <= len(cores) else None
+                        running[pool.submit(execute, job, cpus, cancel)] = (job, slot)
+                    if not running:
+                        return
+                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        job, slot = running.pop(future)
+                        done(job, future.result())
+                        free.append(slot)
+            finally:
+                cancel.set()
 
 
 @dataclass

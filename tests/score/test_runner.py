@@ -139,3 +139,25 @@ def test_sigkill_then_resume_loses_nothing_and_runs_nothing_twice(tmp_path: Path
     assert sorted(set(logged)) == sorted(after)
     assert len(logged) - len(set(logged)) <= 1
     assert len(logged_before) - len(before) <= 1
+
+
+def test_ctrl_c_stops_the_runs_in_flight(tmp_path: Path) -> None:
+    import psutil
+
+    argv = [PY, "-m", "pddltools.cli", "run", str(LINE / "line-01.pddl"), "--planner",
+            f"forker={PY} {PLANNERS / 'forker.py'} {{rundir}}/pids", "--db", str(tmp_path / "r.sqlite"),
+            "--workdir", str(tmp_path / "runs"), "--wall", "60", "--memory", "500", "--no-validate"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    runner = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while not list((tmp_path / "runs").rglob("pids")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)
+    [pids_file] = list((tmp_path / "runs").rglob("pids"))
+    pids = [int(p) for p in pids_file.read_text().split()]
+    runner.send_signal(signal.SIGINT)
+    assert runner.wait(timeout=10) == 130
+    for pid in pids:
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    with Store.open(tmp_path / "r.sqlite") as store:
+        assert store.count() == 0  # an interrupted run is not a finished one
