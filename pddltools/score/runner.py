@@ -136,6 +136,9 @@ def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event
         else:
             status = "crash"
     reason = outcome.reason or ("" if status != "crash" else f"exit code {outcome.returncode} and no plan")
+    last_words = [line.strip() for line in tail.splitlines() if line.strip()]
+    if status == "crash" and last_words:
+        reason += f"; stderr: {last_words[-1][:200]}"
     # A plan written before a limit struck is not used: IPC counted only runs that ended in time.
     return Attempt(status, outcome.returncode, outcome.wall, outcome.cpu, outcome.peak_memory,
                    plan if status == "solved" else None, reason, tail)
