@@ -53,6 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                           "{rundir} {dck}; repeatable")
     run.add_argument("--plan-file", action="append", default=[], metavar="NAME=TEMPLATE",
                      help="where planner NAME leaves its plan (default {plan}), e.g. 'pyperplan={problem}.soln'")
+    run.add_argument("--anytime", action="append", default=[], metavar="NAME",
+                     help="NAME improves its plan until stopped: its last plan counts at the time limit")
     run.add_argument("--unsolved-codes", action="append", default=[], metavar="NAME=CODES",
                      help="exit codes meaning 'no plan found' for NAME (default 0), e.g. 'fd=0,11,12'")
     _limit_options(run)
@@ -187,7 +189,7 @@ def _run(args: argparse.Namespace) -> int:
     commands = _pairs(args.planner, "--planner")
     plan_files = _pairs(args.plan_file, "--plan-file")
     codes = _pairs(args.unsolved_codes, "--unsolved-codes")
-    for name in [*plan_files, *codes]:
+    for name in [*plan_files, *codes, *args.anytime]:
         if name not in commands:
             raise _usage(f"{name} is not a --planner")
     planners = []
@@ -196,7 +198,7 @@ def _run(args: argparse.Namespace) -> int:
             unsolved = tuple(int(c) for c in codes.get(name, "0").split(","))
         except ValueError:
             raise _usage(f"--unsolved-codes for {name} must be integers separated by commas") from None
-        planner = Planner(name, command, plan_files.get(name, "{plan}"), unsolved)
+        planner = Planner(name, command, plan_files.get(name, "{plan}"), unsolved, name in args.anytime)
         planner.check()
         planners.append(planner)
     limits = _limits(args)

@@ -16,7 +16,7 @@ import shutil
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -35,13 +35,16 @@ class Planner:
     `command` is split like a shell line; `{domain}`, `{problem}`, `{plan}`, `{rundir}` and `{dck}` (the
     knowledge folder, learning track) are replaced in each word. `plan_file` names the plan; planners
     that write anytime plans `plan.1`, `plan.2`, ... are read from the last of them. A run that ends
-    without a plan is `unsolved` when its exit code is in `unsolved_codes`, else `crash`.
+    without a plan is `unsolved` when its exit code is in `unsolved_codes`, else `crash`. An `anytime`
+    planner (IPC-2008/2011 satisficing practice) is stopped by the time limit while improving its plan:
+    its last complete plan still counts, and the run is `solved` at the limit.
     """
 
     name: str
     command: str
     plan_file: str = "{plan}"
     unsolved_codes: tuple[int, ...] = (0,)
+    anytime: bool = False
 
     def argv(self, values: dict[str, str]) -> list[str]:
         return [_fill(word, values) for word in shlex.split(self.command)]
@@ -93,7 +96,7 @@ class Attempt:
     peak_memory: int
     plan_text: str | None
     reason: str
-    stderr_tail: str = ""
+    earlier_plans: tuple[str, ...] = ()  # an anytime run cut off: the plans before the last, newest first
 
 
 def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event | None = None) -> Attempt:
@@ -125,10 +128,16 @@ def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event
         return Attempt("crash", None, 0.0, 0.0, 0, None, f"cannot start {argv[0]}: {exc.strerror or exc}")
     (rundir / "stdout.txt").write_bytes(outcome.stdout)
     (rundir / "stderr.txt").write_bytes(outcome.stderr)
-    plan = read_plan(plan_path)
+    plans = read_plans(plan_path)
+    plan = plans[0] if plans else None
     tail = outcome.stderr[-2000:].decode("utf-8", errors="replace")
     status = outcome.status
-    if status == "exited":
+    earlier: tuple[str, ...] = ()
+    if status == "timeout" and job.planner.anytime and plan is not None:
+        # The last plan may have been cut off mid-write by the kill: the earlier ones stand behind it.
+        status, earlier = "solved", tuple(plans[1:])
+        outcome = replace(outcome, reason=f"{outcome.reason}; an anytime planner: its last plan counts")
+    elif status == "exited":
         if plan is not None:
             status = "solved"  # until validated
         elif outcome.returncode in job.planner.unsolved_codes:
@@ -139,29 +148,43 @@ def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event
     last_words = [line.strip() for line in tail.splitlines() if line.strip()]
     if status == "crash" and last_words:
         reason += f"; stderr: {last_words[-1][:200]}"
-    # A plan written before a limit struck is not used: IPC counted only runs that ended in time.
+    # Otherwise a plan written before a limit struck is not used: the run did not end in time.
     return Attempt(status, outcome.returncode, outcome.wall, outcome.cpu, outcome.peak_memory,
-                   plan if status == "solved" else None, reason, tail)
+                   plan if status == "solved" else None, reason, earlier)
 
 
 def read_plan(path: Path) -> str | None:
     """The plan at `path`, or the last of the anytime plans `path.1`, `path.2`, ..."""
+    plans = read_plans(path)
+    return plans[0] if plans else None
+
+
+def read_plans(path: Path) -> list[str]:
+    """The plans at `path` and `path.1`, `path.2`, ... (anytime planners), newest first."""
     numbered = sorted((int(p.suffix[1:]), p) for p in path.parent.glob(path.name + ".*") if p.suffix[1:].isdigit())
-    chosen = numbered[-1][1] if numbered else path
-    try:
-        return chosen.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
+    texts = []
+    for candidate in [p for _, p in reversed(numbered)] + [path]:
+        try:
+            texts.append(candidate.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+    return texts
 
 
 def finish(job: Job, attempt: Attempt, checker: PlanChecker | None) -> Run:
     """The run to store: the attempt with its plan validated (an invalid plan is `invalid-plan`)."""
     status, value, length, reason = attempt.status, None, None, attempt.reason
-    plan_hash = sha256_bytes(attempt.plan_text.encode()) if attempt.plan_text is not None else None
+    plan_text = attempt.plan_text
     if status == "solved" and attempt.plan_text is not None and checker is None:
         length = count_actions(attempt.plan_text)  # not validated: taken at its word
     elif status == "solved" and attempt.plan_text is not None and checker is not None:
         verdict = checker(job.domain_path, job.problem_path, attempt.plan_text)
+        for earlier in attempt.earlier_plans:
+            if verdict.valid:
+                break
+            verdict = checker(job.domain_path, job.problem_path, earlier)
+            if verdict.valid:
+                plan_text = earlier
         value, length = verdict.value, verdict.length
         if not verdict.valid:
             status, reason = "invalid-plan", verdict.reason
@@ -170,7 +193,8 @@ def finish(job: Job, attempt: Attempt, checker: PlanChecker | None) -> Run:
         domain_path=job.domain_path, domain_hash=sha256_file(job.domain_path),
         problem_path=job.problem_path, problem_hash=sha256_file(job.problem_path), status=status,
         wall=attempt.wall, cpu=attempt.cpu, peak_memory=attempt.peak_memory, returncode=attempt.returncode,
-        plan_hash=plan_hash, plan_text=attempt.plan_text, value=value, length=length, reason=reason)
+        plan_hash=sha256_bytes(plan_text.encode()) if plan_text is not None else None, plan_text=plan_text,
+        value=value, length=length, reason=reason)
 
 
 # -------------------------------------------------------------------------------------------------

@@ -161,3 +161,19 @@ def test_ctrl_c_stops_the_runs_in_flight(tmp_path: Path) -> None:
         assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     with Store.open(tmp_path / "r.sqlite") as store:
         assert store.count() == 0  # an interrupted run is not a finished one
+
+
+def test_anytime_planner_keeps_its_last_complete_plan_at_the_time_limit(tmp_path: Path) -> None:
+    command = f"{PY} {PLANNERS / 'anytime.py'} {{problem}} {{plan}}"
+    limits = Limits(wall=1.0, cpu=10, memory=500 * MB, grace=0.2)
+    anytime = Planner("anytime", command, anytime=True)
+    plain = Planner("plain", command)
+    jobs = [jobs_for(p, tmp_path, limits)[2] for p in (anytime, plain)]  # line-03
+    with Store.open(tmp_path / "r.sqlite") as store:
+        run_jobs(jobs, store, LocalExecutor(2), by_length)
+        runs = {r.planner: r for r in store.runs()}
+    # plan.2 (one step, half-written when the limit struck) is invalid; plan.1 (three steps) counts.
+    assert runs["anytime"].status == "solved" and runs["anytime"].length == 3
+    assert runs["anytime"].plan_text == "(walk p0 p1)\n(walk p1 p2)\n(walk p2 p3)\n"
+    assert "last plan counts" in runs["anytime"].reason
+    assert runs["plain"].status == "timeout" and runs["plain"].plan_text is None
