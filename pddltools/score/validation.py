@@ -29,14 +29,26 @@ def count_actions(plan_text: str) -> int:
 PlanChecker = Callable[[str, str, str], Verdict]
 
 
+def _validate_module() -> Any:
+    try:
+        module = importlib.import_module("pddltools.validate")
+    except ImportError:
+        return None
+    # A folder without the API yet (a namespace package) is not a validator.
+    return module if hasattr(module, "Task") and hasattr(module, "validate_plan") else None
+
+
+def validator_available() -> bool:
+    return _validate_module() is not None
+
+
 class Validator:
     """Validates plans with `pddltools.validate`, caching each parsed task."""
 
     def __init__(self) -> None:
-        try:
-            validate = importlib.import_module("pddltools.validate")
-        except ImportError:
-            raise Error([error("S010", "plan validation needs pddltools.validate, which is not installed")]) from None
+        validate = _validate_module()
+        if validate is None:
+            raise Error([error("S010", "plan validation needs pddltools.validate, which is not installed")])
         self._module: Any = validate
         self._tasks: dict[tuple[str, str], Any] = {}
         self._broken: dict[tuple[str, str], str] = {}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
 import math
@@ -12,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from pddltools.cli import main
+from pddltools.score.validation import validator_available
 
 RESULTS = Path(__file__).resolve().parents[2] / "corpus" / "score" / "results" / "line.jsonl"
-HAS_VALIDATOR = importlib.util.find_spec("pddltools.validate") is not None
+HAS_VALIDATOR = validator_available()
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
