@@ -64,6 +64,9 @@ def _register_optional(sub: Any) -> None:
     from pddltools.score.cli import register as register_score
 
     register_score(sub)
+    from pddltools.lsp.cli import register as register_lsp
+
+    register_lsp(sub)
     try:
         from pddltools.rddl.cli import register
     except ImportError:

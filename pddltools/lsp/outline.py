@@ -1,0 +1,123 @@
+"""Document symbols (the editor's outline) and formatting.
+
+PDDL: the domain with its types, constants, predicates, functions, actions and axioms; a problem with
+its objects and sections. RDDL: each block, with types, pvariables and CPFs.
+
+Formatting prints the AST (`str(node)`, the same printer as `pddltools fmt`). It is refused — no edit,
+and a message saying why — when the text does not parse, and when it holds comments, which the
+printer does not keep: an editor formats on save, and a user's comments must not vanish silently.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types as lsp
+
+from pddltools.diagnostics import Span
+from pddltools.lsp.navigation import signature
+from pddltools.lsp.pddl_index import Symbol, build_table, word_span
+from pddltools.lsp.positions import Positions
+from pddltools.lsp.workspace import Document, Workspace
+from pddltools.pddl import ast
+from pddltools.rddl import ast as rast
+from pddltools.rddl.printer import format_file
+
+K = lsp.SymbolKind
+
+
+def document_symbols(workspace: Workspace, doc: Document, encoding: str = "utf-16") -> list[lsp.DocumentSymbol]:
+    positions = Positions(doc.text, encoding)
+    if doc.language == "rddl":
+        node = workspace.rddl(doc).node
+        return [] if node is None else [_rddl_block(b, positions) for b in node.blocks if b.span is not None]
+    parsed = workspace.pddl(doc).node
+    if isinstance(parsed, ast.Domain):
+        return [_domain(parsed, positions)]
+    if isinstance(parsed, ast.Problem):
+        return [_problem(parsed, positions)]
+    return []
+
+
+def _symbol(name: str, kind: lsp.SymbolKind, span: Span | None, selection: Span | None, positions: Positions,
+            detail: str | None = None, children: list[lsp.DocumentSymbol] | None = None) -> lsp.DocumentSymbol:
+    whole = positions.span_range(span)
+    chosen = positions.span_range(selection) if selection is not None else whole
+    return lsp.DocumentSymbol(name=name, kind=kind, range=whole, selection_range=chosen, detail=detail,
+                              children=children or None)
+
+
+def _domain(domain: ast.Domain, positions: Positions) -> lsp.DocumentSymbol:
+    table = build_table(domain)
+    children: list[lsp.DocumentSymbol] = []
+
+    def add(symbols: dict[str, Symbol], kind: lsp.SymbolKind) -> None:
+        for name, symbol in symbols.items():
+            children.append(_symbol(name, kind, symbol.node.span or symbol.span, symbol.span, positions,
+                                    signature(symbol, table).replace("\n", " ")))
+
+    add(table.types, K.Class)
+    add({k: v for k, v in table.objects.items()}, K.Constant)
+    add(table.predicates, K.Function)
+    add(table.functions, K.Field)
+    add(table.actions, K.Method)
+    name = word_span(domain.span, domain.name, 1, 5)
+    return _symbol(domain.name, K.Module, domain.span, name, positions, "domain", children)
+
+
+def _problem(problem: ast.Problem, positions: Positions) -> lsp.DocumentSymbol:
+    children = [_symbol(o.name, K.Constant, o.span, o.span, positions,
+                        f"{o.name} - {o.type}" if o.type is not None else None) for o in problem.objects]
+    if problem.goal is not None:
+        children.append(_symbol(":goal", K.Event, problem.goal.span, None, positions))
+    if problem.metric is not None:
+        children.append(_symbol(":metric", K.Event, problem.metric.span, None, positions))
+    name = word_span(problem.span, problem.name, 1, 5)
+    return _symbol(problem.name, K.Module, problem.span, name, positions, f"problem for {problem.domain}", children)
+
+
+def _rddl_block(block: rast.Block, positions: Positions) -> lsp.DocumentSymbol:
+    children: list[lsp.DocumentSymbol] = []
+    if isinstance(block, rast.Domain):
+        children += [_symbol(t.name, K.Enum if isinstance(t, rast.EnumType) else K.Class, t.span, None, positions)
+                     for t in block.types]
+        children += [_symbol(p.name, K.Field, p.span, None, positions, f"{p.kind}, {p.range}") for p in block.pvariables]
+        children += [_symbol(c.name + ("'" if c.primed else ""), K.Function, c.span, None, positions, "cpf")
+                     for c in block.cpfs]
+        kind = "domain"
+    elif isinstance(block, rast.NonFluents):
+        children += [_symbol(o.type, K.Constant, o.span, None, positions, ", ".join(o.names)) for o in block.objects]
+        kind = "non-fluents"
+    else:
+        children += [_symbol(o.type, K.Constant, o.span, None, positions, ", ".join(o.names)) for o in block.objects]
+        kind = "instance"
+    return _symbol(block.name, K.Module, block.span, None, positions, kind, children)
+
+
+# -------------------------------------------------------------------------------------------------
+# Formatting
+
+
+class Refused(Exception):
+    """Formatting would not be safe or possible; the message says why (shown to the user)."""
+
+
+def formatted(workspace: Workspace, doc: Document) -> str:
+    """The document in the printer's layout, or `Refused`."""
+    if doc.language == "rddl":
+        if "//" in doc.text or "/*" in doc.text:
+            raise Refused("not formatted: the file has comments, which the RDDL printer does not keep")
+        rddl = workspace.rddl(doc)
+        if rddl.node is None:
+            raise Refused("not formatted: the file has a syntax error")
+        try:
+            return format_file(rddl.node)
+        except RecursionError:
+            raise Refused("not formatted: expressions are nested too deeply to print") from None
+    if ";" in doc.text:
+        raise Refused("not formatted: the file has ; comments, which the PDDL printer does not keep")
+    parsed = workspace.pddl(doc)
+    if parsed.node is None or parsed.syntax:
+        raise Refused("not formatted: the file has a syntax error")
+    try:
+        return str(parsed.node)
+    except RecursionError:
+        raise Refused("not formatted: formulas are nested too deeply to print") from None

@@ -1,0 +1,127 @@
+"""Parse PDDL that is being typed: cut the broken top-level sections out and parse what is left.
+
+The parser reports every broken section of a file whose parentheses balance, but an editor's text is
+often unbalanced (an action half written), and either way a syntax error leaves no AST to check. Here
+the sections that hold a syntax error are blanked out (replaced by spaces, newlines kept, so offsets and
+lines stay those of the document) and the rest is parsed again, until it parses or nothing more can be
+cut. The checker then runs on that AST; `unreliable` says which of its finding codes the cut sections
+make meaningless (an undeclared-predicate error is wrong when :predicates was the section cut).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pddltools.diagnostics import Diagnostic, Source
+from pddltools.pddl import ast
+from pddltools.pddl.parser import ParseError, parse
+
+#: Keywords that open a top-level section of a domain or a problem; nowhere else does "(:" precede them.
+SECTION_KEYWORDS = (":requirements", ":types", ":constants", ":predicates", ":functions", ":constraints",
+                    ":action", ":durative-action", ":derived", ":domain", ":objects", ":init", ":goal",
+                    ":metric", ":length")
+_SECTION = re.compile(r"\(\s*(" + "|".join(re.escape(k) for k in SECTION_KEYWORDS) + r")(?![\w\-])",
+                      re.IGNORECASE)
+_COMMENT = re.compile(r";[^\n]*")
+
+# Findings that depend on what a cut section declared or did.
+_NAMES = frozenset({"E201", "E202", "E203", "E204", "E205", "E206", "E207", "W207", "E208", "E209", "E210",
+                    "E213", "E214", "E301", "E303", "W302", "W401", "I402", "I403", "I404", "W501", "W502",
+                    "W503", "W601", "E602"})
+_BEHAVIOUR = frozenset({"W401", "I402", "I403", "W503", "W601"})
+_DEPENDS: dict[str, frozenset[str]] = {
+    ":requirements": frozenset({"W501", "W502", "W503"}),
+    ":types": _NAMES, ":constants": _NAMES, ":predicates": _NAMES, ":functions": _NAMES, ":objects": _NAMES,
+    ":domain": frozenset({"E301"}),
+    ":action": _BEHAVIOUR, ":durative-action": _BEHAVIOUR, ":derived": _BEHAVIOUR,
+    ":init": frozenset({"W401", "W601"}), ":goal": _BEHAVIOUR, ":constraints": _BEHAVIOUR,
+    ":metric": frozenset({"W502", "W601"}), ":length": frozenset(),
+}
+
+
+@dataclass(frozen=True)
+class Section:
+    keyword: str  # lower case, with its ':'
+    start: int  # the '(' that opens it
+    end: int  # where the next section opens (or the end of the text, for the last one)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """The outcome of parsing one document: an AST (of the text with broken sections cut) or None."""
+
+    node: ast.Domain | ast.Problem | None
+    syntax: tuple[Diagnostic, ...]  # the syntax errors, in the document
+    warnings: tuple[Diagnostic, ...]
+    cut: tuple[Section, ...] = ()
+
+    @property
+    def unreliable(self) -> frozenset[str]:
+        codes: set[str] = set()
+        for section in self.cut:
+            codes |= _DEPENDS.get(section.keyword, _NAMES)
+        return frozenset(codes)
+
+
+def sections(text: str) -> list[Section]:
+    """The top-level sections of a PDDL text, found by their opening keyword (so also when unbalanced)."""
+    plain = _COMMENT.sub(lambda m: " " * len(m.group()), text)
+    found = [(m.start(), m.group(1).lower()) for m in _SECTION.finditer(plain)]
+    return [Section(keyword, start, found[i + 1][0] if i + 1 < len(found) else len(text))
+            for i, (start, keyword) in enumerate(found)]
+
+
+def blank(text: str, start: int, end: int) -> str:
+    """`text` with `start..end` replaced by spaces, its newlines kept."""
+    middle = re.sub(r"[^\n]", " ", text[start:end])
+    return text[:start] + middle + text[end:]
+
+
+def parse_document(source: Source, max_rounds: int = 12) -> Parsed:
+    warnings: list[Diagnostic] = []
+    try:
+        return Parsed(parse(source, warnings=warnings), (), tuple(warnings))
+    except ParseError as exc:
+        syntax = list(exc.diagnostics)
+    except RecursionError:  # pathological nesting the parser's own guard did not catch
+        return Parsed(None, (), ())
+    text = source.text
+    parts = sections(text)
+    cut: list[Section] = []
+    errors = syntax
+    for _ in range(max_rounds):
+        broken = [s for s in parts if s not in cut and any(_inside(d, s) for d in errors)]
+        if not broken:
+            break
+        cut.extend(broken)
+        candidate = text
+        for section in cut:
+            candidate = blank(candidate, section.start, section.end)
+        if parts and parts[-1] in cut:
+            candidate += ")"  # the last section's region held the closing parenthesis of (define ...)
+        attempt = Source(candidate, source.name)
+        warnings = []
+        try:
+            node = parse(attempt, warnings=warnings)
+        except ParseError as exc:
+            errors = [d for d in exc.diagnostics if d.span is not None and d.span.start < len(text)]
+            known = {(d.code, d.span.start if d.span else -1) for d in syntax}
+            syntax += [d for d in errors if (d.code, d.span.start if d.span else -1) not in known]
+            continue
+        except RecursionError:
+            break
+        return Parsed(node, _by_place(syntax), _by_place(warnings), tuple(sorted(cut, key=lambda s: s.start)))
+    return Parsed(None, _by_place(syntax), ())
+
+
+def _inside(diagnostic: Diagnostic, section: Section) -> bool:
+    if diagnostic.span is None:
+        return False
+    return section.start <= diagnostic.span.start < section.end or (
+        section.end == diagnostic.span.start and diagnostic.code in ("E102", "E107"))
+
+
+def _by_place(diagnostics: list[Diagnostic]) -> tuple[Diagnostic, ...]:
+    # Those found in a re-parse carry spans into the blanked text: same offsets, same lines.
+    return tuple(sorted(diagnostics, key=lambda d: d.span.start if d.span else -1))

@@ -1,0 +1,240 @@
+"""`pddltools lsp`: the language server, over stdio, built on pygls.
+
+Diagnostics are published on open and save at once, and on change after a short pause in typing
+(`DEBOUNCE` seconds: a burst of keystrokes costs one check, not one per key); they are computed in a
+worker thread so that hover and completion keep answering meanwhile. Parses are cached by document
+version. Every handler is guarded: an unexpected exception is logged to the client and answered with
+"nothing here", never allowed to stop the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+from pddltools import __version__
+from pddltools.lsp.completion import complete
+from pddltools.lsp.diagnostics import publishable
+from pddltools.lsp.navigation import hover_text, name_at, references
+from pddltools.lsp.outline import Refused, document_symbols, formatted
+from pddltools.lsp.positions import Positions
+from pddltools.lsp.workspace import Document, Workspace
+from pddltools.pddl import ast
+
+DEBOUNCE = 0.15  # seconds of quiet after a change before it is checked
+_R = TypeVar("_R")
+log = logging.getLogger("pddltools.lsp")
+
+
+class PDDLServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("pddltools", __version__)
+        self.store = Workspace()
+        self.pending: dict[str, asyncio.Task[None]] = {}
+
+    @property
+    def encoding(self) -> str:
+        chosen = self.workspace.position_encoding
+        return str(getattr(chosen, "value", chosen) or "utf-16")
+
+    def positions(self, doc: Document) -> Positions:
+        return Positions(doc.text, self.encoding)
+
+    def report(self, where: str) -> None:
+        self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Error,
+                                                     message=f"pddltools lsp: {where} failed:\n"
+                                                     + traceback.format_exc()))
+
+    # -- diagnostics -----------------------------------------------------------------------------
+    def schedule(self, uri: str, delay: float) -> None:
+        previous = self.pending.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+        self.pending[uri] = asyncio.get_running_loop().create_task(self._check(uri, delay))
+
+    async def _check(self, uri: str, delay: float) -> None:
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            doc = self.store.documents.get(uri)
+            if doc is None:
+                return
+            encoding = self.encoding
+            version, diagnostics = await asyncio.to_thread(publishable, self.store, doc, encoding)
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=diagnostics))
+            await self._recheck_problems(doc, encoding)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.report(f"checking {uri}")
+        finally:
+            if self.pending.get(uri) is asyncio.current_task():
+                del self.pending[uri]
+
+    async def _recheck_problems(self, doc: Document, encoding: str) -> None:
+        """A changed domain changes its open problems' findings: publish theirs again."""
+        if doc.language != "pddl":
+            return
+        node = self.store.pddl(doc).node
+        if not isinstance(node, ast.Domain):
+            return
+        for problem in await asyncio.to_thread(self.store.problems_of, node, doc.uri):
+            version, diagnostics = await asyncio.to_thread(publishable, self.store, problem, encoding)
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=problem.uri, version=version, diagnostics=diagnostics))
+
+
+server = PDDLServer()
+
+
+def guarded(default: Any) -> Callable[[Callable[..., _R]], Callable[..., _R]]:
+    """Answer `default` (and log the traceback to the client) when a handler fails."""
+
+    def wrap(handler: Callable[..., _R]) -> Callable[..., _R]:
+        @functools.wraps(handler)
+        def run(ls: PDDLServer, params: Any) -> _R:
+            try:
+                return handler(ls, params)
+            except Exception:
+                ls.report(handler.__name__)
+                return default  # type: ignore[no-any-return]
+
+        return run
+
+    return wrap
+
+
+def _document(ls: PDDLServer, uri: str) -> Document | None:
+    return ls.store.documents.get(uri)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+@guarded(None)
+def did_open(ls: PDDLServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    item = params.text_document
+    ls.store.open(item.uri, item.text, item.version, item.language_id)
+    ls.schedule(item.uri, 0)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+@guarded(None)
+def did_change(ls: PDDLServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    text = ls.workspace.get_text_document(uri).source  # pygls has applied the (incremental) changes
+    if ls.store.change(uri, text, params.text_document.version) is not None:
+        ls.schedule(uri, DEBOUNCE)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+@guarded(None)
+def did_save(ls: PDDLServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    if params.text_document.uri in ls.store.documents:
+        ls.schedule(params.text_document.uri, 0)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+@guarded(None)
+def did_close(ls: PDDLServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    task = ls.pending.pop(uri, None)
+    if task is not None:
+        task.cancel()
+    ls.store.close(uri)
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+@guarded(None)
+def hover(ls: PDDLServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None or doc.language != "pddl":
+        return None
+    positions = ls.positions(doc)
+    found = name_at(ls.store, doc, positions.offset(params.position))
+    if found is None:
+        return None
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=hover_text(found)),
+                     range=positions.span_range(found.use.span))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+@guarded(None)
+def definition(ls: PDDLServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None or doc.language != "pddl":
+        return None
+    found = name_at(ls.store, doc, ls.positions(doc).offset(params.position))
+    if found is None or found.symbol is None:
+        return None
+    return [_location(ls, doc, found.symbol.span)]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+@guarded(None)
+def find_references(ls: PDDLServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None or doc.language != "pddl":
+        return None
+    found = name_at(ls.store, doc, ls.positions(doc).offset(params.position))
+    if found is None:
+        return None
+    spans = references(ls.store, doc, found, params.context.include_declaration)
+    return [_location(ls, doc, span) for span in spans]
+
+
+def _location(ls: PDDLServer, doc: Document, span: Any) -> lsp.Location:
+    if span.file == doc.name:
+        return lsp.Location(uri=doc.uri, range=ls.positions(doc).span_range(span))
+    uri = ls.store.uri_of(span.file)
+    opened = ls.store.documents.get(uri)
+    text = opened.text if opened is not None else span.source.text
+    return lsp.Location(uri=uri, range=Positions(text, ls.encoding).span_range(span))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
+                lsp.CompletionOptions(trigger_characters=["(", ":", "?", "-", " "]))
+@guarded(None)
+def completion(ls: PDDLServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    items = complete(ls.store, doc, ls.positions(doc).offset(params.position))
+    return lsp.CompletionList(is_incomplete=False, items=items)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@guarded(None)
+def symbols(ls: PDDLServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol] | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    return document_symbols(ls.store, doc, ls.encoding)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
+@guarded(None)
+def formatting(ls: PDDLServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    try:
+        text = formatted(ls.store, doc)
+    except Refused as refusal:
+        ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=str(refusal)))
+        return None
+    if text == doc.text:
+        return []
+    return [lsp.TextEdit(range=ls.positions(doc).whole(), new_text=text)]
+
+
+def main() -> int:
+    server.start_io()
+    return 0

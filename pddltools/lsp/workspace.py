@@ -1,0 +1,310 @@
+"""The documents the editor has open, their parses (cached by version) and the files they lean on.
+
+A PDDL problem is checked against its domain: the open document, else the file beside it (or in a
+sibling folder, as in the IPC layout `domains/` + `instances/`), whose `(define (domain NAME)` matches
+the problem's `:domain`. An RDDL instance finds its domain and non-fluents block the same way. Files
+read from disk are cached by modification time. Thread-safe: diagnostics are computed off the event loop.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+from urllib.parse import unquote, urlparse
+
+from pddltools.diagnostics import Diagnostic, Error, Source, decode_source
+from pddltools.lsp.pddl_index import Table, build_table
+from pddltools.lsp.recovery import Parsed, parse_document
+from pddltools.pddl import ast
+from pddltools.rddl import ast as rast
+from pddltools.rddl.parser import parse as parse_rddl
+
+Language = Literal["pddl", "rddl"]
+_DOMAIN_HEADER = re.compile(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", re.IGNORECASE)
+_COMMENT = re.compile(r";[^\n]*")
+_MAX_CANDIDATES = 200  # files of a folder read for their header, at most
+
+
+def uri_to_path(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return Path(unquote(parsed.path))
+
+
+def language_of(uri: str, language_id: str | None = None) -> Language:
+    if language_id and language_id.lower() in ("pddl", "rddl"):
+        return "rddl" if language_id.lower() == "rddl" else "pddl"
+    return "rddl" if ".rddl" in uri.lower() else "pddl"
+
+
+@dataclass
+class Document:
+    uri: str
+    text: str
+    version: int
+    language: Language
+
+    @property
+    def path(self) -> Path | None:
+        return uri_to_path(self.uri)
+
+    @property
+    def name(self) -> str:
+        """The name spans and diagnostics carry: the file's path, or the URI of an unsaved buffer."""
+        path = self.path
+        return str(path) if path is not None else self.uri
+
+
+@dataclass(frozen=True)
+class RDDLParsed:
+    node: rast.RDDLFile | None
+    syntax: tuple[Diagnostic, ...]
+
+
+@dataclass
+class _Cached:
+    key: tuple[str, int]  # (text identity: the version, or the file's mtime), the text's length
+    value: Parsed | RDDLParsed
+    table: Table | None = None
+    table_domain: object = None  # the domain parse `table` was built with
+
+
+@dataclass
+class Workspace:
+    documents: dict[str, Document] = field(default_factory=dict)
+    _parses: dict[str, _Cached] = field(default_factory=dict)
+    _headers: dict[Path, tuple[int, str | None]] = field(default_factory=dict)
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+
+    # -- documents ------------------------------------------------------------------------------
+    def open(self, uri: str, text: str, version: int, language_id: str | None = None) -> Document:
+        with self._lock:
+            doc = Document(uri, text, version, language_of(uri, language_id))
+            self.documents[uri] = doc
+            return doc
+
+    def change(self, uri: str, text: str, version: int) -> Document | None:
+        with self._lock:
+            doc = self.documents.get(uri)
+            if doc is None:
+                return None
+            doc.text, doc.version = text, version
+            return doc
+
+    def close(self, uri: str) -> None:
+        with self._lock:
+            self.documents.pop(uri, None)
+            self._parses.pop(uri, None)
+
+    def uri_of(self, name: str) -> str:
+        """The URI for a span's file name (a path, or an unsaved buffer's URI)."""
+        if "://" in name or name.startswith("untitled:"):
+            return name
+        return Path(name).resolve().as_uri()
+
+    # -- PDDL -----------------------------------------------------------------------------------
+    def pddl(self, doc: Document) -> Parsed:
+        return self._pddl_entry(doc).value  # type: ignore[return-value]
+
+    def table(self, doc: Document) -> Table:
+        """The names `doc` can use: its own, and for a problem those of its domain."""
+        entry = self._pddl_entry(doc)
+        parsed = entry.value
+        assert isinstance(parsed, Parsed)
+        node = parsed.node
+        if isinstance(node, ast.Problem):
+            found = self.domain_for(doc, node)
+            domain = found[1] if found else None
+            if entry.table is None or entry.table_domain is not domain:
+                domain_node = domain.node if domain is not None else None
+                entry.table = build_table(domain_node if isinstance(domain_node, ast.Domain) else None, node)
+                entry.table_domain = domain
+        elif entry.table is None:
+            entry.table = build_table(node if isinstance(node, ast.Domain) else None)
+        return entry.table
+
+    def _pddl_entry(self, doc: Document) -> _Cached:
+        with self._lock:
+            key = (f"v{doc.version}", len(doc.text))
+            cached = self._parses.get(doc.uri)
+            if cached is not None and cached.key == key and isinstance(cached.value, Parsed):
+                return cached
+            text = doc.text
+        entry = _Cached(key, parse_document(Source(text, doc.name)))
+        with self._lock:
+            self._parses[doc.uri] = entry
+        return entry
+
+    def domain_for(self, doc: Document, problem: ast.Problem) -> tuple[str, Parsed] | None:
+        """The domain `problem` names, as (its URI, its parse): an open document first, then files."""
+        with self._lock:
+            others = [d for d in self.documents.values() if d.language == "pddl" and d.uri != doc.uri]
+        for other in others:
+            if _declared_domain(other.text) == problem.domain:
+                parsed = self.pddl(other)
+                if isinstance(parsed.node, ast.Domain):
+                    return other.uri, parsed
+        path = doc.path
+        if path is None:
+            return None
+        open_paths = {d.path for d in others}
+        for candidate in _candidates(path):
+            if candidate in open_paths:
+                continue
+            if self._file_domain_name(candidate) == problem.domain:
+                parsed = self._pddl_file(candidate)
+                if parsed is not None and isinstance(parsed.node, ast.Domain):
+                    return candidate.as_uri(), parsed
+        return None
+
+    def problems_of(self, domain: ast.Domain, except_uri: str) -> list[Document]:
+        """Open PDDL documents that are problems for `domain` (re-checked when it changes)."""
+        with self._lock:
+            docs = [d for d in self.documents.values() if d.language == "pddl" and d.uri != except_uri]
+        out = []
+        for doc in docs:
+            node = self.pddl(doc).node
+            if isinstance(node, ast.Problem) and node.domain == domain.name:
+                out.append(doc)
+        return out
+
+    def _file_domain_name(self, path: Path) -> str | None:
+        try:
+            mtime = path.stat().st_mtime_ns
+            cached = self._headers.get(path)
+            if cached is not None and cached[0] == mtime:
+                return cached[1]
+            with path.open("rb") as handle:
+                head = handle.read(4096).decode("utf-8", errors="replace")
+        except OSError:
+            return None
+        name = _declared_domain(head)
+        with self._lock:
+            self._headers[path] = (mtime, name)
+        return name
+
+    def _pddl_file(self, path: Path) -> Parsed | None:
+        return self._file(path, "pddl")  # type: ignore[return-value]
+
+    def _file(self, path: Path, language: Language) -> Parsed | RDDLParsed | None:
+        try:
+            mtime = path.stat().st_mtime_ns
+        except OSError:
+            return None
+        key = (f"m{mtime}", -1)
+        cache_key = "file:" + str(path)
+        with self._lock:
+            cached = self._parses.get(cache_key)
+            if cached is not None and cached.key == key:
+                return cached.value
+        try:
+            source = decode_source(path.read_bytes(), str(path))
+        except (OSError, Error):
+            return None
+        value = parse_document(source) if language == "pddl" else parse_rddl_text(source)
+        with self._lock:
+            self._parses[cache_key] = _Cached(key, value)
+        return value
+
+    # -- RDDL -----------------------------------------------------------------------------------
+    def rddl(self, doc: Document) -> RDDLParsed:
+        with self._lock:
+            key = (f"v{doc.version}", len(doc.text))
+            cached = self._parses.get(doc.uri)
+            if cached is not None and cached.key == key and isinstance(cached.value, RDDLParsed):
+                return cached.value
+            text = doc.text
+        value = parse_rddl_text(Source(text, doc.name))
+        with self._lock:
+            self._parses[doc.uri] = _Cached(key, value)
+        return value
+
+    def rddl_companions(self, doc: Document, rddl: rast.RDDLFile) -> list[rast.RDDLFile]:
+        """The parsed files that define the domains and non-fluents blocks `rddl` names but lacks."""
+        defined = {(type(b).__name__, b.name) for b in rddl.blocks}
+        wanted: set[tuple[str, str]] = set()
+        for block in rddl.blocks:
+            if isinstance(block, rast.Instance | rast.NonFluents) and block.domain:
+                wanted.add(("Domain", block.domain))
+            if isinstance(block, rast.Instance) and block.non_fluents:
+                wanted.add(("NonFluents", block.non_fluents))
+        wanted -= defined
+        found: list[rast.RDDLFile] = []
+        if not wanted:
+            return found
+        with self._lock:
+            others = [d for d in self.documents.values() if d.language == "rddl" and d.uri != doc.uri]
+        sources: list[rast.RDDLFile] = []
+        for other in others:
+            node = self.rddl(other).node
+            if node is not None:
+                sources.append(node)
+        path = doc.path
+        if path is not None:
+            open_paths = {d.path for d in others}
+            for sibling in sorted(path.parent.glob("*.rddl"))[:_MAX_CANDIDATES]:
+                if sibling != path and sibling not in open_paths:
+                    parsed = self._file(sibling, "rddl")
+                    if isinstance(parsed, RDDLParsed) and parsed.node is not None:
+                        sources.append(parsed.node)
+        for candidate in sources:
+            offers = {(type(b).__name__, b.name) for b in candidate.blocks} & wanted
+            if offers:
+                found.append(candidate)
+                wanted -= offers
+            if not wanted:
+                break
+        return found
+
+
+def parse_rddl_text(source: Source) -> RDDLParsed:
+    try:
+        return RDDLParsed(parse_rddl(source), ())
+    except Error as exc:
+        return RDDLParsed(None, exc.diagnostics)
+    except RecursionError:
+        from pddltools.diagnostics import error
+
+        return RDDLParsed(None, (error("R106", "expressions are nested too deeply for pddltools to handle"),))
+
+
+def _declared_domain(text: str) -> str | None:
+    head = _COMMENT.sub(" ", text[:4096])
+    match = _DOMAIN_HEADER.search(head)
+    return match.group(1).lower() if match else None
+
+
+def _candidates(problem: Path) -> list[Path]:
+    """PDDL files that may hold the domain of `problem`: its folder's first, then sibling folders',
+    each group with files numbered like the problem first (instance-5 and domain-5)."""
+    number = _last_number(problem.stem)
+    folder = problem.parent
+
+    def ranked(paths: list[Path]) -> list[Path]:
+        return sorted(paths, key=lambda p: (_last_number(p.stem) != number or number is None,
+                                            "domain" not in p.stem.lower(), p.name))
+
+    def pddl_in(directory: Path) -> list[Path]:
+        try:
+            return [p for p in directory.iterdir() if p.suffix.lower() == ".pddl" and p.is_file() and p != problem]
+        except OSError:
+            return []
+
+    out = ranked(pddl_in(folder))
+    try:
+        siblings = sorted(d for d in folder.parent.iterdir() if d.is_dir() and d != folder)
+    except OSError:
+        siblings = []
+    nearby: list[Path] = []
+    for sibling in siblings[:20]:
+        nearby += pddl_in(sibling)
+    return (out + ranked(nearby))[:_MAX_CANDIDATES]
+
+
+def _last_number(stem: str) -> str | None:
+    numbers = re.findall(r"\d+", stem)
+    return numbers[-1].lstrip("0") or "0" if numbers else None
