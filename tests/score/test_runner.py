@@ -90,8 +90,16 @@ def test_dask_executor_on_a_local_cluster_of_processes(tmp_path: Path) -> None:
         pids = set(client.run(os.getpid).values())
         runs = run_jobs(jobs, store, DaskExecutor(client=client), by_length)
         assert os.getpid() not in pids and len(pids) == 2
-    assert sorted(r.problem for r in runs) == ["line-01", "line-02", "line-03", "line-04"]
-    assert all(r.status == "solved" for r in runs)
+        assert sorted(r.problem for r in runs) == ["line-01", "line-02", "line-03", "line-04"]
+        assert all(r.status == "solved" for r in runs)
+        # The command line's --dask connects to a scheduler by its address.
+        from pddltools.cli import main
+
+        code = main(["run", *(str(LINE / f"line-0{i}.pddl") for i in (5, 6)), "--planner",
+                     f"walker={PY} {PLANNERS / 'walker.py'} {{problem}} {{plan}}", "--db", str(tmp_path / "r.sqlite"),
+                     "--workdir", str(tmp_path / "runs"), "--dask", cluster.scheduler_address, "--no-validate",
+                     "--format", "json"])
+        assert code == 0 and store.count() == 6
 
 
 def _count(db: Path) -> int:
