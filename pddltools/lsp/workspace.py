@@ -152,14 +152,17 @@ class Workspace:
         if path is None:
             return None
         open_paths = {d.path for d in others}
+        fallback: tuple[str, Parsed] | None = None
         for candidate in _candidates(path):
             if candidate in open_paths:
                 continue
             if self._file_domain_name(candidate) == problem.domain:
                 parsed = self._pddl_file(candidate)
                 if parsed is not None and isinstance(parsed.node, ast.Domain):
-                    return candidate.as_uri(), parsed
-        return None
+                    if not parsed.syntax:
+                        return candidate.as_uri(), parsed
+                    fallback = fallback or (candidate.as_uri(), parsed)  # a broken copy, if nothing better
+        return fallback
 
     def problems_of(self, domain: ast.Domain, except_uri: str) -> list[Document]:
         """Open PDDL documents that are problems for `domain` (re-checked when it changes)."""
@@ -279,8 +282,8 @@ def _declared_domain(text: str) -> str | None:
 
 
 def _candidates(problem: Path) -> list[Path]:
-    """PDDL files that may hold the domain of `problem`: its folder's first, then sibling folders',
-    each group with files numbered like the problem first (instance-5 and domain-5)."""
+    """PDDL files that may hold the domain of `problem`: its folder's, its parent folder's, then those of
+    sibling folders; in each group, files numbered like the problem first (instance-5 and domain-5)."""
     number = _last_number(problem.stem)
     folder = problem.parent
 
@@ -294,7 +297,7 @@ def _candidates(problem: Path) -> list[Path]:
         except OSError:
             return []
 
-    out = ranked(pddl_in(folder))
+    out = ranked(pddl_in(folder)) + ranked(pddl_in(folder.parent))
     try:
         siblings = sorted(d for d in folder.parent.iterdir() if d.is_dir() and d != folder)
     except OSError:

@@ -1,0 +1,86 @@
+"""A real LSP client (pytest-lsp) driving `pddltools lsp` as a subprocess, and helpers to talk to it."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest_lsp
+from lsprotocol import types as lsp
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = REPO / "corpus" / "lsp"
+SHARED = REPO.parent / "shared" / "corpus"
+
+
+def server_command() -> list[str]:
+    installed = shutil.which("pddltools")
+    return [installed, "lsp"] if installed else [sys.executable, "-m", "pddltools.cli", "lsp"]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=server_command()), scope="module")
+async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
+    await lsp_client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=CORPUS.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+_versions: dict[str, int] = {}
+
+
+async def open_document(client: LanguageClient, path: Path, text: str | None = None,
+                        language: str | None = None, timeout: float = 30) -> Sequence[lsp.Diagnostic]:
+    """Open `path` (with `text` instead of its content, if given) and return its first diagnostics."""
+    uri = path.resolve().as_uri()
+    client.diagnostics.pop(uri, None)
+    version = _versions[uri] = _versions.get(uri, 0) + 1
+    content = text if text is not None else path.read_text(encoding="utf-8")
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
+        uri=uri, language_id=language or ("rddl" if path.suffix == ".rddl" else "pddl"), version=version,
+        text=content)))
+    return await diagnostics_of(client, uri, timeout)
+
+
+async def change_document(client: LanguageClient, path: Path, text: str, timeout: float = 30
+                          ) -> Sequence[lsp.Diagnostic]:
+    """Replace the whole text of an open document; return the diagnostics published for it."""
+    uri = path.resolve().as_uri()
+    client.diagnostics.pop(uri, None)
+    version = _versions[uri] = _versions[uri] + 1
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+    return await diagnostics_of(client, uri, timeout)
+
+
+def close_document(client: LanguageClient, path: Path) -> None:
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=path.resolve().as_uri())))
+
+
+async def diagnostics_of(client: LanguageClient, uri: str, timeout: float = 30) -> Sequence[lsp.Diagnostic]:
+    async def wait() -> Sequence[lsp.Diagnostic]:
+        while uri not in client.diagnostics:
+            await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        return client.diagnostics[uri]
+
+    return await asyncio.wait_for(wait(), timeout)
+
+
+def position_of(text: str, needle: str, skip: int = 0, occurrence: int = 0) -> lsp.Position:
+    """The position of the `occurrence`-th `needle` in `text`, `skip` characters into it."""
+    at = -1
+    for _ in range(occurrence + 1):
+        at = text.index(needle, at + 1)
+    at += skip
+    line = text.count("\n", 0, at)
+    return lsp.Position(line=line, character=at - (text.rfind("\n", 0, at) + 1))
+
+
+def doc_id(path: Path) -> lsp.TextDocumentIdentifier:
+    return lsp.TextDocumentIdentifier(uri=path.resolve().as_uri())
