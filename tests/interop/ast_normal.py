@@ -4,7 +4,9 @@ Both bridges document what does not survive the trip; this is that list, once:
 - requirements (each bridge recomputes them), and whether a name is a domain constant or a problem object;
 - parameter names of predicates and functions (only their types are kept);
 - the grouping of conjunctions, the order of conjuncts and effects, `(and p)` against `p`;
-- `(when c (and e1 e2))` against `(and (when c e1) (when c e2))`;
+- `(when c (and e1 e2))` against `(and (when c e1) (when c e2))`, and likewise for `forall` and `at`;
+  `(at end (forall (?x) (when c e)))` against `(forall (?x) (when (at end c) (at end e)))`;
+- `(>= a b)` against `(<= b a)`, and `(> a b)` against `(< b a)` (UP writes comparisons so);
 - `(assign f (+ f e))` against `(increase f e)` (likewise `-`, `*`, `/`), and an `(increase (total-cost) 0)`;
 - negative literals in `:init` (the closed world says them), and the number types of `1` and `1.0`;
 - whether a type was declared or only used as a parent (both are a type under `object`);
@@ -74,24 +76,29 @@ def formula(f: ast.Formula | None) -> str:
     if isinstance(f, ast.Exists | ast.Forall):
         return f"({type(f).__name__} {_typed(f.variables)} {formula(f.body)})"
     if isinstance(f, ast.Comparison):
+        if f.op in (">", ">="):  # UP writes `(>= a b)` as `b <= a`
+            return f"({'<' if f.op == '>' else '<='} {term(f.right)} {term(f.left)})"
         return f"({f.op} {term(f.left)} {term(f.right)})"
     if isinstance(f, ast.Timed):
         return f"({f.time} {formula(f.body)})"  # type: ignore[arg-type]
     return str(f)
 
 
-def effects(e: ast.Effect | None, condition: str = "true") -> frozenset[str]:
+def effects(e: ast.Effect | None, condition: str = "true", time: str = "", forall: str = "") -> frozenset[str]:
+    """Every simple effect with its time, forall variables and condition, however they were nested."""
     if e is None:
         return frozenset()
     if isinstance(e, ast.AndEffect):
-        return frozenset(x for p in e.parts for x in effects(p, condition))
+        return frozenset(x for p in e.parts for x in effects(p, condition, time, forall))
     if isinstance(e, ast.When):
-        inner = formula(e.condition)
-        return effects(e.body, inner if condition == "true" else f"(and {condition} {inner})")
+        cond = e.condition.body if isinstance(e.condition, ast.Timed) else e.condition  # at the effect's time
+        inner = formula(cond)  # type: ignore[arg-type]
+        return effects(e.body, inner if condition == "true" else f"(and {condition} {inner})", time, forall)
     if isinstance(e, ast.ForallEffect):
-        return frozenset({f"{condition} -> forall {_typed(e.variables)} {sorted(effects(e.body))}"})
+        return effects(e.body, condition, time, f"{forall} {_typed(e.variables)}".strip())
     if isinstance(e, ast.Timed):
-        return frozenset(f"{e.time}: {x}" for x in effects(e.body, condition))  # type: ignore[arg-type]
+        return effects(e.body, condition, e.time, forall)  # type: ignore[arg-type]
+    prefix = f"{time}|{forall}|{condition} ->"
     if isinstance(e, ast.Assign):
         op, value = e.op, e.value
         if op == "assign" and isinstance(value, ast.Arithmetic) and len(value.args) == 2 and value.args[0] == e.fluent:
@@ -100,10 +107,10 @@ def effects(e: ast.Effect | None, condition: str = "true") -> frozenset[str]:
                     op, value = name, value.args[1]  # type: ignore[assignment]
         if e.fluent.function == "total-cost" and op == "increase" and term(value) == "0.0":
             return frozenset()
-        return frozenset({f"{condition} -> {op} {term(e.fluent)} {term(value)}"})
+        return frozenset({f"{prefix} {op} {term(e.fluent)} {term(value)}"})
     if isinstance(e, ast.Not):
-        return frozenset({f"{condition} -> del {formula(e.body)}"})
-    return frozenset({f"{condition} -> add {formula(e)}"})
+        return frozenset({f"{prefix} del {formula(e.body)}"})
+    return frozenset({f"{prefix} add {formula(e)}"})
 
 
 def _structure(s: ast.Structure) -> Any:
