@@ -64,6 +64,9 @@ def _register_optional(sub: Any) -> None:
     from pddltools.score.cli import register as register_score
 
     register_score(sub)
+    from pddltools.validate.cli import register as register_validate
+
+    register_validate(sub)
     from pddltools.lsp.cli import register as register_lsp
 
     register_lsp(sub)

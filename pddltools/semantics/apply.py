@@ -1,0 +1,129 @@
+"""Effect application: every effect of a step is computed in the state before it, then applied at once.
+
+Deletes come before adds (an atom both deleted and added ends true). Numeric effects on one fluent
+combine when they commute (several `increase`/`decrease`, or several `scale-up`/`scale-down`); two
+assignments of different values, or an assignment mixed with any other update of the same fluent,
+are a conflict and make the plan invalid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pddltools.pddl import ast
+from pddltools.semantics.errors import ArithmeticFault, EffectConflict, UndefinedValue
+from pddltools.semantics.evaluate import Evaluator
+from pddltools.semantics.grounding import Binding
+from pddltools.semantics.state import FluentValue, GroundAtom, GroundFluent, Number, State, normal, show_atom
+
+_ADDITIVE = ("increase", "decrease")
+_SCALING = ("scale-up", "scale-down")
+
+
+@dataclass(slots=True)
+class Effects:
+    """The ground effects of one step or happening, collected before any is applied."""
+
+    adds: set[GroundAtom] = field(default_factory=set)
+    deletes: set[GroundAtom] = field(default_factory=set)
+    updates: dict[GroundFluent, list[tuple[str, FluentValue]]] = field(default_factory=dict)
+
+    def merge(self, other: Effects) -> None:
+        self.adds |= other.adds
+        self.deletes |= other.deletes
+        for key, ops in other.updates.items():
+            self.updates.setdefault(key, []).extend(ops)
+
+    @property
+    def written_atoms(self) -> set[GroundAtom]:
+        return self.adds | self.deletes
+
+    def written_fluents(self, additive_only: bool = False) -> set[GroundFluent]:
+        if additive_only:
+            return {k for k, ops in self.updates.items() if all(op in _ADDITIVE for op, _ in ops)}
+        return set(self.updates)
+
+
+def collect(evaluator: Evaluator, effect: ast.Effect | None, binding: Binding, state: State,
+            into: Effects | None = None) -> Effects:
+    """The ground effects of `effect` under `binding`, conditions and values read in `state`."""
+    out = into if into is not None else Effects()
+    if effect is not None:
+        _collect(evaluator, effect, binding, state, out)
+    return out
+
+
+def _collect(ev: Evaluator, effect: ast.Node, b: Binding, s: State, out: Effects) -> None:
+    if isinstance(effect, ast.AndEffect):
+        for part in effect.parts:
+            _collect(ev, part, b, s, out)
+    elif isinstance(effect, ast.Atom):
+        out.adds.add((effect.predicate, *[ev.term(t, b, s) for t in effect.args]))
+    elif isinstance(effect, ast.Not):
+        atom = effect.body
+        assert isinstance(atom, ast.Atom)
+        out.deletes.add((atom.predicate, *[ev.term(t, b, s) for t in atom.args]))
+    elif isinstance(effect, ast.When):
+        if ev.holds(effect.condition, b, s):
+            _collect(ev, effect.body, b, s, out)
+    elif isinstance(effect, ast.ForallEffect):
+        for inner in ev.grounder.bindings(effect.variables, b):
+            _collect(ev, effect.body, inner, s, out)
+    elif isinstance(effect, ast.Assign):
+        key = ev.fluent(effect.fluent, b, s)
+        if effect.op == "assign" and isinstance(effect.value, ast.Constant | ast.Variable) \
+                and effect.value.name not in ev.constant_functions:
+            value: FluentValue = ev.term(effect.value, b, s)
+        elif effect.op == "assign" and isinstance(effect.value, ast.FunctionTerm):
+            value = ev.value(effect.value, b, s)  # a number, or an object for an object fluent
+        else:
+            value = ev.number(effect.value, b, s)
+        out.updates.setdefault(key, []).append((effect.op, value))
+    elif isinstance(effect, ast.Timed):
+        _collect(ev, effect.body, b, s, out)
+
+
+def resolve(state: State, effects: Effects) -> dict[GroundFluent, FluentValue]:
+    """The new value of every updated fluent, or `EffectConflict` when the updates disagree."""
+    values: dict[GroundFluent, FluentValue] = {}
+    for key, ops in effects.updates.items():
+        kinds = {op for op, _ in ops}
+        if "assign" in kinds:
+            assigned = {v for op, v in ops if op == "assign"}
+            if len(assigned) > 1 or len(kinds) > 1:
+                raise EffectConflict(f"two effects give {show_atom(key)} different values at once "
+                                     f"({', '.join(f'{op} {v}' for op, v in ops)})")
+            only = assigned.pop()
+            values[key] = only if isinstance(only, str) else normal(only)
+            continue
+        old = state.values.get(key)
+        if old is None or isinstance(old, str):
+            raise UndefinedValue(show_atom(key))
+        if kinds <= set(_ADDITIVE):
+            delta: Number = 0
+            for op, v in ops:
+                assert not isinstance(v, str)
+                delta = delta + v if op == "increase" else delta - v
+            values[key] = normal(old + delta)
+        elif kinds <= set(_SCALING):
+            result: Number = old
+            for op, v in ops:
+                assert not isinstance(v, str)
+                if op == "scale-down":
+                    if v == 0:
+                        raise ArithmeticFault(f"scale-down of {show_atom(key)} by 0")
+                    result = Fraction(result) / v
+                else:
+                    result = result * v
+            values[key] = normal(result)
+        else:
+            raise EffectConflict(f"{show_atom(key)} is both scaled and increased at once, and the result "
+                                 "would depend on their order")
+    return values
+
+
+def apply(state: State, effects: Effects) -> State:
+    """The successor state: deletes, then adds, then the resolved fluent values."""
+    values = resolve(state, effects)
+    return state.with_changes(effects.deletes, effects.adds, values)

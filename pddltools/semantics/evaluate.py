@@ -1,0 +1,345 @@
+"""Formula and expression evaluation in a state, with the reasons a formula is false.
+
+`Evaluator.holds` decides `and or not imply exists forall =`, numeric comparisons, derived predicates
+(a stratified fixpoint per state, computed the first time a derived atom is read and kept for that
+state) and object fluents used as terms. Preferences inside a formula count as satisfied here: they are
+soft, and `pddltools.semantics.preferences` counts their violations.
+
+A fluent without a value makes a comparison that reads it false (VAL's reading), and an atom whose
+argument is an undefined object fluent false.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, fields, replace
+from fractions import Fraction
+from typing import Any
+
+from pddltools.pddl import ast
+from pddltools.semantics.derived import strata
+from pddltools.semantics.errors import ArithmeticFault, UndefinedValue, Unsupported
+from pddltools.semantics.grounding import Binding, Grounder, Value
+from pddltools.semantics.state import (
+    FluentValue,
+    GroundAtom,
+    GroundFluent,
+    Number,
+    State,
+    normal,
+    show_atom,
+    show_number,
+)
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "=": lambda a, b: bool(a == b),
+    "<": lambda a, b: bool(a < b),
+    "<=": lambda a, b: bool(a <= b),
+    ">": lambda a, b: bool(a > b),
+    ">=": lambda a, b: bool(a >= b),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Unsatisfied:
+    """One reason a formula is false: a ground literal (`atom` set, `positive` says whether it must be
+    true) or, for a disjunction, an existential or a comparison, the whole ground formula."""
+
+    text: str
+    atom: GroundAtom | None = None
+    positive: bool = True
+    note: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.text} ({self.note})" if self.note else self.text
+
+
+class Evaluator:
+    """Evaluates formulas and expressions of one task; shared by every state of a plan."""
+
+    def __init__(self, domain: ast.Domain, grounder: Grounder) -> None:
+        self.grounder = grounder
+        self.constant_functions = {f.name for f in domain.functions if not f.parameters}
+        self.rules = domain.derived_predicates
+        self.derived_names = {rule.name for rule in self.rules}
+        self._strata = strata(self.rules) if self.rules else []
+        self._derived: dict[int, tuple[State, frozenset[GroundAtom]]] = {}
+        self._partial: tuple[State, set[GroundAtom]] | None = None
+        self._holds: dict[type, Callable[[Any, Binding, State], bool]] = {
+            ast.Atom: self._atom, ast.Not: self._not, ast.And: self._and, ast.Or: self._or,
+            ast.Imply: self._imply, ast.Exists: self._exists, ast.Forall: self._forall,
+            ast.Comparison: self._comparison, ast.Preference: lambda f, b, s: True,
+            ast.Timed: lambda f, b, s: self.holds(f.body, b, s),
+        }
+
+    # ----------------------------------------------------------------------------------------------
+    # Terms and expressions
+
+    def term(self, term: ast.Term, binding: Binding, state: State) -> str:
+        """The object a term stands for (a variable's value, a constant, an object fluent's value)."""
+        if isinstance(term, ast.Variable):
+            return str(binding[term.name])
+        if isinstance(term, ast.Constant):
+            return term.name
+        key = self.fluent(term, binding, state)
+        found = state.values.get(key)
+        if not isinstance(found, str):
+            raise UndefinedValue(show_atom(key))
+        return found
+
+    def fluent(self, term: ast.FunctionTerm, binding: Binding, state: State) -> GroundFluent:
+        return (term.function, *[self.term(t, binding, state) for t in term.args])
+
+    def value(self, expr: ast.Expression, binding: Binding, state: State,
+              violations: Mapping[str, int] | None = None) -> FluentValue:
+        """A numeric expression's value (or an object, for an object-valued term)."""
+        if isinstance(expr, ast.Number):
+            return expr.value
+        if isinstance(expr, ast.FunctionTerm):
+            key = self.fluent(expr, binding, state)
+            found = state.values.get(key)
+            if found is None:
+                raise UndefinedValue(show_atom(key))
+            return found
+        if isinstance(expr, ast.Variable):
+            return binding[expr.name]
+        if isinstance(expr, ast.Constant):
+            if expr.name in self.constant_functions:
+                found = state.values.get((expr.name,))
+                if found is None:
+                    raise UndefinedValue(f"({expr.name})")
+                return found
+            return expr.name
+        if isinstance(expr, ast.Arithmetic):
+            args = [self.number(a, binding, state, violations) for a in expr.args]
+            return _arithmetic(expr.op, args)
+        if isinstance(expr, ast.IsViolated):
+            return (violations or {}).get(expr.preference, 0)
+        raise Unsupported("continuous effects (#t) are not supported by this validator")
+
+    def number(self, expr: ast.Expression, binding: Binding, state: State,
+               violations: Mapping[str, int] | None = None) -> Number:
+        found = self.value(expr, binding, state, violations)
+        if isinstance(found, str):
+            raise UndefinedValue(f"{found} (an object where a number is needed)")
+        return found
+
+    # ----------------------------------------------------------------------------------------------
+    # Formulas
+
+    def holds(self, formula: ast.Formula, binding: Binding, state: State) -> bool:
+        """Whether `formula`, with its free variables bound by `binding`, is true in `state`."""
+        return self._holds[type(formula)](formula, binding, state)
+
+    def _atom(self, f: ast.Atom, b: Binding, s: State) -> bool:
+        try:
+            key = (f.predicate, *[self.term(t, b, s) for t in f.args])
+        except UndefinedValue:
+            return False
+        if f.predicate in self.derived_names:
+            return key in self.derived(s)
+        return key in s.atoms
+
+    def _not(self, f: ast.Not, b: Binding, s: State) -> bool:
+        return not self.holds(f.body, b, s)
+
+    def _and(self, f: ast.And, b: Binding, s: State) -> bool:
+        holds = self.holds
+        return all(holds(p, b, s) for p in f.parts)
+
+    def _or(self, f: ast.Or, b: Binding, s: State) -> bool:
+        holds = self.holds
+        return any(holds(p, b, s) for p in f.parts)
+
+    def _imply(self, f: ast.Imply, b: Binding, s: State) -> bool:
+        return not self.holds(f.condition, b, s) or self.holds(f.consequence, b, s)
+
+    def _exists(self, f: ast.Exists, b: Binding, s: State) -> bool:
+        return any(self.holds(f.body, inner, s) for inner in self.grounder.bindings(f.variables, b))
+
+    def _forall(self, f: ast.Forall, b: Binding, s: State) -> bool:
+        return all(self.holds(f.body, inner, s) for inner in self.grounder.bindings(f.variables, b))
+
+    def _comparison(self, f: ast.Comparison, b: Binding, s: State) -> bool:
+        try:
+            left = self.value(f.left, b, s)
+            right = self.value(f.right, b, s)
+        except UndefinedValue:
+            return False
+        if isinstance(left, str) or isinstance(right, str):
+            # objects compare only for (in)equality
+            return f.op == "=" and left == right
+        return _COMPARE[f.op](left, right)
+
+    # ----------------------------------------------------------------------------------------------
+    # Derived predicates
+
+    def derived(self, state: State) -> frozenset[GroundAtom] | set[GroundAtom]:
+        """The derived atoms true in `state`: the least fixpoint of each stratum in turn."""
+        partial = self._partial
+        if partial is not None and partial[0] is state:
+            return partial[1]
+        cached = self._derived.get(id(state))
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        facts: set[GroundAtom] = set()
+        self._partial = (state, facts)
+        try:
+            for stratum in self._strata:
+                changed = True
+                while changed:
+                    changed = False
+                    for rule in stratum:
+                        params = rule.predicate.parameters
+                        for binding in self.grounder.bindings(params):
+                            key = (rule.name, *[str(binding[p.name]) for p in params])
+                            if key not in facts and self.holds(rule.body, binding, state):
+                                facts.add(key)
+                                changed = True
+        finally:
+            self._partial = None
+        result = frozenset(facts)
+        if len(self._derived) > 256:  # a plan moves forward; old states are not asked again
+            self._derived.clear()
+        self._derived[id(state)] = (state, result)
+        return result
+
+    # ----------------------------------------------------------------------------------------------
+    # Why a formula is false
+
+    def explain(self, formula: ast.Formula, binding: Binding, state: State) -> list[Unsatisfied]:
+        """The parts of a false formula that make it false, as ground literals where possible."""
+        if self.holds(formula, binding, state):
+            return []
+        if isinstance(formula, ast.Atom):
+            key = self._ground_atom(formula, binding, state)
+            note = "a derived predicate" if formula.predicate in self.derived_names else ""
+            return [Unsatisfied(show_atom(key), key, True, note)]
+        if isinstance(formula, ast.Not) and isinstance(formula.body, ast.Atom):
+            key = self._ground_atom(formula.body, binding, state)
+            note = "a derived predicate" if formula.body.predicate in self.derived_names else ""
+            return [Unsatisfied(f"(not {show_atom(key)})", key, False, note)]
+        if isinstance(formula, ast.And):
+            return [u for part in formula.parts for u in self.explain(part, binding, state)]
+        if isinstance(formula, ast.Forall):
+            return [u for inner in self.grounder.bindings(formula.variables, binding)
+                    for u in self.explain(formula.body, inner, state)]
+        if isinstance(formula, ast.Imply):
+            return self.explain(formula.consequence, binding, state)
+        if isinstance(formula, ast.Timed):
+            return self.explain(formula.body, binding, state)  # type: ignore[arg-type]
+        if isinstance(formula, ast.Not) and isinstance(formula.body, ast.Or):
+            return [u for part in formula.body.parts for u in self.explain(ast.Not(part), binding, state)]
+        text = str(ground(formula, binding))
+        if isinstance(formula, ast.Comparison):
+            return [Unsatisfied(text, note=self._values_read(formula, binding, state))]
+        return [Unsatisfied(text)]
+
+    def _ground_atom(self, f: ast.Atom, b: Binding, s: State) -> GroundAtom:
+        args = []
+        for t in f.args:
+            try:
+                args.append(self.term(t, b, s))
+            except UndefinedValue:
+                args.append(str(ground(t, b)))
+        return (f.predicate, *args)
+
+    def _values_read(self, f: ast.Comparison, b: Binding, s: State) -> str:
+        parts = []
+        for node in (f.left, f.right):
+            for sub in node.walk():
+                if isinstance(sub, ast.FunctionTerm):
+                    try:
+                        key = self.fluent(sub, b, s)
+                    except UndefinedValue as exc:
+                        parts.append(f"{exc.fluent} is undefined")
+                        continue
+                    found = s.values.get(key)
+                    parts.append(f"{show_atom(key)} = {show_number(found)}" if found is not None
+                                 else f"{show_atom(key)} is undefined")
+        return ", ".join(dict.fromkeys(parts))
+
+    # ----------------------------------------------------------------------------------------------
+    # What a formula reads (for the mutex of concurrent actions)
+
+    def reads(self, formula: ast.Node, binding: Binding, state: State) -> tuple[set[GroundAtom], set[GroundFluent]]:
+        """The ground atoms and fluents a formula or expression depends on, quantifiers expanded."""
+        atoms: set[GroundAtom] = set()
+        fluents: set[GroundFluent] = set()
+        self._reads(formula, binding, state, atoms, fluents)
+        return atoms, fluents
+
+    def _reads(self, node: ast.Node, b: Binding, s: State, atoms: set[GroundAtom],
+               fluents: set[GroundFluent]) -> None:
+        if isinstance(node, ast.Atom):
+            atoms.add(self._ground_atom(node, b, s))
+        elif isinstance(node, ast.FunctionTerm):
+            with contextlib.suppress(UndefinedValue):
+                fluents.add(self.fluent(node, b, s))
+        elif isinstance(node, ast.Constant) and node.name in self.constant_functions:
+            fluents.add((node.name,))
+        if isinstance(node, ast.Exists | ast.Forall | ast.ForallEffect):
+            for inner in self.grounder.bindings(node.variables, b):
+                self._reads(node.body, inner, s, atoms, fluents)
+            return
+        if isinstance(node, ast.FunctionTerm):
+            for arg in node.args:
+                self._reads(arg, b, s, atoms, fluents)
+            return
+        for child in node.children():
+            self._reads(child, b, s, atoms, fluents)
+
+
+def _arithmetic(op: str, args: list[Number]) -> Number:
+    if op == "+":
+        return normal(sum(args, 0))
+    if op == "-":
+        if len(args) == 1:
+            return -args[0]
+        out = args[0]
+        for a in args[1:]:
+            out = out - a
+        return normal(out)
+    if op == "*":
+        prod: Number = 1
+        for a in args:
+            prod = prod * a
+        return normal(prod)
+    out = Fraction(args[0])
+    for a in args[1:]:
+        if a == 0:
+            raise ArithmeticFault("division by zero")
+        out = out / a
+    return normal(out)
+
+
+def ground(node: ast.Node, binding: Binding) -> ast.Node:
+    """`node` with its bound variables replaced by their values (for messages)."""
+    if isinstance(node, ast.Variable):
+        if node.name in binding:
+            value: Value = binding[node.name]
+            return ast.Constant(value) if isinstance(value, str) else ast.Number(value)
+        return node
+    if isinstance(node, ast.Exists | ast.Forall | ast.ForallEffect):
+        hidden = {v.name for v in node.variables}
+        binding = {k: v for k, v in binding.items() if k not in hidden}
+    changes: dict[str, Any] = {}
+    for f in fields(node):
+        if f.name == "span":
+            continue
+        current = getattr(node, f.name)
+        if isinstance(current, ast.Node):
+            changes[f.name] = ground(current, binding)
+        elif isinstance(current, tuple) and current and isinstance(current[0], ast.Node):
+            changes[f.name] = tuple(ground(c, binding) for c in current)
+    return replace(node, **changes) if changes else node
+
+
+def iter_preferences(formula: ast.Node | None) -> Iterator[ast.Preference]:
+    """Every preference inside a formula."""
+    if formula is None:
+        return
+    for node in formula.walk():
+        if isinstance(node, ast.Preference):
+            yield node

@@ -1,0 +1,17 @@
+"""The plan validator: sequential, numeric, temporal and PDDL3 plans, with the reason for every failure.
+
+    from pddltools.validate import Task, validate_plan
+    task = Task.load("domain.pddl", "problem.pddl")     # parse once
+    report = validate_plan(task, "plan.1")             # a path or the plan's text
+    report.valid, report.value, report.failed_step, report.unsatisfied, report.to_json()
+"""
+
+from __future__ import annotations
+
+from pddltools.semantics import Task
+from pddltools.validate.api import validate_plan
+from pddltools.validate.batch import validate_batch
+from pddltools.validate.planfile import Plan, PlanError, Step, read_plan
+from pddltools.validate.report import PlanReport
+
+__all__ = ["Plan", "PlanError", "PlanReport", "Step", "Task", "read_plan", "validate_batch", "validate_plan"]

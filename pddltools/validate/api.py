@@ -1,0 +1,56 @@
+"""`validate_plan(task, plan)`: read a plan, pick sequential or temporal semantics, return a report."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+from pddltools.diagnostics import InputError, Source, read_source
+from pddltools.semantics import SemanticsError, Task
+from pddltools.validate.planfile import PlanError, read_plan
+from pddltools.validate.report import PlanReport
+from pddltools.validate.sequential import validate_sequential
+from pddltools.validate.temporal import DEFAULT_EPSILON, validate_temporal
+
+
+def _source(plan: str | Path | Source) -> Source:
+    """A plan given as a `Path` (or a one-line string naming an existing file) is read from disk;
+    any other string is the plan's text."""
+    if isinstance(plan, Source):
+        return plan
+    if isinstance(plan, Path):
+        return read_source(plan)
+    if "\n" not in plan and "(" not in plan and plan.strip() and Path(plan).is_file():
+        return read_source(plan)
+    return Source(plan, "<plan>")
+
+
+def validate_plan(task: Task, plan: str | Path | Source, *, epsilon: float | Fraction = DEFAULT_EPSILON,
+                  name: str | None = None) -> PlanReport:
+    """Validate one plan (a path, or the plan's text) against a loaded task. Never raises for a bad
+    plan: unreadable files, syntax errors and wrong steps are reports with `verdict == "error"`."""
+    label = name if name is not None else (str(plan) if isinstance(plan, Path) else
+                                           plan.name if isinstance(plan, Source) else None)
+    try:
+        source = _source(plan)
+    except InputError as exc:
+        reason = "syntax" if exc.diagnostics and exc.diagnostics[0].code == "E002" else "unreadable"
+        return PlanReport(plan=label or str(plan), valid=False, verdict="error", reason=reason,
+                          message=exc.diagnostics[0].message if exc.diagnostics else str(exc),
+                          diagnostics=exc.diagnostics)
+    label = label or source.name
+    try:
+        parsed = read_plan(source)
+        eps = epsilon if isinstance(epsilon, Fraction) else Fraction(str(epsilon))
+        if task.temporal or parsed.temporal or task.timed_literals:
+            return validate_temporal(task, parsed, label, eps)
+        return validate_sequential(task, parsed, label)
+    except PlanError as exc:
+        diagnostic = exc.diagnostics[0]
+        span = diagnostic.span
+        return PlanReport(plan=label, valid=False, verdict="error", reason=exc.reason, message=diagnostic.message,
+                          failed_step=exc.step, line=span.line if span else None,
+                          action=span.text if span and exc.reason != "syntax" else None,
+                          diagnostics=exc.diagnostics)
+    except SemanticsError as exc:  # raised before any step (a domain the semantics cannot give meaning to)
+        return PlanReport(plan=label, valid=False, verdict="invalid", reason=exc.reason, message=str(exc))

@@ -1,0 +1,46 @@
+"""`--batch LIST`: `domain<TAB>problem<TAB>plan` lines, each task parsed once, one entry per line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from pddltools.diagnostics import Error
+from pddltools.semantics import Task
+from pddltools.validate.api import validate_plan
+from pddltools.validate.temporal import DEFAULT_EPSILON
+
+
+def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
+                   base: Path | None = None) -> Iterator[dict[str, Any]]:
+    """One JSON-ready entry per non-blank, non-comment line, in order. A malformed line or a task that
+    does not load is an entry with `error` set (and `valid: false`), never the end of the batch."""
+    tasks: dict[tuple[str, str], Task | Error] = {}
+    where = base or Path.cwd()
+    for number, raw in enumerate(lines, 1):
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = line.split("\t")
+        entry: dict[str, Any] = {"line": number, "domain": None, "problem": None}
+        if len(fields) != 3 or not all(f.strip() for f in fields):
+            yield {**entry, "plan": None, "valid": False, "verdict": "error", "reason": "batch-line",
+                   "error": f"line {number}: expected domain<TAB>problem<TAB>plan, found {len(fields)} field(s)"}
+            continue
+        domain, problem, plan = (f.strip() for f in fields)
+        entry.update(domain=domain, problem=problem)
+        key = (domain, problem)
+        if key not in tasks:
+            try:
+                tasks[key] = Task.load(where / domain, where / problem)
+            except Error as exc:
+                tasks[key] = exc
+        task = tasks[key]
+        if isinstance(task, Error):
+            yield {**entry, "plan": plan, "valid": False, "verdict": "error", "reason": "task",
+                   "error": "; ".join(f"{d.span}: {d.message}" if d.span else d.message for d in task.diagnostics)}
+            continue
+        report = validate_plan(task, where / plan, epsilon=epsilon, name=plan)
+        yield {**entry, **report.to_json(), "error": None}

@@ -1,0 +1,144 @@
+"""`pddltools validate DOMAIN PROBLEM PLAN...` and `pddltools validate --batch LIST`.
+
+Exit codes: 0 every plan valid, 1 a plan is invalid or not a plan for the task, 2 bad usage, a task
+that does not load, or a plan file that cannot be read. `--format json` prints a list with one object
+per plan (`PlanReport.to_json`); `--batch` prints one JSON object per line of LIST, in order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from pddltools.diagnostics import Error, InputError, read_source, render_json, render_rich
+from pddltools.semantics import Task
+from pddltools.validate.api import validate_plan
+from pddltools.validate.batch import validate_batch
+from pddltools.validate.report import PlanReport
+
+OK, FINDINGS, USAGE = 0, 1, 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser("validate", help="validate plans against a domain and problem (as VAL does)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="DOMAIN PROBLEM PLAN [PLAN ...]")
+    p.add_argument("--batch", metavar="LIST", help="a TSV file of domain<TAB>problem<TAB>plan lines "
+                   "(paths relative to the current folder); prints one JSON object per line")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--epsilon", type=_epsilon, default=Fraction(1, 1000),
+                   help="minimum separation of interfering events in temporal plans (default 0.001)")
+    p.set_defaults(func=run_validate)
+
+
+def _epsilon(text: str) -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("epsilon must be positive")
+    return value
+
+
+def _stderr() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.paths:
+            _stderr().print("pddltools validate: give either --batch LIST or DOMAIN PROBLEM PLAN..., not both")
+            return USAGE
+        return _run_batch(args)
+    if len(args.paths) < 3:
+        _stderr().print("pddltools validate: needs DOMAIN PROBLEM PLAN [PLAN ...] (or --batch LIST)")
+        return USAGE
+    domain, problem, *plans = args.paths
+    try:
+        task = Task.load(domain, problem)
+    except Error as exc:
+        _report_errors(exc, args.format)
+        return USAGE
+    reports = [validate_plan(task, Path(plan), epsilon=args.epsilon, name=plan) for plan in plans]
+    if args.format == "json":
+        print(json.dumps([r.to_json() for r in reports], indent=2))
+    else:
+        console = Console(highlight=False, soft_wrap=True)
+        for report in reports:
+            _print_report(console, report)
+    return _exit_code(reports)
+
+
+def _exit_code(reports: list[PlanReport]) -> int:
+    if any(r.reason == "unreadable" for r in reports):
+        return USAGE
+    return OK if all(r.valid for r in reports) else FINDINGS
+
+
+def _report_errors(exc: Error, fmt: str) -> None:
+    if fmt == "json":
+        print(render_json(exc.diagnostics))
+    else:
+        render_rich(exc.diagnostics, _stderr())
+
+
+def _print_report(console: Console, r: PlanReport) -> None:
+    name = escape(r.plan)
+    if r.valid:
+        extra = f", makespan {r.makespan}" if r.makespan is not None else ""
+        violated = ", ".join(f"{p} x{n}" for p, n in r.violations)
+        soft = f"; violated preferences: {escape(violated)}" if violated else ""
+        console.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
+                      f"cost {_show(r.cost)}{extra}){soft}")
+        return
+    if r.diagnostics:
+        console.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
+        render_rich(r.diagnostics, console)
+        return
+    where = f" at step {r.failed_step} (line {r.line})" if r.failed_step else ""
+    console.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}")
+    for literal in r.unsatisfied:
+        console.print(f"  unsatisfied: {escape(literal)}")
+    for line in r.advice:
+        console.print(f"  advice: {escape(line)}")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, Fraction):
+        return f"{float(value):g}"
+    return str(value)
+
+
+def _run_batch(args: argparse.Namespace) -> int:
+    try:
+        source = read_source(args.batch)
+    except InputError as exc:
+        _report_errors(exc, args.format)
+        return USAGE
+    worst = OK
+    console = Console(highlight=False, soft_wrap=True)
+    for entry in validate_batch(source.text.splitlines(), epsilon=args.epsilon):
+        if args.format == "json":
+            sys.stdout.write(json.dumps(entry) + "\n")
+        elif entry.get("error"):
+            console.print(f"line {entry['line']}: [red]error[/red]: {escape(str(entry['error']))}")
+        else:
+            status = "[green]valid[/green]" if entry["valid"] else f"[red]{entry['verdict']}[/red] ({entry['reason']})"
+            step = f" at step {entry['failed_step']}" if entry.get("failed_step") else ""
+            value = f", value {entry['value']}" if entry["valid"] else ""
+            console.print(f"line {entry['line']}: {escape(str(entry['plan']))}: {status}{step}{value}")
+        if entry.get("error") or entry.get("reason") == "unreadable":
+            worst = USAGE
+        elif not entry["valid"] and worst == OK:
+            worst = FINDINGS
+    return worst
+
+
+__all__ = ["register", "run_validate"]

@@ -1,0 +1,73 @@
+"""The verdict on one plan, as data: what the CLI prints and the scorer reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Literal
+
+from pddltools.diagnostics import Diagnostic
+
+Verdict = Literal["valid", "invalid", "error"]
+
+#: Reasons a plan is not valid. `invalid` ones: the plan is read but does not work; `error` ones: the
+#: file is not a plan for this task (VAL's "bad plan description").
+INVALID_REASONS = ("precondition", "goal", "constraint", "invariant", "duration", "mutex", "epsilon",
+                   "conflict", "undefined", "arithmetic", "unsupported", "not-stratified")
+ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "timing", "unreadable")
+
+
+def _number(value: int | Fraction | None) -> int | float | None:
+    if value is None or isinstance(value, int):
+        return value
+    return float(value)
+
+
+@dataclass(frozen=True)
+class PlanReport:
+    """The validation of one plan against one task.
+
+    `value` is the metric's value (the number of steps when the problem has no metric, as VAL gives it;
+    the makespan for a temporal plan without one); `cost` the final `total-cost` (the number of steps
+    when the domain has no costs). For a rejected plan, `failed_step` is the 1-based step at fault and
+    `line` its line in the plan file; `unsatisfied` lists the false precondition or goal literals,
+    ground; `advice` says what would have to change.
+    """
+
+    plan: str
+    valid: bool
+    verdict: Verdict
+    reason: str | None = None
+    message: str = ""
+    value: int | Fraction | None = None
+    length: int | None = None
+    cost: int | Fraction | None = None
+    makespan: int | Fraction | None = None
+    failed_step: int | None = None
+    line: int | None = None
+    action: str | None = None
+    unsatisfied: tuple[str, ...] = ()
+    advice: tuple[str, ...] = ()
+    violations: tuple[tuple[str, int], ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON fields documented in the README (numbers as JSON numbers)."""
+        return {
+            "plan": self.plan,
+            "valid": self.valid,
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "message": self.message,
+            "value": _number(self.value),
+            "length": self.length,
+            "cost": _number(self.cost),
+            "makespan": _number(self.makespan),
+            "failed_step": self.failed_step,
+            "line": self.line,
+            "action": self.action,
+            "unsatisfied": list(self.unsatisfied),
+            "advice": list(self.advice),
+            "violations": dict(self.violations),
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }

@@ -1,0 +1,226 @@
+"""Temporal plans (PDDL 2.1 level 3): happenings in time order, invariants, mutex and epsilon.
+
+Every durative step becomes a start event at its time and an end event at time + duration; timed
+initial literals are events too. Events at exactly the same time form one happening: their conditions
+are read in the state before it and their effects applied together, so they must not interfere
+(`pddltools.semantics.temporal.interference`). Interfering events in different happenings must be at
+least epsilon apart. The `over all` conditions of an action must hold in every state strictly inside
+its interval: after each happening, for every action that has started and not yet ended.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pddltools.diagnostics import error
+from pddltools.pddl import ast
+from pddltools.semantics import (
+    Effects,
+    Footprint,
+    GroundAction,
+    SemanticsError,
+    Split,
+    State,
+    Task,
+    Unsatisfied,
+    apply,
+    collect,
+    interference,
+    split,
+    state_violations,
+)
+from pddltools.semantics.grounding import Binding
+from pddltools.semantics.state import Number, normal, show_number
+from pddltools.validate.advice import advise
+from pddltools.validate.planfile import Plan, PlanError, Step
+from pddltools.validate.report import PlanReport
+from pddltools.validate.resolve import resolve
+from pddltools.validate.verdict import finish, invalid_step
+
+DEFAULT_EPSILON = Fraction(1, 1000)
+
+
+@dataclass(slots=True)
+class Event:
+    time: Fraction
+    kind: str  # "start", "end", "action" (instantaneous) or "til"
+    step: Step | None = None
+    action: GroundAction | None = None
+    parts: Split | None = None
+    til: ast.InitElement | None = None
+    footprint: Footprint = field(default_factory=lambda: Footprint(""))
+
+    @property
+    def label(self) -> str:
+        if self.step is None:
+            return f"the timed initial literal {self.til} at {show_number(normal(self.time))}"
+        where = "" if self.kind == "action" else f" ({self.kind})"
+        return f"step {self.step.index} {self.action}{where}"
+
+
+def _events(task: Task, plan: Plan, actions: list[GroundAction]) -> list[Event]:
+    events: list[Event] = []
+    for step, action in zip(plan.steps, actions, strict=True):
+        if step.time is None:
+            raise PlanError("timing", error("V006", f"step {step.index}: a temporal plan gives each step a start "
+                                            "time, 'time: (action ...)'", step.span), step.index)
+        if isinstance(action.schema, ast.DurativeAction):
+            parts = split(action.schema)
+            assert step.duration is not None
+            events.append(Event(step.time, "start", step, action, parts))
+            events.append(Event(step.time + step.duration, "end", step, action, parts))
+        else:
+            events.append(Event(step.time, "action", step, action))
+    for til in task.timed_literals:
+        events.append(Event(Fraction(til.time), "til", til=til.element))
+    # at one time: ends before starts only for readability of reports; they are applied together
+    order = {"end": 0, "til": 1, "action": 2, "start": 3}
+    events.sort(key=lambda e: (e.time, order[e.kind], e.step.index if e.step else 0))
+    return events
+
+
+def _conditions(event: Event) -> list[ast.Formula]:
+    if event.kind == "action":
+        assert event.action is not None and isinstance(event.action.schema, ast.Action)
+        pre = event.action.schema.precondition
+        return [pre] if pre is not None else []
+    if event.parts is None:
+        return []
+    found = [event.parts.conditions.get(event.kind)]
+    return [f for f in found if f is not None]
+
+
+def _effect(event: Event) -> ast.Effect | None:
+    if event.kind == "action":
+        assert event.action is not None
+        return event.action.schema.effect
+    if event.parts is None:
+        return None
+    return event.parts.effects.get(event.kind)
+
+
+def _effect_reads(task: Task, effect: ast.Node, b: Binding, s: State, fp: Footprint) -> None:
+    ev = task.evaluator
+    if isinstance(effect, ast.AndEffect):
+        for part in effect.parts:
+            _effect_reads(task, part, b, s, fp)
+    elif isinstance(effect, ast.ForallEffect):
+        for inner in ev.grounder.bindings(effect.variables, b):
+            _effect_reads(task, effect.body, inner, s, fp)
+    elif isinstance(effect, ast.When):
+        atoms, fluents = ev.reads(effect.condition, b, s)
+        fp.read_atoms |= atoms
+        fp.read_fluents |= fluents
+        _effect_reads(task, effect.body, b, s, fp)
+    elif isinstance(effect, ast.Assign):
+        atoms, fluents = ev.reads(effect.value, b, s)
+        fp.read_atoms |= atoms
+        fp.read_fluents |= fluents
+    elif isinstance(effect, ast.Timed):
+        _effect_reads(task, effect.body, b, s, fp)
+
+
+def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON) -> PlanReport:
+    actions = resolve(task, plan)
+    events = _events(task, plan, actions)
+    ev = task.evaluator
+    state = task.initial_state()
+    trajectory: list[tuple[Number, State]] = [(0, state)]
+    violations: Counter[str] = Counter()
+    active: dict[int, Event] = {}  # step index -> its start event, while the action runs
+    recent: list[tuple[Fraction, list[Event]]] = []  # happenings less than epsilon ago
+    makespan: Number = 0
+    i = 0
+    while i < len(events):
+        now = events[i].time
+        happening: list[Event] = []
+        while i < len(events) and events[i].time == now:
+            happening.append(events[i])
+            i += 1
+        try:
+            # 1. conditions and duration constraints, in the state before the happening
+            for event in happening:
+                if event.step is None or event.action is None:
+                    continue
+                b = event.action.binding
+                if event.parts is not None and event.kind in event.parts.duration:
+                    constraint = event.parts.duration[event.kind]
+                    if not ev.holds(constraint, b, state):
+                        unsatisfied = ev.explain(constraint, b, state)
+                        return invalid_step(name, plan, event.step, "duration",
+                                            f"{event.label}: the duration {show_number(event.step.duration or 0)} "
+                                            "does not meet the action's duration constraint", unsatisfied)
+                for condition in _conditions(event):
+                    if not ev.holds(condition, b, state):
+                        unsatisfied = ev.explain(condition, b, state)
+                        return invalid_step(name, plan, event.step, "precondition",
+                                            f"{event.label}: the condition is not satisfied", unsatisfied,
+                                            advise(unsatisfied, f"before time {show_number(normal(now))}"))
+                    violations.update(state_violations(ev, condition, b, state))
+            # 2. footprints and effects, read in the state before the happening
+            merged = Effects()
+            for event in happening:
+                fp = Footprint(event.label)
+                if event.til is not None:
+                    task.apply_init_element(event.til, fp.effects)
+                else:
+                    assert event.action is not None
+                    b = event.action.binding
+                    for condition in _conditions(event):
+                        atoms, fluents = ev.reads(condition, b, state)
+                        fp.read_atoms |= atoms
+                        fp.read_fluents |= fluents
+                    effect = _effect(event)
+                    if effect is not None:
+                        collect(ev, effect, b, state, fp.effects)
+                        _effect_reads(task, effect, b, state, fp)
+                event.footprint = fp
+                merged.merge(fp.effects)
+            # 3. mutex inside the happening, then epsilon separation from the happenings just before
+            for k, a in enumerate(happening):
+                for other in happening[k + 1:]:
+                    why = interference(a.footprint, other.footprint)
+                    if why:
+                        culprit = a if a.step is not None else other
+                        return invalid_step(name, plan, culprit.step, "mutex",
+                                            f"at time {show_number(normal(now))}: {why}, so they cannot happen "
+                                            "at the same time")
+            recent = [(t, es) for t, es in recent if now - t < epsilon]
+            for t, earlier in recent:
+                for a in earlier:
+                    for other in happening:
+                        why = interference(a.footprint, other.footprint)
+                        if why:
+                            culprit = other if other.step is not None else a
+                            return invalid_step(name, plan, culprit.step, "epsilon",
+                                                f"{why}, and they are only {show_number(normal(now - t))} apart "
+                                                f"(interfering events must be at least {show_number(normal(epsilon))} "
+                                                "apart)")
+            recent.append((now, happening))
+            # 4. apply the happening
+            state = apply(state, merged)
+            trajectory.append((normal(now), state))
+            for event in happening:
+                if event.kind == "start" and event.step is not None:
+                    active[event.step.index] = event
+                elif event.kind == "end" and event.step is not None:
+                    active.pop(event.step.index, None)
+                if event.step is not None:
+                    makespan = max(makespan, normal(now))
+            # 5. invariants of the running actions, in the state after the happening
+            for started in active.values():
+                assert started.parts is not None and started.action is not None and started.step is not None
+                invariant = started.parts.conditions.get("all")
+                if invariant is not None and not ev.holds(invariant, started.action.binding, state):
+                    broken: list[Unsatisfied] = ev.explain(invariant, started.action.binding, state)
+                    return invalid_step(name, plan, started.step, "invariant",
+                                        f"{started.label}: its over-all condition is broken at time "
+                                        f"{show_number(normal(now))}", broken,
+                                        advise(broken, f"while step {started.step.index} runs"))
+        except SemanticsError as exc:
+            first = next((e for e in happening if e.step is not None), None)
+            return invalid_step(name, plan, first.step if first else None, exc.reason,
+                                f"at time {show_number(normal(now))}: {exc}")
+    return finish(task, plan, name, state, trajectory, violations, makespan, temporal=True)
