@@ -1,0 +1,111 @@
+"""Remove disjunctions (and `imply`) from preconditions and goals.
+
+Requires: a task of actions. Guarantees: every precondition is a conjunction of literals (and of
+whatever quantifiers are left: they count as one literal each); the goal too. A precondition becomes
+its disjunctive normal form, one copy of the action per disjunct (`NAME-or1`, `NAME-or2` ...); a
+disjunctive goal becomes a goal-achieving action that adds a fresh `goal-reached` atom, the new goal.
+An effect under a disjunctive condition becomes one conditional effect per disjunct (adds and deletes
+are idempotent), unless it assigns a number. The domain stays domain-level.
+
+Size guard: an action whose normal form would have more than `limit` disjuncts is refused, naming it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+from pddltools.compile.errors import compile_error
+from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, contradicts, nnf
+from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
+from pddltools.pddl import ast
+
+LIMIT = 4096
+
+
+def dnf_size(formula: ast.Formula) -> int:
+    """How many disjuncts the normal form of a formula in negation normal form has, before pruning."""
+    if isinstance(formula, ast.Or):
+        return sum(dnf_size(p) for p in formula.parts)
+    if isinstance(formula, ast.And):
+        size = 1
+        for part in formula.parts:
+            size *= dnf_size(part)
+        return size
+    return 1
+
+
+def dnf(formula: ast.Formula) -> list[ast.Formula]:
+    """The disjuncts (each a conjunction) of a formula in negation normal form; contradictions dropped."""
+    if isinstance(formula, ast.Or):
+        return [d for p in formula.parts for d in dnf(p)]
+    if isinstance(formula, ast.And):
+        out: list[ast.Formula] = []
+        for combo in itertools.product(*(dnf(p) for p in formula.parts)):
+            conjunction = conjoin(combo)
+            if conjunction != FALSE and not contradicts(conjuncts(conjunction)) and conjunction not in out:
+                out.append(conjunction)
+        return out
+    return [] if formula == FALSE else [formula]
+
+
+def _effect_nnf(effect: ast.Effect) -> ast.Effect:
+    if isinstance(effect, ast.AndEffect):
+        return ast.AndEffect(tuple(_effect_nnf(p) for p in effect.parts))
+    if isinstance(effect, ast.When):
+        condition, body = nnf(effect.condition), _effect_nnf(effect.body)
+        cases = dnf(condition)
+        # Adds and deletes are idempotent, so an effect under a disjunction may fire once per disjunct
+        # that holds; an assignment may not (an increase would count twice), and keeps its disjunction.
+        if len(cases) > 1 and not any(isinstance(n, ast.Assign) for n in body.walk()):
+            return ast.AndEffect(tuple(ast.When(case, body) for case in cases))
+        return ast.When(condition, body) if cases else ast.AndEffect()
+    if isinstance(effect, ast.ForallEffect):
+        return replace(effect, body=_effect_nnf(effect.body))
+    return effect
+
+
+def _normal(name: str, formula: ast.Formula, limit: int) -> list[ast.Formula]:
+    formula = nnf(formula)
+    size = dnf_size(formula)
+    if size > limit:
+        raise compile_error("E803", f"the precondition of {name} has {size} disjuncts in normal form "
+                            f"(more than {limit}); compile it with fewer disjunctions", formula.span)
+    return dnf(formula)
+
+
+def remove_disjunction(task: Task, limit: int = LIMIT) -> Step:
+    """Split disjunctive preconditions and goals (see the module docstring)."""
+    taken = names_in_use(task.domain)
+    origins: dict[str, Origin] = {}
+    structures: list[ast.Structure] = []
+    for structure in task.domain.structures:
+        if not isinstance(structure, ast.Action):
+            structures.append(structure)
+            continue
+        identity = Origin(structure.name, tuple(range(len(structure.parameters))))
+        effect = _effect_nnf(structure.effect) if structure.effect is not None else None
+        cases = _normal(structure.name, structure.precondition, limit) if structure.precondition else [TRUE]
+        if len(cases) == 1:
+            structures.append(replace(structure, precondition=cases[0], effect=effect))
+            origins[structure.name] = identity
+            continue
+        for i, case in enumerate(cases, 1):  # no case at all: the action can never apply, and goes
+            name = unique_name(f"{structure.name}-or{i}", taken)
+            structures.append(replace(structure, name=name, precondition=case, effect=effect))
+            origins[name] = identity
+    domain, problem = task.domain, task.problem
+    if problem.goal is not None:
+        goals = _normal("the goal", problem.goal, limit)
+        if len(goals) == 1:
+            problem = replace(problem, goal=goals[0])
+        else:
+            reached = ast.Atom(unique_name("goal-reached", taken))
+            domain = replace(domain, predicates=(*domain.predicates, ast.PredicateDecl(reached.predicate)))
+            for i, goal in enumerate(goals, 1):
+                name = unique_name(f"reach-goal-{i}", taken)
+                structures.append(ast.Action(name, (), goal, ast.AndEffect((reached,))))
+                origins[name] = Origin(None)
+            problem = replace(problem, goal=reached)
+    domain = replace(domain, structures=tuple(structures))
+    return Step(Task(domain, problem), origins)

@@ -1,0 +1,230 @@
+"""Formula and effect helpers shared by the passes: substitution, negation normal form, flattening."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import cast
+
+from pddltools.pddl import ast
+from pddltools.pddl.types import TypeHierarchy, objects_by_type, type_names, typed_objects
+
+TRUE = ast.And(())
+FALSE = ast.Or(())
+
+
+def substitute(node: ast.Node, mapping: Mapping[str, ast.Term]) -> ast.Node:
+    """`node` with each free variable named in `mapping` replaced; quantifiers shadow their variables."""
+    if not mapping:
+        return node
+    if isinstance(node, ast.Variable):
+        return mapping.get(node.name, node)
+    if isinstance(node, ast.Exists | ast.Forall | ast.ForallEffect):
+        bound = {v.name for v in node.variables}
+        inner = {k: v for k, v in mapping.items() if k not in bound}
+        return replace(node, body=substitute(node.body, inner))
+    if isinstance(node, ast.Atom):
+        return replace(node, args=tuple(cast(ast.Term, substitute(a, mapping)) for a in node.args))
+    if isinstance(node, ast.Constant | ast.Number | ast.TypedName | ast.ContinuousTime | ast.IsViolated):
+        return node
+    changes = {}
+    for name in ("body", "condition", "consequence", "left", "right", "fluent", "value", "expression",
+                 "antecedent"):
+        if hasattr(node, name):
+            value = getattr(node, name)
+            if isinstance(value, ast.Node):
+                changes[name] = substitute(value, mapping)
+    for name in ("parts", "args"):
+        if hasattr(node, name):
+            changes[name] = tuple(substitute(p, mapping) for p in getattr(node, name))
+    return replace(node, **changes) if changes else node
+
+
+def sub_formula(formula: ast.Formula, mapping: Mapping[str, ast.Term]) -> ast.Formula:
+    return cast(ast.Formula, substitute(formula, mapping))
+
+
+def sub_effect(effect: ast.Effect, mapping: Mapping[str, ast.Term]) -> ast.Effect:
+    return cast(ast.Effect, substitute(effect, mapping))
+
+
+def conjuncts(formula: ast.Formula | None) -> tuple[ast.Formula, ...]:
+    """The parts of a (nested) conjunction; a formula that is no conjunction is its own single part."""
+    if formula is None:
+        return ()
+    if isinstance(formula, ast.And):
+        return tuple(p for part in formula.parts for p in conjuncts(part))
+    return (formula,)
+
+
+def disjuncts(formula: ast.Formula) -> tuple[ast.Formula, ...]:
+    if isinstance(formula, ast.Or):
+        return tuple(p for part in formula.parts for p in disjuncts(part))
+    return (formula,)
+
+
+def conjoin(parts: Iterable[ast.Formula]) -> ast.Formula:
+    """A flat conjunction without repeated parts; one part stands alone; any false part makes it false."""
+    out: list[ast.Formula] = []
+    for part in parts:
+        for p in conjuncts(part):
+            if p == FALSE:
+                return FALSE
+            if p not in out:
+                out.append(p)
+    return out[0] if len(out) == 1 else ast.And(tuple(out))
+
+
+def disjoin(parts: Iterable[ast.Formula]) -> ast.Formula:
+    out: list[ast.Formula] = []
+    for part in parts:
+        for p in disjuncts(part):
+            if p == TRUE:
+                return TRUE
+            if p not in out:
+                out.append(p)
+    return out[0] if len(out) == 1 else ast.Or(tuple(out))
+
+
+def nnf(formula: ast.Formula, positive: bool = True) -> ast.Formula:
+    """Negation normal form: no `imply`; `not` only directly above atoms and comparisons.
+
+    The feature detector reads connectives by polarity, so this form uses exactly the features the
+    input did (`(not (and a b))` was already a disjunction)."""
+    if isinstance(formula, ast.Atom | ast.Comparison):
+        return formula if positive else ast.Not(formula)
+    if isinstance(formula, ast.Not):
+        return nnf(formula.body, not positive)
+    if isinstance(formula, ast.And):
+        parts = [nnf(p, positive) for p in formula.parts]
+        return conjoin(parts) if positive else disjoin(parts)
+    if isinstance(formula, ast.Or):
+        parts = [nnf(p, positive) for p in formula.parts]
+        return disjoin(parts) if positive else conjoin(parts)
+    if isinstance(formula, ast.Imply):
+        parts = [nnf(formula.condition, not positive), nnf(formula.consequence, positive)]
+        return disjoin(parts) if positive else conjoin(parts)
+    if isinstance(formula, ast.Exists):
+        body = nnf(formula.body, positive)
+        return ast.Exists(formula.variables, body) if positive else ast.Forall(formula.variables, body)
+    if isinstance(formula, ast.Forall):
+        body = nnf(formula.body, positive)
+        return ast.Forall(formula.variables, body) if positive else ast.Exists(formula.variables, body)
+    return formula if positive else ast.Not(formula)
+
+
+def is_literal(formula: ast.Formula) -> bool:
+    return isinstance(formula, ast.Atom | ast.Comparison) or (
+        isinstance(formula, ast.Not) and isinstance(formula.body, ast.Atom | ast.Comparison))
+
+
+def negate_literal(formula: ast.Formula) -> ast.Formula:
+    return formula.body if isinstance(formula, ast.Not) else ast.Not(formula)
+
+
+def contradicts(literals: Sequence[ast.Formula]) -> bool:
+    """Whether a conjunction of literals holds both some literal and its negation."""
+    seen = set(literals)
+    return any(isinstance(lit, ast.Not) and lit.body in seen for lit in literals)
+
+
+# ------------------------------------------------------------------------------------------------
+# Effects
+
+
+@dataclass(frozen=True)
+class Conditional:
+    """One primitive effect (an add, a delete or an assignment) and the conjunction it happens under."""
+
+    condition: ast.Formula  # TRUE when unconditional
+    effect: ast.Atom | ast.Not | ast.Assign
+
+
+def flatten_effect(effect: ast.Effect | None, condition: ast.Formula = TRUE) -> list[Conditional]:
+    """The primitive effects of an effect without `forall`, nested `when`s conjoined."""
+    if effect is None:
+        return []
+    if isinstance(effect, ast.AndEffect):
+        return [c for part in effect.parts for c in flatten_effect(part, condition)]
+    if isinstance(effect, ast.When):
+        return flatten_effect(effect.body, conjoin([condition, effect.condition]))
+    if isinstance(effect, ast.Atom | ast.Not | ast.Assign):
+        return [Conditional(condition, effect)]
+    raise ValueError(f"cannot flatten {type(effect).__name__} effects")
+
+
+def build_effect(items: Iterable[Conditional]) -> ast.Effect:
+    """An effect from primitive effects, those under one condition gathered in one `when`."""
+    groups: dict[ast.Formula, list[ast.Effect]] = {}
+    for item in items:
+        groups.setdefault(item.condition, []).append(item.effect)
+    parts: list[ast.Effect] = []
+    for condition, effects in groups.items():
+        unique = list(dict.fromkeys(effects))
+        if condition == TRUE:
+            parts.extend(unique)
+        elif condition != FALSE:
+            parts.append(ast.When(condition, unique[0] if len(unique) == 1 else ast.AndEffect(tuple(unique))))
+    return ast.AndEffect(tuple(parts))
+
+
+# ------------------------------------------------------------------------------------------------
+# Objects
+
+
+class Universe:
+    """The objects a quantified variable of a given type ranges over, in one problem."""
+
+    def __init__(self, domain: ast.Domain, problem: ast.Problem) -> None:
+        self.hierarchy = TypeHierarchy.of(domain)
+        self.by_type = objects_by_type(self.hierarchy, typed_objects(domain, problem))
+
+    def objects(self, type_: ast.TypeRef | None) -> tuple[str, ...]:
+        out: dict[str, None] = {}
+        for name in type_names(type_):
+            out.update(dict.fromkeys(self.by_type.get(name, ())))
+        return tuple(out)
+
+    def bindings(self, variables: Sequence[ast.TypedName]) -> list[dict[str, ast.Term]]:
+        """Every assignment of objects to `variables`, each from its type."""
+        out: list[dict[str, ast.Term]] = [{}]
+        for variable in variables:
+            objects = self.objects(variable.type)
+            out = [{**b, variable.name: ast.Constant(o)} for b in out for o in objects]
+        return out
+
+
+class Fresh:
+    """Variable names not used anywhere in an action (`?v1`, `?v2` ...)."""
+
+    def __init__(self, taken: Iterable[str]) -> None:
+        self.taken = set(taken)
+        self.n = 0
+
+    def __call__(self, hint: str = "?v") -> str:
+        while True:
+            self.n += 1
+            name = f"{hint}{self.n}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+
+
+def variables_in(node: ast.Node) -> set[str]:
+    return {n.name for n in node.walk() if isinstance(n, ast.Variable)} | {
+        v.name for n in node.walk() if isinstance(n, ast.Exists | ast.Forall | ast.ForallEffect) for v in n.variables}
+
+
+def flat_effect(effect: ast.Effect) -> ast.Effect:
+    """The effect with nested conjunctions merged into one (and repeated parts dropped)."""
+    def parts(e: ast.Effect) -> Iterable[ast.Effect]:
+        if isinstance(e, ast.AndEffect):
+            for p in e.parts:
+                yield from parts(p)
+        elif isinstance(e, ast.When):
+            yield ast.When(e.condition, flat_effect(e.body))
+        elif isinstance(e, ast.ForallEffect):
+            yield ast.ForallEffect(e.variables, flat_effect(e.body))
+        else:
+            yield e
+    return ast.AndEffect(tuple(dict.fromkeys(parts(effect))))

@@ -1,0 +1,179 @@
+"""Choose the passes for a target and run them, measuring each.
+
+Targets: `strips` (no typing, no ADL, no costs), `typed-strips` (the IPC-2011 learning-track language),
+or a set of features to remove. Passes run in a fixed order in which no pass brings back a feature an
+earlier one removed: costs, derived predicates, quantifiers, conditional effects (which may add
+negations and disjunctions), disjunctions, negation (which may add inequalities), equality, typing. Each runs only when the
+features of the task at that point (`pddltools.check.features.detect`) include one it removes. The
+result declares exactly the requirements it uses.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+
+from pddltools.check.features import REQUIREMENT_OF, Feature, detect
+from pddltools.compile.conditional_effects import Method, remove_conditional_effects
+from pddltools.compile.costs import remove_costs
+from pddltools.compile.derived import remove_derived
+from pddltools.compile.disjunction import LIMIT, remove_disjunction
+from pddltools.compile.equality import remove_equality
+from pddltools.compile.errors import compile_error
+from pddltools.compile.negation import remove_negation
+from pddltools.compile.quantifiers import NAMES as QUANTIFIERS
+from pddltools.compile.quantifiers import remove_quantifiers
+from pddltools.compile.task import Origin, Step, Task, compose, identity
+from pddltools.compile.typing import remove_typing
+from pddltools.pddl import ast
+
+F = Feature
+TARGETS = ("strips", "typed-strips")
+
+#: The features each target removes.
+STRIPS_REMOVES = frozenset({
+    F.TYPING, F.NEGATIVE_PRECONDITIONS, F.DISJUNCTIVE_PRECONDITIONS, F.EQUALITY, F.EXISTENTIAL_PRECONDITIONS,
+    F.UNIVERSAL_PRECONDITIONS, F.CONDITIONAL_EFFECTS, F.UNIVERSAL_EFFECTS, F.DERIVED_PREDICATES, F.ACTION_COSTS,
+})
+TARGET_REMOVES = {"strips": STRIPS_REMOVES, "typed-strips": STRIPS_REMOVES - {F.TYPING}}
+
+#: What the passes can remove, by the `--remove` name (the feature's name).
+REMOVABLE = {f.value: f for f in STRIPS_REMOVES}
+
+
+@dataclass(frozen=True)
+class PassReport:
+    name: str
+    actions_before: int
+    actions_after: int
+    predicates_before: int
+    predicates_after: int
+    facts_before: int  # atoms in the initial state
+    facts_after: int
+    domain_bytes: int  # of the printed domain after the pass
+    problem_bytes: int
+    seconds: float
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {"pass": self.name, "actions": [self.actions_before, self.actions_after],
+                "predicates": [self.predicates_before, self.predicates_after],
+                "init_atoms": [self.facts_before, self.facts_after], "domain_bytes": self.domain_bytes,
+                "problem_bytes": self.problem_bytes, "seconds": round(self.seconds, 6), "notes": list(self.notes)}
+
+
+@dataclass(frozen=True)
+class Result:
+    task: Task
+    origins: dict[str, Origin]
+    passes: tuple[PassReport, ...]
+    problem_specific: bool
+    costs: dict[str, str]
+    removed: frozenset[Feature]
+    seconds: float
+
+
+def removals(target: str | None, remove: Iterable[str] = ()) -> frozenset[Feature]:
+    """The features to remove for a target name or a list of `--remove` names."""
+    if target is not None:
+        if target not in TARGET_REMOVES:
+            raise compile_error("E806", f"unknown target {target!r}; targets are {', '.join(TARGETS)}")
+        return TARGET_REMOVES[target]
+    out = set()
+    for name in remove:
+        if name not in REMOVABLE:
+            known = ", ".join(sorted(REMOVABLE))
+            raise compile_error("E806", f"cannot remove {name!r}; the features this compiler removes are {known}")
+        out.add(REMOVABLE[name])
+    return frozenset(out)
+
+
+def _facts(problem: ast.Problem) -> int:
+    return sum(1 for e in problem.init if isinstance(e, ast.Atom))
+
+
+def _stages(remove: frozenset[Feature], method: Method, limit: int
+            ) -> list[tuple[str, frozenset[Feature], Callable[[Task, frozenset[Feature]], Step]]]:
+    quantifiers = remove & QUANTIFIERS
+    if F.CONDITIONAL_EFFECTS in remove:
+        quantifiers |= {F.UNIVERSAL_EFFECTS}  # a `when` under `forall` needs the forall expanded first
+    return [
+        ("costs", remove & {F.ACTION_COSTS}, lambda t, _: remove_costs(t)),
+        ("derived", remove & {F.DERIVED_PREDICATES}, lambda t, _: remove_derived(t)),
+        ("quantifiers", quantifiers, lambda t, found: remove_quantifiers(t, quantifiers & found)),
+        ("conditional_effects", remove & {F.CONDITIONAL_EFFECTS},
+         lambda t, _: remove_conditional_effects(t, method)),
+        ("disjunction", remove & {F.DISJUNCTIVE_PRECONDITIONS}, lambda t, _: remove_disjunction(t, limit)),
+        ("negation", remove & {F.NEGATIVE_PRECONDITIONS}, lambda t, _: remove_negation(t)),
+        ("equality", remove & {F.EQUALITY}, lambda t, _: remove_equality(t)),
+        ("typing", remove & {F.TYPING}, lambda t, _: remove_typing(t)),
+    ]
+
+
+#: Features no pass removes; a target that wants them gone must refuse the task.
+UNSUPPORTED = frozenset({F.NUMERIC_FLUENTS, F.OBJECT_FLUENTS, F.DURATIVE_ACTIONS, F.DURATION_INEQUALITIES,
+                         F.CONTINUOUS_EFFECTS, F.TIMED_INITIAL_LITERALS, F.PREFERENCES, F.TRAJECTORY_CONSTRAINTS,
+                         F.GOAL_UTILITIES})
+
+
+def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False, method: Method = "auto",
+                 limit: int = LIMIT) -> Result:
+    """Run the passes that remove `remove` from `task`. `strict` (the named targets): refuse a task that
+    uses a feature no pass removes, since the output would not be in the target language."""
+    started = time.perf_counter()
+    found = detect(task.domain, [task.problem])
+    if strict:
+        blocking = [use for use in found.uses if use.feature in UNSUPPORTED]
+        if blocking:
+            names = ", ".join(use.feature.value for use in blocking)
+            raise compile_error("E801", f"the task uses {names}, which this compiler cannot remove",
+                                blocking[0].span)
+    origins = identity(task.domain)
+    reports: list[PassReport] = []
+    problem_specific = False
+    costs: dict[str, str] = {}
+    for name, features, run in _stages(remove, method, limit):
+        found = detect(task.domain, [task.problem])
+        present = features & found.features
+        if not present:
+            continue
+        t0 = time.perf_counter()
+        step = run(task, present)
+        seconds = time.perf_counter() - t0
+        after = step.task
+        reports.append(PassReport(
+            name, len(task.domain.actions), len(after.domain.actions), len(task.domain.predicates),
+            len(after.domain.predicates), _facts(task.problem), _facts(after.problem),
+            len(str(after.domain)), len(str(after.problem)), seconds, step.notes))
+        for action, cost in step.costs.items():
+            origin = origins.get(action)
+            if origin is not None and origin.action is not None:
+                costs[origin.action] = cost
+        origins = compose(origins, step.origins)
+        problem_specific |= step.problem_specific
+        task = after
+    if problem_specific:
+        # The domain now names the problem's objects: they become its constants.
+        domain = replace(task.domain, constants=(*task.domain.constants, *task.problem.objects))
+        task = Task(domain, replace(task.problem, objects=()))
+    task = declare_requirements(task)
+    left = remove & detect(task.domain, [task.problem]).features
+    if left:
+        raise compile_error("E801", "could not remove " + ", ".join(sorted(f.value for f in left)))
+    return Result(task, origins, tuple(reports), problem_specific, costs, remove, time.perf_counter() - started)
+
+
+def requirements_of(task: Task) -> tuple[str, ...]:
+    """The flags that declare exactly the features a task uses (`:strips` first, always)."""
+    flags = [":strips"]
+    for feature in detect(task.domain, [task.problem]):
+        flag = REQUIREMENT_OF[feature][0]
+        if flag not in flags:
+            flags.append(flag)
+    return tuple(flags)
+
+
+def declare_requirements(task: Task) -> Task:
+    flags = tuple(ast.Requirement(f) for f in requirements_of(task))
+    return Task(replace(task.domain, requirements=flags), replace(task.problem, requirements=()))

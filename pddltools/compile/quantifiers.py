@@ -1,0 +1,117 @@
+"""Remove `exists` and `forall` from preconditions, goals, effect conditions and effects.
+
+Requires: a task of actions (no durative actions); derived predicates, if any, are left as they are.
+Guarantees, for the features asked for:
+- existential preconditions: an `exists` in an action's precondition that every disjunction leaves alone
+  (a conjunct at the top, or below such) becomes extra action parameters, at the end of the parameter
+  list (the back map drops them); any other `exists` (under `or`, in a goal or an effect condition) is
+  expanded into a disjunction over the objects of its type.
+- universal preconditions: each `forall` becomes the conjunction of its body over the objects of its
+  type (a disjunction for `exists` under negation, which negation normal form turns into `forall`).
+- universal effects: each `forall` effect becomes its body once per object.
+Expansions depend on the problem's objects, so the result is problem-specific when any happened.
+Formulas come out in negation normal form, without `imply`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pddltools.check.features import Feature
+from pddltools.compile.formulas import (
+    FALSE,
+    TRUE,
+    Fresh,
+    Universe,
+    conjoin,
+    disjoin,
+    nnf,
+    sub_effect,
+    sub_formula,
+    variables_in,
+)
+from pddltools.compile.task import Origin, Step, Task
+from pddltools.pddl import ast
+
+NAMES = frozenset({Feature.EXISTENTIAL_PRECONDITIONS, Feature.UNIVERSAL_PRECONDITIONS, Feature.UNIVERSAL_EFFECTS})
+
+
+class _Expander:
+    def __init__(self, universe: Universe, remove: frozenset[Feature]) -> None:
+        self.universe = universe
+        self.universal = Feature.UNIVERSAL_PRECONDITIONS in remove
+        self.existential = Feature.EXISTENTIAL_PRECONDITIONS in remove
+        self.effects = Feature.UNIVERSAL_EFFECTS in remove
+        self.expanded = False
+
+    def formula(self, formula: ast.Formula) -> ast.Formula:
+        """Expand the asked-for quantifiers of a formula in negation normal form."""
+        if isinstance(formula, ast.And):
+            return conjoin(self.formula(p) for p in formula.parts)
+        if isinstance(formula, ast.Or):
+            return disjoin(self.formula(p) for p in formula.parts)
+        if (isinstance(formula, ast.Forall) and self.universal) or (isinstance(formula, ast.Exists) and self.existential):
+            self.expanded = True
+            body = self.formula(formula.body)
+            cases = [sub_formula(body, b) for b in self.universe.bindings(formula.variables)]
+            if isinstance(formula, ast.Forall):
+                return conjoin(cases) if cases else TRUE
+            return disjoin(cases) if cases else FALSE
+        if isinstance(formula, ast.Exists | ast.Forall):
+            return replace(formula, body=self.formula(formula.body))
+        return formula
+
+    def effect(self, effect: ast.Effect) -> ast.Effect:
+        if isinstance(effect, ast.AndEffect):
+            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
+        if isinstance(effect, ast.When):
+            return ast.When(self.formula(nnf(effect.condition)), self.effect(effect.body))
+        if isinstance(effect, ast.ForallEffect):
+            body = self.effect(effect.body)
+            if not self.effects:
+                return replace(effect, body=body)
+            self.expanded = True
+            return ast.AndEffect(tuple(sub_effect(body, b) for b in self.universe.bindings(effect.variables)))
+        return effect
+
+
+def _lift(formula: ast.Formula, fresh: Fresh, parameters: list[ast.TypedName]) -> ast.Formula:
+    """Turn the existentials a precondition's conjunctions reach into parameters (appended to `parameters`)."""
+    if isinstance(formula, ast.And):
+        return conjoin(_lift(p, fresh, parameters) for p in formula.parts)
+    if isinstance(formula, ast.Exists):
+        mapping: dict[str, ast.Term] = {}
+        for variable in formula.variables:
+            name = fresh("?" + variable.name.lstrip("?") + "-")
+            mapping[variable.name] = ast.Variable(name)
+            parameters.append(ast.TypedName(name, variable.type))
+        return _lift(sub_formula(formula.body, mapping), fresh, parameters)
+    return formula
+
+
+def remove_quantifiers(task: Task, remove: frozenset[Feature]) -> Step:
+    """Remove the quantifier features in `remove` (see the module docstring)."""
+    expander = _Expander(Universe(task.domain, task.problem), remove)
+    origins: dict[str, Origin] = {}
+    structures: list[ast.Structure] = []
+    for structure in task.domain.structures:
+        if not isinstance(structure, ast.Action):
+            structures.append(structure)
+            continue
+        action = structure
+        parameters = list(action.parameters) + list(action.vars)
+        precondition = action.precondition
+        if precondition is not None:
+            precondition = nnf(precondition)
+            if expander.existential:
+                precondition = _lift(precondition, Fresh(variables_in(action)), parameters)
+            precondition = expander.formula(precondition)
+        effect = expander.effect(action.effect) if action.effect is not None else None
+        origins[action.name] = Origin(action.name, tuple(range(len(action.parameters))))
+        structures.append(replace(action, parameters=tuple(parameters), vars=(), precondition=precondition,
+                                  effect=effect))
+    problem = task.problem
+    if problem.goal is not None:
+        problem = replace(problem, goal=expander.formula(nnf(problem.goal)))
+    domain = replace(task.domain, structures=tuple(structures))
+    return Step(Task(domain, problem), origins, problem_specific=expander.expanded)
