@@ -87,7 +87,7 @@ def _complete_pddl(workspace: Workspace, doc: Document, offset: int) -> list[lsp
     parsed = workspace.pddl(doc)
     replay = text
     for section in parsed.cut:  # broken sections above the cursor would stop the replay
-        if section.end <= start:
+        if section.end < start or (section.end == start < len(text)):
             replay = blank(replay, section.start, section.end)
     expected = expected_terminals("pddl", replay, doc.name, start)
     items = [lsp.CompletionItem(label=k, kind=lsp.CompletionItemKind.Keyword) for k in keywords("pddl", expected)]
