@@ -70,6 +70,9 @@ def _register_optional(sub: Any) -> None:
     from pddltools.lsp.cli import register as register_lsp
 
     register_lsp(sub)
+    from pddltools.compile.cli import register as register_compile
+
+    register_compile(sub)
     try:
         from pddltools.rddl.cli import register
     except ImportError:

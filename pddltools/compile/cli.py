@@ -1,0 +1,139 @@
+"""`pddltools compile DOMAIN PROBLEM --target T -o OUTDIR` and `pddltools unmap OUTDIR PLAN`.
+
+Exit codes: 0 done; 1 the task cannot be compiled as asked (a refusal, with its reason); 2 bad usage,
+an unreadable or unparsable file, or an output folder with files in it and no `--force`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from pddltools.compile.errors import CompileError, compile_error
+from pddltools.compile.pipeline import TARGETS, Result, compile_task, removals
+from pddltools.compile.planmap import PlanMap, format_plan, to_json, unmap
+from pddltools.compile.task import Task
+from pddltools.diagnostics import Diagnostic, Error, render_json, render_rich
+from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+
+OK, FINDINGS, USAGE = 0, 1, 2
+_USAGE_CODES = {"E804", "E806", "E807"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "compile", help="compile optional features away (ADL, derived predicates, typing, costs)",
+        description="Write OUTDIR/domain.pddl, OUTDIR/problem.pddl and OUTDIR/plan-map.json: an equivalent "
+                    "task without the features removed, and the map that turns its plans into the original's.")
+    p.add_argument("domain", metavar="DOMAIN")
+    p.add_argument("problem", metavar="PROBLEM")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--target", choices=TARGETS, help="strips (no typing, no ADL) or typed-strips")
+    which.add_argument("--remove", metavar="F1,F2", help="features to remove, by their check names")
+    p.add_argument("-o", "--output", required=True, metavar="OUTDIR", type=Path)
+    p.add_argument("--force", action="store_true", help="overwrite the files of a non-empty OUTDIR")
+    p.add_argument("--method", choices=("auto", "direct", "polynomial"), default="auto",
+                   help="conditional effects: the direct split, the polynomial sequencing, or the smaller")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=run_compile)
+
+    u = subparsers.add_parser("unmap", help="turn a plan of a compiled task into a plan of the original",
+                              description="Read OUTDIR/plan-map.json and print PLAN as a plan of the "
+                                          "original task, in IPC plan format.")
+    u.add_argument("outdir", metavar="OUTDIR", type=Path)
+    u.add_argument("plan", metavar="PLAN", type=Path)
+    u.add_argument("--format", choices=("text", "json"), default="text")
+    u.set_defaults(func=run_unmap)
+
+
+def _fail(diagnostics: tuple[Diagnostic, ...], fmt: str, code: int) -> int:
+    if fmt == "json":
+        print(render_json(diagnostics))
+    else:
+        render_rich(diagnostics, Console(stderr=True, highlight=False, soft_wrap=True))
+    return code
+
+
+def run_compile(args: argparse.Namespace) -> int:
+    try:
+        domain = parse_domain_file(args.domain)
+        problem = parse_problem_file(args.problem)
+    except Error as exc:
+        return _fail(exc.diagnostics, args.format, USAGE)
+    outdir: Path = args.output
+    try:
+        remove = removals(args.target, args.remove.split(",") if args.remove else ())
+        if outdir.exists() and not outdir.is_dir():
+            raise compile_error("E804", f"{outdir} is not a folder")
+        if outdir.is_dir() and any(outdir.iterdir()) and not args.force:
+            raise compile_error("E804", f"{outdir} has files in it; use --force to overwrite them")
+        result = compile_task(Task(domain, problem), remove, strict=args.target is not None, method=args.method)
+    except CompileError as exc:
+        code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
+        return _fail(exc.diagnostics, args.format, code)
+    target = args.target or f"remove:{args.remove}"
+    plan_map = to_json(result, str(args.domain), str(args.problem), target)
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+        (outdir / "domain.pddl").write_text(str(result.task.domain) + "\n", encoding="utf-8")
+        (outdir / "problem.pddl").write_text(str(result.task.problem) + "\n", encoding="utf-8")
+        (outdir / "plan-map.json").write_text(json.dumps(plan_map, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        return _fail(compile_error("E804", f"cannot write to {outdir}: {exc}").diagnostics, args.format, USAGE)
+    summary = _summary(result, outdir)
+    if args.format == "json":
+        print(json.dumps(summary, indent=1))
+    else:
+        _print_summary(result, summary)
+    return OK
+
+
+def _summary(result: Result, outdir: Path) -> dict[str, Any]:
+    return {"outdir": str(outdir), "domain": str(outdir / "domain.pddl"), "problem": str(outdir / "problem.pddl"),
+            "plan_map": str(outdir / "plan-map.json"), "problem_specific": result.problem_specific,
+            "requirements": [r.name for r in result.task.domain.requirements],
+            "actions": len(result.task.domain.actions), "seconds": round(result.seconds, 6),
+            "passes": [p.to_json() for p in result.passes]}
+
+
+def _print_summary(result: Result, summary: dict[str, Any]) -> None:
+    console = Console(highlight=False, soft_wrap=True)
+    table = Table("pass", "actions", "predicates", "init atoms", "domain bytes", "problem bytes", "ms")
+    for p in result.passes:
+        table.add_row(p.name, f"{p.actions_before} → {p.actions_after}",
+                      f"{p.predicates_before} → {p.predicates_after}", f"{p.facts_before} → {p.facts_after}",
+                      str(p.domain_bytes), str(p.problem_bytes), f"{p.seconds * 1000:.1f}")
+    console.print(table)
+    for p in result.passes:
+        for note in p.notes:
+            console.print(f"{p.name}: {note}", markup=False)
+    kind = "problem-specific (the domain names this problem's objects)" if result.problem_specific \
+        else "domain-level (the domain fits every problem of the original)"
+    console.print(f"{kind}; requirements {' '.join(summary['requirements'])}", markup=False)
+    console.print(f"wrote {summary['domain']}, {summary['problem']}, {summary['plan_map']} "
+                  f"in {result.seconds:.3f} s", markup=False)
+
+
+def run_unmap(args: argparse.Namespace) -> int:
+    try:
+        plan_map = PlanMap.load(args.outdir / "plan-map.json")
+        try:
+            text = args.plan.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise compile_error("E807", f"cannot read the plan {args.plan}: {exc}") from exc
+        steps = unmap(plan_map, text)
+    except CompileError as exc:
+        code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
+        return _fail(exc.diagnostics, args.format, code)
+    if args.format == "json":
+        print(json.dumps({"steps": [{"action": name, "args": list(a)} for name, a in steps],
+                          "original": plan_map.data.get("original")}, indent=1))
+    else:
+        sys.stdout.write(format_plan(steps))
+    return OK
