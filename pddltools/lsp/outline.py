@@ -79,7 +79,8 @@ def _rddl_block(block: rast.Block, positions: Positions) -> lsp.DocumentSymbol:
     if isinstance(block, rast.Domain):
         children += [_symbol(t.name, K.Enum if isinstance(t, rast.EnumType) else K.Class, t.span, None, positions)
                      for t in block.types]
-        children += [_symbol(p.name, K.Field, p.span, None, positions, f"{p.kind}, {p.range}") for p in block.pvariables]
+        children += [_symbol(p.name, K.Field, p.span, None, positions, f"{p.kind}, {p.range}")
+                     for p in block.pvariables]
         children += [_symbol(c.name + ("'" if c.primed else ""), K.Function, c.span, None, positions, "cpf")
                      for c in block.cpfs]
         kind = "domain"

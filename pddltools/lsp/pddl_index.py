@@ -16,7 +16,7 @@ from typing import Literal
 
 from pddltools.diagnostics import Span
 from pddltools.pddl import ast
-from pddltools.pddl.types import TypeHierarchy, type_names
+from pddltools.pddl.types import TypeHierarchy
 
 Kind = Literal["type", "predicate", "function", "object", "action", "parameter", "domain"]
 _TOKEN = re.compile(r"[^\s()]+")
@@ -254,8 +254,8 @@ def _typed_use(node: ast.TypedName, parent: ast.Node | None, root: ast.Domain | 
     assert node.span is not None
     name = _name_of(node)
     if node.name.startswith("?"):
-        binder = parent if parent is not None and isinstance(parent, (*_BINDERS, ast.PredicateDecl,
-                                                                      ast.FunctionDecl)) else None
+        binder: ast.Node | None = parent if isinstance(parent, (*_BINDERS, ast.PredicateDecl,
+                                                               ast.FunctionDecl)) else None
         if isinstance(parent, ast.PredicateDecl) and node.name in scope:
             binder = scope[node.name]  # the head of a derived predicate binds its axiom's variables
         return Use("parameter", node.name, name, binder, declaration=True)
@@ -281,7 +281,7 @@ def path_at(root: ast.Node, offset: int) -> list[ast.Node]:
 
 
 def _child_at(node: ast.Node, offset: int) -> ast.Node | None:
-    for f in fields(node):  # type: ignore[arg-type]
+    for f in fields(node):
         if f.name == "span":
             continue
         value = getattr(node, f.name)

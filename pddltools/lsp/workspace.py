@@ -157,11 +157,11 @@ class Workspace:
             if candidate in open_paths:
                 continue
             if self._file_domain_name(candidate) == problem.domain:
-                parsed = self._pddl_file(candidate)
-                if parsed is not None and isinstance(parsed.node, ast.Domain):
-                    if not parsed.syntax:
-                        return candidate.as_uri(), parsed
-                    fallback = fallback or (candidate.as_uri(), parsed)  # a broken copy, if nothing better
+                on_disk = self._pddl_file(candidate)
+                if on_disk is not None and isinstance(on_disk.node, ast.Domain):
+                    if not on_disk.syntax:
+                        return candidate.as_uri(), on_disk
+                    fallback = fallback or (candidate.as_uri(), on_disk)  # a broken copy, if nothing better
         return fallback
 
     def problems_of(self, domain: ast.Domain, except_uri: str) -> list[Document]:
