@@ -1,0 +1,361 @@
+"""An RDDLSim server on asyncio: every instance of a folder, many clients at once, each with its own clock.
+
+What a session looks like on the wire is RDDLSim's (see `protocol`). The clock starts when the
+connection is accepted; the session has `timeout` seconds in all. Every round-end and session-end is
+appended to the results log, flushed and fsynced, before the client is told.
+
+Bad input, and what happens (following the Java server where it has a rule; no error message is ever
+sent, as RDDLSim sends none):
+- malformed XML, a wrong root element, an unknown action name, a number that does not parse, a message
+  over the size limit: the session ends at once and the socket closes (RDDLSim: stack trace, close);
+- an unknown object, the wrong number of arguments, an enum or object value not of the range: that
+  action is dropped (RDDLSim accepts these silently), a boolean other than `true` reads as false;
+- more non-default actions than `max-nondef-actions`, or a broken state-action constraint or action
+  precondition: the round ends at once with round-reward 0.0 and turns-used 0, the session goes on;
+- an unknown instance name: the socket closes, nothing is sent;
+- a client that disconnects mid-round: its session ends; a client that sends half a message and then
+  nothing for `stall` seconds: its session ends (RDDLSim's thread would wait; an asyncio server must
+  not keep it forever);
+- a client out of session time: a round-end with negative time-left, then the session-end at once.
+Each case is one log line naming the session, the client and the instance. Other sessions go on.
+
+Where we differ on purpose: `<no-header/>` affects only the session that asks for it (in RDDLSim it is
+a process-wide flag that changes every later session too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import datetime
+import itertools
+import json
+import logging
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pddltools.diagnostics import Error
+from pddltools.rddl.grounding import Key, Value
+from pddltools.rddl.problems import Problem
+from pddltools.rddl.simulator import ActionError, ConstraintViolation, Simulator
+from pddltools.rddlsim import protocol
+from pddltools.rddlsim.protocol import (
+    Actions,
+    Message,
+    ProtocolError,
+    ResourceNotification,
+    ResourceRequest,
+    RoundEnd,
+    RoundInit,
+    RoundRequest,
+    SessionEnd,
+    SessionInit,
+    SessionRequest,
+    Turn,
+)
+
+LOG = logging.getLogger("pddltools.rddlsim.server")
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    rounds: int = 30
+    timeout: float = 1080.0  # seconds per session, as RDDLSim's default
+    seed: int = 0
+    max_message: int = protocol.MAX_MESSAGE
+    stall: float = 30.0  # seconds a half-sent message may wait for its rest
+    folder: str = ""
+
+
+class ResultsLog:
+    """Append-only JSON lines; each record is on disk (fsync) when `append` returns."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.path, "ab")  # noqa: SIM115 - open for the server's whole life
+        self._lock = threading.Lock()
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        line = (json.dumps(dict(record), sort_keys=True) + "\n").encode("utf-8")
+        with self._lock:
+            self._file.write(line)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class _EndSession(Exception):
+    """Stop this session now, without another message (the reason is already logged)."""
+
+
+class _OutOfTime(Exception):
+    """The session's time ran out while the server waited for the client."""
+
+
+@dataclass
+class _Pool:
+    """Idle simulators per instance: compiling an instance once serves every later session."""
+
+    problems: Mapping[str, Problem]
+    idle: dict[str, list[Simulator]] = field(default_factory=dict)
+
+    def take(self, name: str) -> Simulator:
+        spare = self.idle.get(name)
+        return spare.pop() if spare else self.problems[name].simulator()
+
+    def give_back(self, name: str, simulator: Simulator) -> None:
+        self.idle.setdefault(name, []).append(simulator)
+
+
+class RDDLSimServer:
+    def __init__(self, problems: Mapping[str, Problem], config: ServerConfig, results: ResultsLog) -> None:
+        self.problems = problems
+        self.config = config
+        self.results = results
+        self.pool = _Pool(problems)
+        self._ids = itertools.count(1)
+        self.active: set[asyncio.Task[None]] = set()
+
+    async def start(self, host: str = "127.0.0.1", port: int = 2323) -> asyncio.Server:
+        return await asyncio.start_server(self._accept, host, port, limit=self.config.max_message + 65536)
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self.active.add(task)
+        session = _Session(self, next(self._ids), reader, writer)
+        try:
+            await session.run()
+        finally:
+            if task is not None:
+                self.active.discard(task)
+
+
+class _Session:
+    def __init__(self, server: RDDLSimServer, session_id: int, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter) -> None:
+        self.server = server
+        self.config = server.config
+        self.id = session_id
+        self.loop = asyncio.get_running_loop()
+        self.started = self.loop.time()
+        self.deadline = self.started + self.config.timeout
+        self.reader = protocol.Reader(reader, self.config.max_message)
+        self.writer = writer
+        self.header = True
+        self.client = "?"
+        self.instance = "?"
+        peer = writer.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+
+    # -- plumbing --------------------------------------------------------------------------------
+
+    def time_left_ms(self) -> float:
+        return (self.deadline - self.loop.time()) * 1000.0
+
+    def note(self, level: int, what: str) -> None:
+        LOG.log(level, "session %d (%s, client %s, instance %s): %s", self.id, self.peer, self.client,
+                self.instance, what)
+
+    async def send(self, message: Message) -> None:
+        self.writer.write(protocol.encode(message, self.header))
+        try:
+            await asyncio.wait_for(self.writer.drain(), self.config.stall)
+        except (TimeoutError, ConnectionError) as exc:
+            self.note(logging.WARNING, f"the client does not take messages ({type(exc).__name__}); session ended")
+            raise _EndSession from None
+
+    async def receive(self) -> Message:
+        """The next message; a resource-request is answered here and the wait goes on, as in RDDLSim."""
+        while True:
+            try:
+                message = await self.reader.read(self.deadline, self.config.stall)
+            except TimeoutError:
+                raise _OutOfTime from None
+            except ProtocolError as exc:
+                self.note(logging.WARNING, f"{exc}; session ended")
+                raise _EndSession from None
+            except ConnectionError as exc:
+                self.note(logging.WARNING, f"connection lost ({exc}); session ended")
+                raise _EndSession from None
+            if message is None:
+                self.note(logging.WARNING, "the client closed the connection; session ended")
+                raise _EndSession
+            if isinstance(message, ResourceRequest):
+                await self.send(ResourceNotification(self.time_left_ms()))
+                continue
+            if self.loop.time() > self.deadline:
+                raise _OutOfTime
+            return message
+
+    async def expect(self, kind: type[Message]) -> Message:
+        message = await self.receive()
+        if not isinstance(message, kind):
+            self.note(logging.WARNING, f"expected <{_tag(kind)}>, got <{_tag(type(message))}>; session ended")
+            raise _EndSession
+        return message
+
+    def record(self, event: str, **fields: Any) -> None:
+        record = {"event": event, "session": self.id, "client": self.client, "instance": self.instance,
+                  "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"), **fields}
+        self.server.results.append(record)
+
+    # -- the session -----------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        simulator: Simulator | None = None
+        try:
+            request = await self.receive()
+            if not isinstance(request, SessionRequest):
+                self.note(logging.WARNING, f"expected <session-request>, got <{_tag(type(request))}>; closed")
+                return
+            self.client = request.client_name
+            self.header = not request.no_header
+            problem = self.server.problems.get(request.problem_name)
+            if problem is None:
+                self.note(logging.WARNING, f"unknown instance {request.problem_name!r}; closed without a reply")
+                return
+            self.instance = problem.name
+            simulator = self.server.pool.take(problem.name)
+            self.note(logging.INFO, "session started")
+            await self.play(problem, simulator)
+        except (_EndSession, _OutOfTime):
+            pass
+        except Error as exc:  # the model itself failed (a bad probability, a broken invariant)
+            self.note(logging.ERROR, f"the simulation failed: {exc}; session ended")
+        except Exception:  # a bug must end one session, never the server
+            LOG.exception("session %d: internal error; session ended", self.id)
+        finally:
+            if simulator is not None:
+                self.server.pool.give_back(self.instance, simulator)
+            self.writer.close()
+            with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+                await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+
+    async def play(self, problem: Problem, simulator: Simulator) -> None:
+        rounds = self.config.rounds
+        task = base64.b64encode(problem.task_text().encode("utf-8")).decode("ascii")
+        await self.send(SessionInit(task, self.id, rounds, self.config.timeout * 1000.0))
+        total, used = 0.0, 0
+        for number in range(1, rounds + 1):
+            try:
+                await self.expect(RoundRequest)
+            except _OutOfTime:
+                break
+            await self.send(RoundInit(number, rounds - number, self.time_left_ms()))
+            reward, out_of_time = await self.play_round(problem, simulator, number)
+            total += reward
+            used += 1
+            if out_of_time:
+                break
+        time_left = int(self.time_left_ms())
+        self.record("session-end", domain=problem.domain.name, total_reward=total, rounds=used,
+                    rounds_planned=rounds, time_left_ms=time_left)
+        await self.send(SessionEnd(problem.name, total, used, self.client, self.id, time_left))
+        self.note(logging.INFO, f"session ended: {used} rounds, total reward {total}")
+
+    async def play_round(self, problem: Problem, simulator: Simulator, number: int) -> tuple[float, bool]:
+        """One round; its reward and whether the session's time ran out in it."""
+        observation = simulator.reset(self.config.seed * 1_000_003 + self.id * 1009 + number)
+        immediate = 0.0
+        ended = "horizon"
+        out_of_time = False
+        while True:
+            fluents = None if simulator.partially_observed and simulator.turn == 0 else \
+                protocol.observed(observation)
+            await self.send(Turn(simulator.turn + 1, self.time_left_ms(), immediate, fluents))
+            try:
+                message = await self.expect(Actions)
+            except _OutOfTime:
+                ended, out_of_time = "out-of-time", True
+                break
+            assert isinstance(message, Actions)
+            actions = self.actions(simulator, message)
+            try:
+                step = simulator.step(actions)
+            except (ActionError, ConstraintViolation) as exc:
+                self.note(logging.WARNING, f"{exc}; round {number} ends with reward 0, as in RDDLSim")
+                return await self.end_round(problem, number, 0.0, 0, immediate, "invalid-actions"), False
+            immediate, observation = step.reward, step.observation
+            if step.done:
+                ended = "terminated" if simulator.turn < simulator.horizon else "horizon"
+                break
+        reward = await self.end_round(problem, number, simulator.total_reward, simulator.turn, immediate, ended)
+        return reward, out_of_time
+
+    async def end_round(self, problem: Problem, number: int, reward: float, turns: int, immediate: float,
+                        ended: str) -> float:
+        time_left = int(self.time_left_ms())
+        self.record("round-end", domain=problem.domain.name, round=number - 1, reward=reward, turns=turns,
+                    ended=ended, time_left_ms=time_left)
+        await self.send(RoundEnd(problem.name, self.client, number - 1, reward, turns, time_left, immediate))
+        return reward
+
+    def actions(self, simulator: Simulator, message: Actions) -> dict[Key, Value]:
+        """The actions as RDDLSim reads them: unknown names end the session, other slips are dropped."""
+        decls = simulator.model.decls
+        actions: dict[Key, Value] = {}
+        for name, args, text in message.actions:
+            decl = decls.get(name)
+            if decl is None or decl.kind != "action-fluent":
+                self.note(logging.WARNING, f"unknown action {name!r}; session ended")
+                raise _EndSession
+            if len(args) != len(decl.params) or any(
+                    a not in simulator.model.objects.get(p, ()) for a, p in zip(args, decl.params, strict=False)):
+                self.note(logging.INFO, f"action {name}({', '.join(args)}) does not fit {name}"
+                          f"({', '.join(decl.params)}); dropped, as RDDLSim ignores it")
+                continue
+            try:
+                value = protocol.parse_value(text, decl.range)
+            except ValueError:
+                self.note(logging.WARNING, f"action {name}: {text!r} is not {decl.range}; session ended")
+                raise _EndSession from None
+            if decl.range not in ("bool", "int", "real") and value not in simulator.model.objects.get(decl.range, ()):
+                self.note(logging.INFO, f"action {name}: {text!r} is not a value of {decl.range}; dropped")
+                continue
+            actions[(name, tuple(args))] = value
+        return actions
+
+
+def _tag(kind: type[Any]) -> str:
+    names = {SessionRequest: "session-request", SessionInit: "session-init", RoundRequest: "round-request",
+             RoundInit: "round-init", Turn: "turn", Actions: "actions", RoundEnd: "round-end",
+             SessionEnd: "session-end", ResourceRequest: "resource-request",
+             ResourceNotification: "resource-notification"}
+    return names.get(kind, kind.__name__)
+
+
+async def serve(problems: Mapping[str, Problem], config: ServerConfig, results: ResultsLog,
+                host: str = "127.0.0.1", port: int = 2323, ready: asyncio.Event | None = None,
+                stop: asyncio.Event | None = None) -> None:
+    """Serve until `stop` is set (or forever); `ready` is set once the port is bound."""
+    server = RDDLSimServer(problems, config, results)
+    listener = await server.start(host, port)
+    LOG.info("serving %d instances on %s", len(problems),
+             ", ".join(f"{s.getsockname()[0]}:{s.getsockname()[1]}" for s in listener.sockets))
+    if ready is not None:
+        ready.set()
+    async with listener:
+        if stop is None:
+            await listener.serve_forever()
+        else:
+            await stop.wait()
+            listener.close()
+            for task in list(server.active):
+                task.cancel()
+
+
+def bound_port(listener: asyncio.Server) -> int:
+    port: int = listener.sockets[0].getsockname()[1]
+    return port
+
+
+__all__ = ["Error", "RDDLSimServer", "ResultsLog", "ServerConfig", "serve"]
