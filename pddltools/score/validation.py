@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pddltools.diagnostics import Error, error
+from pddltools.diagnostics import Error, Source, error
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,10 @@ class Validator:
         except Error as exc:
             problems = "; ".join(d.message for d in exc.diagnostics)
             return Verdict(False, None, None, f"the task does not load: {problems}")
-        report = self._module.validate_plan(task, plan_text)
+        # A Source, not a str: the validator reads a one-line str naming a file as that file.
+        report = self._module.validate_plan(task, Source(plan_text, "<plan>"))
         value = report.value
         length = report.length
+        why = ": ".join(str(part) for part in (report.reason, getattr(report, "message", "")) if part)
         return Verdict(bool(report.valid), None if value is None else float(value),
-                       None if length is None else int(length), str(report.reason or ""))
+                       None if length is None else int(length), "" if report.valid else why)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pddltools.diagnostics import Error, error
+from pddltools.diagnostics import Error, Source, error
 from pddltools.score.validation import Validator, count_actions
 
 LINE = Path(__file__).resolve().parents[2] / "corpus" / "score" / "line"
@@ -41,8 +41,8 @@ def fake_validate(loads: list[str]) -> types.ModuleType:
                 raise Error([error("E100", "undefined predicate")])
             return cls(problem)
 
-    def validate_plan(task: Task, plan: str) -> Report:
-        steps = count_actions(plan)
+    def validate_plan(task: Task, plan: Source) -> Report:
+        steps = count_actions(plan.text)
         ok = steps == task.goal_steps
         return Report(ok, None, steps, "" if ok else "goal not reached")
 
