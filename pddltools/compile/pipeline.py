@@ -2,7 +2,8 @@
 
 Targets: `strips` (no typing, no ADL, no costs), `typed-strips` (the IPC-2011 learning-track language),
 or a set of features to remove. Passes run in a fixed order in which no pass brings back a feature an
-earlier one removed: costs, derived predicates, quantifiers, conditional effects (which may add
+earlier one removed: costs, derived predicates, quantifiers, static facts (folded in where a
+disjunction would otherwise blow up), conditional effects (which may add
 negations and disjunctions), disjunctions, negation (which may add inequalities), equality, typing. Each runs only when the
 features of the task at that point (`pddltools.check.features.detect`) include one it removes. The
 result declares exactly the requirements it uses.
@@ -24,6 +25,7 @@ from pddltools.compile.errors import compile_error
 from pddltools.compile.negation import remove_negation
 from pddltools.compile.quantifiers import NAMES as QUANTIFIERS
 from pddltools.compile.quantifiers import remove_quantifiers
+from pddltools.compile.statics import fold_statics
 from pddltools.compile.task import Origin, Step, Task, compose, identity
 from pddltools.compile.typing import remove_typing
 from pddltools.pddl import ast
@@ -102,6 +104,7 @@ def _stages(remove: frozenset[Feature], method: Method, limit: int
         ("costs", remove & {F.ACTION_COSTS}, lambda t, _: remove_costs(t)),
         ("derived", remove & {F.DERIVED_PREDICATES}, lambda t, _: remove_derived(t)),
         ("quantifiers", quantifiers, lambda t, found: remove_quantifiers(t, quantifiers & found)),
+        ("statics", remove & {F.CONDITIONAL_EFFECTS, F.DISJUNCTIVE_PRECONDITIONS}, lambda t, _: fold_statics(t)),
         ("conditional_effects", remove & {F.CONDITIONAL_EFFECTS},
          lambda t, _: remove_conditional_effects(t, method)),
         ("disjunction", remove & {F.DISJUNCTIVE_PRECONDITIONS}, lambda t, _: remove_disjunction(t, limit)),

@@ -1,0 +1,145 @@
+"""Fold in static facts, grounding the parameters that keep them from being decided.
+
+Requires: a task of actions with no quantifiers left in the actions that need it. Guarantees: an
+action whose precondition or effect conditions would split into many cases (more than `threshold`
+disjuncts in all) is instantiated for each object of the parameters that occur in static atoms under
+a disjunction or an effect condition; each copy's ground static atoms are then decided from the
+initial state, which usually collapses the disjunctions (`(imply (requires ?a r1) (available r1))`
+is `true` or `(available r1)` once `?a` is known). Copies whose precondition is false go. The
+result is problem-specific when any action was instantiated. A static predicate is one no effect
+adds or deletes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pddltools.compile.disjunction import dnf_size
+from pddltools.compile.formulas import FALSE, TRUE, Universe, conjoin, disjoin, nnf, sub_effect, sub_formula
+from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
+from pddltools.pddl import ast
+
+THRESHOLD = 64
+
+
+def static_predicates(domain: ast.Domain) -> frozenset[str]:
+    changed: set[str] = set()
+    for s in domain.structures:
+        effect = getattr(s, "effect", None)
+        if effect is not None:
+            changed |= _changed(effect)
+    return frozenset(p.name for p in domain.predicates if p.name not in changed) - {
+        d.name for d in domain.derived_predicates}
+
+
+def _changed(effect: ast.Effect) -> set[str]:
+    """The predicates an effect adds or deletes (not those its conditions read)."""
+    if isinstance(effect, ast.Atom):
+        return {effect.predicate}
+    if isinstance(effect, ast.Not) and isinstance(effect.body, ast.Atom):
+        return {effect.body.predicate}
+    if isinstance(effect, ast.AndEffect):
+        return {p for part in effect.parts for p in _changed(part)}
+    if isinstance(effect, ast.When | ast.ForallEffect | ast.Timed):
+        return _changed(effect.body)  # type: ignore[arg-type]
+    return set()
+
+
+class Folder:
+    def __init__(self, static: frozenset[str], init: tuple[ast.InitElement, ...]) -> None:
+        self.static = static
+        self.facts = {e for e in init if isinstance(e, ast.Atom) and e.predicate in static}
+
+    def formula(self, formula: ast.Formula) -> ast.Formula:
+        if isinstance(formula, ast.Atom):
+            if formula.predicate in self.static and all(isinstance(a, ast.Constant) for a in formula.args):
+                return TRUE if formula in self.facts else FALSE
+            return formula
+        if isinstance(formula, ast.Comparison) and formula.op == "=" and all(
+                isinstance(s, ast.Constant) for s in (formula.left, formula.right)):
+            return TRUE if formula.left == formula.right else FALSE
+        if isinstance(formula, ast.Not):
+            body = self.formula(formula.body)
+            return FALSE if body == TRUE else TRUE if body == FALSE else ast.Not(body)
+        if isinstance(formula, ast.And):
+            return conjoin(self.formula(p) for p in formula.parts)
+        if isinstance(formula, ast.Or):
+            return disjoin(self.formula(p) for p in formula.parts)
+        if isinstance(formula, ast.Exists | ast.Forall):
+            return replace(formula, body=self.formula(formula.body))
+        return formula
+
+    def effect(self, effect: ast.Effect) -> ast.Effect:
+        if isinstance(effect, ast.AndEffect):
+            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
+        if isinstance(effect, ast.When):
+            condition = self.formula(effect.condition)
+            if condition == FALSE:
+                return ast.AndEffect()
+            body = self.effect(effect.body)
+            return body if condition == TRUE else ast.When(condition, body)
+        if isinstance(effect, ast.ForallEffect):
+            return replace(effect, body=self.effect(effect.body))
+        return effect
+
+
+def _conditions(effect: ast.Effect | None) -> list[ast.Formula]:
+    return [] if effect is None else [n.condition for n in effect.walk() if isinstance(n, ast.When)]
+
+
+def _blowup(action: ast.Action) -> int:
+    pre = dnf_size(nnf(action.precondition)) if action.precondition else 1
+    return pre + sum(dnf_size(nnf(c)) for c in _conditions(action.effect))
+
+
+def _grounded_parameters(action: ast.Action, static: frozenset[str]) -> list[ast.TypedName]:
+    """The parameters in static atoms below a disjunction or in an effect condition."""
+    regions: list[ast.Node] = []
+    if action.precondition is not None:
+        regions += [n for n in nnf(action.precondition).walk() if isinstance(n, ast.Or)]
+    regions += _conditions(action.effect)
+    names: set[str] = set()
+    for region in regions:
+        for atom in region.walk():
+            if isinstance(atom, ast.Atom) and atom.predicate in static:
+                names |= {a.name for a in atom.args if isinstance(a, ast.Variable)}
+    return [p for p in action.parameters if p.name in names]
+
+
+def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
+    """Instantiate and simplify the actions that would split into many cases (see the module docstring)."""
+    domain, problem = task.domain, task.problem
+    static = static_predicates(domain)
+    folder = Folder(static, problem.init)
+    universe = Universe(domain, problem)
+    taken = names_in_use(domain)
+    origins: dict[str, Origin] = {}
+    structures: list[ast.Structure] = []
+    grounded_any = False
+    for s in domain.structures:
+        if not isinstance(s, ast.Action):
+            structures.append(s)
+            continue
+        ground = _grounded_parameters(s, static) if _blowup(s) > threshold else []
+        if not ground:
+            origins[s.name] = Origin(s.name, tuple(range(len(s.parameters))))
+            structures.append(s)
+            continue
+        grounded_any = True
+        kept = [p for p in s.parameters if p not in ground]
+        index = {p.name: i for i, p in enumerate(kept)}
+        for binding in universe.bindings(ground):
+            precondition = folder.formula(sub_formula(nnf(s.precondition), binding)) if s.precondition else TRUE
+            if precondition == FALSE:
+                continue
+            effect = folder.effect(sub_effect(s.effect, binding)) if s.effect is not None else None
+            suffix = "-".join(str(binding[p.name].name) for p in ground)  # type: ignore[union-attr]
+            name = unique_name(f"{s.name}-{suffix}", taken)
+            structures.append(replace(s, name=name, parameters=tuple(kept), precondition=precondition, effect=effect))
+            args = tuple(index[p.name] if p.name in index else str(binding[p.name].name)  # type: ignore[union-attr]
+                         for p in s.parameters)
+            origins[name] = Origin(s.name, args)
+    domain = replace(domain, structures=tuple(structures))
+    return Step(Task(domain, problem), origins, problem_specific=grounded_any,
+                notes=(f"instantiated {sum(1 for o in origins if o not in {a.name for a in task.domain.actions})} "
+                       "copies to fold static facts",) if grounded_any else ())
