@@ -1,5 +1,7 @@
 """`pddltools rddl parse|check|fmt`: thin commands over `pddltools.rddl.loading` and the printer.
 
+`simulate`, `serve`, `client` and `score` live in `pddltools.rddlsim.cli` and register here.
+
 Exit codes: 0 all well, 1 a file is not valid RDDL or has errors, 2 bad usage or unreadable input.
 Diagnostics go to stderr (rich) or, with `--format json|github`, to stdout for machines.
 """
@@ -25,7 +27,8 @@ FORMATS = ("text", "json", "github")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    rddl = subparsers.add_parser("rddl", help="parse, type-check and format RDDL files")
+    rddl = subparsers.add_parser("rddl", help="parse, type-check, format and simulate RDDL; serve and play "
+                                 "the RDDLSim protocol")
     commands = rddl.add_subparsers(dest="rddl_command", required=True, metavar="COMMAND")
 
     parse = commands.add_parser("parse", help="check that files are RDDL; list their blocks")
@@ -43,6 +46,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_fmt_mode(fmt, "standard layout")
     fmt.add_argument("--format", choices=FORMATS, default="text")
     fmt.set_defaults(func=run_fmt)
+
+    from pddltools.rddlsim.cli import register_commands
+
+    register_commands(commands)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -206,6 +206,8 @@ class _Session:
     def record(self, event: str, **fields: Any) -> None:
         record = {"event": event, "session": self.id, "client": self.client, "instance": self.instance,
                   "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"), **fields}
+        if self.config.folder:
+            record["folder"] = self.config.folder  # lets `rddl score` find the files to run baselines
         self.server.results.append(record)
 
     # -- the session -----------------------------------------------------------------------------

@@ -1,0 +1,234 @@
+"""`pddltools rddl simulate|serve|client|score`: thin commands over the simulator and the protocol.
+
+Exit codes: 0 done, 1 the simulation or session failed (a model error, a server that broke off),
+2 bad usage or unreadable input. `--format json` prints one JSON document on stdout (for `serve`,
+one line once the port is bound); logs and diagnostics go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
+from pddltools.rddl.loading import MissingPath
+
+OK, FAILED, USAGE = 0, 1, 2
+FORMATS = ("text", "json")
+
+
+def register_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    simulate = commands.add_parser("simulate", help="run rounds of an instance offline under a policy")
+    simulate.add_argument("domain", metavar="DOMAIN", help="the domain file (or a file holding both)")
+    simulate.add_argument("instance", metavar="INSTANCE", help="the instance file")
+    simulate.add_argument("--instance-name", help="which instance, when the file holds several")
+    _policy_options(simulate)
+    simulate.add_argument("--rounds", type=_positive, default=30)
+    simulate.add_argument("--format", choices=FORMATS, default="text")
+    simulate.set_defaults(func=run_simulate)
+
+    serve = commands.add_parser("serve", help="serve every instance of the folders over the RDDLSim protocol")
+    serve.add_argument("folders", nargs="+", metavar="FOLDER")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
+    serve.add_argument("--port", type=int, default=2323, help="0 picks a free port (printed)")
+    serve.add_argument("--rounds", type=_positive, default=30)
+    serve.add_argument("--timeout", type=float, default=1080.0, help="seconds per session (default 1080)")
+    serve.add_argument("--seed", type=int, default=0)
+    serve.add_argument("--log", default="rddlsim-results.jsonl", help="results log (JSON lines, appended)")
+    serve.add_argument("--stall", type=float, default=30.0,
+                       help="seconds a half-sent message may wait for its rest (default 30)")
+    serve.add_argument("--max-message", type=_positive, default=1 << 20, help="bytes (default 1 MiB)")
+    serve.add_argument("--format", choices=FORMATS, default="text")
+    serve.set_defaults(func=run_serve)
+
+    client = commands.add_parser("client", help="play one session against an RDDLSim server")
+    client.add_argument("host", metavar="HOST")
+    client.add_argument("port", metavar="PORT", type=int)
+    client.add_argument("instance", metavar="INSTANCE", help="the instance name to ask for")
+    _policy_options(client)
+    client.add_argument("--name", default="pddltools", help="the client name the server logs")
+    client.add_argument("--rddl", nargs="*", default=[], metavar="PATH",
+                        help="files or folders with what the server's task leaves out (non-fluents)")
+    client.add_argument("--format", choices=FORMATS, default="text")
+    client.set_defaults(func=run_client)
+
+    score = commands.add_parser("score", help="IPPC scores from a results log")
+    score.add_argument("log", metavar="LOG")
+    score.add_argument("--rddl", nargs="*", default=None, metavar="PATH",
+                       help="RDDL files or folders to run missing baselines on (default: the served folders "
+                            "the log names)")
+    score.add_argument("--baseline-rounds", type=_positive, default=30)
+    score.add_argument("--seed", type=int, default=0)
+    score.add_argument("--format", choices=FORMATS, default="text")
+    score.set_defaults(func=run_score)
+
+
+def _policy_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--policy", default="random", help="random, noop or MODULE:CLASS (default random)")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, not {text}")
+    return value
+
+
+def _stderr() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _emit(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], output: str) -> None:
+    if output == "json":
+        print(json.dumps({"diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
+    else:
+        render_rich(list(diagnostics), _stderr())
+
+
+def _failure(exc: Error, output: str) -> int:
+    _emit(exc.diagnostics, output)
+    usage = isinstance(exc, (InputError, MissingPath)) or type(exc).__name__ in ("ProblemError", "PolicyError")
+    return USAGE if usage else FAILED
+
+
+def _log_to_stderr() -> None:
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+
+
+# ---------------------------------------------------------------------------------------------------
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from pddltools.rddl.problems import load_problem
+    from pddltools.rddlsim.offline import run_rounds
+
+    try:
+        problem = load_problem(args.domain, args.instance, args.instance_name)
+        result = run_rounds(problem, args.policy, args.rounds, args.seed)
+    except Error as exc:
+        return _failure(exc, args.format)
+    except RecursionError:
+        from pddltools.diagnostics import error
+
+        _emit([error("R106", "expressions are nested too deeply to simulate")], args.format)
+        return FAILED
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=2))
+        return OK
+    for number, reward in enumerate(result.rewards, 1):
+        print(f"round {number:>3}: {reward:.4f}")
+    print(f"{result.instance}: mean {result.mean:.4f}, std {result.std:.4f} over {len(result.rewards)} rounds "
+          f"(policy {args.policy}, seed {args.seed}, horizon {result.horizon})")
+    return OK
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from pddltools.rddl.problems import find_problems
+    from pddltools.rddlsim.server import RDDLSimServer, ResultsLog, ServerConfig
+
+    try:
+        problems = find_problems(args.folders)
+        results = ResultsLog(args.log)
+    except Error as exc:
+        return _failure(exc, args.format)
+    except OSError as exc:
+        from pddltools.diagnostics import error
+
+        _emit([error("E001", f"cannot open results log {args.log}: {exc}")], args.format)
+        return USAGE
+    _log_to_stderr()
+    folder = ",".join(str(Path(f).resolve()) for f in args.folders)
+    config = ServerConfig(rounds=args.rounds, timeout=args.timeout, seed=args.seed, max_message=args.max_message,
+                          stall=args.stall, folder=folder)
+
+    async def main() -> int:
+        server = RDDLSimServer(problems, config, results)
+        try:
+            listener = await server.start(args.host, args.port)
+        except OSError as exc:
+            from pddltools.diagnostics import error
+
+            _emit([error("E002", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format)
+            return USAGE
+        port = listener.sockets[0].getsockname()[1]
+        names = sorted(problems)
+        if args.format == "json":
+            print(json.dumps({"host": args.host, "port": port, "instances": names, "log": args.log,
+                              "rounds": args.rounds, "timeout": args.timeout}), flush=True)
+        else:
+            print(f"serving {len(names)} instances on {args.host}:{port} ({args.rounds} rounds, "
+                  f"{args.timeout:g} s per session); results to {args.log}", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        async with listener:
+            await stop.wait()
+        for task in list(server.active):
+            task.cancel()
+        results.close()
+        return OK
+
+    return asyncio.run(main())
+
+
+def run_client(args: argparse.Namespace) -> int:
+    from pddltools.rddlsim.client import Client, ClientError
+
+    client = Client(args.instance, args.policy, args.name, args.seed, args.rddl)
+    try:
+        result = asyncio.run(client.play(args.host, args.port))
+    except ClientError as exc:
+        return _failure(exc, args.format)
+    except Error as exc:
+        return _failure(exc, args.format)
+    except OSError as exc:
+        from pddltools.diagnostics import error
+
+        _emit([error("E002", f"cannot connect to {args.host}:{args.port}: {exc}")], args.format)
+        return USAGE
+    if args.format == "json":
+        print(json.dumps(result.to_json(), indent=2))
+    else:
+        for item in result.rounds:
+            print(f"round {item.round_num:>3}: {item.round_reward:.4f} ({item.turns_used} turns)")
+        total = result.end.total_reward if result.end else sum(r.round_reward for r in result.rounds)
+        print(f"{result.instance}: session {result.session_id}, {len(result.rounds)} rounds, total reward "
+              f"{total:.4f}" + ("" if result.end else " (no session-end)"))
+    return OK if result.end is not None else FAILED
+
+
+def run_score(args: argparse.Namespace) -> int:
+    from pddltools.rddlsim.ippc import read_records, score, simulated_baselines
+
+    try:
+        records = read_records(args.log)
+        paths = args.rddl
+        if paths is None:
+            paths = sorted({p for r in records for p in str(r.get("folder", "")).split(",") if p})
+        baseline = simulated_baselines(paths, args.baseline_rounds, args.seed) if paths else None
+        clients, baselines = score(records, baseline)
+    except Error as exc:
+        return _failure(exc, args.format)
+    if args.format == "json":
+        out: dict[str, Any] = {"clients": [c.to_json() for c in clients], "baselines": baselines}
+        print(json.dumps(out, indent=2))
+        return OK
+    for client in clients:
+        print(f"client {client.client}")
+        for item in client.instances:
+            print(f"  {item.instance:<40} mean {item.mean:>10.3f}  base {item.base:>10.3f}  best {item.best:>10.3f}"
+                  f"  score {item.score:.3f}")
+        for domain, value in client.domains.items():
+            print(f"  domain {domain:<33} score {value:.3f}")
+        print(f"  overall score {client.overall:.3f}")
+    return OK

@@ -1,0 +1,158 @@
+"""IPPC scores from a results log: per instance `max(0, (R - R_base) / (R_best - R_base))`.
+
+R is a client's mean round reward on the instance (over the round-end records of the log), R_best
+the best such mean of any client, R_base the better of the random and the no-op policy's means. A
+client named `random` or `noop` in the log is that baseline; a baseline the log lacks is run here,
+offline, for `baseline_rounds` rounds. When nobody beats the baseline (R_best <= R_base) every client
+scores 0 on the instance. Scores are averaged per domain, and the domain averages overall.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pddltools.diagnostics import Error, InputError, error
+
+BASELINES = ("random", "noop")
+
+
+class LogError(InputError):
+    """A results log that cannot be read, or holds no round results."""
+
+
+@dataclass(frozen=True)
+class InstanceScore:
+    instance: str
+    domain: str
+    mean: float
+    rounds: int
+    base: float
+    best: float
+    score: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"instance": self.instance, "domain": self.domain, "mean": self.mean, "rounds": self.rounds,
+                "base": self.base, "best": self.best, "score": self.score}
+
+
+@dataclass(frozen=True)
+class ClientScore:
+    client: str
+    instances: tuple[InstanceScore, ...]
+
+    @property
+    def domains(self) -> dict[str, float]:
+        by_domain: dict[str, list[float]] = {}
+        for item in self.instances:
+            by_domain.setdefault(item.domain, []).append(item.score)
+        return {d: sum(s) / len(s) for d, s in sorted(by_domain.items())}
+
+    @property
+    def overall(self) -> float:
+        domains = self.domains
+        return sum(domains.values()) / len(domains) if domains else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"client": self.client, "instances": [i.to_json() for i in self.instances],
+                "domains": self.domains, "overall": self.overall}
+
+
+def read_records(path: str | Path) -> list[dict[str, Any]]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LogError([error("E001", f"cannot read results log {path}: {exc}")]) from None
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            # a server killed while writing leaves at most its last line torn: every earlier one is whole
+            raise LogError([error("R370", f"{path}:{number}: not a JSON line")]) from None
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
+
+def round_means(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], tuple[float, int, str]]:
+    """(client, instance) → (mean round reward, rounds, domain)."""
+    sums: dict[tuple[str, str], list[float]] = {}
+    domains: dict[str, str] = {}
+    for record in records:
+        if record.get("event") != "round-end":
+            continue
+        key = (str(record.get("client")), str(record.get("instance")))
+        sums.setdefault(key, []).append(float(record.get("reward", 0.0)))
+        domains[key[1]] = str(record.get("domain", "?"))
+    return {k: (math.fsum(v) / len(v), len(v), domains[k[1]]) for k, v in sums.items()}
+
+
+Baseline = Callable[[str, str], float]  # (instance, "random" | "noop") → mean reward
+
+
+def score(records: Iterable[Mapping[str, Any]], baseline: Baseline | None = None
+          ) -> tuple[list[ClientScore], dict[str, dict[str, Any]]]:
+    """Every client's scores, and for each instance the baselines used and where they came from."""
+    means = round_means(records)
+    if not means:
+        raise LogError([error("R371", "the results log holds no round-end records")])
+    instances = sorted({instance for _, instance in means})
+    baselines: dict[str, dict[str, Any]] = {}
+    for instance in instances:
+        entry: dict[str, Any] = {}
+        for policy in BASELINES:
+            logged = means.get((policy, instance))
+            if logged is not None:
+                entry[policy], entry[f"{policy}_source"] = logged[0], "log"
+            elif baseline is not None:
+                entry[policy], entry[f"{policy}_source"] = baseline(instance, policy), "simulated"
+        if not any(p in entry for p in BASELINES):
+            raise LogError([error("R372", f"no baseline for {instance}: none in the log and no RDDL files "
+                                          "given to run them (--rddl)")])
+        entry["base"] = max(entry[p] for p in BASELINES if p in entry)
+        baselines[instance] = entry
+    best = {instance: max([m for (_, i), (m, _, _) in means.items() if i == instance] +
+                          [baselines[instance]["base"]]) for instance in instances}
+    clients = sorted({client for client, _ in means} - set(BASELINES)) or sorted({c for c, _ in means})
+    results = []
+    for client in clients:
+        rows = []
+        for instance in instances:
+            found = means.get((client, instance))
+            if found is None:
+                continue
+            mean, rounds, domain = found
+            base, top = baselines[instance]["base"], best[instance]
+            value = max(0.0, (mean - base) / (top - base)) if top > base else 0.0
+            rows.append(InstanceScore(instance, domain, mean, rounds, base, top, value))
+        results.append(ClientScore(client, tuple(rows)))
+    return results, baselines
+
+
+def simulated_baselines(paths: Iterable[str | Path], rounds: int, seed: int) -> Baseline:
+    """Baselines run offline from the RDDL files in `paths` (parsed once, on first use)."""
+    from pddltools.rddl.problems import find_problems
+    from pddltools.rddlsim.offline import run_rounds
+
+    folders = list(paths)
+    cache: dict[str, Any] = {}
+
+    def run(instance: str, policy: str) -> float:
+        if "problems" not in cache:
+            cache["problems"] = find_problems(folders)
+        problems = cache["problems"]
+        if instance not in problems:
+            raise LogError([error("R372", f"instance {instance} is in none of {', '.join(map(str, folders))}")])
+        return run_rounds(problems[instance], policy, rounds, seed).mean
+
+    return run
+
+
+__all__ = ["ClientScore", "Error", "InstanceScore", "LogError", "read_records", "score", "simulated_baselines"]
