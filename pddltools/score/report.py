@@ -80,7 +80,8 @@ def render_html(runs: Sequence[Run], scores: Scores, impact: LearningImpact | No
                          f"<td>{i.delta:+.2f}</td><td>{i.pareto_rank}</td><td>{award}</td></tr>")
         parts.append("</table>")
     parts.append("<h2>Plots</h2>")
-    parts.append("<figure>" + bar_chart("Coverage per domain", domains, entrants, coverage, "problems solved")
+    parts.append("<figure>" + bar_chart("Coverage per domain", domains, entrants, coverage, "problems solved",
+                                           counts=True)
                  + "</figure>")
     parts.append("<figure>" + bar_chart(f"Score per domain ({scores.rules})", domains, entrants, per_domain, "score")
                  + "</figure>")

@@ -25,6 +25,11 @@ def _nice_max(value: float) -> float:
     return 10.0 * magnitude
 
 
+def _count_max(value: float) -> float:
+    """A top for an axis of counts: a multiple of 4, so that the four tick steps are whole numbers."""
+    return float(max(4, math.ceil(value / 4) * 4))
+
+
 def _fmt(value: float) -> str:
     return f"{value:.0f}" if value == int(value) else f"{value:.2f}".rstrip("0").rstrip(".")
 
@@ -39,7 +44,7 @@ def _legend(names: Sequence[str], x: float, y: float) -> list[str]:
 
 
 def bar_chart(title: str, groups: Sequence[str], series: Sequence[str],
-              values: Mapping[tuple[str, str], float], y_label: str) -> str:
+              values: Mapping[tuple[str, str], float], y_label: str, counts: bool = False) -> str:
     """One group of bars per `groups` item, one bar per `series` item; `values[(group, series)]`."""
     bar = 14
     gap = 18
@@ -51,7 +56,8 @@ def bar_chart(title: str, groups: Sequence[str], series: Sequence[str],
     width += 20 + 8 * max((len(s) for s in series), default=4) + 20
     height = 260 + bottom
     plot_h = 260 - top
-    top_value = _nice_max(max(values.values(), default=0.0))
+    highest = max(values.values(), default=0.0)
+    top_value = _count_max(highest) if counts else _nice_max(highest)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
              f'aria-label="{escape(title)}" font-family="sans-serif">',
              f'<title>{escape(title)}</title>',
@@ -88,7 +94,7 @@ def step_chart(title: str, series: Mapping[str, Sequence[float]], x_label: str, 
     x_min = max(min(xs, default=0.1), 0.01)
     x_max = max(max(xs, default=1.0), x_min * 10)
     lo, hi = math.floor(math.log10(x_min)), math.ceil(math.log10(x_max))
-    y_top = _nice_max(max((len(v) for v in series.values()), default=1))
+    y_top = _count_max(max((len(v) for v in series.values()), default=1))
     width = left + plot_w + 40 + 8 * max((len(s) for s in series), default=4) + 20
     height = top + plot_h + 50
 
