@@ -116,12 +116,13 @@ def interference(a: Footprint, b: Footprint) -> str | None:
         touched = x.read_atoms & y.effects.written_atoms
         if touched:
             return f"{y.label} changes {show_atom(min(touched))}, which {x.label} reads"
-        clash = x.effects.adds & y.effects.deletes
-        if clash:
-            return f"{x.label} adds {show_atom(min(clash))} and {y.label} deletes it"
         read = x.read_fluents & y.effects.written_fluents()
         if read:
             return f"{y.label} changes {show_atom(min(read))}, which {x.label} reads"
+    for x, y in ((a, b), (b, a)):
+        clash = x.effects.adds & y.effects.deletes
+        if clash:
+            return f"{x.label} adds {show_atom(min(clash))} and {y.label} deletes it"
     both = a.effects.written_fluents() & b.effects.written_fluents()
     commuting = a.effects.written_fluents(additive_only=True) & b.effects.written_fluents(additive_only=True)
     if both - commuting:

@@ -92,7 +92,7 @@ def _report_errors(exc: Error, fmt: str) -> None:
 def _print_report(console: Console, r: PlanReport) -> None:
     name = escape(r.plan)
     if r.valid:
-        extra = f", makespan {r.makespan}" if r.makespan is not None else ""
+        extra = f", makespan {_show(r.makespan)}" if r.makespan is not None else ""
         violated = ", ".join(f"{p} x{n}" for p, n in r.violations)
         soft = f"; violated preferences: {escape(violated)}" if violated else ""
         console.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "

@@ -140,26 +140,7 @@ def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEF
             happening.append(events[i])
             i += 1
         try:
-            # 1. conditions and duration constraints, in the state before the happening
-            for event in happening:
-                if event.step is None or event.action is None:
-                    continue
-                b = event.action.binding
-                if event.parts is not None and event.kind in event.parts.duration:
-                    constraint = event.parts.duration[event.kind]
-                    if not ev.holds(constraint, b, state):
-                        unsatisfied = ev.explain(constraint, b, state)
-                        return invalid_step(name, plan, event.step, "duration",
-                                            f"{event.label}: the duration {show_number(event.step.duration or 0)} "
-                                            "does not meet the action's duration constraint", unsatisfied)
-                for condition in _conditions(event):
-                    if not ev.holds(condition, b, state):
-                        unsatisfied = ev.explain(condition, b, state)
-                        return invalid_step(name, plan, event.step, "precondition",
-                                            f"{event.label}: the condition is not satisfied", unsatisfied,
-                                            advise(unsatisfied, f"before time {show_number(normal(now))}"))
-                    violations.update(state_violations(ev, condition, b, state))
-            # 2. footprints and effects, read in the state before the happening
+            # 1. footprints and effects, read in the state before the happening
             merged = Effects()
             for event in happening:
                 fp = Footprint(event.label)
@@ -178,7 +159,7 @@ def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEF
                         _effect_reads(task, effect, b, state, fp)
                 event.footprint = fp
                 merged.merge(fp.effects)
-            # 3. mutex inside the happening, then epsilon separation from the happenings just before
+            # 2. mutex inside the happening, then epsilon separation from the happenings just before
             for k, a in enumerate(happening):
                 for other in happening[k + 1:]:
                     why = interference(a.footprint, other.footprint)
@@ -199,6 +180,25 @@ def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEF
                                                 f"(interfering events must be at least {show_number(normal(epsilon))} "
                                                 "apart)")
             recent.append((now, happening))
+            # 3. conditions and duration constraints, in the state before the happening
+            for event in happening:
+                if event.step is None or event.action is None:
+                    continue
+                b = event.action.binding
+                if event.parts is not None and event.kind in event.parts.duration:
+                    constraint = event.parts.duration[event.kind]
+                    if not ev.holds(constraint, b, state):
+                        unsatisfied = ev.explain(constraint, b, state)
+                        return invalid_step(name, plan, event.step, "duration",
+                                            f"{event.label}: the duration {show_number(event.step.duration or 0)} "
+                                            "does not meet the action's duration constraint", unsatisfied)
+                for condition in _conditions(event):
+                    if not ev.holds(condition, b, state):
+                        unsatisfied = ev.explain(condition, b, state)
+                        return invalid_step(name, plan, event.step, "precondition",
+                                            f"{event.label}: the condition is not satisfied", unsatisfied,
+                                            advise(unsatisfied, f"before time {show_number(normal(now))}"))
+                    violations.update(state_violations(ev, condition, b, state))
             # 4. apply the happening
             state = apply(state, merged)
             trajectory.append((normal(now), state))

@@ -1,0 +1,5 @@
+(define (problem graph-1)
+  (:domain graph)
+  (:objects n1 n2 n3 n4 - node)
+  (:init (start n1) (edge n1 n2) (edge n2 n3))
+  (:goal (and (marked n3) (marked n4))))

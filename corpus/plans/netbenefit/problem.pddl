@@ -1,0 +1,8 @@
+(define (problem delivery-nb-1)
+  (:domain delivery-nb)
+  (:objects depot near far - place p1 p2 - parcel)
+  (:init (truck-at depot) (at p1 depot) (at p2 depot) (link depot near) (link near depot) (link near far)
+         (link far near) (= (dist depot near) 2) (= (dist near depot) 2) (= (dist near far) 20)
+         (= (dist far near) 20) (= (total-cost) 0))
+  (:goal (and (preference g-p1 (at p1 near)) (preference g-p2 (at p2 far))))
+  (:metric minimize (+ (total-cost) (* 10 (is-violated g-p1)) (* 15 (is-violated g-p2)))))

@@ -1,0 +1,6 @@
+(define (problem tanks-1)
+  (:domain tanks)
+  (:objects a b - tank)
+  (:init (= (level a) 3) (= (level b) 0) (= (capacity a) 8) (= (capacity b) 4) (= (pumped) 0))
+  (:goal (and (= (level a) 1) (>= (level b) 1.5)))
+  (:metric minimize (+ (pumped) (* 0.5 (level b)))))

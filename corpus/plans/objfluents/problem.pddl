@@ -1,0 +1,5 @@
+(define (problem taxis-1)
+  (:domain taxis)
+  (:objects p1 p2 p3 - place t1 - taxi)
+  (:init (road p1 p2) (road p2 p3) (road p3 p1) (= (pos t1) p1) (= (home t1) p1))
+  (:goal (and (served p3) (= (pos t1) (home t1)))))

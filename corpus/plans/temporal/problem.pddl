@@ -1,0 +1,8 @@
+(define (problem workshop-1)
+  (:domain workshop)
+  (:objects m1 m2 m3 - machine a b - part)
+  (:init (free m1) (free m2) (free m3) (raw a) (raw b) (powered) (= (energy) 10)
+         (= (speed m1) 2) (= (speed m2) 1) (= (speed m3) 2)
+         (at 12 (daylight)) (at 30 (not (daylight))))
+  (:goal (and (inspected a) (done b)))
+  (:metric minimize (total-time)))

@@ -1,0 +1,5 @@
+(define (problem shop-1)
+  (:domain shop)
+  (:objects o1 o2 - order)
+  (:init (at 10 (shop-open)) (at 20 (not (shop-open))))
+  (:goal (and (delivered o1) (delivered o2))))
