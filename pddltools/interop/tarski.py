@@ -15,7 +15,8 @@ its reader has them, so that both give equal problems:
 Refused, with an `InteropError` naming the construct and its place: `either` types, a type with two
 parents, durative actions, `:vars`, preferences, trajectory constraints, timed initial literals,
 `#t`, `is-violated`, `total-time`, `:length`, domain or problem `:constraints`, unary minus,
-conditional effects nested in conditional effects, a conditional or repeated action cost, and names
+conditional effects nested in conditional effects, a conditional or repeated action cost, a second
+`:derived` rule for the same predicate, and names
 that tarski would need to be distinct (it has one namespace for types, constants, predicates and
 functions).
 
@@ -89,6 +90,9 @@ class _ToTarski:
             if isinstance(structure, ast.Action):
                 self._action(task, structure)
             else:
+                if structure.name in task.derived_predicates:
+                    raise _no(f"a second :derived rule for {structure.name}", structure,
+                              "tarski keeps one rule per derived predicate")
                 parameters = self._variables(structure.predicate.parameters)
                 scope = {v.symbol: v for v in parameters}
                 task.derived(structure.name, parameters, self._formula(structure.body, scope))

@@ -15,6 +15,7 @@ Both bridges document what does not survive the trip; this is that list, once:
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -49,13 +50,19 @@ def term(t: ast.Expression) -> str:
 def _flat(f: ast.Formula, kind: type[ast.And] | type[ast.Or]) -> list[str]:
     if isinstance(f, kind):
         return [c for p in f.parts for c in _flat(p, kind)]
-    if kind is ast.Or and isinstance(f, ast.Imply) and not IMPLICATIONS[0]:
-        return [*_flat(ast.Not(f.condition), kind), *_flat(f.consequence, kind)]
     return [formula(f)]
 
 
-#: Whether `(imply a b)` is kept apart from `(or (not a) b)`: set by `normal_form`.
-IMPLICATIONS = [True]
+def without_implications(node: Any) -> Any:
+    """The same tree with every `(imply a b)` written `(or (not a) b)`."""
+    if isinstance(node, tuple):
+        return tuple(without_implications(x) for x in node)
+    if not isinstance(node, ast.Node):
+        return node
+    if isinstance(node, ast.Imply):
+        return ast.Or((ast.Not(without_implications(node.condition)), without_implications(node.consequence)))
+    changes = {f.name: without_implications(getattr(node, f.name)) for f in fields(node) if f.name != "span"}
+    return replace(node, **changes)
 
 
 def formula(f: ast.Formula | None) -> str:
@@ -64,7 +71,7 @@ def formula(f: ast.Formula | None) -> str:
     if isinstance(f, ast.And):
         parts = sorted(set(_flat(f, ast.And)))
         return parts[0] if len(parts) == 1 else f"(and {' '.join(parts)})" if parts else "true"
-    if isinstance(f, ast.Or) or (isinstance(f, ast.Imply) and not IMPLICATIONS[0]):
+    if isinstance(f, ast.Or):
         parts = sorted(set(_flat(f, ast.Or)))
         return parts[0] if len(parts) == 1 else f"(or {' '.join(parts)})"
     if isinstance(f, ast.Atom):
@@ -134,7 +141,8 @@ def _init(element: ast.InitElement) -> str | None:
 
 
 def normal_form(domain: ast.Domain, problem: ast.Problem, *, implications: bool = True) -> dict[str, Any]:
-    IMPLICATIONS[0] = implications
+    if not implications:
+        domain, problem = without_implications(domain), without_implications(problem)
     hierarchy = TypeHierarchy.of(domain)
     objects: dict[str, str] = {}
     for o in (*domain.constants, *problem.objects):
