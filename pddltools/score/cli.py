@@ -32,6 +32,7 @@ from pddltools.score.runner import (
     Job,
     LocalExecutor,
     Planner,
+    absolute_paths,
     problem_set,
     run_jobs,
     rundir_for,
@@ -198,7 +199,7 @@ def _run(args: argparse.Namespace) -> int:
             unsolved = tuple(int(c) for c in codes.get(name, "0").split(","))
         except ValueError:
             raise _usage(f"--unsolved-codes for {name} must be integers separated by commas") from None
-        planner = Planner(name, command, plan_files.get(name, "{plan}"), unsolved, name in args.anytime)
+        planner = Planner(name, absolute_paths(command), plan_files.get(name, "{plan}"), unsolved, name in args.anytime)
         planner.check()
         planners.append(planner)
     limits = _limits(args)
@@ -279,12 +280,13 @@ def _learn(args: argparse.Namespace) -> int:
         training = Path(args.training).resolve()
     elif args.generator:
         training = out / "training"
-        generate_training(args.generator, _seeds(args.seeds), domain, training, limits)
+        generate_training(absolute_paths(args.generator), _seeds(args.seeds), domain, training, limits)
     else:
         raise _usage("give --generator (with --seeds) or --training")
+    learner = absolute_paths(args.learner)
     with Store.open(args.db) as store:
-        learned = learn(store, args.planner, args.learner, domain, training, out / "dck", limits)
-        repro = (reproduce(store, args.planner, args.learner, domain, training, out, limits, learned.knowledge,
+        learned = learn(store, args.planner, learner, domain, training, out / "dck", limits)
+        repro = (reproduce(store, args.planner, learner, domain, training, out, limits, learned.knowledge,
                            args.reproduce) if args.reproduce and learned.knowledge.status == "learned" else None)
     k = learned.knowledge
     if args.format == "json":

@@ -59,6 +59,19 @@ class Planner:
             raise Error([error("S020", f"planner {self.name}: {exc}")]) from None
 
 
+def absolute_paths(command: str, base: Path | None = None) -> str:
+    """The command with each word that names an existing file or folder relative to `base` (default: the
+    current folder) made absolute: commands run inside their run folders, where a relative
+    `planners/my_planner.py` would not be found."""
+    base = base or Path.cwd()
+    words = []
+    for word in shlex.split(command):
+        if "{" not in word and not word.startswith("-") and not Path(word).is_absolute() and (base / word).exists():
+            word = str((base / word).resolve())
+        words.append(word)
+    return shlex.join(words)
+
+
 def _fill(template: str, values: dict[str, str]) -> str:
     try:
         return template.format_map(values)

@@ -185,3 +185,13 @@ def test_anytime_planner_keeps_its_last_complete_plan_at_the_time_limit(tmp_path
     assert runs["anytime"].plan_text == "(walk p0 p1)\n(walk p1 p2)\n(walk p2 p3)\n"
     assert "last plan counts" in runs["anytime"].reason
     assert runs["plain"].status == "timeout" and runs["plain"].plan_text is None
+
+
+def test_relative_paths_in_commands_are_made_absolute(tmp_path: Path) -> None:
+    from pddltools.score.runner import absolute_paths
+
+    (tmp_path / "planners").mkdir()
+    (tmp_path / "planners" / "p.py").write_text("")
+    command = absolute_paths("python3 planners/p.py --search astar(lmcut()) {domain} -o x {plan}", tmp_path)
+    assert command == (f"python3 {tmp_path}/planners/p.py --search 'astar(lmcut())' '{{domain}}' -o x '{{plan}}'")
+    assert Planner("p", command).argv({"domain": "D", "plan": "P"})[-1] == "P"
