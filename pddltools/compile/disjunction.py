@@ -5,7 +5,8 @@ whatever quantifiers are left: they count as one literal each); the goal too. A 
 its disjunctive normal form, one copy of the action per disjunct (`NAME-or1`, `NAME-or2` ...); a
 disjunctive goal becomes a goal-achieving action that adds a fresh `goal-reached` atom, the new goal.
 An effect under a disjunctive condition becomes one conditional effect per disjunct (adds and deletes
-are idempotent), unless it assigns a number. The domain stays domain-level.
+are idempotent), unless it assigns a number. The domain stays domain-level, unless a goal-achieving
+action names objects of the problem.
 
 Size guard: an action whose normal form would have more than `limit` disjuncts is refused, naming it.
 """
@@ -108,4 +109,9 @@ def remove_disjunction(task: Task, limit: int = LIMIT) -> Step:
                 origins[name] = Origin(None)
             problem = replace(problem, goal=reached)
     domain = replace(domain, structures=tuple(structures))
-    return Step(Task(domain, problem), origins)
+    # Goal-achieving actions name the problem's objects: the domain is then this problem's alone.
+    constants = {c.name for c in task.domain.constants}
+    specific = any(isinstance(n, ast.Constant) and n.name not in constants
+                   for s in structures if isinstance(s, ast.Action) and origins[s.name].action is None
+                   for n in (s.precondition.walk() if s.precondition else ()))
+    return Step(Task(domain, problem), origins, problem_specific=specific)

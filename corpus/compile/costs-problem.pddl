@@ -1,0 +1,6 @@
+(define (problem costs-1)
+  (:domain costs)
+  (:objects a b c)
+  (:init (at a) (road a b) (road b c) (= (length a b) 3) (= (length b c) 4) (= (total-cost) 0))
+  (:goal (at c))
+  (:metric minimize (total-cost)))

@@ -1,0 +1,5 @@
+(define (problem derived-1)
+  (:domain derived)
+  (:objects a b t1 t2)
+  (:init (busy t1))
+  (:goal (and (owner a) (owner b))))

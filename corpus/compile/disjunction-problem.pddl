@@ -1,0 +1,5 @@
+(define (problem disjunction-1)
+  (:domain disjunction)
+  (:objects a b)
+  (:init (red a) (blue b))
+  (:goal (or (and (done a) (done b)) (and (ready) (done b)))))

@@ -1,0 +1,5 @@
+(define (problem equality-1)
+  (:domain equality)
+  (:objects a b)
+  (:init (at a) (link a b) (link b home) (link home a))
+  (:goal (and (seen b) (seen home))))

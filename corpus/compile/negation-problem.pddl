@@ -1,0 +1,5 @@
+(define (problem negation-1)
+  (:domain negation)
+  (:objects a b c - place)
+  (:init (at a) (visited a))
+  (:goal (and (visited c) (not (visited b)) (blocked b))))

@@ -1,0 +1,5 @@
+(define (problem quantifiers-1)
+  (:domain quantifiers)
+  (:objects b1 b2 - box r1 r2 - room)
+  (:init (in b1 r1) (in b2 r2) (here r1))
+  (:goal (and (forall (?b - box) (sealed ?b)) (exists (?r - room) (here ?r)))))

@@ -1,0 +1,5 @@
+(define (problem recursive-1)
+  (:domain recursive)
+  (:objects a b c)
+  (:init (edge a b) (edge b c))
+  (:goal (edge c a)))

@@ -1,0 +1,5 @@
+(define (problem typing-1)
+  (:domain typing)
+  (:objects t1 - truck v1 - vehicle paris - city)
+  (:init (at t1 paris))
+  (:goal (and (visited paris) (visited v1) (at t1 paris))))

@@ -1,0 +1,136 @@
+"""Each pass alone, on a small domain written for it (corpus/compile): the feature goes, the output
+checks clean and declares exactly what it uses, and the compiled task reaches the same goal states."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pddltools.check import Feature, check, detect
+from pddltools.compile.errors import CompileError
+from pddltools.compile.pipeline import Result, compile_task, removals, requirements_of
+from pddltools.compile.planmap import PlanMap, format_plan, unmap
+from pddltools.compile.task import Task
+from pddltools.pddl import ast
+from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+from pddltools.semantics import Task as Semantics
+from pddltools.validate import validate_plan
+from tests.compile.search import first_plan, goal_states, plan_text, predicates_of
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "compile"
+
+
+def load(name: str) -> Task:
+    return Task(parse_domain_file(CORPUS / f"{name}-domain.pddl"), parse_problem_file(CORPUS / f"{name}-problem.pddl"))
+
+
+def semantics(task: Task) -> Semantics:
+    return Semantics(task.domain, task.problem)
+
+
+def assert_equivalent(original: Task, result: Result, depth: int, slack: int = 0) -> None:
+    """Same goal states (on the original predicates) within `depth` steps; `slack` extra steps for the
+    compiled task's auxiliary actions (a goal-achieving action)."""
+    before, after = semantics(original), semantics(result.task)
+    names = [p for p in predicates_of(original.domain) if p not in {d.name for d in original.domain.derived_predicates}]
+    expected = goal_states(before, depth, names)
+    got = goal_states(after, depth + slack, names)
+    assert expected, "the test task should reach its goal within the depth"
+    assert expected <= got
+    assert got <= goal_states(before, depth + slack, names)
+
+
+def assert_plans_map_back(original: Task, result: Result, depth: int) -> None:
+    plan = first_plan(semantics(result.task), depth)
+    assert plan is not None
+    plan_map = PlanMap(result.origins, {})
+    report = validate_plan(semantics(original), format_plan(unmap(plan_map, plan_text(plan))))
+    assert report.valid
+
+
+def assert_clean(result: Result, removed: Feature) -> None:
+    task = result.task
+    assert removed not in detect(task.domain, [task.problem])
+    assert check(task.domain, [task.problem]).errors == []
+    assert tuple(r.name for r in task.domain.requirements) == requirements_of(task)
+
+
+CASES = [
+    ("negation", Feature.NEGATIVE_PRECONDITIONS, 3, 0),
+    ("disjunction", Feature.DISJUNCTIVE_PRECONDITIONS, 3, 1),
+    ("quantifiers", Feature.EXISTENTIAL_PRECONDITIONS, 4, 0),
+    ("quantifiers", Feature.UNIVERSAL_PRECONDITIONS, 4, 0),
+    ("quantifiers", Feature.UNIVERSAL_EFFECTS, 4, 0),
+    ("conditional", Feature.CONDITIONAL_EFFECTS, 3, 0),
+    ("equality", Feature.EQUALITY, 4, 0),
+    ("derived", Feature.DERIVED_PREDICATES, 2, 0),
+    ("typing", Feature.TYPING, 4, 0),
+    ("costs", Feature.ACTION_COSTS, 2, 0),
+]
+
+
+@pytest.mark.parametrize(("name", "feature", "depth", "slack"), CASES, ids=[f"{c[0]}-{c[1].value}" for c in CASES])
+def test_pass_alone(name: str, feature: Feature, depth: int, slack: int) -> None:
+    original = load(name)
+    assert feature in detect(original.domain, [original.problem])
+    result = compile_task(original, removals(None, [feature.value]), method="direct")
+    assert_clean(result, feature)
+    assert_equivalent(original, result, depth, slack)
+    assert_plans_map_back(original, result, depth + slack)
+
+
+def test_polynomial_conditional_effects() -> None:
+    original = load("conditional")
+    result = compile_task(original, removals(None, ["conditional-effects"]))
+    notes = [note for p in result.passes for note in p.notes]
+    assert any("sweep" in n and "polynomial" in n for n in notes)
+    assert any("toggle" in n and "direct" in n for n in notes)
+    assert_clean(result, Feature.CONDITIONAL_EFFECTS)
+    # sweep takes 1 start + 7 evaluations + 3 delete + 1 apply + 4 add steps: 16 steps.
+    assert_plans_map_back(original, result, 20)
+
+
+def test_negation_keeps_complements_consistent() -> None:
+    """move ?from ?to with ?from = ?to deletes and adds (at ?to): the add wins, so not-at must stay false."""
+    original = load("negation")
+    result = compile_task(original, removals(None, ["negative-preconditions"]))
+    moves = [a for a in result.task.domain.actions if result.origins[a.name].action == "move"]
+    assert len(moves) == 2
+    unified = [a for a in moves if len(a.parameters) == 1]
+    assert unified and ast.Atom("not-at", (ast.Variable("?from"),)) not in unified[0].effect.parts  # type: ignore[union-attr]
+
+
+def test_equality_unifies_parameters() -> None:
+    result = compile_task(load("equality"), removals(None, ["equality"]))
+    look = next(a for a in result.task.domain.actions if a.name == "look")
+    assert [p.name for p in look.parameters] == ["?x"]
+    assert result.origins["look"].args == (0, 0)
+    assert result.origins["rest"].args == ("home",)
+
+
+def test_recursive_derived_predicate_is_refused() -> None:
+    with pytest.raises(CompileError) as caught:
+        compile_task(load("recursive"), removals("strips"), strict=True)
+    (diagnostic,) = caught.value.diagnostics
+    assert diagnostic.code == "E802"
+    assert "path" in diagnostic.message
+
+
+def test_costs_are_kept_for_the_back_map() -> None:
+    result = compile_task(load("costs"), removals(None, ["action-costs"]))
+    assert result.costs == {"drive": "(length ?x ?y)", "fly": "100"}
+    assert result.task.problem.metric is None
+    assert result.task.domain.functions == ()
+
+
+@pytest.mark.parametrize("target", ["strips", "typed-strips"])
+@pytest.mark.parametrize("name", ["negation", "disjunction", "quantifiers", "conditional", "equality", "derived",
+                                  "typing", "costs"])
+def test_targets(name: str, target: str) -> None:
+    original = load(name)
+    result = compile_task(original, removals(target), strict=True)
+    used = detect(result.task.domain, [result.task.problem]).features
+    assert used <= ({Feature.TYPING} if target == "typed-strips" else set())
+    assert check(result.task.domain, [result.task.problem]).errors == []
+    assert_plans_map_back(original, result, 24)
