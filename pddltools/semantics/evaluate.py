@@ -66,6 +66,8 @@ class Evaluator:
         self._strata = strata(self.rules) if self.rules else []
         self._derived: dict[int, tuple[State, frozenset[GroundAtom]]] = {}
         self._partial: tuple[State, set[GroundAtom]] | None = None
+        self._index: dict[int, tuple[State, dict[str, list[GroundAtom]],
+                                     dict[tuple[str, int, str], list[GroundAtom]]]] = {}
         self._holds: dict[type, Callable[[Any, Binding, State], bool]] = {
             ast.Atom: self._atom, ast.Not: self._not, ast.And: self._and, ast.Or: self._or,
             ast.Imply: self._imply, ast.Exists: self._exists, ast.Forall: self._forall,
@@ -156,7 +158,88 @@ class Evaluator:
         return not self.holds(f.condition, b, s) or self.holds(f.consequence, b, s)
 
     def _exists(self, f: ast.Exists, b: Binding, s: State) -> bool:
-        return any(self.holds(f.body, inner, s) for inner in self.grounder.bindings(f.variables, b))
+        variables = list(f.variables)
+        body = f.body
+        while isinstance(body, ast.Exists):  # (exists (?a) (exists (?b) ...)) binds ?a and ?b together
+            variables.extend(body.variables)
+            body = body.body
+        parts = body.parts if isinstance(body, ast.And) else (body,)
+        holds = self.holds
+        return any(holds(body, inner, s) for inner in self.candidates(variables, parts, b, s))
+
+    def candidates(self, variables: list[ast.TypedName], parts: tuple[ast.Formula, ...], binding: Binding,
+                   state: State) -> Iterator[dict[str, Value]]:
+        """Bindings of `variables` that may satisfy the conjunction `parts`. A positive atom of a basic
+        predicate among the parts is matched against the state's atoms (a join; through an argument
+        already bound when there is one), so that only the objects it allows are tried; without such an
+        atom every object of each variable's type is."""
+        names = {v.name: v for v in variables}
+        chosen: ast.Atom | None = None
+        key: tuple[str, int, str] | None = None
+        for part in parts:
+            if not isinstance(part, ast.Atom) or part.predicate in self.derived_names or not any(
+                    isinstance(t, ast.Variable) and t.name in names for t in part.args) or not all(
+                    isinstance(t, ast.Variable | ast.Constant) for t in part.args):
+                continue
+            bound = next(((i, t.name if isinstance(t, ast.Constant) else str(binding[t.name]))
+                          for i, t in enumerate(part.args) if isinstance(t, ast.Constant)
+                          or (t.name not in names and t.name in binding)), None)
+            if chosen is None or (key is None and bound is not None):
+                chosen = part
+                key = None if bound is None else (part.predicate, bound[0], bound[1])
+            if key is not None:
+                break
+        if chosen is None:
+            yield from self.grounder.bindings(variables, binding)
+            return
+        by_predicate, by_argument = self.index(state)
+        atoms = by_predicate.get(chosen.predicate, ()) if key is None else by_argument.get(key, ())
+        fits = self.grounder.fits
+        width = len(chosen.args) + 1
+        for atom in atoms:
+            if len(atom) != width:
+                continue
+            assigned: dict[str, str] = {}
+            for term, value in zip(chosen.args, atom[1:], strict=True):
+                if isinstance(term, ast.Constant):
+                    if term.name != value:
+                        break
+                    continue
+                assert isinstance(term, ast.Variable)
+                variable = names.get(term.name)
+                if variable is not None:  # quantified here (shadowing any outer value)
+                    earlier = assigned.get(term.name)
+                    if earlier is None:
+                        if not fits(value, variable.type):
+                            break
+                        assigned[term.name] = value
+                    elif earlier != value:
+                        break
+                elif binding.get(term.name) != value:
+                    break
+            else:
+                extended = dict(binding)
+                extended.update(assigned)
+                remaining = [v for v in variables if v.name not in assigned]
+                yield from self.candidates(remaining, parts, extended, state)
+
+    def index(self, state: State) -> tuple[dict[str, list[GroundAtom]], dict[tuple[str, int, str], list[GroundAtom]]]:
+        """The state's atoms by predicate, and by predicate, argument position and value (built once per
+        state)."""
+        cached = self._index.get(id(state))
+        if cached is not None and cached[0] is state:
+            return cached[1], cached[2]
+        by_predicate: dict[str, list[GroundAtom]] = {}
+        by_argument: dict[tuple[str, int, str], list[GroundAtom]] = {}
+        for atom in state.atoms:
+            predicate = atom[0]
+            by_predicate.setdefault(predicate, []).append(atom)
+            for position, value in enumerate(atom[1:]):
+                by_argument.setdefault((predicate, position, value), []).append(atom)
+        if len(self._index) > 64:  # a plan moves forward; old states are not asked again
+            self._index.clear()
+        self._index[id(state)] = (state, by_predicate, by_argument)
+        return by_predicate, by_argument
 
     def _forall(self, f: ast.Forall, b: Binding, s: State) -> bool:
         return all(self.holds(f.body, inner, s) for inner in self.grounder.bindings(f.variables, b))

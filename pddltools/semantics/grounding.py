@@ -26,6 +26,7 @@ class Grounder:
         self.declared: dict[str, tuple[str, ...]] = typed_objects(domain, problem)
         self._by_type = objects_by_type(self.hierarchy, self.declared)
         self._cache: dict[ast.TypeRef | None, tuple[str, ...]] = {}
+        self._fits: dict[tuple[str, ast.TypeRef | None], bool] = {}
 
     @property
     def objects(self) -> tuple[str, ...]:
@@ -45,8 +46,13 @@ class Grounder:
 
     def fits(self, obj: str, ref: ast.TypeRef | None) -> bool:
         """Whether object `obj` may be the value of a parameter declared with type `ref`."""
-        types = self.declared.get(obj)
-        return types is not None and self.hierarchy.fits(types, ref)
+        key = (obj, ref)
+        known = self._fits.get(key)
+        if known is None:
+            types = self.declared.get(obj)
+            known = types is not None and self.hierarchy.fits(types, ref)
+            self._fits[key] = known
+        return known
 
     def bindings(self, variables: Sequence[ast.TypedName], base: Binding | None = None) -> Iterator[dict[str, Value]]:
         """Every assignment of objects to `variables` (by type), each extending `base`."""
