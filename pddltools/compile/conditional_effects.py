@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, cast
 
 from pddltools.compile.formulas import (
     FALSE,
@@ -41,6 +41,7 @@ from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 
 Method = Literal["auto", "direct", "polynomial"]
+_Primitive = ast.Atom | ast.Not | ast.Assign
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ class _Sequencer:
             last_use[i] = "add" if any(not isinstance(e.effect, ast.Not) for e in group) else "del"
         for phase in ("del", "add"):
             if phase == "add":
-                middle = [e.effect for e in split.unconditional]
+                middle: list[ast.Effect] = [e.effect for e in split.unconditional]
                 if middle:
                     steps.append(("apply", [(TRUE, middle)]))
             for i, (_, group) in enumerate(split.groups):
@@ -156,8 +157,8 @@ class _Sequencer:
             for j, (condition, effects) in enumerate(alternatives):
                 suffix = "" if len(alternatives) == 1 else ("-yes" if j == 0 else "-no")
                 name = unique_name(f"{action.name}--{label}{suffix}", self.taken)
-                out.append(ast.Action(name, action.parameters, conjoin([run, phases[n], condition]),
-                                      build_effect(Conditional(TRUE, e) for e in [*effects, *advance])))
+                effect = build_effect(Conditional(TRUE, cast(_Primitive, e)) for e in [*effects, *advance])
+                out.append(ast.Action(name, action.parameters, conjoin([run, phases[n], condition]), effect))
         return out
 
 

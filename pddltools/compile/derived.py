@@ -18,7 +18,8 @@ from pddltools.pddl import ast
 
 
 def _dependencies(rules: dict[str, list[ast.DerivedPredicate]]) -> dict[str, set[str]]:
-    return {name: {n.predicate for r in group for n in r.body.walk() if isinstance(n, ast.Atom) and n.predicate in rules}
+    return {name: {n.predicate for r in group for n in r.body.walk()
+                   if isinstance(n, ast.Atom) and n.predicate in rules}
             for name, group in rules.items()}
 
 
@@ -31,7 +32,7 @@ def _cycle(dependencies: dict[str, set[str]]) -> list[str] | None:
         path.append(name)
         for other in sorted(dependencies[name]):
             if state.get(other) == 1:
-                return path[path.index(other):] + [other]
+                return [*path[path.index(other):], other]
             if other not in state:
                 found = visit(other)
                 if found:
@@ -67,7 +68,8 @@ class _Substituter:
     def expand(self, atom: ast.Atom, fresh: Fresh) -> ast.Formula:
         bodies = []
         for rule in self.rules[atom.predicate]:
-            mapping: dict[str, ast.Term] = {p.name: arg for p, arg in zip(rule.predicate.parameters, atom.args)}
+            pairs = zip(rule.predicate.parameters, atom.args, strict=True)
+            mapping: dict[str, ast.Term] = {p.name: arg for p, arg in pairs}
             body = self.formula(rule.body, fresh)
             bodies.append(sub_formula(_rename_bound(body, fresh), mapping))
         return disjoin(bodies)
@@ -91,7 +93,8 @@ def _rename_bound(formula: ast.Formula, fresh: Fresh) -> ast.Formula:
             name = fresh(v.name + "-")
             mapping[v.name] = ast.Variable(name)
             variables.append(ast.TypedName(name, v.type))
-        return replace(formula, variables=tuple(variables), body=_rename_bound(sub_formula(formula.body, mapping), fresh))
+        body = _rename_bound(sub_formula(formula.body, mapping), fresh)
+        return replace(formula, variables=tuple(variables), body=body)
     if isinstance(formula, ast.And | ast.Or):
         return replace(formula, parts=tuple(_rename_bound(p, fresh) for p in formula.parts))
     if isinstance(formula, ast.Not):

@@ -47,7 +47,7 @@ def dnf(formula: ast.Formula) -> list[ast.Formula]:
             if conjunction != FALSE and not contradicts(conjuncts(conjunction)) and conjunction not in out:
                 out.append(conjunction)
         return out
-    return [] if formula == FALSE else [formula]
+    return [formula]  # false, the empty disjunction, has no disjuncts above
 
 
 def _effect_nnf(effect: ast.Effect) -> ast.Effect:

@@ -19,6 +19,8 @@ from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 from pddltools.pddl.types import typed_objects
 
+_Name = ast.Variable | ast.Constant
+
 
 def _is_equality(node: ast.Node) -> bool:
     return (isinstance(node, ast.Comparison) and node.op == "="
@@ -68,7 +70,7 @@ class _Rewriter:
 def unify(action: ast.Action) -> tuple[ast.Action, tuple[int | str, ...]] | None:
     """The action with its top-level parameter equalities unified, and how to rebuild its arguments;
     None when the precondition equates two different constants."""
-    binding: dict[str, ast.Term] = {}
+    binding: dict[str, _Name] = {}
     parameters = [p.name for p in action.parameters]
     rest: list[ast.Formula] = []
     for part in conjuncts(nnf(action.precondition) if action.precondition else None):
@@ -76,8 +78,8 @@ def unify(action: ast.Action) -> tuple[ast.Action, tuple[int | str, ...]] | None
             rest.append(part)
             continue
         comparison = cast(ast.Comparison, part)
-        left = _resolve(cast(ast.Term, comparison.left), binding)
-        right = _resolve(cast(ast.Term, comparison.right), binding)
+        left = _resolve(cast(_Name, comparison.left), binding)
+        right = _resolve(cast(_Name, comparison.right), binding)
         if left == right:
             continue
         if isinstance(left, ast.Constant) and isinstance(right, ast.Constant):
@@ -100,12 +102,13 @@ def unify(action: ast.Action) -> tuple[ast.Action, tuple[int | str, ...]] | None
     for p in action.parameters:
         term = binding.get(p.name, ast.Variable(p.name))
         args.append(index[term.name] if isinstance(term, ast.Variable) else term.name)
-    precondition = sub_formula(conjoin(rest), binding)
-    effect = sub_effect(action.effect, binding) if action.effect is not None else None
+    terms: dict[str, ast.Term] = dict(binding)
+    precondition = sub_formula(conjoin(rest), terms)
+    effect = sub_effect(action.effect, terms) if action.effect is not None else None
     return replace(action, parameters=tuple(kept), precondition=precondition, effect=effect), tuple(args)
 
 
-def _resolve(term: ast.Term, binding: dict[str, ast.Term]) -> ast.Term:
+def _resolve(term: _Name, binding: dict[str, _Name]) -> _Name:
     seen = 0
     while isinstance(term, ast.Variable) and term.name in binding and seen < len(binding) + 1:
         term = binding[term.name]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import cast
+from typing import Any, cast
 
 from pddltools.pddl import ast
 from pddltools.pddl.types import TypeHierarchy, objects_by_type, type_names, typed_objects
@@ -22,12 +22,12 @@ def substitute(node: ast.Node, mapping: Mapping[str, ast.Term]) -> ast.Node:
     if isinstance(node, ast.Exists | ast.Forall | ast.ForallEffect):
         bound = {v.name for v in node.variables}
         inner = {k: v for k, v in mapping.items() if k not in bound}
-        return replace(node, body=substitute(node.body, inner))
+        return replace(node, body=cast(Any, substitute(node.body, inner)))
     if isinstance(node, ast.Atom):
         return replace(node, args=tuple(cast(ast.Term, substitute(a, mapping)) for a in node.args))
     if isinstance(node, ast.Constant | ast.Number | ast.TypedName | ast.ContinuousTime | ast.IsViolated):
         return node
-    changes = {}
+    changes: dict[str, Any] = {}
     for name in ("body", "condition", "consequence", "left", "right", "fluent", "value", "expression",
                  "antecedent"):
         if hasattr(node, name):

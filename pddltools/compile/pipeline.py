@@ -3,8 +3,8 @@
 Targets: `strips` (no typing, no ADL, no costs), `typed-strips` (the IPC-2011 learning-track language),
 or a set of features to remove. Passes run in a fixed order in which no pass brings back a feature an
 earlier one removed: costs, derived predicates, quantifiers, static facts (folded in where a
-disjunction would otherwise blow up), conditional effects (which may add
-negations and disjunctions), disjunctions, negation (which may add inequalities), equality, typing. Each runs only when the
+disjunction would otherwise blow up), conditional effects (which may add negations and disjunctions),
+disjunctions, negation (which may add inequalities), equality, typing. Each runs only when the
 features of the task at that point (`pddltools.check.features.detect`) include one it removes. The
 result declares exactly the requirements it uses.
 """

@@ -50,7 +50,8 @@ class _Expander:
             return conjoin(self.formula(p) for p in formula.parts)
         if isinstance(formula, ast.Or):
             return disjoin(self.formula(p) for p in formula.parts)
-        if (isinstance(formula, ast.Forall) and self.universal) or (isinstance(formula, ast.Exists) and self.existential):
+        if isinstance(formula, ast.Exists | ast.Forall) and (
+                self.universal if isinstance(formula, ast.Forall) else self.existential):
             self.expanded = True
             body = self.formula(formula.body)
             cases = [sub_formula(body, b) for b in self.universe.bindings(formula.variables)]
