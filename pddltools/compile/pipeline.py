@@ -22,6 +22,7 @@ from pddltools.compile.derived import remove_derived
 from pddltools.compile.disjunction import LIMIT, remove_disjunction
 from pddltools.compile.equality import remove_equality
 from pddltools.compile.errors import compile_error
+from pddltools.compile.formulas import flat_effect
 from pddltools.compile.negation import remove_negation
 from pddltools.compile.quantifiers import NAMES as QUANTIFIERS
 from pddltools.compile.quantifiers import remove_quantifiers
@@ -178,5 +179,14 @@ def requirements_of(task: Task) -> tuple[str, ...]:
 
 
 def declare_requirements(task: Task) -> Task:
-    flags = tuple(ast.Requirement(f) for f in requirements_of(task))
-    return Task(replace(task.domain, requirements=flags), replace(task.problem, requirements=()))
+    """The task with exactly the requirements it uses, every action with a precondition (some STRIPS
+    planners, pyperplan among them, insist on one), flat effects, and no negative initial facts."""
+    structures = tuple(
+        replace(s, precondition=s.precondition if s.precondition is not None else ast.And(),
+                effect=flat_effect(s.effect) if s.effect is not None else ast.AndEffect())
+        if isinstance(s, ast.Action) else s for s in task.domain.structures)
+    domain = replace(task.domain, structures=structures)
+    flags = tuple(ast.Requirement(f) for f in requirements_of(Task(domain, task.problem)))
+    # `(not p)` in an initial state says what the closed world says anyway; STRIPS readers reject it.
+    init = tuple(e for e in task.problem.init if not isinstance(e, ast.Not))
+    return Task(replace(domain, requirements=flags), replace(task.problem, requirements=(), init=init))
