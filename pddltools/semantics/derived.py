@@ -1,11 +1,24 @@
-"""Stratification of derived predicates: negation only across strata, never inside a cycle."""
+"""Stratification of derived predicates: negation only across strata, never inside a cycle.
+
+The predicates are grouped into strongly connected components of their dependency graph and ordered
+so that every component comes after the ones it uses. A component without a cycle needs one pass of
+its rules; a recursive one is iterated to its least fixpoint. A negative use inside a component is a
+predicate depending on its own negation: no stratified meaning exists.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from pddltools.pddl import ast
 from pddltools.semantics.errors import NotStratified
+
+
+@dataclass(frozen=True, slots=True)
+class Stratum:
+    rules: tuple[ast.DerivedPredicate, ...]
+    recursive: bool
 
 
 def _uses(formula: ast.Node, positive: bool) -> Iterator[tuple[str, bool]]:
@@ -22,29 +35,56 @@ def _uses(formula: ast.Node, positive: bool) -> Iterator[tuple[str, bool]]:
             yield from _uses(child, positive)
 
 
-def strata(rules: tuple[ast.DerivedPredicate, ...]) -> list[list[ast.DerivedPredicate]]:
-    """The rules grouped into strata, lowest first: a predicate used negatively by a rule of stratum k
-    is fully computed in a stratum below k. Raises `NotStratified` when that is impossible."""
-    derived = {rule.name for rule in rules}
-    level = dict.fromkeys(derived, 0)
-    deps = {name: [(p, pos) for rule in rules if rule.name == name
-                   for p, pos in _uses(rule.body, True) if p in derived] for name in derived}
-    # Bellman-Ford style relaxation: more than |derived| rounds of change means a negative cycle.
-    for _ in range(len(derived) + 1):
-        changed = False
-        for name, uses in deps.items():
-            for other, positive in uses:
-                need = level[other] + (0 if positive else 1)
-                if level[name] < need:
-                    level[name] = need
-                    changed = True
-        if not changed:
-            break
-    else:
-        cyclic = sorted(n for n in derived if level[n] > len(derived))
-        raise NotStratified(f"derived predicates {', '.join(cyclic) or sorted(derived)[0]} depend on their own "
-                            "negation, so they have no stratified meaning")
-    groups: dict[int, list[ast.DerivedPredicate]] = {}
+def strata(rules: tuple[ast.DerivedPredicate, ...]) -> list[Stratum]:
+    """The rules in evaluation order, lowest first. Raises `NotStratified` when a derived predicate
+    depends on its own negation."""
+    derived = list(dict.fromkeys(rule.name for rule in rules))
+    edges: dict[str, set[tuple[str, bool]]] = {name: set() for name in derived}
     for rule in rules:
-        groups.setdefault(level[rule.name], []).append(rule)
-    return [groups[k] for k in sorted(groups)]
+        edges[rule.name].update((p, pos) for p, pos in _uses(rule.body, True) if p in edges)
+    components = _components(derived, {n: {p for p, _ in e} for n, e in edges.items()})
+    out = []
+    for component in components:
+        members = set(component)
+        for name in component:
+            negative = sorted(p for p, pos in edges[name] if p in members and not pos)
+            if negative:
+                raise NotStratified(f"derived predicate {name} depends on the negation of {negative[0]}, which "
+                                    f"depends on {name}: no stratified meaning exists")
+        recursive = len(component) > 1 or any(p in members for p, _ in edges[component[0]])
+        out.append(Stratum(tuple(r for r in rules if r.name in members), recursive))
+    return out
+
+
+def _components(nodes: list[str], succ: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components; each comes after every component it points to."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(succ[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            out.append(component)
+
+    for v in nodes:
+        if v not in index:
+            visit(v)
+    return out

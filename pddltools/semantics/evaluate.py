@@ -183,7 +183,7 @@ class Evaluator:
                 continue
             bound = next(((i, t.name if isinstance(t, ast.Constant) else str(binding[t.name]))
                           for i, t in enumerate(part.args) if isinstance(t, ast.Constant)
-                          or (t.name not in names and t.name in binding)), None)
+                          or (isinstance(t, ast.Variable) and t.name not in names and t.name in binding)), None)
             if chosen is None or (key is None and bound is not None):
                 chosen = part
                 key = None if bound is None else (part.predicate, bound[0], bound[1])
@@ -273,13 +273,13 @@ class Evaluator:
                 changed = True
                 while changed:
                     changed = False
-                    for rule in stratum:
+                    for rule in stratum.rules:
                         params = rule.predicate.parameters
                         for binding in self.grounder.bindings(params):
                             key = (rule.name, *[str(binding[p.name]) for p in params])
                             if key not in facts and self.holds(rule.body, binding, state):
                                 facts.add(key)
-                                changed = True
+                                changed = stratum.recursive
         finally:
             self._partial = None
         result = frozenset(facts)

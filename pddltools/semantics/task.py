@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
-from pddltools.semantics.apply import Effects, apply, collect
+from pddltools.semantics.apply import Effects, apply, collect, resolve
 from pddltools.semantics.evaluate import Evaluator, Unsatisfied
 from pddltools.semantics.grounding import Grounder, Value
 from pddltools.semantics.state import FluentValue, GroundAtom, GroundFluent, Number, State, normal
@@ -66,6 +66,10 @@ class Task:
             s.name: s for s in domain.structures if isinstance(s, ast.Action | ast.DurativeAction)}
         self.functions = {f.name: f for f in domain.functions}
         self.predicates = {p.name: p for p in domain.predicates}
+        #: actions whose precondition has preferences (counted at every application)
+        self.soft_preconditions = frozenset(
+            name for name, s in self.schemas.items()
+            if isinstance(s, ast.Action) and any(isinstance(n, ast.Preference) for n in iter_nodes(s.precondition)))
         self.temporal = any(isinstance(s, ast.DurativeAction) for s in self.schemas.values())
         self._initial = self._build_initial()
         self.timed_literals: tuple[TimedLiteral, ...] = tuple(
@@ -145,8 +149,13 @@ class Task:
         return collect(self.evaluator, action.schema.effect, action.binding, state)
 
     def apply(self, action: GroundAction, state: State) -> State:
-        """The state after `action` (its precondition is not checked here)."""
+        """The state after `action` (its precondition is not checked here); `state` is unchanged."""
         return apply(state, self.effects(action, state))
+
+    def advance(self, action: GroundAction, state: State) -> State:
+        """The state after `action`, made by changing the thawed `state` in place (see `State.advance`)."""
+        effects = self.effects(action, state)
+        return state.advance(effects.deletes, effects.adds, resolve(state, effects))
 
     # ----------------------------------------------------------------------------------------------
     # Goal
@@ -163,6 +172,10 @@ class Task:
         for formula in (self.domain.constraints, self.problem.constraints):
             if formula is not None:
                 yield formula
+
+
+def iter_nodes(node: ast.Node | None) -> Iterator[ast.Node]:
+    return iter(()) if node is None else node.walk()
 
 
 def init_atom(atom: ast.Atom) -> GroundAtom:

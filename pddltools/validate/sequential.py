@@ -19,10 +19,13 @@ def validate_sequential(task: Task, plan: Plan, name: str) -> PlanReport:
     actions = resolve(task, plan)
     ev = task.evaluator
     constraints = list(task.constraints())
-    state = task.initial_state()
+    # Without constraints nothing looks back at earlier states: one private state changed in place
+    # (see pddltools.semantics.state for the measurement).
+    state = task.initial_state() if constraints else task.initial_state().thaw()
     trajectory: list[tuple[Number, State]] = [(0, state)]
     violations: Counter[str] = Counter()
     holds = ev.holds
+    soft = task.soft_preconditions
     for step, action in zip(plan.steps, actions, strict=True):
         action = task.bind_vars(action, state)
         schema = action.schema
@@ -34,11 +37,13 @@ def validate_sequential(task: Task, plan: Plan, name: str) -> PlanReport:
                 return invalid_step(name, plan, step, "precondition",
                                     f"step {step.index} {action}: the precondition is not satisfied",
                                     unsatisfied, advise(unsatisfied, f"before step {step.index}"))
-            if pre is not None:
+            if schema.name in soft:
                 violations.update(state_violations(ev, pre, action.binding, state))
-            state = task.apply(action, state)
+            if constraints:
+                state = task.apply(action, state)
+                trajectory.append((step.index, state))
+            else:
+                state = task.advance(action, state)
         except SemanticsError as exc:
             return invalid_step(name, plan, step, exc.reason, f"step {step.index} {action}: {exc}")
-        if constraints:
-            trajectory.append((step.index, state))
     return finish(task, plan, name, state, trajectory, violations, len(plan.steps))
