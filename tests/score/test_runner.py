@@ -103,11 +103,16 @@ def test_dask_executor_on_a_local_cluster_of_processes(tmp_path: Path) -> None:
 
 
 def _count(db: Path) -> int:
+    """Runs stored so far, read without creating the file or holding it open (the runner owns it)."""
+    if not db.exists():
+        return 0
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
     try:
-        with sqlite3.connect(db, timeout=5) as conn:
-            return int(conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
+        return int(conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
     except sqlite3.OperationalError:
         return 0
+    finally:
+        conn.close()
 
 
 def test_sigkill_then_resume_loses_nothing_and_runs_nothing_twice(tmp_path: Path) -> None:
@@ -121,9 +126,12 @@ def test_sigkill_then_resume_loses_nothing_and_runs_nothing_twice(tmp_path: Path
             f"{log}", "--db", str(db), "--workdir", str(tmp_path / "runs"), "--jobs", "1", "--no-validate",
             "--wall", "20", "--memory", "500"]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    runner = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
+    errors = tmp_path / "stderr"
+    with errors.open("wb") as stderr:
+        runner = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
+    deadline = time.monotonic() + 120
     while _count(db) < 3 and time.monotonic() < deadline:
+        assert runner.poll() is None, errors.read_text()
         time.sleep(0.05)
     runner.send_signal(signal.SIGKILL)
     runner.wait()
