@@ -16,6 +16,7 @@ from typing import Literal
 from urllib.parse import unquote, urlparse
 
 from pddltools.diagnostics import Diagnostic, Error, Source, decode_source
+from pddltools.lsp.incremental import SectionCache
 from pddltools.lsp.pddl_index import Table, build_table
 from pddltools.lsp.recovery import Parsed, parse_document
 from pddltools.pddl import ast
@@ -78,6 +79,7 @@ class Workspace:
     documents: dict[str, Document] = field(default_factory=dict)
     _parses: dict[str, _Cached] = field(default_factory=dict)
     _headers: dict[Path, tuple[int, str | None]] = field(default_factory=dict)
+    _sections: dict[str, SectionCache] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
 
     # -- documents ------------------------------------------------------------------------------
@@ -99,6 +101,7 @@ class Workspace:
         with self._lock:
             self.documents.pop(uri, None)
             self._parses.pop(uri, None)
+            self._sections.pop(uri, None)
 
     def uri_of(self, name: str) -> str:
         """The URI for a span's file name (a path, or an unsaved buffer's URI)."""
@@ -134,7 +137,8 @@ class Workspace:
             if cached is not None and cached.key == key and isinstance(cached.value, Parsed):
                 return cached
             text = doc.text
-        entry = _Cached(key, parse_document(Source(text, doc.name)))
+            sections = self._sections.setdefault(doc.uri, SectionCache())
+        entry = _Cached(key, sections.parse(Source(text, doc.name)))
         with self._lock:
             self._parses[doc.uri] = entry
         return entry

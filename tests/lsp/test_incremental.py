@@ -1,0 +1,79 @@
+"""The section-by-section parse of open documents equals the parser's, spans included, and re-uses
+the sections an edit did not touch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pddltools.diagnostics import Source, read_source
+from pddltools.lsp.incremental import SectionCache
+from pddltools.pddl import ast
+from pddltools.pddl.parser import ParseError, parse
+
+from .conftest import CORPUS, SHARED
+
+
+def places(node: ast.Node) -> list[tuple[str, int, int]]:
+    return [(type(n).__name__, n.span.start, n.span.end) for n in node.walk() if n.span is not None][1:]
+
+
+def same_as_parser(text: str, cache: SectionCache | None = None) -> SectionCache:
+    cache = cache or SectionCache()
+    parsed = cache.parse(Source(text, "doc.pddl"))
+    full = parse(Source(text, "doc.pddl"))
+    assert parsed.syntax == () and parsed.node == full
+    assert places(parsed.node) == places(full)
+    return cache
+
+
+def test_an_edit_re_parses_only_its_section() -> None:
+    text = (CORPUS / "logistics-domain.pddl").read_text(encoding="utf-8")
+    cache = same_as_parser(text)
+    edited = text.replace("(at ?plane ?to)", "(at  ?plane ?to)")
+    same_as_parser(edited, cache)
+    assert cache.reused == 7  # of 8 sections: only fly-airplane was parsed again
+    shifted = ";; a comment above moves every section\n" + edited
+    same_as_parser(shifted, cache)
+    assert cache.reused == 8
+
+
+def test_a_broken_section_is_left_out_and_located() -> None:
+    text = (CORPUS / "broken" / "broken-actions-domain.pddl").read_text(encoding="utf-8")
+    parsed = SectionCache().parse(Source(text, "doc.pddl"))
+    assert isinstance(parsed.node, ast.Domain)
+    assert [a.name for a in parsed.node.actions] == ["load-truck", "drive-truck", "fly-airplane"]
+    assert [c.keyword for c in parsed.cut] == [":action"]
+    assert parsed.syntax and all(parsed.cut[0].start <= d.span.start < parsed.cut[0].end
+                                 for d in parsed.syntax if d.span is not None)
+    with pytest.raises(ParseError):
+        parse(Source(text, "doc.pddl"))
+
+
+def test_text_outside_sections_falls_back_to_the_recovering_parser() -> None:
+    parsed = SectionCache().parse(Source("(define (domain d) stray (:predicates (p)))", "doc.pddl"))
+    assert parsed.syntax and parsed.syntax[0].code == "E103"
+
+
+@pytest.mark.corpus
+def test_equal_to_the_parser_on_the_corpus() -> None:
+    root = SHARED / "pddl"
+    if not root.is_dir():
+        pytest.skip("the shared corpus is not there")
+    files = [p for p in sorted(root.rglob("*.pddl")) if p.stat().st_size < 400_000][::5]
+    checked = 0
+    for path in files:
+        text = read_source(path).text
+        try:
+            parse(Source(text, str(path)))
+        except ParseError:
+            continue
+        same_as_parser(text)
+        checked += 1
+    assert checked > 200
+
+
+def test_problems_too(tmp_path: Path) -> None:
+    cache = same_as_parser((CORPUS / "logistics-problem.pddl").read_text(encoding="utf-8"))
+    same_as_parser((CORPUS / "problem-unknown-object.pddl").read_text(encoding="utf-8"), cache)
