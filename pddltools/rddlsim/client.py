@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import functools
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -80,11 +81,19 @@ def problem_from_task(task: str, instance: str, extra: Sequence[str | Path] = ()
         text = base64.b64decode(task, validate=False).decode("utf-8", "replace")
     except ValueError:
         raise _fail("the session-init's task is not base64") from None
-    files = [parse_text(text, "<task>")]
-    found = problems_in(files) if not extra else {**find_problems(list(extra)), **_quiet(files)}
+    if not extra:
+        found = _task_problems(text)
+    else:
+        found = {**find_problems(list(extra)), **_quiet([parse_text(text, "<task>")])}
     if instance not in found:
         raise _fail(f"the task does not define instance {instance}")
     return found[instance]
+
+
+@functools.lru_cache(maxsize=64)
+def _task_problems(text: str) -> dict[str, Problem]:
+    # many sessions of one instance send one task: parse it once (problems are frozen, sharing is safe)
+    return problems_in([parse_text(text, "<task>")])
 
 
 def _quiet(files: Sequence[ast.RDDLFile]) -> dict[str, Problem]:
