@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+from pddltools.diagnostics import Diagnostic
 from pddltools.interop.errors import FROM_FRAMEWORK, TO_TARSKI, InteropError, refuse, require
 from pddltools.pddl import ast
 from pddltools.pddl.types import NUMBER, OBJECT, TypeHierarchy
@@ -82,32 +83,46 @@ class _ToTarski:
         for f in self.domain.functions:
             self._declare(f, lambda f=f: self.lang.function(f.name, *self._sorts_of(f.parameters), self._value_sort(f)))
         task = self.fstrips.create_fstrips_problem(self.lang, self.problem.name, self.domain.name)
+        # Past the declarations, each part converts on its own: every refusal is collected and reported.
+        refused: list[Diagnostic] = []
         if self.domain.constraints is not None:
-            raise _no("a domain's :constraints", self.domain.constraints)
+            refused += _no("a domain's :constraints", self.domain.constraints).diagnostics
         for structure in self.domain.structures:
-            if isinstance(structure, ast.DurativeAction):
-                raise _no(f"the durative action {structure.name}", structure)
-            if isinstance(structure, ast.Action):
-                self._action(task, structure)
-            else:
-                if structure.name in task.derived_predicates:
-                    raise _no(f"a second :derived rule for {structure.name}", structure,
-                              "tarski keeps one rule per derived predicate")
-                parameters = self._variables(structure.predicate.parameters)
-                scope = {v.symbol: v for v in parameters}
-                task.derived(structure.name, parameters, self._formula(structure.body, scope))
+            _collect(refused, lambda s=structure: self._structure(task, s))
         self._uniform_costs(task)
-        self._init(task)
-        task.goal = self._formula(self.problem.goal, {}) if self.problem.goal is not None else self.syntax.Tautology()
+        for element in self.problem.init:
+            _collect(refused, lambda e=element: self._init(task, e))
+        _collect(refused, lambda: self._goal(task))
         if self.problem.constraints is not None:
-            raise _no("a problem's :constraints", self.problem.constraints)
+            refused += _no("a problem's :constraints", self.problem.constraints).diagnostics
         if self.problem.length is not None:
-            raise _no(":length", self.problem.length)
+            refused += _no(":length", self.problem.length).diagnostics
         if self.problem.metric is not None:
-            metric = self.problem.metric
-            kind = self.fstrips.OptimizationType.from_string(metric.direction)
-            task.plan_metric = self.fstrips.OptimizationMetric(self._term(metric.expression, {}), kind)
+            _collect(refused, lambda: self._metric(task, self.problem.metric))
+        if refused:
+            raise InteropError(refused)
         return task
+
+    def _structure(self, task: Any, structure: ast.Structure) -> None:
+        if isinstance(structure, ast.DurativeAction):
+            raise _no(f"the durative action {structure.name}", structure)
+        if isinstance(structure, ast.Action):
+            self._action(task, structure)
+            return
+        if structure.name in task.derived_predicates:
+            raise _no(f"a second :derived rule for {structure.name}", structure,
+                      "tarski keeps one rule per derived predicate")
+        parameters = self._variables(structure.predicate.parameters)
+        scope = {v.symbol: v for v in parameters}
+        task.derived(structure.name, parameters, self._formula(structure.body, scope))
+
+    def _goal(self, task: Any) -> None:
+        goal = self.problem.goal
+        task.goal = self._formula(goal, {}) if goal is not None else self.syntax.Tautology()
+
+    def _metric(self, task: Any, metric: ast.Metric) -> None:
+        kind = self.fstrips.OptimizationType.from_string(metric.direction)
+        task.plan_metric = self.fstrips.OptimizationMetric(self._term(metric.expression, {}), kind)
 
     # Declarations ---------------------------------------------------------------------------------
 
@@ -318,18 +333,23 @@ class _ToTarski:
 
     # The initial state ------------------------------------------------------------------------------
 
-    def _init(self, task: Any) -> None:
-        for element in self.problem.init:
-            if isinstance(element, ast.Atom):
-                task.init.add(self._atom(element, {}))
-            elif isinstance(element, ast.InitAssignment):
-                fluent = self._term(element.fluent, {})
-                value = element.value
-                task.init.set(fluent, _number(value.value) if isinstance(value, ast.Number)
-                              else self._term(value, {}))
-            elif isinstance(element, ast.TimedInitial):
-                raise _no("a timed initial literal", element)
-            # `(not p)` in :init says what the closed world already says.
+    def _init(self, task: Any, element: ast.InitElement) -> None:
+        if isinstance(element, ast.Atom):
+            task.init.add(self._atom(element, {}))
+        elif isinstance(element, ast.InitAssignment):
+            fluent = self._term(element.fluent, {})
+            value = element.value
+            task.init.set(fluent, _number(value.value) if isinstance(value, ast.Number) else self._term(value, {}))
+        elif isinstance(element, ast.TimedInitial):
+            raise _no("a timed initial literal", element)
+        # `(not p)` in :init says what the closed world already says.
+
+
+def _collect(refused: list[Diagnostic], convert: Any) -> None:
+    try:
+        convert()
+    except InteropError as exc:
+        refused.extend(exc.diagnostics)
 
 
 def _is_numeric(f: ast.FunctionDecl) -> bool:

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from pddltools.diagnostics import Diagnostic
 from pddltools.interop.errors import TO_UP, InteropError, refuse, require
 from pddltools.pddl import ast
 from pddltools.pddl.types import NUMBER, OBJECT, TypeHierarchy
@@ -84,26 +85,33 @@ class _ToUP:
                 m.Fluent(f.name, v, self._signature(f.parameters), self.env)))
         for c in self.domain.constants:
             self._object(c)
+        # Past the declarations, each part converts on its own: every refusal is collected and reported.
+        refused: list[Diagnostic] = []
         if self.domain.constraints is not None:
-            raise _no("a domain's :constraints", self.domain.constraints)
+            refused += _no("a domain's :constraints", self.domain.constraints).diagnostics
         for structure in self.domain.structures:
-            if isinstance(structure, ast.DerivedPredicate):
-                raise _no(f"the derived predicate {structure.name}", structure)
-            action = self._action(structure) if isinstance(structure, ast.Action) else self._durative(structure)
-            self._add(structure, lambda a=action: self.task.add_action(a))
+            _collect(refused, lambda s=structure: self._structure(s))
         self.task.name = self.problem.name
         for o in self.problem.objects:
             if not self.task.has_object(o.name):  # a repeated declaration is the checker's to report
                 self._object(o)
-        self._init()
+        _collect(refused, self._init)
         if self.problem.goal is not None:
-            self.task.add_goal(self._expr(self.problem.goal, None, {}))
+            _collect(refused, lambda: self.task.add_goal(self._expr(self.problem.goal, None, {})))
         if self.problem.constraints is not None:
-            self._constraints(self.problem.constraints)
+            _collect(refused, lambda: self._constraints(self.problem.constraints))
         if self.problem.length is not None:
-            raise _no(":length", self.problem.length)
-        self._metric()
+            refused += _no(":length", self.problem.length).diagnostics
+        _collect(refused, self._metric)
+        if refused:
+            raise InteropError(refused)
         return self.task
+
+    def _structure(self, structure: ast.Structure) -> None:
+        if isinstance(structure, ast.DerivedPredicate):
+            raise _no(f"the derived predicate {structure.name}", structure)
+        action = self._action(structure) if isinstance(structure, ast.Action) else self._durative(structure)
+        self._add(structure, lambda: self.task.add_action(action))
 
     def _add(self, node: ast.Node, make: Any) -> None:
         """Run a UP declaration, turning its name clashes into a refusal at the declaration."""
@@ -479,6 +487,13 @@ class _ToUP:
             self.task.add_quality_metric(metrics.MinimizeExpressionOnFinalState(self._expr(expression, None, {})))
         else:
             self.task.add_quality_metric(metrics.MaximizeExpressionOnFinalState(self._expr(expression, None, {})))
+
+
+def _collect(refused: list[Diagnostic], convert: Any) -> None:
+    try:
+        convert()
+    except InteropError as exc:
+        refused.extend(exc.diagnostics)
 
 
 def _is_duration(node: ast.Expression) -> bool:

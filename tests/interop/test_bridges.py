@@ -178,3 +178,12 @@ def test_the_core_and_the_cli_do_not_import_the_frameworks() -> None:
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parents[2])
     assert run.returncode == 0, run.stderr
+
+
+def test_every_refused_part_is_reported_at_once() -> None:
+    pair = task(PICK + DURATIVE, requirements=":durative-actions :preferences :timed-initial-literals",
+                goal="(preference p (held a))", init="(at 5 (clear b))")
+    with pytest.raises(InteropError) as caught:
+        to_tarski(*pair)
+    found = [(d.message.split(" cannot")[0], d.span.line if d.span else None) for d in caught.value.diagnostics]
+    assert found == [("the durative action move", 5), ("a timed initial literal", 3), ("a preference", 4)]
