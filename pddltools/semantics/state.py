@@ -1,7 +1,7 @@
 """States: the ground atoms that are true (closed world) and the values of numeric and object fluents.
 
 Representation, chosen by measurement (`benchmarks/validate.py`, a 10,000-step plan over a task of
-7,500 atoms): a set of atom tuples, looked up by hashing. Two ways of moving from state to state:
+5,000 atoms): a set of atom tuples, looked up by hashing. Two ways of moving from state to state:
 - immutable: each successor is a new `frozenset` (`State.with_changes`). Needed where the trajectory
   is kept (PDDL3 constraints, temporal plans), but every step copies the whole state: 3.4 s for the
   10,000 steps above, ~340 us a step.

@@ -12,16 +12,15 @@ import json
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
 
 from pddltools.diagnostics import Error, InputError, read_source, render_json, render_rich
-from pddltools.semantics import Task
-from pddltools.validate.api import validate_plan
-from pddltools.validate.batch import validate_batch
-from pddltools.validate.report import PlanReport
+
+if TYPE_CHECKING:
+    from pddltools.validate.report import PlanReport
 
 OK, FINDINGS, USAGE = 0, 1, 2
 
@@ -51,7 +50,27 @@ def _stderr() -> Console:
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def build_parser() -> argparse.ArgumentParser:
+    """`python -m pddltools.validate`: the validate command alone, without loading the other commands."""
+    parser = argparse.ArgumentParser(prog="python -m pddltools.validate", description="Validate plans.")
+    sub = parser.add_subparsers()
+    register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(["validate", *(sys.argv[1:] if argv is None else argv)])
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        return 0
+
+
 def run_validate(args: argparse.Namespace) -> int:
+    # imported here so that registering the command costs nothing for the other commands
+    from pddltools.semantics import Task
+    from pddltools.validate.api import validate_plan
+
     if args.batch:
         if args.paths:
             _stderr().print("pddltools validate: give either --batch LIST or DOMAIN PROBLEM PLAN..., not both")
@@ -117,6 +136,8 @@ def _show(value: Any) -> str:
 
 
 def _run_batch(args: argparse.Namespace) -> int:
+    from pddltools.validate.batch import validate_batch
+
     try:
         source = read_source(args.batch)
     except InputError as exc:
@@ -141,4 +162,4 @@ def _run_batch(args: argparse.Namespace) -> int:
     return worst
 
 
-__all__ = ["register", "run_validate"]
+__all__ = ["build_parser", "main", "register", "run_validate"]
