@@ -344,7 +344,8 @@ def _score(args: argparse.Namespace) -> int:
                           *(f"{e.domains[d]:.2f}" for d in scores.domains))
         console.print(table)
         for p in scores.penalties:
-            console.print(f"{p.entrant} gets 0 for {p.domain}: its plan for {p.problem} costs {p.cost:g}, "
+            plan = f" (plan sha256 {p.plan_hash[:12]})" if p.plan_hash else ""
+            console.print(f"{p.entrant} gets 0 for {p.domain}: its plan for {p.problem}{plan} costs {p.cost:g}, "
                           f"{p.best_by} found one costing {p.best:g}", markup=False)
         if impact is not None:
             it = Table(title=f"learning impact ({impact.rules})")

@@ -63,6 +63,7 @@ class Penalty:
     cost: float
     best: float
     best_by: str
+    plan_hash: str | None = None  # names the offending plan (SHA-256 of its text, as stored)
 
 
 @dataclass(frozen=True)
@@ -210,8 +211,8 @@ def _suboptimal(solved: dict[str, Run], domain: str, problem: str) -> list[Penal
     best_name = min(costs, key=lambda n: (costs[n], n))
     best = costs[best_name]
     # A small tolerance: costs are floats read back from validated metric values.
-    return [Penalty(name, domain, problem, cost, best, best_name) for name, cost in sorted(costs.items())
-            if cost > best + 1e-9 * max(1.0, abs(best))]
+    return [Penalty(name, domain, problem, cost, best, best_name, solved[name].plan_hash)
+            for name, cost in sorted(costs.items()) if cost > best + 1e-9 * max(1.0, abs(best))]
 
 
 def rank(entries: Sequence[EntrantScore]) -> list[EntrantScore]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,8 @@ def test_ipc2008_sat_without_metric_uses_length_and_net_benefit_is_maximised() -
 
 def test_ipc2008_opt_counts_solved_and_zeroes_a_domain_with_a_costlier_plan() -> None:
     runs = [
-        run("A", "p1", value=10), run("B", "p1", value=10), run("C", "p1", value=12),  # C is not optimal
+        run("A", "p1", value=10), run("B", "p1", value=10),
+        replace(run("C", "p1", value=12), plan_hash="c-p1"),  # C is not optimal
         run("A", "p2", value=3), run("B", "p2", "timeout"), run("C", "p2", value=3),
         run("A", "q1", value=7, domain="d2"), run("C", "q1", value=7, domain="d2"),
     ]
@@ -63,6 +65,7 @@ def test_ipc2008_opt_counts_solved_and_zeroes_a_domain_with_a_costlier_plan() ->
     [penalty] = s.penalties
     assert (penalty.entrant, penalty.domain, penalty.problem, penalty.cost, penalty.best) == (
         "C", "d1", "/x/d1/p1.pddl", 12, 10)
+    assert penalty.plan_hash == "c-p1"
     # B and C tie on 1 point: they share rank 2 (A is 1).
     assert {e.name: e.rank for e in s.entrants} == {"A": 1, "B": 2, "C": 2}
 
