@@ -135,8 +135,10 @@ class Evaluator:
         return self._holds[type(formula)](formula, binding, state)
 
     def _atom(self, f: ast.Atom, b: Binding, s: State) -> bool:
+        variable, constant = ast.Variable, ast.Constant
         try:
-            key = (f.predicate, *[self.term(t, b, s) for t in f.args])
+            key = (f.predicate, *[b[t.name] if type(t) is variable else t.name if type(t) is constant
+                                  else self.term(t, b, s) for t in f.args])
         except UndefinedValue:
             return False
         if f.predicate in self.derived_names:

@@ -25,8 +25,9 @@ class Grounder:
         self.hierarchy = TypeHierarchy.of(domain)
         self.declared: dict[str, tuple[str, ...]] = typed_objects(domain, problem)
         self._by_type = objects_by_type(self.hierarchy, self.declared)
-        self._cache: dict[ast.TypeRef | None, tuple[str, ...]] = {}
-        self._fits: dict[tuple[str, ast.TypeRef | None], bool] = {}
+        self._cache: dict[int, tuple[ast.TypeRef | None, tuple[str, ...]]] = {}
+        # by the identity of the type reference: hashing a dataclass on every check costs more
+        self._allowed: dict[int, tuple[ast.TypeRef | None, frozenset[str]]] = {}
 
     @property
     def objects(self) -> tuple[str, ...]:
@@ -34,25 +35,23 @@ class Grounder:
 
     def objects_of(self, ref: ast.TypeRef | None) -> tuple[str, ...]:
         """The objects that may stand where `ref` is required, in declaration order."""
-        cached = self._cache.get(ref)
-        if cached is None:
-            seen: dict[str, None] = {}
-            for name in type_names(ref):
-                for obj in self._by_type.get(name, ()):
-                    seen[obj] = None
-            cached = tuple(seen)
-            self._cache[ref] = cached
-        return cached
+        found = self._cache.get(id(ref))
+        if found is not None and found[0] is ref:
+            return found[1]
+        seen: dict[str, None] = {}
+        for name in type_names(ref):
+            for obj in self._by_type.get(name, ()):
+                seen[obj] = None
+        self._cache[id(ref)] = (ref, tuple(seen))
+        return tuple(seen)
 
     def fits(self, obj: str, ref: ast.TypeRef | None) -> bool:
         """Whether object `obj` may be the value of a parameter declared with type `ref`."""
-        key = (obj, ref)
-        known = self._fits.get(key)
-        if known is None:
-            types = self.declared.get(obj)
-            known = types is not None and self.hierarchy.fits(types, ref)
-            self._fits[key] = known
-        return known
+        allowed = self._allowed.get(id(ref))
+        if allowed is None or allowed[0] is not ref:
+            allowed = (ref, frozenset(self.objects_of(ref)))
+            self._allowed[id(ref)] = allowed
+        return obj in allowed[1]
 
     def bindings(self, variables: Sequence[ast.TypedName], base: Binding | None = None) -> Iterator[dict[str, Value]]:
         """Every assignment of objects to `variables` (by type), each extending `base`."""
