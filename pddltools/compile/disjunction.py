@@ -3,7 +3,8 @@
 Requires: a task of actions. Guarantees: every precondition is a conjunction of literals (and of
 whatever quantifiers are left: they count as one literal each); the goal too. A precondition becomes
 its disjunctive normal form, one copy of the action per disjunct (`NAME-or1`, `NAME-or2` ...); a
-disjunctive goal becomes a goal-achieving action that adds a fresh `goal-reached` atom, the new goal.
+disjunctive goal becomes goal-achieving actions (one per disjunct) that add a fresh `goal-reached`
+atom, the new goal, and end the plan (every action requires `goal-open`, which they delete).
 An effect under a disjunctive condition becomes one conditional effect per disjunct (adds and deletes
 are idempotent), unless it assigns a number. The domain stays domain-level, unless a goal-achieving
 action names objects of the problem.
@@ -102,12 +103,18 @@ def remove_disjunction(task: Task, limit: int = LIMIT) -> Step:
             problem = replace(problem, goal=goals[0])
         else:
             reached = ast.Atom(unique_name("goal-reached", taken))
-            domain = replace(domain, predicates=(*domain.predicates, ast.PredicateDecl(reached.predicate)))
+            # The goal-achieving action ends the plan: after it nothing may undo the goal it saw.
+            open_ = ast.Atom(unique_name("goal-open", taken))
+            structures = [replace(s, precondition=conjoin([s.precondition or TRUE, open_]))
+                          if isinstance(s, ast.Action) else s for s in structures]
+            domain = replace(domain, predicates=(*domain.predicates, ast.PredicateDecl(reached.predicate),
+                                                 ast.PredicateDecl(open_.predicate)))
             for i, goal in enumerate(goals, 1):
                 name = unique_name(f"reach-goal-{i}", taken)
-                structures.append(ast.Action(name, (), goal, ast.AndEffect((reached,))))
+                structures.append(ast.Action(name, (), conjoin([goal, open_]),
+                                             ast.AndEffect((reached, ast.Not(open_)))))
                 origins[name] = Origin(None)
-            problem = replace(problem, goal=reached)
+            problem = replace(problem, goal=reached, init=(*problem.init, open_))
     domain = replace(domain, structures=tuple(structures))
     # Goal-achieving actions name the problem's objects: the domain is then this problem's alone.
     constants = {c.name for c in task.domain.constants}

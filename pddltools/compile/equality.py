@@ -17,7 +17,7 @@ from typing import cast
 from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, nnf, sub_effect, sub_formula
 from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
-from pddltools.pddl.types import typed_objects
+from pddltools.pddl.types import OBJECT, TypeHierarchy, type_names, typed_objects
 
 _Name = ast.Variable | ast.Constant
 
@@ -67,11 +67,34 @@ class _Rewriter:
         return effect
 
 
-def unify(action: ast.Action) -> tuple[ast.Action, tuple[int | str, ...]] | None:
+class Types:
+    """What unification needs to know of types: a parameter may only be replaced by a term that is
+    sure to be of the parameter's type, or the type constraint would be lost."""
+
+    def __init__(self, domain: ast.Domain) -> None:
+        self.hierarchy = TypeHierarchy.of(domain)
+        self.constants = typed_objects(domain)
+
+    def within(self, term: _Name, parameter: ast.TypedName, parameters: dict[str, ast.TypedName]) -> bool:
+        wanted = type_names(parameter.type)
+        if wanted == (OBJECT,):
+            return True
+        if isinstance(term, ast.Constant):
+            declared = self.constants.get(term.name)
+        else:
+            other = parameters.get(term.name)
+            declared = type_names(other.type) if other is not None else None
+        return declared is not None and all(
+            any(self.hierarchy.is_subtype(t, w) for w in wanted) for t in declared)
+
+
+def unify(action: ast.Action, types: Types) -> tuple[ast.Action, tuple[int | str, ...]] | None:
     """The action with its top-level parameter equalities unified, and how to rebuild its arguments;
-    None when the precondition equates two different constants."""
+    None when the precondition equates two different constants. An equality whose sides' types
+    differ is left in place (the caller turns it into a `same` atom)."""
     binding: dict[str, _Name] = {}
     parameters = [p.name for p in action.parameters]
+    declared = {p.name: p for p in action.parameters}
     rest: list[ast.Formula] = []
     for part in conjuncts(nnf(action.precondition) if action.precondition else None):
         if not _is_equality(part):
@@ -88,9 +111,13 @@ def unify(action: ast.Action) -> tuple[ast.Action, tuple[int | str, ...]] | None
         if isinstance(right, ast.Variable) and right.name in parameters and (
                 isinstance(left, ast.Constant) or left.name not in parameters
                 or parameters.index(right.name) > parameters.index(left.name)):
-            binding[right.name] = left
-        elif isinstance(left, ast.Variable) and left.name in parameters:
+            left, right = right, left
+        if isinstance(left, ast.Variable) and left.name in declared and types.within(
+                right, declared[left.name], declared):
             binding[left.name] = right
+        elif isinstance(right, ast.Variable) and right.name in declared and types.within(
+                left, declared[right.name], declared):
+            binding[right.name] = left
         else:
             rest.append(part)
     if not binding:
@@ -119,6 +146,7 @@ def _resolve(term: _Name, binding: dict[str, _Name]) -> _Name:
 def remove_equality(task: Task) -> Step:
     """Unify or replace every object equality (see the module docstring)."""
     rewriter = _Rewriter(names_in_use(task.domain))
+    types = Types(task.domain)
     origins: dict[str, Origin] = {}
     structures: list[ast.Structure] = []
     for structure in task.domain.structures:
@@ -128,7 +156,7 @@ def remove_equality(task: Task) -> Step:
         if not isinstance(structure, ast.Action):
             structures.append(structure)
             continue
-        unified = unify(structure)
+        unified = unify(structure, types)
         if unified is None:
             continue
         action, args = unified

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pddltools.compile.equality import unify
+from pddltools.compile.equality import Types, unify
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import TRUE, Universe, conjoin, conjuncts, flat_effect, nnf
 from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
@@ -87,11 +87,12 @@ def remove_negation(task: Task) -> Step:
     taken = names_in_use(domain)
     names = {p: unique_name(f"not-{p}", taken) for p in sorted(negated) if p in declared}
     rewrite = _Complements(names)
+    types = Types(domain)
     structures: list[ast.Structure] = []
     origins: dict[str, Origin] = {}
     for structure in domain.structures:
         if isinstance(structure, ast.Action):
-            copies = _separate(structure, set(names))
+            copies = _separate(structure, set(names), types)
             for action, args in copies:
                 if len(copies) > 1:
                     action = replace(action, name=unique_name(f"{structure.name}-d", taken))
@@ -157,7 +158,8 @@ def _drop_overridden(action: ast.Action) -> ast.Action:
     return replace(action, effect=ast.AndEffect(kept))
 
 
-def _separate(action: ast.Action, complemented: set[str]) -> list[tuple[ast.Action, tuple[int | str, ...]]]:
+def _separate(action: ast.Action, complemented: set[str], types: Types
+              ) -> list[tuple[ast.Action, tuple[int | str, ...]]]:
     """Copies of the action in which no add and delete of a complemented predicate may coincide, each
     with how it rebuilds the original arguments (see the module docstring)."""
     work: list[tuple[ast.Action, tuple[int | str, ...]]] = [(_drop_overridden(action),
@@ -176,7 +178,7 @@ def _separate(action: ast.Action, complemented: set[str]) -> list[tuple[ast.Acti
             if k < len(pairs):
                 extra.append(ast.Not(ast.Comparison("=", *pairs[k])))
             candidate = replace(current, precondition=conjoin([current.precondition or TRUE, *extra]))
-            unified = unify(candidate)
+            unified = unify(candidate, types)
             if unified is None:
                 continue
             copy, inner = unified
