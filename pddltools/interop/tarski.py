@@ -18,7 +18,7 @@ parents, durative actions, `:vars`, preferences, trajectory constraints, timed i
 conditional effects nested in conditional effects, a conditional or repeated action cost, a second
 `:derived` rule for the same predicate, and names
 that tarski would need to be distinct (it has one namespace for types, constants, predicates and
-functions).
+functions). Every refused part is reported, not only the first.
 
 `from_tarski(problem)` returns `(Domain, Problem)`. What tarski does not keep comes back in a fixed
 form: requirements are recomputed from what is used, constants used by an action or axiom are domain

@@ -5,8 +5,8 @@ problems:
 
 - types hang under a UP type `object` only when something is declared with type `object` (or untyped);
   a parent used but never declared is a type of its own;
-- predicates are Boolean fluents, numeric functions real fluents (an object function is a fluent of
-  that type); parameter names lose their `?`;
+- predicates are Boolean fluents, numeric functions real fluents; parameter names lose their `?`
+  (an object function is a fluent of its type, where UP's reader would make it real);
 - a precondition is one expression; effects are added breadth first, a `when` condition simplified;
 - `(- e)` is `(* -1 e)`; `(>= a b)` is UP's `b <= a` (its expression manager writes every comparison so);
 - durative actions: `(= ?duration e)` is a fixed duration and `(and (>= ?duration a) (<= ?duration b))`
@@ -21,9 +21,10 @@ Refused (an `InteropError` naming the construct and its place): `either` types, 
 `:derived` predicates, `:vars`, preferences, the trajectory constraints UP has no operator for
 (`within`, `always-within`, `hold-during`, `hold-after`), a domain's `:constraints`, `is-violated`,
 `?duration` or `#t` where UP has no place for them, durations other than the two forms above,
-conditional effects nested in conditional effects, a forall effect nested in a forall effect,
-timed conditions or effects other than at start / at end / over all, `:length`, and names UP needs
-distinct (one namespace for types, fluents, objects and actions).
+`scale-up` and `scale-down`, conditional effects nested in conditional effects, a forall effect
+nested in a forall effect, timed conditions or effects other than at start / at end / over all,
+`:length`, and names UP needs distinct (one namespace for types, fluents, objects and actions).
+Every refused part is reported, not only the first.
 """
 
 from __future__ import annotations
