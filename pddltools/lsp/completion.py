@@ -10,6 +10,7 @@ does not silence completion lower down. Words that the grammar also accepts as n
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -17,14 +18,14 @@ from lark.lexer import PatternStr
 from lsprotocol import types as lsp
 
 from pddltools.diagnostics import Source
+from pddltools.lsp.incremental import HEADER
 from pddltools.lsp.navigation import signature
 from pddltools.lsp.pddl_index import Symbol, enclosing_scope
-from pddltools.lsp.recovery import blank, sections
+from pddltools.lsp.recovery import sections
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.rddl import ast as rast
 
-_WORD = re.compile(r"[^\s()]*$")
-_RDDL_WORD = re.compile(r"[\w\-?@$']*$")
+_RDDL_WORD = re.compile(r"[\w\-?@$']")
 _KEYWORD_SHAPE = re.compile(r"[:a-zA-Z#][\w\-]*")
 _VARIABLE = re.compile(r"\?[^\s()]+")
 
@@ -81,15 +82,9 @@ def complete(workspace: Workspace, doc: Document, offset: int) -> list[lsp.Compl
 
 def _complete_pddl(workspace: Workspace, doc: Document, offset: int) -> list[lsp.CompletionItem]:
     text = doc.text
-    prefix = _WORD.search(text, 0, offset)
-    start = prefix.start() if prefix else offset
+    start = _word_start(text, offset, lambda ch: not ch.isspace() and ch not in "()")
     typed = text[start:offset].lower()
-    parsed = workspace.pddl(doc)
-    replay = text
-    for section in parsed.cut:  # broken sections above the cursor would stop the replay
-        if section.end < start or (section.end == start < len(text)):
-            replay = blank(replay, section.start, section.end)
-    expected = expected_terminals("pddl", replay, doc.name, start)
+    expected = expected_terminals("pddl", _replay_text(text, start), doc.name, start)
     items = [lsp.CompletionItem(label=k, kind=lsp.CompletionItemKind.Keyword) for k in keywords("pddl", expected)]
     before = text[:start].rstrip()
     previous = before[-1:] if before else ""
@@ -109,6 +104,70 @@ def _complete_pddl(workspace: Workspace, doc: Document, offset: int) -> list[lsp
             items += [lsp.CompletionItem(label=name, kind=kind, detail=signature(symbol, table))
                       for name, symbol in symbols.items()]
     return [item for item in items if item.label.lower().startswith(typed)]
+
+
+def _word_start(text: str, offset: int, in_word: Callable[[str], bool]) -> int:
+    """Where the word the cursor ends starts (read backwards: a search for `word$` from the start of
+    a large file would be quadratic)."""
+    start = offset
+    while start > 0 and in_word(text[start - 1]):
+        start -= 1
+    return start
+
+
+def _replay_text(text: str, offset: int) -> str:
+    """The text the parser replays to know what may come at `offset`: the file's header and the
+    section the cursor is in. Sections above are blanked: they cannot change what the grammar allows
+    here (top-level sections may come in any order), a broken one would stop the replay, and a
+    5,000-line prefix would take far longer than a completion may."""
+    header = HEADER.match(text)
+    if header is None:
+        return text
+    around = [s for s in sections(text) if s.start < offset]
+    if not around or around[-1].start <= header.end():
+        return text
+    begin, end = header.end(), around[-1].start
+    text = text[:begin] + " " * (end - begin) + text[end:]
+    if offset - end > _LARGE_SECTION:
+        text = _shorten_runs(text, end, offset)
+    return text
+
+
+_LARGE_SECTION = 20_000
+_FORMS = re.compile(r";[^\n]*|[()]")
+
+
+def _shorten_runs(text: str, start: int, offset: int) -> str:
+    """`text` with long runs of complete forms before `offset` blanked, all but the last two of each.
+
+    Inside a list (`:init`, `and`, `:predicates`) the grammar's state after `f1 ... fn` is its state
+    after `fn-1 fn`, and no PDDL construct takes three forms in a row otherwise; so the replay of a
+    100,000-fact :init needs only its last two facts."""
+    runs: list[list[tuple[int, int]]] = [[]]  # per open form: its current run of complete child forms
+    opened: list[int] = []
+    blanks: list[tuple[int, int]] = []
+    for match in _FORMS.finditer(text, start, offset):
+        char = match.group()
+        if char == "(":
+            opened.append(match.start())
+            runs.append([])
+        elif char == ")" and opened:
+            begin = opened.pop()
+            runs.pop()
+            run = runs[-1]
+            if run and text[run[-1][1]:begin].strip():
+                blanks += run[:-2]
+                run.clear()
+            run.append((begin, match.end()))
+    for run in runs:
+        blanks += run[:-2]
+    pieces: list[str] = []
+    at = 0
+    for begin, end in sorted(blanks):
+        pieces += [text[at:begin], " " * (end - begin)]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _variables(workspace: Workspace, doc: Document, offset: int) -> list[lsp.CompletionItem]:
@@ -131,8 +190,7 @@ def _variables(workspace: Workspace, doc: Document, offset: int) -> list[lsp.Com
 
 def _complete_rddl(workspace: Workspace, doc: Document, offset: int) -> list[lsp.CompletionItem]:
     text = doc.text
-    prefix = _RDDL_WORD.search(text, 0, offset)
-    start = prefix.start() if prefix else offset
+    start = _word_start(text, offset, lambda ch: _RDDL_WORD.match(ch) is not None)
     typed = text[start:offset]
     expected = expected_terminals("rddl", text, doc.name, start)
     items = [lsp.CompletionItem(label=k, kind=lsp.CompletionItemKind.Keyword) for k in keywords("rddl", expected)]

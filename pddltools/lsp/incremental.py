@@ -31,7 +31,7 @@ from pddltools.pddl import ast
 from pddltools.pddl.errors import _balance_errors, _diagnose, _paren_balance
 from pddltools.pddl.parser import _BuildError, _parser, _requirement_warnings
 
-_HEADER = re.compile(r"(?:\s+|;[^\n]*)*\(\s*define\s*\(\s*(domain|problem)\s+([A-Za-z][\w\-]*)\s*\)", re.IGNORECASE)
+HEADER = re.compile(r"(?:\s+|;[^\n]*)*\(\s*define\s*\(\s*(domain|problem)\s+([A-Za-z][\w\-]*)\s*\)", re.IGNORECASE)
 _SPACE = re.compile(r"(?:\s+|;[^\n]*)*")
 _PARENS = re.compile(r";[^\n]*|[()]")
 _SYNTAX = (UnexpectedCharacter, NestingTooDeep, _BuildError)
@@ -68,7 +68,7 @@ class SectionCache:
 
 def _parse(source: Source, cache: SectionCache) -> Parsed | None:
     text = source.text
-    header = _HEADER.match(text)
+    header = HEADER.match(text)
     if header is None:
         return None
     kind = header.group(1).lower()

@@ -100,3 +100,4 @@ async def test_rddl_pvariables_with_their_kind_and_range(client: LanguageClient,
     text = (CORPUS / "lights.rddl").read_text(encoding="utf-8").replace("if (toggle(?r))", "if (tog|gle(?r))")
     items = await items_at(client, tmp_path / "lights.rddl", text)
     assert items["toggle"].detail == "action-fluent, bool (room)"
+
