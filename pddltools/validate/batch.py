@@ -15,8 +15,9 @@ from pddltools.validate.temporal import DEFAULT_EPSILON
 
 def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
                    base: Path | None = None) -> Iterator[dict[str, Any]]:
-    """One JSON-ready entry per non-blank, non-comment line, in order. A malformed line or a task that
-    does not load is an entry with `error` set (and `valid: false`), never the end of the batch."""
+    """One JSON-ready entry per non-blank, non-comment line, in order: `batch_line` (its line in LIST),
+    `domain`, `problem`, the plan's report fields and `error`. A malformed line or a task that does not
+    load is an entry with `error` set (and `valid: false`), never the end of the batch."""
     tasks: dict[tuple[str, str], Task | Error] = {}
     where = base or Path.cwd()
     for number, raw in enumerate(lines, 1):
@@ -24,7 +25,7 @@ def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         fields = line.split("\t")
-        entry: dict[str, Any] = {"line": number, "domain": None, "problem": None}
+        entry: dict[str, Any] = {"batch_line": number, "domain": None, "problem": None}
         if len(fields) != 3 or not all(f.strip() for f in fields):
             yield {**entry, "plan": None, "valid": False, "verdict": "error", "reason": "batch-line",
                    "error": f"line {number}: expected domain<TAB>problem<TAB>plan, found {len(fields)} field(s)"}
@@ -43,4 +44,4 @@ def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
                    "error": "; ".join(f"{d.span}: {d.message}" if d.span else d.message for d in task.diagnostics)}
             continue
         report = validate_plan(task, where / plan, epsilon=epsilon, name=plan)
-        yield {**entry, **report.to_json(), "error": None}
+        yield {**report.to_json(), **entry, "plan": plan, "error": None}

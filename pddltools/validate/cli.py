@@ -149,12 +149,12 @@ def _run_batch(args: argparse.Namespace) -> int:
         if args.format == "json":
             sys.stdout.write(json.dumps(entry) + "\n")
         elif entry.get("error"):
-            console.print(f"line {entry['line']}: [red]error[/red]: {escape(str(entry['error']))}")
+            console.print(f"line {entry['batch_line']}: [red]error[/red]: {escape(str(entry['error']))}")
         else:
             status = "[green]valid[/green]" if entry["valid"] else f"[red]{entry['verdict']}[/red] ({entry['reason']})"
             step = f" at step {entry['failed_step']}" if entry.get("failed_step") else ""
             value = f", value {entry['value']}" if entry["valid"] else ""
-            console.print(f"line {entry['line']}: {escape(str(entry['plan']))}: {status}{step}{value}")
+            console.print(f"line {entry['batch_line']}: {escape(str(entry['plan']))}: {status}{step}{value}")
         if entry.get("error") or entry.get("reason") == "unreadable":
             worst = USAGE
         elif not entry["valid"] and worst == OK:

@@ -93,8 +93,11 @@ def _read_lines(source: Source) -> Plan | None:
             begin = offset + found.start(1) if time_text else offset + line.index("(")
             end_char = "]" if duration_text else ")"
             span = Span(source, begin, offset + line.rindex(end_char, 0, len(line.split(";", 1)[0])) + 1)
-            time = _number(time_text, span, "the step time", index) if time_text else None
-            duration = _number(duration_text, span, "the duration", index) if duration_text else None
+            try:
+                time = _number(time_text, span, "the step time", index) if time_text else None
+                duration = _number(duration_text, span, "the duration", index) if duration_text else None
+            except PlanError:
+                return None  # the tokenizer points at the number itself
             steps.append(Step(index, name.lower(), tuple(args.lower().split()), span, time, duration))
         offset += len(line) + 1
     return Plan(source, tuple(steps))
