@@ -166,7 +166,7 @@ class _ToTarski:
                 done.add(t)
                 yield t
 
-    def _sort(self, ref: ast.TypeRef | None, where: ast.Node) -> Any:
+    def _sort(self, ref: ast.TypeRef | None) -> Any:
         if ref is None:
             return self.lang.get_sort(OBJECT)
         if isinstance(ref, ast.Either):
@@ -176,10 +176,10 @@ class _ToTarski:
         return self.lang.get_sort(ref.name)
 
     def _sorts_of(self, parameters: Sequence[ast.TypedName]) -> list[Any]:
-        return [self._sort(p.type, p) for p in parameters]
+        return [self._sort(p.type) for p in parameters]
 
     def _value_sort(self, f: ast.FunctionDecl) -> Any:
-        return self.lang.get_sort("number") if _is_numeric(f) else self._sort(f.type, f)
+        return self.lang.get_sort("number") if _is_numeric(f) else self._sort(f.type)
 
     def _constants(self) -> None:
         seen: set[str] = set()
@@ -187,11 +187,11 @@ class _ToTarski:
             if obj.name in seen:
                 continue  # a repeated declaration is the checker's to report; the first one counts
             seen.add(obj.name)
-            sort = self._sort(obj.type, obj)
+            sort = self._sort(obj.type)
             self._declare(obj, lambda o=obj, s=sort: self.lang.constant(o.name, s))
 
     def _variables(self, parameters: Sequence[ast.TypedName]) -> list[Any]:
-        return [self.lang.variable(p.name, self._sort(p.type, p)) for p in parameters]
+        return [self.lang.variable(p.name, self._sort(p.type)) for p in parameters]
 
     # Actions ----------------------------------------------------------------------------------------
 
