@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pddltools.score.rules import learning_impact, metric_direction, pareto_ranks, score
 from pddltools.score.store import Run
@@ -132,3 +135,35 @@ def test_metric_direction_is_read_from_the_problem(tmp_path: Path) -> None:
     assert metric_direction(str(problem)) == "maximize"
     problem.write_text("(define (problem p) (:domain d) (:goal (g)))")
     assert metric_direction(str(problem)) == "minimize"
+
+
+@st.composite
+def run_sets(draw: st.DrawFn) -> list[Run]:
+    planners = draw(st.lists(st.sampled_from("ABCD"), min_size=1, max_size=4, unique=True))
+    runs = []
+    for problem in range(draw(st.integers(1, 5))):
+        for planner in planners:
+            solved = draw(st.booleans())
+            runs.append(run(planner, f"p{problem}", "solved" if solved else "timeout",
+                            value=draw(st.integers(1, 50)), length=draw(st.integers(1, 50)),
+                            wall=draw(st.floats(0.01, 1000)), domain=draw(st.sampled_from(["d1", "d2"]))))
+    return runs
+
+
+@settings(max_examples=60, deadline=None)
+@given(run_sets(), st.sampled_from(["ipc2008-sat", "ipc2011-time", "ipc2011-quality"]), st.randoms())
+def test_scores_are_ratios_with_the_best_at_one(runs: list[Run], rules: str, rnd: random.Random) -> None:
+    s = score(runs, rules, minimise)
+    by_problem: dict[str, list[float]] = {}
+    for item in s.problems:
+        assert 0.0 <= item.score <= 1.0
+        assert item.score == 0.0 or item.status == "solved"
+        by_problem.setdefault(item.problem, []).append(item.score)
+    for problem, points in by_problem.items():
+        assert max(points) == pytest.approx(1.0), problem  # somebody solved it, and the best scores 1
+    shuffled = list(runs)
+    rnd.shuffle(shuffled)
+    again = score(shuffled, rules, minimise)
+    assert {e.name: (round(e.total, 9), e.rank) for e in again.entrants} == {
+        e.name: (round(e.total, 9), e.rank) for e in s.entrants}
+    assert sum(e.total for e in s.entrants) == pytest.approx(sum(p.score for p in s.problems))
