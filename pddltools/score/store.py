@@ -183,8 +183,16 @@ class Store:
 
     def _migrate(self, version: int) -> None:
         for step in range(version, SCHEMA_VERSION):
-            # executescript commits first; BEGIN IMMEDIATE inside it makes each step all-or-nothing.
-            self._db.executescript(f"BEGIN IMMEDIATE; {MIGRATIONS[step]} PRAGMA user_version = {step + 1}; COMMIT;")
+            # One write transaction per step, all-or-nothing; the version is read again inside it, since
+            # another process (a runner and a reader starting together) may have migrated meanwhile.
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                if int(self._db.execute("PRAGMA user_version").fetchone()[0]) > step:
+                    continue
+                for statement in MIGRATIONS[step].split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {step + 1}")
 
     @property
     def version(self) -> int:

@@ -86,3 +86,49 @@ def test_an_uncommitted_run_leaves_no_row(tmp_path: Path) -> None:
     db.close()  # closed without COMMIT
     with Store.open(path) as store:
         assert store.count() == 0
+
+
+def test_sigkill_during_writes_leaves_whole_rows_only(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "r.sqlite"
+    writer = ("import sys\nfrom pddltools.score.store import Run, Store\n"
+              "store = Store.open(sys.argv[1])\n"
+              "for i in range(100000):\n"
+              "    store.add(Run('A', 't', 'baseline', 'd', '/d/domain.pddl', 'h', f'/d/p{i}.pddl', 'h', 'solved',"
+              " 1.0, 1.0, 0, plan_text='(step)\\n' * 2000, length=2000))\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    proc = subprocess.Popen([sys.executable, "-c", writer, str(path)], env=env)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        time.sleep(0.3)
+        with Store.open(path) as store:
+            if store.count() >= 20:
+                break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    db.close()
+    with Store.open(path) as store:
+        runs = store.runs()
+    assert len(runs) >= 20
+    assert all(r.plan_text == "(step)\n" * 2000 and r.length == 2000 for r in runs)
+    assert sorted(int(r.problem[1:]) for r in runs) == list(range(len(runs)))  # no gap, nothing half there
+
+
+def test_processes_opening_a_new_store_at_once_migrate_it_once(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = "import sys\nfrom pddltools.score.store import Store\nprint(Store.open(sys.argv[1]).version)\n"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "r.sqlite")], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    results = [(p.wait(), p.communicate()) for p in procs]
+    assert all(code == 0 and out.strip() == str(SCHEMA_VERSION) for code, (out, _) in results), results
