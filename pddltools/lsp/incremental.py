@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic, Source, Span, error
@@ -209,11 +209,22 @@ def _is_syntax(exc: BaseException) -> bool:
 
 def _explain(own: Source, exc: Exception, rule: str) -> list[Diagnostic]:
     parser = _parser(True)
-    first = _diagnose(own, exc, parser, rule)
+    first = _on(own, _diagnose(own, exc, parser, rule))
     balance = _paren_balance(own.text)
     if balance.unclosed or balance.extra is not None:
-        return [first, *_balance_errors(own, balance, first)]
+        found = [_on(own, d) for d in _balance_errors(own, balance, first)]
+        # "found the end of the file" would be wrong: the section ends, the file goes on
+        return found if first.code == "E102" and found else [first, *found]
     return [first]
+
+
+def _on(own: Source, diagnostic: Diagnostic) -> Diagnostic:
+    """`diagnostic` with its span on `own` (the parser points past the end on a copy of the text)."""
+    span = diagnostic.span
+    if span is None or span.origin is own:
+        return diagnostic
+    start = min(span.start, len(own.text))
+    return replace(diagnostic, span=Span(own, start, max(start + 1, min(span.end, len(own.text)))))
 
 
 def _nodes(value: Any) -> list[ast.Node]:

@@ -40,6 +40,16 @@ async def test_a_syntax_error_in_one_action_keeps_the_findings_of_the_others(cli
     close_document(client, CORPUS / "broken" / "broken-actions-domain.pddl")
 
 
+async def test_a_broken_declaration_section_does_not_flood_its_uses(client: LanguageClient, tmp_path: Path) -> None:
+    text = (CORPUS / "logistics-domain.pddl").read_text(encoding="utf-8").replace(
+        "(in ?pkg - package ?veh - vehicle))", "(in ?pkg - package ?veh - vehicle)")
+    found = await open_document(client, tmp_path / "d.pddl", text)
+    # without :predicates every atom would be an undeclared predicate (E202); those are not reported
+    assert codes(found) and all(code.startswith("E1") for code in codes(found))
+    assert found[0].range.start.line == 7  # the '(' of :predicates that is never closed
+    close_document(client, tmp_path / "d.pddl")
+
+
 async def test_two_broken_actions_are_both_reported(client: LanguageClient) -> None:
     path = REPO_BAD / "two_broken_actions.pddl"
     found = await open_document(client, path)
