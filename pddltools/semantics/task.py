@@ -17,9 +17,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pddltools.diagnostics import Error, error
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
 from pddltools.semantics.apply import Effects, apply, collect, resolve
+from pddltools.semantics.errors import NotStratified
 from pddltools.semantics.evaluate import Evaluator, Unsatisfied
 from pddltools.semantics.grounding import Grounder, Value
 from pddltools.semantics.state import FluentValue, GroundAtom, GroundFluent, Number, State, normal
@@ -56,12 +58,18 @@ class Task:
 
     def __init__(self, domain: ast.Domain, problem: ast.Problem, *, domain_path: str = "",
                  problem_path: str = "") -> None:
+        """Raises `pddltools.diagnostics.Error` when the domain has no meaning (derived predicates that
+        depend on their own negation)."""
         self.domain = domain
         self.problem = problem
         self.domain_path = domain_path
         self.problem_path = problem_path
         self.grounder = Grounder(domain, problem)
-        self.evaluator = Evaluator(domain, self.grounder)
+        try:
+            self.evaluator = Evaluator(domain, self.grounder)
+        except NotStratified as exc:
+            rules = domain.derived_predicates
+            raise Error([error("V010", str(exc), rules[0].span if rules else domain.span)]) from None
         self.schemas: dict[str, Schema] = {
             s.name: s for s in domain.structures if isinstance(s, ast.Action | ast.DurativeAction)}
         self.functions = {f.name: f for f in domain.functions}

@@ -34,7 +34,8 @@ def resolve_step(task: Task, step: Step) -> GroundAction:
             declared = " or ".join(grounder.declared[arg])
             wanted = " or ".join(type_names(param.type))
             raise PlanError("type", error(
-                "V005", f"step {step.index}: {arg} is a {declared}, but {param.name} of {step.name} must be a {wanted}",
+                "V005", f"step {step.index}: {arg} is a {declared}, but {param.name} of {step.name} must be of "
+                f"type {wanted}",
                 step.span), step.index)
     duration = step.duration
     if isinstance(schema, ast.DurativeAction) and duration is None:
