@@ -128,7 +128,9 @@ def _limit_options(p: argparse.ArgumentParser) -> None:
                    help="the rules' defaults: ipc2008 30 min, 2 GB; ipc2011-learning 15 min, 4 GB")
     p.add_argument("--wall", type=float, help="wall-clock seconds per run")
     p.add_argument("--cpu", type=float, help="CPU seconds per run (all processes of the run together)")
-    p.add_argument("--memory", type=float, help="MB per run (resident, all processes together)")
+    p.add_argument("--memory", type=float, help="MB per run (all processes together)")
+    p.add_argument("--no-address-limit", action="store_true",
+                   help="do not also cap each process's address space at the memory limit (for the JVM, Go)")
 
 
 def _limits(args: argparse.Namespace) -> Limits:
@@ -136,7 +138,7 @@ def _limits(args: argparse.Namespace) -> Limits:
     wall = args.wall if args.wall is not None else base.wall
     cpu = args.cpu if args.cpu is not None else (wall if args.wall is not None else base.cpu)
     memory = int(args.memory * MB) if args.memory is not None else base.memory
-    return Limits(wall=wall, cpu=cpu, memory=memory)
+    return Limits(wall=wall, cpu=cpu, memory=memory, address_space=not args.no_address_limit)
 
 
 def _err() -> Console:

@@ -48,6 +48,9 @@ class Limits:
     output: int = 64 * MB  # stdout + stderr together
     file_size: int = 1 * GB  # any one file the command writes
     grace: float = 0.5  # seconds between SIGTERM and SIGKILL
+    # RLIMIT_AS = memory per process. Off for runtimes that reserve far more address space than they use
+    # (the JVM, Go): the tree's polled memory still holds them to the limit.
+    address_space: bool = True
 
     def describe(self) -> str:
         return f"wall {self.wall:g} s, CPU {self.cpu:g} s, memory {self.memory / MB:g} MB"
@@ -200,12 +203,13 @@ def _proportional_memory(proc: psutil.Process) -> int:
 def _set_kernel_limits(pid: int, limits: Limits) -> None:
     """Per-process backstops, inherited by every child the command forks from now on."""
     cpu = int(limits.cpu) + 1
-    settings = (
-        (resource.RLIMIT_AS, limits.memory),
+    settings = [
         (resource.RLIMIT_CPU, cpu),
         (resource.RLIMIT_FSIZE, limits.file_size),
         (resource.RLIMIT_CORE, 0),
-    )
+    ]
+    if limits.address_space:
+        settings.append((resource.RLIMIT_AS, limits.memory))
     for which, value in settings:
         hard = value + 1 if which == resource.RLIMIT_CPU else value
         try:

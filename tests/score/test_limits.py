@@ -99,3 +99,15 @@ def test_pages_shared_after_a_fork_count_once() -> None:
     outcome = run_limited([PY, "-c", code], Limits(wall=10, cpu=10, memory=250 * MB))
     assert outcome.status == "exited" and outcome.processes == 4
     assert 100 * MB < outcome.peak_memory < 200 * MB
+
+
+def test_without_the_address_limit_the_polled_tree_memory_still_holds() -> None:
+    import resource
+
+    code = "import resource; print(resource.getrlimit(resource.RLIMIT_AS)[0])"
+    capped = run_limited([PY, "-c", code], Limits(wall=10, memory=300 * MB))
+    free = run_limited([PY, "-c", code], Limits(wall=10, memory=300 * MB, address_space=False))
+    assert int(capped.stdout) == 300 * MB and int(free.stdout) == resource.RLIM_INFINITY
+    outcome = run_limited([PY, str(PLANNERS / "hog.py")], Limits(wall=20, cpu=20, memory=150 * MB,
+                                                                  address_space=False))
+    assert outcome.status == "memout" and "process tree used" in outcome.reason
