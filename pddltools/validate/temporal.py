@@ -69,6 +69,9 @@ def _events(task: Task, plan: Plan, actions: list[GroundAction]) -> list[Event]:
         if isinstance(action.schema, ast.DurativeAction):
             parts = split(action.schema)
             assert step.duration is not None
+            if step.duration <= 0:
+                # PDDL 2.1 durations are positive: a start and its end are distinct happenings
+                raise _NonPositive(step)
             events.append(Event(step.time, "start", step, action, parts))
             events.append(Event(step.time + step.duration, "end", step, action, parts))
         else:
@@ -79,6 +82,11 @@ def _events(task: Task, plan: Plan, actions: list[GroundAction]) -> list[Event]:
     order = {"end": 0, "til": 1, "action": 2, "start": 3}
     events.sort(key=lambda e: (e.time, order[e.kind], e.step.index if e.step else 0))
     return events
+
+
+class _NonPositive(Exception):
+    def __init__(self, step: Step) -> None:
+        self.step = step
 
 
 def _conditions(event: Event) -> list[ast.Formula]:
@@ -124,7 +132,12 @@ def _effect_reads(task: Task, effect: ast.Node, b: Binding, s: State, fp: Footpr
 
 def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON) -> PlanReport:
     actions = resolve(task, plan)
-    events = _events(task, plan, actions)
+    try:
+        events = _events(task, plan, actions)
+    except _NonPositive as exc:
+        given = show_number(normal(exc.step.duration or 0))
+        return invalid_step(name, plan, exc.step, "duration",
+                            f"step {exc.step.index} {exc.step}: the duration {given} is not positive")
     ev = task.evaluator
     state = task.initial_state()
     trajectory: list[tuple[Number, State]] = [(0, state)]
