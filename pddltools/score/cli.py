@@ -204,6 +204,8 @@ def _run(args: argparse.Namespace) -> int:
         planner = Planner(name, absolute_paths(command), plan_files.get(name, "{plan}"), unsolved, name in args.anytime)
         planner.check()
         planners.append(planner)
+    if args.jobs is not None and args.jobs < 1:
+        raise _usage("--jobs must be at least 1")
     limits = _limits(args)
     pairs = problem_set(args.problems)
     if not pairs:
@@ -222,6 +224,7 @@ def _run(args: argparse.Namespace) -> int:
     executor: Executor = DaskExecutor(args.dask) if args.dask else LocalExecutor(args.jobs or _cores())
     checker = _checker(args.no_validate)
     counts: Counter[str] = Counter()
+    out = Console(highlight=False, soft_wrap=True)  # one line per run as it finishes, above the progress bar
     with Store.open(args.db) as store:
         already = len({j.key for j in jobs} & store.keys()) if args.resume else 0
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -231,6 +234,9 @@ def _run(args: argparse.Namespace) -> int:
             task = progress.add_task("runs", total=len(jobs) - already, solved=0, failed=0)
 
             def on_run(run: Run) -> None:
+                if args.format == "text":
+                    out.print(f"{run.planner} {run.config} {run.domain}/{run.problem}: {run.status} {run.wall:.2f} s"
+                              + (f" ({run.reason})" if run.reason else ""), markup=False)
                 counts[run.status] += 1
                 failed = sum(v for k, v in counts.items() if k in ("crash", "invalid-plan", "memout", "timeout"))
                 progress.update(task, advance=1, solved=counts["solved"], failed=failed)
@@ -241,10 +247,6 @@ def _run(args: argparse.Namespace) -> int:
                    "runs": [_run_json(r) for r in stored]}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        out = Console(highlight=False, soft_wrap=True)
-        for r in stored:
-            out.print(f"{r.planner} {r.config} {r.domain}/{r.problem}: {r.status} {r.wall:.2f} s"
-                      + (f" ({r.reason})" if r.reason else ""), markup=False)
         summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
         out.print(f"{len(stored)} runs into {args.db}" + (f", {already} already there" if already else "")
                   + (f": {summary}" if summary else ""), markup=False)

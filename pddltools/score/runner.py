@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from pddltools.diagnostics import Error, error
+from pddltools.diagnostics import Error, InputError, error
 from pddltools.score.limits import Limits, kill_stale, run_limited, session_marker
 from pddltools.score.store import Run, RunKey, Store, domain_name, sha256_bytes, sha256_file
 from pddltools.score.validation import PlanChecker, count_actions
@@ -334,6 +334,8 @@ def problem_set(paths: Sequence[str | Path]) -> list[tuple[Path, Path]]:
     pairs: list[tuple[Path, Path]] = []
     for raw in paths:
         path = Path(raw)
+        if not path.exists():
+            raise InputError([error("S021", f"no such file or folder: {path}")])
         files = sorted(p for p in path.rglob("*.pddl")) if path.is_dir() else [path]
         for file in files:
             if "domain" in file.name.lower():
