@@ -10,6 +10,7 @@ from typing import Any
 from pddltools.diagnostics import Error
 from pddltools.semantics import Task
 from pddltools.validate.api import validate_plan
+from pddltools.validate.report import PlanReport
 from pddltools.validate.temporal import DEFAULT_EPSILON
 
 
@@ -27,8 +28,8 @@ def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
         fields = line.split("\t")
         entry: dict[str, Any] = {"batch_line": number, "domain": None, "problem": None}
         if len(fields) != 3 or not all(f.strip() for f in fields):
-            yield {**entry, "plan": None, "valid": False, "verdict": "error", "reason": "batch-line",
-                   "error": f"line {number}: expected domain<TAB>problem<TAB>plan, found {len(fields)} field(s)"}
+            message = f"line {number}: expected domain<TAB>problem<TAB>plan, found {len(fields)} field(s)"
+            yield {**_failure(None, "batch-line", message), **entry, "error": message}
             continue
         domain, problem, plan = (f.strip() for f in fields)
         entry.update(domain=domain, problem=problem)
@@ -40,8 +41,15 @@ def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
                 tasks[key] = exc
         task = tasks[key]
         if isinstance(task, Error):
-            yield {**entry, "plan": plan, "valid": False, "verdict": "error", "reason": "task",
-                   "error": "; ".join(f"{d.span}: {d.message}" if d.span else d.message for d in task.diagnostics)}
+            message = "; ".join(f"{d.span}: {d.message}" if d.span else d.message for d in task.diagnostics)
+            yield {**_failure(plan, "task", message), **entry, "error": message}
             continue
         report = validate_plan(task, where / plan, epsilon=epsilon, name=plan)
         yield {**report.to_json(), **entry, "plan": plan, "error": None}
+
+
+def _failure(plan: str | None, reason: str, message: str) -> dict[str, Any]:
+    """An entry with every report field, for a line that names no plan that could be judged."""
+    data = PlanReport(plan="", valid=False, verdict="error", reason=reason, message=message).to_json()
+    data["plan"] = plan
+    return data
