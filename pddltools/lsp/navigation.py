@@ -1,5 +1,5 @@
 """Go to definition, find references and hover for PDDL names, within a document and across the open
-problems of a domain (and the domain of a problem)."""
+problems of a domain (and the domain of a problem); and for RDDL pvariables, types and objects."""
 
 from __future__ import annotations
 
@@ -8,9 +8,15 @@ from dataclasses import dataclass
 
 from pddltools.diagnostics import Span
 from pddltools.lsp.pddl_index import Symbol, Table, Use, use_at, uses
+from pddltools.lsp.rddl_index import RUse
+from pddltools.lsp.rddl_index import declarations as rddl_declarations
+from pddltools.lsp.rddl_index import describe as rddl_describe
+from pddltools.lsp.rddl_index import use_at as rddl_use_at
+from pddltools.lsp.rddl_index import uses as rddl_uses
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast
 from pddltools.pddl.types import OBJECT, TypeHierarchy, type_names
+from pddltools.rddl import ast as rast
 
 _DOMAIN_HEAD = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)
 
@@ -187,3 +193,52 @@ def _supertypes(name: str, hierarchy: TypeHierarchy) -> str:
     if below:
         text += "\n\nsubtypes: " + ", ".join(below)
     return text
+
+
+# -------------------------------------------------------------------------------------------------
+# RDDL
+
+
+@dataclass(frozen=True)
+class RDDLFound:
+    use: RUse
+    declaration: RUse | None
+    files: tuple[rast.RDDLFile, ...]  # this document, the blocks it names, and the other open RDDL files
+
+
+def rddl_name_at(workspace: Workspace, doc: Document, offset: int) -> RDDLFound | None:
+    node = workspace.rddl(doc).node
+    if node is None:
+        return None
+    files = [node, *workspace.rddl_companions(doc, node)]
+    for other in list(workspace.documents.values()):
+        if other.language == "rddl" and other.uri != doc.uri:
+            parsed = workspace.rddl(other).node
+            if parsed is not None and all(parsed is not f for f in files):  # identity: == compares trees
+                files.append(parsed)
+    declared = rddl_declarations(files)
+    use = rddl_use_at(node, offset, declared)
+    if use is None:
+        return None
+    return RDDLFound(use, declared.get((use.kind, use.name)), tuple(files))
+
+
+def rddl_references(found: RDDLFound, include_declaration: bool) -> list[Span]:
+    spans: list[Span] = []
+    seen: set[tuple[str, int]] = set()
+    for rddl in found.files:
+        for use in rddl_uses(rddl):
+            if (use.kind, use.name) != (found.use.kind, found.use.name):
+                continue
+            if use.declaration and not include_declaration:
+                continue
+            if (use.span.file, use.span.start) not in seen:
+                seen.add((use.span.file, use.span.start))
+                spans.append(use.span)
+    return spans
+
+
+def rddl_hover_text(found: RDDLFound) -> str:
+    if found.declaration is None:
+        return f"{found.use.kind} `{found.use.name}` is not declared in the open files or beside this one"
+    return rddl_describe(found.declaration)

@@ -22,7 +22,14 @@ from pygls.lsp.server import LanguageServer
 from pddltools import __version__
 from pddltools.lsp.completion import complete
 from pddltools.lsp.diagnostics import publishable
-from pddltools.lsp.navigation import hover_text, name_at, references
+from pddltools.lsp.navigation import (
+    hover_text,
+    name_at,
+    rddl_hover_text,
+    rddl_name_at,
+    rddl_references,
+    references,
+)
 from pddltools.lsp.outline import Refused, document_symbols, formatted
 from pddltools.lsp.positions import Positions
 from pddltools.lsp.workspace import Document, Workspace
@@ -155,9 +162,15 @@ def did_close(ls: PDDLServer, params: lsp.DidCloseTextDocumentParams) -> None:
 @guarded(None)
 def hover(ls: PDDLServer, params: lsp.HoverParams) -> lsp.Hover | None:
     doc = _document(ls, params.text_document.uri)
-    if doc is None or doc.language != "pddl":
+    if doc is None:
         return None
     positions = ls.positions(doc)
+    if doc.language == "rddl":
+        rddl = rddl_name_at(ls.store, doc, positions.offset(params.position))
+        if rddl is None:
+            return None
+        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=rddl_hover_text(rddl)),
+                         range=positions.span_range(rddl.use.span))
     found = name_at(ls.store, doc, positions.offset(params.position))
     if found is None:
         return None
@@ -169,9 +182,15 @@ def hover(ls: PDDLServer, params: lsp.HoverParams) -> lsp.Hover | None:
 @guarded(None)
 def definition(ls: PDDLServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
     doc = _document(ls, params.text_document.uri)
-    if doc is None or doc.language != "pddl":
+    if doc is None:
         return None
-    found = name_at(ls.store, doc, ls.positions(doc).offset(params.position))
+    offset = ls.positions(doc).offset(params.position)
+    if doc.language == "rddl":
+        rddl = rddl_name_at(ls.store, doc, offset)
+        if rddl is None or rddl.declaration is None:
+            return None
+        return [_location(ls, doc, rddl.declaration.span)]
+    found = name_at(ls.store, doc, offset)
     if found is None or found.symbol is None:
         return None
     return [_location(ls, doc, found.symbol.span)]
@@ -181,9 +200,15 @@ def definition(ls: PDDLServer, params: lsp.DefinitionParams) -> list[lsp.Locatio
 @guarded(None)
 def find_references(ls: PDDLServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
     doc = _document(ls, params.text_document.uri)
-    if doc is None or doc.language != "pddl":
+    if doc is None:
         return None
-    found = name_at(ls.store, doc, ls.positions(doc).offset(params.position))
+    offset = ls.positions(doc).offset(params.position)
+    if doc.language == "rddl":
+        rddl = rddl_name_at(ls.store, doc, offset)
+        if rddl is None:
+            return None
+        return [_location(ls, doc, span) for span in rddl_references(rddl, params.context.include_declaration)]
+    found = name_at(ls.store, doc, offset)
     if found is None:
         return None
     spans = references(ls.store, doc, found, params.context.include_declaration)

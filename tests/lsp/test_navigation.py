@@ -152,3 +152,32 @@ async def test_navigation_in_a_document_with_a_broken_action(client: LanguageCli
     inside_broken = await client.text_document_hover_async(lsp.HoverParams(
         text_document=doc_id(path), position=at(text, "(in ?pkg ?truck)\n", 2)))
     assert inside_broken is None
+
+
+RDDL = CORPUS / "lights.rddl"
+INSTANCE = CORPUS / "lights-instance.rddl"
+RDDL_TEXT = RDDL.read_text(encoding="utf-8")
+INSTANCE_TEXT = INSTANCE.read_text(encoding="utf-8")
+
+
+async def test_rddl_hover_definition_and_references(client: LanguageClient) -> None:
+    await open_document(client, RDDL)
+    await open_document(client, INSTANCE)
+    text = await hover(client, RDDL, at(RDDL_TEXT, "toggle(?r))", 1))
+    assert "toggle(room) : { action-fluent, bool, default = false };" in text and "lights.rddl:11:" in text
+    location = await definition(client, RDDL, at(RDDL_TEXT, "~on(?r)", 2))
+    assert location.range.start == at(RDDL_TEXT, "on(room)")
+    location = await definition(client, RDDL, at(RDDL_TEXT, "?r : room}", 6))  # a type in a binding
+    assert location.range.start == at(RDDL_TEXT, "room : object")
+    # from the instance into the domain: a non-fluent's value, and an object in init-state
+    location = await definition(client, INSTANCE, at(INSTANCE_TEXT, "COST = 0.5", 1))
+    assert location.uri == RDDL.resolve().as_uri() and location.range.start == at(RDDL_TEXT, "COST :")
+    location = await definition(client, INSTANCE, at(INSTANCE_TEXT, "on(kitchen)", 4))
+    assert location.range.start == at(INSTANCE_TEXT, "kitchen, hall")
+    result = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=doc_id(RDDL), position=at(RDDL_TEXT, "on(room)"),
+        context=lsp.ReferenceContext(include_declaration=True)))
+    assert result is not None
+    by_file = sorted((loc.uri.rsplit("/", 1)[-1], loc.range.start.line) for loc in result)
+    assert by_file == [("lights-instance.rddl", 14), ("lights.rddl", 9), ("lights.rddl", 14), ("lights.rddl", 14),
+                       ("lights.rddl", 14), ("lights.rddl", 17)]
