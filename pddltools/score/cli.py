@@ -340,7 +340,9 @@ def _score(args: argparse.Namespace) -> int:
         sys.stdout.write(buffer.getvalue())
     else:
         console = Console(highlight=False, soft_wrap=True)
-        table = Table(title=f"{args.rules}: {len(runs)} runs, {len(scores.ignored)} problems solved by none")
+        ignored = len(scores.ignored)
+        table = Table(title=f"{args.rules}: {len(runs)} runs, {ignored} problem{'' if ignored == 1 else 's'} "
+                            "solved by none")
         for column in ("rank", "planner", "total", "solved", *scores.domains):
             table.add_column(column, justify="left" if column == "planner" else "right")
         for e in scores.entrants:
