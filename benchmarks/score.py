@@ -3,6 +3,9 @@
 
     python benchmarks/score.py [--repeat 20]
 
+Run it with the interpreter that has pddltools and its test extra (Fast Downward from up-fast-downward),
+not benchmarks/.venv.
+
 Prints one line per measurement, and the ratio limited / bare; nothing here fails on a number.
 """
 
