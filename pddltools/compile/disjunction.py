@@ -23,6 +23,34 @@ from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 
 LIMIT = 4096
+GOAL_DNF = 16  # a goal with more disjuncts than this is checked part by part instead
+
+
+def _goal_checks(goal: ast.Formula, reached: ast.Atom, domain: ast.Domain, taken: set[str]
+                 ) -> list[tuple[ast.Formula, list[ast.Atom]]]:
+    """Goal-achieving actions that check a goal in negation normal form part by part, linear in its
+    size: one flag per conjunction and disjunction, set by one action per way it can hold. The first
+    check ends the plan (it deletes `goal-open`), so every part is checked in the same state."""
+    checks: list[tuple[ast.Formula, list[ast.Atom]]] = []
+    flags: dict[ast.Formula, ast.Atom] = {}
+
+    def holds(node: ast.Formula) -> ast.Formula:
+        """A condition that holds once `node` has been checked (the node itself for a literal)."""
+        if not isinstance(node, ast.And | ast.Or):
+            return node
+        if node in flags:
+            return flags[node]
+        flag = reached if not flags and node is goal else ast.Atom(unique_name("goal-part", taken))
+        flags[node] = flag
+        if isinstance(node, ast.And):
+            checks.append((conjoin(holds(p) for p in node.parts), [flag]))
+        else:
+            for part in node.parts:
+                checks.append((holds(part), [flag]))
+        return flag
+
+    holds(goal)
+    return checks
 
 
 def dnf_size(formula: ast.Formula) -> int:
@@ -98,7 +126,8 @@ def remove_disjunction(task: Task, limit: int = LIMIT) -> Step:
             origins[name] = identity
     domain, problem = task.domain, task.problem
     if problem.goal is not None:
-        goals = _normal("the goal", problem.goal, limit)
+        goal = nnf(problem.goal)
+        goals = _normal("the goal", goal, limit) if dnf_size(goal) <= GOAL_DNF else []
         if len(goals) == 1:
             problem = replace(problem, goal=goals[0])
         else:
@@ -109,11 +138,14 @@ def remove_disjunction(task: Task, limit: int = LIMIT) -> Step:
                           if isinstance(s, ast.Action) else s for s in structures]
             domain = replace(domain, predicates=(*domain.predicates, ast.PredicateDecl(reached.predicate),
                                                  ast.PredicateDecl(open_.predicate)))
-            for i, goal in enumerate(goals, 1):
+            checks = [(conjoin([case, open_]), [reached]) for case in goals] if goals else \
+                _goal_checks(goal, reached, domain, taken)
+            for i, (condition, adds) in enumerate(checks, 1):
                 name = unique_name(f"reach-goal-{i}", taken)
-                structures.append(ast.Action(name, (), conjoin([goal, open_]),
-                                             ast.AndEffect((reached, ast.Not(open_)))))
+                structures.append(ast.Action(name, (), condition, ast.AndEffect((*adds, ast.Not(open_)))))
                 origins[name] = Origin(None)
+            parts = dict.fromkeys(a.predicate for _, adds in checks for a in adds if a != reached)
+            domain = replace(domain, predicates=(*domain.predicates, *(ast.PredicateDecl(p) for p in parts)))
             problem = replace(problem, goal=reached, init=(*problem.init, open_))
     domain = replace(domain, structures=tuple(structures))
     # Goal-achieving actions name the problem's objects: the domain is then this problem's alone.
