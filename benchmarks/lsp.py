@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import shutil
 import statistics
 import sys
@@ -190,12 +191,14 @@ async def measure(client: Client, path: Path, keystrokes: int) -> Result:
     return result
 
 
+_PREDICATE_USE = re.compile(r"\((?!(?:and|not|or|imply|forall|exists|when|either|at|over|define|domain|problem)[\s()])"
+                            r"[A-Za-z]")
+
+
 def _a_name(text: str) -> lsp.Position:
-    """The position of a predicate name in the last third of the file (the first '(' followed by a name)."""
-    at = text.find("(", len(text) * 2 // 3)
-    while at >= 0 and not text[at + 1 : at + 2].isalpha():
-        at = text.find("(", at + 1)
-    at = max(at, 0) + 1
+    """The position of a name in an atom (a predicate) in the last third of the file."""
+    match = _PREDICATE_USE.search(text, len(text) * 2 // 3) or _PREDICATE_USE.search(text)
+    at = match.start() + 2 if match else 0
     return lsp.Position(line=text.count("\n", 0, at), character=at - (text.rfind("\n", 0, at) + 1))
 
 

@@ -113,9 +113,15 @@ async def test_changes_are_checked_and_the_version_is_published(client: Language
     half = broken.rstrip()[:-1] + "  (:action new\n    :parameters (?x - truck)\n    :precondition (and (at ?x"
     found = await change_document(client, path, half)
     assert "E206" in codes(found) and any(c in ("E102", "E107") for c in codes(found))
+    # saving checks again (at once, without the debounce pause)
+    client.diagnostics.pop(path.resolve().as_uri(), None)
     client.text_document_did_save(lsp.DidSaveTextDocumentParams(text_document=lsp.TextDocumentIdentifier(
         uri=path.resolve().as_uri())))
+    assert codes(await diagnostics_of(client, path.resolve().as_uri())) == codes(found)
+    client.diagnostics.pop(path.resolve().as_uri(), None)
     close_document(client, path)
+    # closing clears the document's diagnostics
+    assert await diagnostics_of(client, path.resolve().as_uri()) == []
 
 
 async def test_rddl_diagnostics(client: LanguageClient) -> None:
