@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pddltools.check.features import Feature
+from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import (
     FALSE,
     TRUE,
@@ -33,6 +34,7 @@ from pddltools.compile.formulas import (
 from pddltools.compile.task import Origin, Step, Task
 from pddltools.pddl import ast
 
+MAX_NODES = 2_000_000
 NAMES = frozenset({Feature.EXISTENTIAL_PRECONDITIONS, Feature.UNIVERSAL_PRECONDITIONS, Feature.UNIVERSAL_EFFECTS})
 
 
@@ -43,6 +45,7 @@ class _Expander:
         self.existential = Feature.EXISTENTIAL_PRECONDITIONS in remove
         self.effects = Feature.UNIVERSAL_EFFECTS in remove
         self.expanded = False
+        self.size = 0  # nodes made by expansions so far, against the size guard
 
     def formula(self, formula: ast.Formula) -> ast.Formula:
         """Expand the asked-for quantifiers of a formula in negation normal form."""
@@ -54,7 +57,9 @@ class _Expander:
                 self.universal if isinstance(formula, ast.Forall) else self.existential):
             self.expanded = True
             body = self.formula(formula.body)
-            cases = [sub_formula(body, b) for b in self.universe.bindings(formula.variables)]
+            bindings = self.universe.bindings(formula.variables)
+            self.grow(body, len(bindings))
+            cases = [sub_formula(body, b) for b in bindings]
             if isinstance(formula, ast.Forall):
                 return conjoin(cases) if cases else TRUE
             return disjoin(cases) if cases else FALSE
@@ -72,8 +77,16 @@ class _Expander:
             if not self.effects:
                 return replace(effect, body=body)
             self.expanded = True
-            return ast.AndEffect(tuple(sub_effect(body, b) for b in self.universe.bindings(effect.variables)))
+            bindings = self.universe.bindings(effect.variables)
+            self.grow(body, len(bindings))
+            return ast.AndEffect(tuple(sub_effect(body, b) for b in bindings))
         return effect
+
+    def grow(self, body: ast.Node, copies: int) -> None:
+        self.size += sum(1 for _ in body.walk()) * copies
+        if self.size > MAX_NODES:
+            raise compile_error("E803", f"expanding the quantifiers would make more than {MAX_NODES} formula "
+                                "nodes; the task is too large to compile this way", body.span)
 
 
 def _lift(formula: ast.Formula, fresh: Fresh, parameters: list[ast.TypedName]) -> ast.Formula:
