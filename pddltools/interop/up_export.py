@@ -444,7 +444,11 @@ class _ToUP:
             raise _no(f"the trajectory constraint {type(node).__name__}", node,
                       "UP has always, sometime, at-most-once, sometime-before and sometime-after")
 
-        self.task.add_trajectory_constraint(convert(constraints, {}))
+        try:
+            self.task.add_trajectory_constraint(convert(constraints, {}))
+        except AssertionError:  # UP checks the form with an assertion, and says no more
+            raise _no("this form of :constraints", constraints, "UP takes a conjunction of always, sometime, "
+                      "at-most-once, sometime-before and sometime-after, each alone or under one forall") from None
 
     # The initial state and the metric ----------------------------------------------------------------
 
