@@ -153,7 +153,7 @@ def _shorten_runs(text: str, start: int, offset: int) -> str:
             runs.append([])
         elif char == ")" and opened:
             begin = opened.pop()
-            runs.pop()
+            blanks += runs.pop()[:-2]  # inside a form now complete, too
             run = runs[-1]
             if run and text[run[-1][1]:begin].strip():
                 blanks += run[:-2]
