@@ -3,6 +3,7 @@ read and judged (the empty plan) without a crash."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,58 @@ def test_every_ipc_domain_is_judged() -> None:
             assert report.value is not None
     assert set(verdicts) <= {"valid", "goal", "constraint"}
     assert verdicts["goal"] > 200
+
+
+ELEVATOR_TEMPORAL = IPC / "ipc-2008" / "elevator-temporal-satisficing-strips"
+# Four passengers moved by three elevators at once (written by hand, each event 0.001 after the one it
+# depends on): the moves' durations come from the travel-time fluents, boarding needs the lift there
+# over all of its duration, and p1 changes elevators at n4.
+ELEVATOR_PLAN = """\
+0.000: (move-down-slow slow0-0 n4 n3) [12.000]
+0.000: (move-down-fast fast0 n8 n0) [17.000]
+0.000: (move-up-slow slow1-0 n4 n7) [28.000]
+12.001: (board p0 slow0-0 n3 n0 n1) [1.000]
+13.002: (move-up-slow slow0-0 n3 n4) [12.000]
+17.001: (board p3 fast0 n0 n0 n1) [1.000]
+18.002: (move-up-fast fast0 n0 n2) [11.000]
+25.003: (leave p0 slow0-0 n4 n1 n0) [1.000]
+26.004: (move-down-slow slow0-0 n4 n1) [28.000]
+28.001: (board p2 slow1-0 n7 n0 n1) [1.000]
+29.002: (move-down-slow slow1-0 n7 n6) [12.000]
+29.003: (leave p3 fast0 n2 n1 n0) [1.000]
+41.003: (leave p2 slow1-0 n6 n1 n0) [1.000]
+42.004: (move-down-slow slow1-0 n6 n4) [20.000]
+54.005: (board p1 slow0-0 n1 n0 n1) [1.000]
+55.006: (move-up-slow slow0-0 n1 n4) [28.000]
+83.007: (leave p1 slow0-0 n4 n1 n0) [1.000]
+84.008: (board p1 slow1-0 n4 n0 n1) [1.000]
+85.009: (move-up-slow slow1-0 n4 n5) [12.000]
+97.010: (leave p1 slow1-0 n5 n1 n0) [1.000]
+"""
+
+
+@pytest.fixture(scope="module")
+def elevator_temporal() -> Task:
+    if not ELEVATOR_TEMPORAL.is_dir():
+        pytest.skip("the shared IPC corpus is not there")
+    return Task.load(ELEVATOR_TEMPORAL / "domain.pddl", ELEVATOR_TEMPORAL / "instances" / "instance-1.pddl")
+
+
+@pytest.mark.parametrize(("change", "verdict", "reason", "step"), [
+    (None, "valid", None, None),
+    # boarding before the lift arrives: the over-all (lift-at slow0-0 n3) is false at 11.5
+    (("12.001: (board p0", "11.500: (board p0"), "invalid", "invariant", 4),
+    # leaving n3 half an epsilon after arriving: the start reads (lift-at slow0-0 n3), which the end adds
+    (("13.002: (move-up-slow slow0-0", "12.0005: (move-up-slow slow0-0"), "invalid", "epsilon", 5),
+    # the same at the very moment of arrival: one happening, mutex
+    (("13.002: (move-up-slow slow0-0", "12.000: (move-up-slow slow0-0"), "invalid", "mutex", 1),
+    # a move whose duration is not the travel time
+    (("[17.000]", "[16.000]"), "invalid", "duration", 2),
+])
+def test_temporal_ipc_plan(elevator_temporal: Task, change: tuple[str, str] | None, verdict: str,
+                           reason: str | None, step: int | None) -> None:
+    plan = ELEVATOR_PLAN if change is None else ELEVATOR_PLAN.replace(*change)
+    report = validate_plan(elevator_temporal, plan)
+    assert (report.verdict, report.reason, report.failed_step) == (verdict, reason, step), report.message
+    if verdict == "valid":
+        assert report.value == report.makespan == Fraction("98.01")
