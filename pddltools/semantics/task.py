@@ -9,11 +9,16 @@ plans with it and the compiler's tests compare a compiled task with the original
     if task.applicable(step, state):
         state = task.apply(step, state)
     task.goal_holds(state)
+    successors = {str(a): task.apply(a, state) for a in task.applicable_actions(state)}
+    states = task.run([("pick-up", ("a",)), ("stack", ("a", "b"))])   # the trajectory of a plan
+
+Comparing a compiled task with its original: run the same plan through both (`run`), or compare the
+ground actions applicable in corresponding states (`applicable_actions`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -164,6 +169,32 @@ class Task:
         """The state after `action`, made by changing the thawed `state` in place (see `State.advance`)."""
         effects = self.effects(action, state)
         return state.advance(effects.deletes, effects.adds, resolve(state, effects))
+
+    def applicable_actions(self, state: State) -> Iterator[GroundAction]:
+        """Every ground (non-durative) action applicable in `state`, grounded lazily: parameters are
+        matched against the state's atoms through the precondition's positive atoms, then checked."""
+        ev = self.evaluator
+        for schema in self.schemas.values():
+            if not isinstance(schema, ast.Action) or schema.vars:
+                continue
+            pre = schema.precondition
+            parts = pre.parts if isinstance(pre, ast.And) else (() if pre is None else (pre,))
+            for binding in ev.candidates(list(schema.parameters), parts, {}, state):
+                if pre is None or ev.holds(pre, binding, state):
+                    args = tuple(str(binding[p.name]) for p in schema.parameters)
+                    yield GroundAction(schema, args, binding)
+
+    def run(self, steps: Iterable[tuple[str, Sequence[str]]]) -> list[State]:
+        """The states a sequence of `(action, args)` steps goes through, from the initial state; raises
+        `ValueError` naming the first step whose precondition is false."""
+        states = [self.initial_state()]
+        for index, (name, args) in enumerate(steps, 1):
+            action = self.bind_vars(self.ground(name, args), states[-1])
+            if not self.applicable(action, states[-1]):
+                missing = ", ".join(str(u) for u in self.unsatisfied(action, states[-1]))
+                raise ValueError(f"step {index} {action} is not applicable: {missing}")
+            states.append(self.apply(action, states[-1]))
+        return states
 
     # ----------------------------------------------------------------------------------------------
     # Goal

@@ -184,3 +184,23 @@ def test_interference_of_concurrent_events() -> None:
     assert interference(reader, writer) and interference(adder, deleter)
     assert interference(inc1, inc2) is None and interference(inc1, setter)
     assert interference(reader, adder) is None
+
+
+def test_applicable_actions_agree_with_every_grounding() -> None:
+    from pddltools.semantics import Task as SemanticsTask
+    from tests.validate.conftest import OWN
+
+    task = SemanticsTask.load(OWN / "adl" / "domain.pddl", OWN / "adl" / "problem.pddl")
+    states = task.run([("pick", ("k1", "hall")), ("unlock", ("lab",)), ("move", ("hall", "lab"))])
+    for state in states:
+        found = {str(a) for a in task.applicable_actions(state)}
+        brute = set()
+        for schema in task.schemas.values():
+            for binding in task.grounder.bindings(schema.parameters):
+                action = task.ground(schema.name, tuple(str(binding[p.name]) for p in schema.parameters))
+                if task.applicable(action, state):
+                    brute.add(str(action))
+        assert found == brute and found
+    assert ("at-robot", "lab") in states[-1]
+    with pytest.raises(ValueError, match=r"step 1 .* not applicable: \(open lab\)"):
+        task.run([("move", ("hall", "lab"))])
