@@ -16,6 +16,7 @@ from pddltools.semantics.errors import (
     EffectConflict,
     NotStratified,
     SemanticsError,
+    UnboundVariable,
     UndefinedValue,
     Unsupported,
 )
@@ -30,7 +31,7 @@ from pddltools.semantics.temporal import Footprint, Split, interference, split
 __all__ = [
     "ArithmeticFault", "Binding", "ConstraintResult", "EffectConflict", "Effects", "Evaluator", "Footprint",
     "GroundAction", "GroundAtom", "GroundFluent", "Grounder", "NotStratified", "SemanticsError", "Split", "State",
-    "Task", "TimedLiteral", "UndefinedValue", "Unsatisfied", "Unsupported", "apply", "collect",
+    "Task", "TimedLiteral", "UnboundVariable", "UndefinedValue", "Unsatisfied", "Unsupported", "apply", "collect",
     "evaluate_constraints", "ground", "holds_over", "interference", "metric_value", "resolve", "show_atom",
     "split", "state_violations",
 ]

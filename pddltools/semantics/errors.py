@@ -41,3 +41,13 @@ class NotStratified(SemanticsError):
     """Derived predicates that depend on their own negation: no stratified semantics exists."""
 
     reason = "not-stratified"
+
+
+class UnboundVariable(SemanticsError):
+    """A variable that no parameter or quantifier binds (the checker reports it as an error)."""
+
+    reason = "unbound-variable"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"the variable {name} is not bound by a parameter or a quantifier")

@@ -19,7 +19,7 @@ from typing import Any
 
 from pddltools.pddl import ast
 from pddltools.semantics.derived import strata
-from pddltools.semantics.errors import ArithmeticFault, UndefinedValue, Unsupported
+from pddltools.semantics.errors import ArithmeticFault, UnboundVariable, UndefinedValue, Unsupported
 from pddltools.semantics.grounding import Binding, Grounder, Value
 from pddltools.semantics.state import (
     FluentValue,
@@ -81,7 +81,10 @@ class Evaluator:
     def term(self, term: ast.Term, binding: Binding, state: State) -> str:
         """The object a term stands for (a variable's value, a constant, an object fluent's value)."""
         if isinstance(term, ast.Variable):
-            return str(binding[term.name])
+            found = binding.get(term.name)
+            if found is None:
+                raise UnboundVariable(term.name)
+            return str(found)
         if isinstance(term, ast.Constant):
             return term.name
         key = self.fluent(term, binding, state)
@@ -105,7 +108,10 @@ class Evaluator:
                 raise UndefinedValue(show_atom(key))
             return found
         if isinstance(expr, ast.Variable):
-            return binding[expr.name]
+            value = binding.get(expr.name)
+            if value is None:
+                raise UnboundVariable(expr.name)
+            return value
         if isinstance(expr, ast.Constant):
             if expr.name in self.constant_functions:
                 found = state.values.get((expr.name,))
@@ -141,6 +147,8 @@ class Evaluator:
                                   else self.term(t, b, s) for t in f.args])
         except UndefinedValue:
             return False
+        except KeyError as exc:
+            raise UnboundVariable(str(exc.args[0])) from None
         if f.predicate in self.derived_names:
             return key in self.derived(s)
         return key in s.atoms

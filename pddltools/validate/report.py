@@ -13,7 +13,7 @@ Verdict = Literal["valid", "invalid", "error"]
 #: Reasons a plan is not valid. `invalid` ones: the plan is read but does not work; `error` ones: the
 #: file is not a plan for this task (VAL's "bad plan description").
 INVALID_REASONS = ("precondition", "goal", "constraint", "invariant", "duration", "mutex", "epsilon",
-                   "conflict", "undefined", "arithmetic", "unsupported", "not-stratified")
+                   "conflict", "undefined", "arithmetic", "unsupported", "unbound-variable")
 ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "timing", "unreadable")
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pddltools.diagnostics import Source
 from pddltools.validate import PlanError, Task, read_plan, validate_plan
@@ -103,3 +105,17 @@ def test_fast_path_and_tokenizer_agree() -> None:
     text = "; c\n0.5: (a b c) [2]\n\n(d)\n3: (e f)   ; x\n"
     source = Source(text)
     assert read_plan(source) == _read_tokens(source)
+
+
+_TOKENS = st.sampled_from(["(", ")", "[", "]", "pick", "move", "unlock", "k1", "hall", "lab", "box", "office",
+                           "1:", "0.5:", "[2]", ";", "\n", " ", "x", "3.0", "\x00", "é"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_TOKENS, max_size=40))
+def test_any_text_gives_a_report_never_an_exception(tokens: list[str]) -> None:
+    task = Task.load(ADL / "domain.pddl", ADL / "problem.pddl")
+    report = validate_plan(task, " ".join(tokens))
+    assert report.verdict in ("valid", "invalid", "error")
+    if report.verdict == "error":
+        assert report.reason and report.message
