@@ -22,8 +22,9 @@ import numpy as np
 
 from pddltools.diagnostics import Error, error
 from pddltools.rddl import ast
-from pddltools.rddl.evaluate import Compiler, Fn, Frame
+from pddltools.rddl.evaluate import Compiler, Frame
 from pddltools.rddl.grounding import Key, Model, Value, fail, key_text
+from pddltools.rddl.specialise import Ground, Specialiser
 
 _INTERMEDIATE = ("derived-fluent", "interm-fluent")
 
@@ -52,9 +53,8 @@ class Step:
 class _GroundCpf:
     name: str
     into_next: bool
-    fn: Fn
     coerce: Callable[[Any], Value]
-    groundings: tuple[tuple[Key, dict[str, str]], ...]
+    groundings: tuple[tuple[Key, Ground], ...]
 
 
 def _coercer(range_name: str) -> Callable[[Any], Value]:
@@ -87,26 +87,29 @@ class Simulator:
     """One instance, ready to run rounds; `reset()` starts a round, `step(actions)` advances it."""
 
     def __init__(self, domain: ast.Domain, instance: ast.Instance, seed: int | None = None,
-                 non_fluents: ast.NonFluents | None = None) -> None:
+                 non_fluents: ast.NonFluents | None = None, unroll_budget: int = 200_000) -> None:
+        """`unroll_budget` bounds how far one grounding's aggregations are unrolled (see `specialise`);
+        0 keeps every expression lifted."""
         self.model = Model(domain, instance, non_fluents)
         self.horizon = self.model.horizon
         self.discount = self.model.discount
         self.max_nondef_actions = self.model.max_nondef_actions
         self.partially_observed = self.model.partially_observed
         self.rng = np.random.default_rng(seed)
-        compiler = Compiler(self.model)
         self._initial = self.model.initial_values()
+        fixed = {k: v for k, v in self._initial.items() if self.model.decls[k[0]].kind == "non-fluent"}
+        compiler = Specialiser(self.model, Compiler(self.model), fixed, unroll_budget)
         self.state_keys = self.model.keys(["state-fluent"])
         self.action_keys = self.model.keys(["action-fluent"])
         self.observ_keys = self.model.keys(["observ-fluent"])
         self.action_defaults: dict[Key, Value] = {k: self._initial[k] for k in self.action_keys}
         self._action_decls = {n: d for n, d in self.model.decls.items() if d.kind == "action-fluent"}
         self._cpfs = self._ground_cpfs(compiler)
-        self._reward = compiler.compile(domain.reward) if domain.reward is not None else (lambda f, b: 0.0)
-        self._action_constraints = [(c, compiler.compile(c)) for c in
+        self._reward = compiler.ground(domain.reward, {}) if domain.reward is not None else (lambda f: 0.0)
+        self._action_constraints = [(c, compiler.ground(c, {})) for c in
                                     domain.state_action_constraints + domain.action_preconditions]
-        self._invariants = [(c, compiler.compile(c)) for c in domain.state_invariants]
-        self._termination = [compiler.compile(c) for c in domain.termination]
+        self._invariants = [(c, compiler.ground(c, {})) for c in domain.state_invariants]
+        self._termination = [compiler.ground(c, {}) for c in domain.termination]
         self._values: dict[Key, Value] = {}
         self.turn = 0
         self.total_reward = 0.0
@@ -115,7 +118,7 @@ class Simulator:
 
     # -- set-up ----------------------------------------------------------------------------------
 
-    def _ground_cpfs(self, compiler: Compiler) -> list[_GroundCpf]:
+    def _ground_cpfs(self, compiler: Specialiser) -> list[_GroundCpf]:
         decls = self.model.decls
         by_node: dict[str, ast.Cpf] = {}
         for cpf in self.model.domain.cpfs:
@@ -135,10 +138,9 @@ class Simulator:
             if len(cpf.params) != len(decl.params):
                 raise fail("R303", f"the CPF of {cpf.name} has {len(cpf.params)} parameters, the fluent "
                            f"{len(decl.params)}", cpf)
-            groundings = tuple(((cpf.name, args), dict(zip(cpf.params, args, strict=False)))
+            groundings = tuple(((cpf.name, args), compiler.ground(cpf.expr, dict(zip(cpf.params, args, strict=True))))
                                for args in self.model.groundings[cpf.name])
-            ground.append(_GroundCpf(cpf.name, decl.kind == "state-fluent", compiler.compile(cpf.expr),
-                                     _coercer(decl.range), groundings))
+            ground.append(_GroundCpf(cpf.name, decl.kind == "state-fluent", _coercer(decl.range), groundings))
         return ground
 
     @staticmethod
@@ -265,7 +267,7 @@ class Simulator:
         values.update(full)
         frame = Frame(values, self.rng)
         for expr, fn in self._action_constraints:
-            if not fn(frame, {}):
+            if not fn(frame):
                 return expr
         return None
 
@@ -283,11 +285,11 @@ class Simulator:
         frame = Frame(values, self.rng)
         nxt = frame.next
         for cpf in self._cpfs:
-            fn, coerce = cpf.fn, cpf.coerce
+            coerce = cpf.coerce
             store = nxt if cpf.into_next else values
-            for key, bindings in cpf.groundings:
-                store[key] = coerce(fn(frame, bindings))
-        reward = float(self._reward(frame, {}))
+            for key, fn in cpf.groundings:
+                store[key] = coerce(fn(frame))
+        reward = float(self._reward(frame))
         for key in self.state_keys:
             values[key] = nxt[key]
         self.turn += 1
@@ -295,11 +297,11 @@ class Simulator:
         self._weight *= self.discount
         after = Frame(values, self.rng)
         self._check_invariants(after)
-        self._terminated = any(fn(after, {}) for fn in self._termination)
+        self._terminated = any(fn(after) for fn in self._termination)
         observation = ({k: values[k] for k in self.observ_keys} if self.partially_observed else self.state)
         return Step(observation, reward, self.done, self.turn)
 
     def _check_invariants(self, frame: Frame) -> None:
         for expr, fn in self._invariants:
-            if not fn(frame, {}):
+            if not fn(frame):
                 raise InvariantViolation([error("R337", f"the state breaks the invariant {expr}", expr.span)])
