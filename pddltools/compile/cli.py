@@ -104,6 +104,7 @@ def _summary(result: Result, outdir: Path) -> dict[str, Any]:
 
 def _print_summary(result: Result, summary: dict[str, Any]) -> None:
     console = Console(highlight=False, soft_wrap=True)
+    console.width = max(console.width, 120)  # the table's seven columns, even when piped
     table = Table("pass", "actions", "predicates", "init atoms", "domain bytes", "problem bytes", "ms")
     for p in result.passes:
         table.add_row(p.name, f"{p.actions_before} → {p.actions_after}",

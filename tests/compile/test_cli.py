@@ -1,0 +1,91 @@
+"""`pddltools compile` and `pddltools unmap`: files written, refusals, exit codes, JSON fields."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pddltools.cli import main
+from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+from pddltools.semantics import Task as Semantics
+from pddltools.validate import validate_plan
+from tests.compile.search import first_plan, plan_text
+
+CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "compile"
+
+
+def files(name: str) -> list[str]:
+    return [str(CORPUS / f"{name}-domain.pddl"), str(CORPUS / f"{name}-problem.pddl")]
+
+
+def test_compile_writes_task_and_plan_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main(["compile", *files("conditional"), "--target", "strips", "-o", str(out), "--format", "json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["requirements"] == [":strips"]
+    assert {p["pass"] for p in summary["passes"]} >= {"conditional_effects", "negation"}
+    assert all(set(p) >= {"actions", "predicates", "init_atoms", "domain_bytes", "problem_bytes", "seconds"}
+               for p in summary["passes"])
+    plan_map = json.loads((out / "plan-map.json").read_text())
+    assert plan_map["format"] == "pddltools-plan-map/1"
+    assert plan_map["problem_specific"] is False
+    compiled = Semantics(parse_domain_file(out / "domain.pddl"), parse_problem_file(out / "problem.pddl"))
+    plan = first_plan(compiled, 20)
+    assert plan is not None
+    (tmp_path / "plan").write_text(plan_text(plan))
+    assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0
+    original_plan = capsys.readouterr().out
+    assert "--" not in original_plan and "ce-" not in original_plan  # auxiliary steps are gone
+    original = Semantics(parse_domain_file(files("conditional")[0]), parse_problem_file(files("conditional")[1]))
+    assert validate_plan(original, original_plan).valid
+
+
+def test_unmap_json_restores_unified_parameters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main(["compile", *files("equality"), "--remove", "equality", "-o", str(out)]) == 0
+    capsys.readouterr()
+    (tmp_path / "plan").write_text("(look a)\n(rest)\n; cost = 2 (unit cost)\n")
+    assert main(["unmap", str(out), str(tmp_path / "plan"), "--format", "json"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    assert steps == [{"action": "look", "args": ["a", "a"]}, {"action": "rest", "args": ["home"]}]
+
+
+def test_non_empty_output_folder_needs_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    assert main(["compile", *files("typing"), "--target", "strips", "-o", str(out), "--format", "json"]) == 2
+    assert json.loads(capsys.readouterr().out)[0]["code"] == "E804"
+    assert not (out / "domain.pddl").exists()
+    assert main(["compile", *files("typing"), "--target", "strips", "-o", str(out), "--force"]) == 0
+    assert (out / "domain.pddl").exists() and (out / "notes.txt").read_text() == "mine"
+
+
+def test_refusals_and_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", *files("recursive"), "--target", "strips", "-o", str(tmp_path / "a"),
+                 "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)[0]["code"] == "E802"
+    assert main(["compile", *files("typing"), "--remove", "teleportation", "-o", str(tmp_path / "b"),
+                 "--format", "json"]) == 2
+    assert json.loads(capsys.readouterr().out)[0]["code"] == "E806"
+    assert main(["compile", str(tmp_path / "missing.pddl"), files("typing")[1], "--target", "strips",
+                 "-o", str(tmp_path / "c")]) == 2
+    capsys.readouterr()
+    assert main(["unmap", str(tmp_path / "nowhere"), str(tmp_path / "plan")]) == 2
+
+
+def test_unmap_rejects_an_unknown_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main(["compile", *files("typing"), "--target", "strips", "-o", str(out)]) == 0
+    capsys.readouterr()
+    (tmp_path / "plan").write_text("(fly t1 paris)\n")
+    assert main(["unmap", str(out), str(tmp_path / "plan"), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)[0]["code"] == "E805"
+
+
+def test_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compile", *files("quantifiers"), "--target", "typed-strips", "-o", str(tmp_path / "o")]) == 0
+    text = capsys.readouterr().out
+    assert "quantifiers" in text and "problem-specific" in text and "requirements :strips :typing" in text
