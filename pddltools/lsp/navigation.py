@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from pddltools.diagnostics import Span
-from pddltools.lsp.pddl_index import Symbol, Table, Use, use_at, uses
+from pddltools.lsp.pddl_index import Symbol, Table, Use, build_table, use_at, uses
 from pddltools.lsp.rddl_index import RUse
 from pddltools.lsp.rddl_index import declarations as rddl_declarations
 from pddltools.lsp.rddl_index import describe as rddl_describe
@@ -45,8 +45,6 @@ def name_at(workspace: Workspace, doc: Document, offset: int) -> Found | None:
 
 
 def build_domain_symbol(domain: ast.Domain) -> Symbol | None:
-    from pddltools.lsp.pddl_index import build_table
-
     return build_table(domain).domain_name
 
 

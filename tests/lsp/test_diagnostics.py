@@ -158,3 +158,49 @@ async def test_an_ipc_instance_finds_its_domain_in_the_sibling_folder(client: La
     ours = [f for f in expected.findings if f.span is not None and f.span.file == str(problem)]
     assert codes(found) == [f.code for f in ours]
     close_document(client, problem)
+
+
+SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
+            "info": lsp.DiagnosticSeverity.Hint}
+
+
+def as_published(diagnostic: lsp.Diagnostic) -> tuple[str, int, int, int, int, int]:
+    r = diagnostic.range
+    return (str(diagnostic.code), int(diagnostic.severity or 0), r.start.line, r.start.character, r.end.line,
+            r.end.character)
+
+
+@pytest.mark.corpus
+async def test_every_finding_of_pddltools_check_on_corpus_domains(client: LanguageClient) -> None:
+    """The server publishes exactly `pddltools check`'s findings: code, severity and range."""
+    root = SHARED / "pddl"
+    if not root.is_dir():
+        pytest.skip("the shared corpus is not there")
+    domains = [p for p in sorted(root.rglob("domain*.pddl")) if p.stat().st_size < 150_000][::25]
+    assert len(domains) >= 10
+    for path in domains:
+        report = check_files(path)
+        expected = []
+        for f in report.findings:
+            assert f.span is not None
+            expected.append((f.code, int(SEVERITY[f.severity.value]), f.span.line - 1, f.span.column - 1,
+                             f.span.end_line - 1, f.span.end_column - 1))
+        found = await open_document(client, path)
+        assert sorted(as_published(d) for d in found) == sorted(expected), path
+        close_document(client, path)
+
+
+@pytest.mark.corpus
+async def test_every_finding_of_rddl_check_on_corpus_files(client: LanguageClient) -> None:
+    from pddltools.rddl.loading import check_paths
+
+    root = SHARED / "rddl" / "examples"
+    if not root.is_dir():
+        pytest.skip("the shared corpus is not there")
+    for path in sorted(root.glob("*.rddl"))[:8]:
+        (result,) = check_paths([path])
+        expected = sorted((d.code, int(SEVERITY[d.severity.value]), d.span.line - 1, d.span.column - 1)
+                          for d in result.diagnostics if d.span is not None)
+        found = await open_document(client, path, path.read_text(encoding="utf-8", errors="replace"))
+        assert sorted(as_published(d)[:4] for d in found) == expected, path
+        close_document(client, path)
