@@ -125,3 +125,22 @@ def test_score_bad_logs(content: str | None, tmp_path: Path) -> None:
     if content is not None:
         log.write_text(content)
     assert main(["rddl", "score", str(log), "--rddl"]) == 2
+
+
+def test_a_killed_server_loses_no_finished_round(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "results.jsonl"
+    server = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from pddltools.cli import main; sys.exit(main())", "rddl", "serve",
+         str(CORPUS / "ippc-2014"), "--port", "0", "--rounds", "3", "--log", str(log), "--format", "json"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        port = str(json.loads(server.stdout.readline())["port"])
+        assert main(["rddl", "client", "127.0.0.1", port, "wildfire_inst_mdp__1", "--format", "json"]) == 0
+        told = json.loads(capsys.readouterr().out)
+    finally:
+        server.kill()  # SIGKILL: no chance to flush anything now
+        server.wait(10)
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [r["reward"] for r in records if r["event"] == "round-end"] == [r["reward"] for r in told["rounds"]]
+    assert [r["total_reward"] for r in records if r["event"] == "session-end"] == [told["total_reward"]]
