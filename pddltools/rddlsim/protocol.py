@@ -369,7 +369,8 @@ class Reader:
             if wait is not None and wait <= 0:
                 raise TimeoutError
             try:
-                chunk = await asyncio.wait_for(self.stream.read(65536), wait)
+                async with asyncio.timeout(wait):  # cheaper than wait_for: no task per read
+                    chunk = await self.stream.read(65536)
             except TimeoutError:
                 if self.partial and (deadline is None or loop.time() < deadline):
                     raise Stalled([error("R355", f"half a message, then nothing for {stall} s")]) from None

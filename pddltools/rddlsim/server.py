@@ -167,8 +167,11 @@ class _Session:
 
     async def send(self, message: Message) -> None:
         self.writer.write(protocol.encode(message, self.header))
+        if self.writer.transport.get_write_buffer_size() < 65536:
+            return  # the kernel took it; waiting on drain() for every turn costs more than the send
         try:
-            await asyncio.wait_for(self.writer.drain(), self.config.stall)
+            async with asyncio.timeout(self.config.stall):
+                await self.writer.drain()
         except (TimeoutError, ConnectionError) as exc:
             self.note(logging.WARNING, f"the client does not take messages ({type(exc).__name__}); session ended")
             raise _EndSession from None
