@@ -134,6 +134,11 @@ def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False
             raise compile_error("E801", f"the task uses {names}, which this compiler cannot remove",
                                 blocking[0].span)
     origins = identity(task.domain)
+    # PDDL 1.2 `:vars` are parameters a plan does not name: as trailing parameters every pass (and
+    # every STRIPS reader) understands them, and the back map drops them.
+    task = Task(replace(task.domain, structures=tuple(
+        replace(s, parameters=(*s.parameters, *s.vars), vars=()) if isinstance(s, ast.Action) and s.vars else s
+        for s in task.domain.structures)), task.problem)
     reports: list[PassReport] = []
     problem_specific = False
     costs: dict[str, str] = {}

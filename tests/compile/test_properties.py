@@ -64,7 +64,8 @@ def effects(draw: st.DrawFn, scope: tuple[str, ...], depth: int = 1) -> str:
     if kind == "when":
         return f"(when {draw(formulas(scope, 1))} {draw(effects(scope, depth - 1))})"
     variable = f"?e{depth}"
-    return f"(forall ({variable} - {draw(st.sampled_from(sorted(TYPES)))}) {draw(effects((*scope, variable), depth - 1))})"
+    type_ = draw(st.sampled_from(sorted(TYPES)))
+    return f"(forall ({variable} - {type_}) {draw(effects((*scope, variable), depth - 1))})"
 
 
 @st.composite
