@@ -427,12 +427,3 @@ def ground(node: ast.Node, binding: Binding) -> ast.Node:
         elif isinstance(current, tuple) and current and isinstance(current[0], ast.Node):
             changes[f.name] = tuple(ground(c, binding) for c in current)
     return replace(node, **changes) if changes else node
-
-
-def iter_preferences(formula: ast.Node | None) -> Iterator[ast.Preference]:
-    """Every preference inside a formula."""
-    if formula is None:
-        return
-    for node in formula.walk():
-        if isinstance(node, ast.Preference):
-            yield node

@@ -34,7 +34,7 @@ def split(action: ast.DurativeAction) -> Split:
     """Split conditions, effects and duration constraints by their time specifier."""
     conditions = {t: ast.And(tuple(parts)) for t, parts in _split_formula(action.condition).items() if parts}
     effects = {t: ast.AndEffect(tuple(parts)) for t, parts in _split_effect(action.effect).items() if parts}
-    duration = {t: ast.And(tuple(parts)) for t, parts in _split_duration(action.duration).items() if parts}
+    duration = {t: ast.And(tuple(parts)) for t, parts in _split_formula(action.duration).items() if parts}
     return Split(conditions, effects, duration)
 
 
@@ -59,10 +59,6 @@ def _split_formula(node: ast.Formula | None, default: str = "start") -> dict[str
     else:
         out[default].append(node)
     return out
-
-
-def _split_duration(node: ast.Formula | None) -> dict[str, list[ast.Formula]]:
-    return _split_formula(node, "start")
 
 
 def _split_effect(node: ast.Effect | None) -> dict[str, list[ast.Effect]]:

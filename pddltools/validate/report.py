@@ -14,7 +14,8 @@ Verdict = Literal["valid", "invalid", "error"]
 #: file is not a plan for this task (VAL's "bad plan description").
 INVALID_REASONS = ("precondition", "goal", "constraint", "invariant", "duration", "mutex", "epsilon",
                    "conflict", "undefined", "arithmetic", "unsupported", "unbound-variable")
-ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "timing", "unreadable")
+ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "timing", "unreadable", "batch-line",
+                 "task")
 
 
 def _number(value: int | Fraction | None) -> int | float | None:

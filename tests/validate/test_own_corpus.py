@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pddltools.validate import Task, validate_plan
+from pddltools.validate.report import ERROR_REASONS, INVALID_REASONS
 from tests.validate.conftest import OWN, manifest
 
 ROWS = manifest(OWN / "manifest.tsv")
@@ -21,6 +22,8 @@ def test_expected_verdict(row: dict[str, str]) -> None:
     assert (report.reason or "-") == (row["reason"] if row["reason"] != "-" else "-"), report.message
     assert report.failed_step == (None if row["failed_step"] == "-" else int(row["failed_step"]))
     assert report.value == (None if row["value"] == "-" else Fraction(row["value"]))
+    if report.verdict != "valid":
+        assert report.reason in (INVALID_REASONS if report.verdict == "invalid" else ERROR_REASONS)
     if report.verdict == "invalid" and report.reason in ("precondition", "goal", "invariant"):
         assert report.unsatisfied and report.advice
 
