@@ -285,7 +285,9 @@ class Evaluator:
                     changed = False
                     for rule in stratum.rules:
                         params = rule.predicate.parameters
-                        for binding in self.grounder.bindings(params):
+                        body = rule.body
+                        parts = body.parts if isinstance(body, ast.And) else (body,)
+                        for binding in self.candidates(list(params), parts, {}, state):
                             key = (rule.name, *[str(binding[p.name]) for p in params])
                             if key not in facts and self.holds(rule.body, binding, state):
                                 facts.add(key)
