@@ -62,8 +62,8 @@ def _rddl_findings(workspace: Workspace, doc: Document) -> list[Diagnostic]:
     try:
         found = check_rddl(files)
     except RecursionError:
-        return []
-    return [d for d in found if _in(d, doc)]
+        found = []
+    return [*parsed.syntax, *(d for d in found if _in(d, doc))]
 
 
 def _in(diagnostic: Diagnostic, doc: Document) -> bool:

@@ -107,7 +107,7 @@ def formatted(workspace: Workspace, doc: Document) -> str:
         if "//" in doc.text or "/*" in doc.text:
             raise Refused("not formatted: the file has comments, which the RDDL printer does not keep")
         rddl = workspace.rddl(doc)
-        if rddl.node is None:
+        if rddl.node is None or rddl.syntax:
             raise Refused("not formatted: the file has a syntax error")
         try:
             return format_file(rddl.node)

@@ -268,15 +268,42 @@ class Workspace:
         return found
 
 
-def parse_rddl_text(source: Source) -> RDDLParsed:
-    try:
-        return RDDLParsed(parse_rddl(source), ())
-    except Error as exc:
-        return RDDLParsed(None, exc.diagnostics)
-    except RecursionError:
-        from pddltools.diagnostics import error
+_RDDL_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_RDDL_BLOCK = re.compile(r"^[ \t]*(?:domain|non-fluents|instance)\s+[\w\-]+\s*\{", re.MULTILINE)
 
-        return RDDLParsed(None, (error("R106", "expressions are nested too deeply for pddltools to handle"),))
+
+def parse_rddl_text(source: Source, max_rounds: int = 8) -> RDDLParsed:
+    """Parse RDDL; a block (domain, non-fluents, instance) with a syntax error is blanked out and the
+    others parsed again, so that one broken block does not hide the type errors of the rest."""
+    syntax: list[Diagnostic] = []
+    text = source.text
+    plain = _RDDL_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    starts = [m.start() for m in _RDDL_BLOCK.finditer(plain)]
+    blocks = [(start, starts[i + 1] if i + 1 < len(starts) else len(text)) for i, start in enumerate(starts)]
+    attempt = source
+    for _ in range(max_rounds):
+        try:
+            return RDDLParsed(parse_rddl(attempt), tuple(syntax))
+        except RecursionError:
+            from pddltools.diagnostics import error
+
+            syntax.append(error("R106", "expressions are nested too deeply for pddltools to handle"))
+            return RDDLParsed(None, tuple(syntax))
+        except Error as exc:
+            found = list(exc.diagnostics)
+        syntax += found
+        places = [d.span.start for d in found if d.span is not None]
+        broken = [b for b in blocks if any(b[0] <= at < b[1] for at in places)]
+        if not broken or len(blocks) < 2:
+            break
+        blocks = [b for b in blocks if b not in broken]
+        candidate = attempt.text
+        for begin, end in broken:
+            candidate = candidate[:begin] + re.sub(r"[^\n]", " ", candidate[begin:end]) + candidate[end:]
+        attempt = Source(candidate, source.name)
+        if not blocks:
+            break
+    return RDDLParsed(None, tuple(syntax))
 
 
 def _declared_domain(text: str) -> str | None:

@@ -136,6 +136,14 @@ async def test_rddl_diagnostics(client: LanguageClient) -> None:
         close_document(client, CORPUS / name)
 
 
+async def test_a_broken_rddl_block_keeps_the_findings_of_the_others(client: LanguageClient, tmp_path: Path) -> None:
+    domain = (CORPUS / "broken" / "lights-type-error.rddl").read_text(encoding="utf-8")
+    instance = (CORPUS / "lights-instance.rddl").read_text(encoding="utf-8").replace("horizon = 10;", "horizon = ;")
+    found = await open_document(client, tmp_path / "all.rddl", domain + "\n" + instance)
+    assert sorted((str(d.code), d.range.start.line) for d in found) == [("R100", 37), ("R203", 14)]
+    close_document(client, tmp_path / "all.rddl")
+
+
 async def test_an_rddl_instance_reports_its_own_errors(client: LanguageClient, tmp_path: Path) -> None:
     text = (CORPUS / "lights-instance.rddl").read_text(encoding="utf-8").replace("on(kitchen);", "on(garage);")
     await open_document(client, tmp_path / "lights.rddl", (CORPUS / "lights.rddl").read_text(encoding="utf-8"))
