@@ -12,6 +12,7 @@ argument is an undefined object fluent false.
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
@@ -65,7 +66,9 @@ class Evaluator:
         self.derived_names = {rule.name for rule in self.rules}
         self._strata = strata(self.rules) if self.rules else []
         self._derived: dict[int, tuple[State, frozenset[GroundAtom]]] = {}
-        self._partial: tuple[State, set[GroundAtom]] | None = None
+        # the derived atoms of the state whose fixpoint is being computed, per thread: the scorer
+        # validates plans of one task from several threads
+        self._local = threading.local()
         self._index: dict[int, tuple[State, dict[str, list[GroundAtom]],
                                      dict[tuple[str, int, str], list[GroundAtom]]]] = {}
         self._holds: dict[type, Callable[[Any, Binding, State], bool]] = {
@@ -270,14 +273,14 @@ class Evaluator:
 
     def derived(self, state: State) -> frozenset[GroundAtom] | set[GroundAtom]:
         """The derived atoms true in `state`: the least fixpoint of each stratum in turn."""
-        partial = self._partial
+        partial: tuple[State, set[GroundAtom]] | None = getattr(self._local, "partial", None)
         if partial is not None and partial[0] is state:
             return partial[1]
         cached = self._derived.get(id(state))
         if cached is not None and cached[0] is state:
             return cached[1]
         facts: set[GroundAtom] = set()
-        self._partial = (state, facts)
+        self._local.partial = (state, facts)
         try:
             for stratum in self._strata:
                 changed = True
@@ -293,7 +296,7 @@ class Evaluator:
                                 facts.add(key)
                                 changed = stratum.recursive
         finally:
-            self._partial = None
+            self._local.partial = None
         result = frozenset(facts)
         if len(self._derived) > 256:  # a plan moves forward; old states are not asked again
             self._derived.clear()

@@ -129,3 +129,21 @@ def test_temporal_ipc_plan(elevator_temporal: Task, change: tuple[str, str] | No
     assert (report.verdict, report.reason, report.failed_step) == (verdict, reason, step), report.message
     if verdict == "valid":
         assert report.value == report.makespan == Fraction("98.01")
+
+
+def test_threads_share_a_task() -> None:
+    """The scorer validates plans of one task from several threads (derived predicates keep per-thread
+    state during their fixpoint)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.validate.conftest import manifest
+
+    rows = [r for r in manifest(SHARED / "plans" / "manifest_extra.tsv") if r["id"].startswith("optical04")]
+    if not rows:
+        pytest.skip("the shared plans are not there")
+    task = Task.load(SHARED / rows[0]["domain_path"], SHARED / rows[0]["problem_path"])
+    expected = [validate_plan(task, SHARED / r["plan_file"]).verdict for r in rows]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            found = list(pool.map(lambda r: validate_plan(task, SHARED / r["plan_file"]).verdict, rows))
+            assert found == expected
