@@ -1,10 +1,11 @@
 """The documents the editor has open, their parses (cached by version) and the files they lean on.
 
-A PDDL problem is checked against its domain: the open document, else the file beside it (or in a
-sibling folder, as in the IPC layout `domains/` + `instances/`), whose `(define (domain NAME)` matches
-the problem's `:domain`. An RDDL instance finds its domain and non-fluents block the same way. Files
-read from disk are cached by modification time. Thread-safe: diagnostics are computed off the event loop.
-"""
+A PDDL problem is checked against its domain: the open document, else the file in the problem's
+folder, its parent folder or a sibling folder (the IPC layout `domains/` + `instances/`) whose
+`(define (domain NAME)` matches the problem's `:domain`. An RDDL instance or non-fluents block finds
+the blocks it names among the open documents and the `*.rddl` files of its folder. Open PDDL documents
+are parsed section by section (`incremental`), files read from disk whole and cached by modification
+time. Thread-safe: diagnostics are computed off the event loop."""
 
 from __future__ import annotations
 
