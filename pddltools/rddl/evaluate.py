@@ -258,6 +258,12 @@ class Compiler:
             objects = [combo[0] for combo in combos]
             # ties go to the first object, as numpy's argmax does in pyRDDLGym
             return lambda frame, b: objects[pick(range(len(objects)), key=list(values(frame, b)).__getitem__)]
+        if op in ("Discrete", "UnnormDiscrete") and len(variables) == 1:
+            # pyRDDLGym's `Discrete_{?x : t}(p(?x))`: an object of t drawn with the body's probabilities
+            objects = [combo[0] for combo in combos]
+            normalise = op == "UnnormDiscrete"
+            return lambda frame, b: categorical(frame.rng, objects, [float(w) for w in values(frame, b)], op,
+                                                normalise)
         raise fail("R310", f"the simulator does not support {op}_{{...}} aggregations", expr)
 
     # -- draws -----------------------------------------------------------------------------------

@@ -184,3 +184,10 @@ def test_folded_and_lifted_compilation_give_the_same_rounds(instance: str) -> No
             totals.append(env.total_reward)
         rewards.append(totals)
     assert rewards[0] == rewards[1]
+
+
+def test_discrete_aggregation_draws_objects_by_weight() -> None:
+    pick = OWN_CORPUS / "rddlsim" / "pick.rddl"
+    result = run_rounds(load_problem(pick, pick), "noop", 4000, seed=2)
+    # the first step sees b1; the second sees b3 with weight 2 of 1 + 1 + 2
+    assert abs(result.mean - 0.5) < 4 * math.sqrt(0.25 / 4000)
