@@ -20,10 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from pddltools.diagnostics import Error, error
+from pddltools.diagnostics import Diagnostic, Error, Span, error
 from pddltools.rddl import ast
 from pddltools.rddl.evaluate import Compiler, Frame
 from pddltools.rddl.grounding import Key, Model, Value, fail, key_text
+from pddltools.rddl.sampling import SamplingError
 from pddltools.rddl.specialise import Ground, Specialiser
 
 _INTERMEDIATE = ("derived-fluent", "interm-fluent")
@@ -55,6 +56,7 @@ class _GroundCpf:
     into_next: bool
     coerce: Callable[[Any], Value]
     groundings: tuple[tuple[Key, Ground], ...]
+    span: Span | None
 
 
 def _coercer(range_name: str) -> Callable[[Any], Value]:
@@ -140,7 +142,8 @@ class Simulator:
                            f"{len(decl.params)}", cpf)
             groundings = tuple(((cpf.name, args), compiler.ground(cpf.expr, dict(zip(cpf.params, args, strict=True))))
                                for args in self.model.groundings[cpf.name])
-            ground.append(_GroundCpf(cpf.name, decl.kind == "state-fluent", _coercer(decl.range), groundings))
+            ground.append(_GroundCpf(cpf.name, decl.kind == "state-fluent", _coercer(decl.range), groundings,
+                                     cpf.span))
         return ground
 
     @staticmethod
@@ -287,8 +290,16 @@ class Simulator:
         for cpf in self._cpfs:
             coerce = cpf.coerce
             store = nxt if cpf.into_next else values
-            for key, fn in cpf.groundings:
-                store[key] = coerce(fn(frame))
+            try:
+                for key, fn in cpf.groundings:
+                    store[key] = coerce(fn(frame))
+            except SamplingError as exc:
+                # say which grounding of which CPF drew the bad parameter: the draw itself cannot know
+                found = exc.diagnostics[0]
+                prime = "'" if cpf.into_next else ""
+                raise SamplingError([Diagnostic(found.code, found.severity,
+                                                f"computing {key_text(key)}{prime}: {found.message}",
+                                                cpf.span)]) from None
         reward = float(self._reward(frame))
         for key in self.state_keys:
             values[key] = nxt[key]

@@ -144,3 +144,10 @@ def test_a_killed_server_loses_no_finished_round(tmp_path: Path, capsys: pytest.
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert [r["reward"] for r in records if r["event"] == "round-end"] == [r["reward"] for r in told["rounds"]]
     assert [r["total_reward"] for r in records if r["event"] == "session-end"] == [told["total_reward"]]
+
+
+def test_a_bad_probability_is_located_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    model = CORPUS / "examples" / "sysadmin_complex.rddl"
+    assert main(["rddl", "simulate", str(model), str(model), "--rounds", "1", "--format", "json"]) == 1
+    (found,) = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert found["code"] == "R320" and found["message"].startswith("computing net-status-enum: Discrete")
