@@ -42,6 +42,12 @@ _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
+# How `candidates` reads an argument of the atom it matches: a constant, a variable bound by the
+# match, or a variable bound outside it.
+_CONSTANT, _QUANTIFIED, _OUTER = 0, 1, 2
+_JoinPlan = tuple[str, tuple[tuple[int, str, "ast.TypeRef | None"], ...], int]
+
+
 @dataclass(frozen=True, slots=True)
 class Unsatisfied:
     """One reason a formula is false: a ground literal (`atom` set, `positive` says whether it must be
@@ -69,6 +75,8 @@ class Evaluator:
         # the derived atoms of the state whose fixpoint is being computed, per thread: the scorer
         # validates plans of one task from several threads
         self._local = threading.local()
+        self._shapes: dict[int, tuple[ast.Exists, list[ast.TypedName], ast.Formula, tuple[ast.Formula, ...]]] = {}
+        self._plans: dict[tuple[int, tuple[str, ...]], tuple[ast.Node, _JoinPlan | None]] = {}
         self._index: dict[int, tuple[State, dict[str, list[GroundAtom]],
                                      dict[tuple[str, int, str], list[GroundAtom]]]] = {}
         self._holds: dict[type, Callable[[Any, Binding, State], bool]] = {
@@ -171,70 +179,103 @@ class Evaluator:
         return not self.holds(f.condition, b, s) or self.holds(f.consequence, b, s)
 
     def _exists(self, f: ast.Exists, b: Binding, s: State) -> bool:
-        variables = list(f.variables)
-        body = f.body
-        while isinstance(body, ast.Exists):  # (exists (?a) (exists (?b) ...)) binds ?a and ?b together
-            variables.extend(body.variables)
-            body = body.body
-        parts = body.parts if isinstance(body, ast.And) else (body,)
+        shape = self._shapes.get(id(f))
+        if shape is None or shape[0] is not f:
+            variables = list(f.variables)
+            body = f.body
+            while isinstance(body, ast.Exists):  # (exists (?a) (exists (?b) ...)) binds ?a and ?b together
+                variables.extend(body.variables)
+                body = body.body
+            shape = (f, variables, body, body.parts if isinstance(body, ast.And) else (body,))
+            self._shapes[id(f)] = shape
+        _, variables, body, parts = shape
         holds = self.holds
-        return any(holds(body, inner, s) for inner in self.candidates(variables, parts, b, s))
+        return any(holds(body, inner, s) for inner in self.candidates(variables, parts, b, s, f))
 
     def candidates(self, variables: list[ast.TypedName], parts: tuple[ast.Formula, ...], binding: Binding,
-                   state: State) -> Iterator[dict[str, Value]]:
+                   state: State, anchor: ast.Node | None = None) -> Iterator[dict[str, Value]]:
         """Bindings of `variables` that may satisfy the conjunction `parts`. A positive atom of a basic
         predicate among the parts is matched against the state's atoms (a join; through an argument
         already bound when there is one), so that only the objects it allows are tried; without such an
-        atom every object of each variable's type is."""
-        names = {v.name: v for v in variables}
-        chosen: ast.Atom | None = None
-        key: tuple[str, int, str] | None = None
-        for part in parts:
-            if not isinstance(part, ast.Atom) or part.predicate in self.derived_names or not any(
-                    isinstance(t, ast.Variable) and t.name in names for t in part.args) or not all(
-                    isinstance(t, ast.Variable | ast.Constant) for t in part.args):
-                continue
-            bound = next(((i, t.name if isinstance(t, ast.Constant) else str(binding[t.name]))
-                          for i, t in enumerate(part.args) if isinstance(t, ast.Constant)
-                          or (isinstance(t, ast.Variable) and t.name not in names and t.name in binding)), None)
-            if chosen is None or (key is None and bound is not None):
-                chosen = part
-                key = None if bound is None else (part.predicate, bound[0], bound[1])
-            if key is not None:
-                break
-        if chosen is None:
+        atom every object of each variable's type is. `anchor`, the formula node the parts belong to,
+        keeps the choice of atom for the next call."""
+        if anchor is None:
+            plan = self._join_plan(variables, parts, binding)
+        else:
+            cache_key = (id(anchor), tuple(v.name for v in variables))
+            hit = self._plans.get(cache_key)
+            if hit is not None and hit[0] is anchor:
+                plan = hit[1]
+            else:
+                plan = self._join_plan(variables, parts, binding)
+                self._plans[cache_key] = (anchor, plan)
+        if plan is None:
             yield from self.grounder.bindings(variables, binding)
             return
+        predicate, args, position = plan
         by_predicate, by_argument = self.index(state)
-        atoms = by_predicate.get(chosen.predicate, ()) if key is None else by_argument.get(key, ())
+        atoms: list[GroundAtom] | tuple[()] = ()
+        if position >= 0:
+            kind, name, _ = args[position]
+            value = name if kind == _CONSTANT else binding.get(name)
+            atoms = by_argument.get((predicate, position, str(value)), ()) if value is not None else ()
+        else:
+            atoms = by_predicate.get(predicate, ())
         fits = self.grounder.fits
-        width = len(chosen.args) + 1
+        width = len(args) + 1
         for atom in atoms:
             if len(atom) != width:
                 continue
             assigned: dict[str, str] = {}
-            for term, value in zip(chosen.args, atom[1:], strict=True):
-                if isinstance(term, ast.Constant):
-                    if term.name != value:
+            for (kind, name, type_ref), value in zip(args, atom[1:], strict=True):
+                if kind == _CONSTANT:
+                    if name != value:
                         break
-                    continue
-                assert isinstance(term, ast.Variable)
-                variable = names.get(term.name)
-                if variable is not None:  # quantified here (shadowing any outer value)
-                    earlier = assigned.get(term.name)
+                elif kind == _QUANTIFIED:  # bound here, shadowing any outer value
+                    earlier = assigned.get(name)
                     if earlier is None:
-                        if not fits(value, variable.type):
+                        if not fits(value, type_ref):
                             break
-                        assigned[term.name] = value
+                        assigned[name] = value
                     elif earlier != value:
                         break
-                elif binding.get(term.name) != value:
+                elif binding.get(name) != value:
                     break
             else:
                 extended = dict(binding)
                 extended.update(assigned)
                 remaining = [v for v in variables if v.name not in assigned]
-                yield from self.candidates(remaining, parts, extended, state)
+                yield from self.candidates(remaining, parts, extended, state, anchor)
+
+    def _join_plan(self, variables: list[ast.TypedName], parts: tuple[ast.Formula, ...],
+                   binding: Binding) -> _JoinPlan | None:
+        """The atom to match for `candidates`: its predicate, its arguments as (kind, name, type), and
+        the position of an argument known before matching (-1 when none is), preferring atoms that
+        have one."""
+        names = {v.name: v for v in variables}
+        best: _JoinPlan | None = None
+        for part in parts:
+            if not isinstance(part, ast.Atom) or part.predicate in self.derived_names or not any(
+                    isinstance(t, ast.Variable) and t.name in names for t in part.args):
+                continue
+            args: list[tuple[int, str, ast.TypeRef | None]] = []
+            for t in part.args:
+                if isinstance(t, ast.Constant):
+                    args.append((_CONSTANT, t.name, None))
+                elif isinstance(t, ast.Variable) and t.name in names:
+                    args.append((_QUANTIFIED, t.name, names[t.name].type))
+                elif isinstance(t, ast.Variable):
+                    args.append((_OUTER, t.name, None))
+                else:
+                    break  # an object fluent as an argument: not matched against atoms
+            else:
+                position = next((i for i, (kind, name, _) in enumerate(args)
+                                 if kind == _CONSTANT or (kind == _OUTER and name in binding)), -1)
+                plan = (part.predicate, tuple(args), position)
+                if position >= 0:
+                    return plan
+                best = best or plan
+        return best
 
     def index(self, state: State) -> tuple[dict[str, list[GroundAtom]], dict[tuple[str, int, str], list[GroundAtom]]]:
         """The state's atoms by predicate, and by predicate, argument position and value (built once per
@@ -290,7 +331,7 @@ class Evaluator:
                         params = rule.predicate.parameters
                         body = rule.body
                         parts = body.parts if isinstance(body, ast.And) else (body,)
-                        for binding in self.candidates(list(params), parts, {}, state):
+                        for binding in self.candidates(list(params), parts, {}, state, body):
                             key = (rule.name, *[str(binding[p.name]) for p in params])
                             if key not in facts and self.holds(rule.body, binding, state):
                                 facts.add(key)

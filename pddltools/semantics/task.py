@@ -179,7 +179,7 @@ class Task:
                 continue
             pre = schema.precondition
             parts = pre.parts if isinstance(pre, ast.And) else (() if pre is None else (pre,))
-            for binding in ev.candidates(list(schema.parameters), parts, {}, state):
+            for binding in ev.candidates(list(schema.parameters), parts, {}, state, schema):
                 if pre is None or ev.holds(pre, binding, state):
                     args = tuple(str(binding[p.name]) for p in schema.parameters)
                     yield GroundAction(schema, args, binding)
