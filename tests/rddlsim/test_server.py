@@ -201,11 +201,11 @@ def test_unknown_instance_closes_without_a_reply(tmp_path: Path, caplog: pytest.
 
 def test_out_of_time_ends_round_and_session_at_once(tmp_path: Path) -> None:
     async def main() -> None:
-        async with running_server(tmp_path / "log.jsonl", rounds=3, timeout=0.6, stall=5.0) as (_, port):
+        async with running_server(tmp_path / "log.jsonl", rounds=3, timeout=2.0, stall=5.0) as (_, port):
             raw, _ = await open_round(port)
             await raw.send(Actions())
             assert isinstance(await raw.read(), Turn)
-            await asyncio.sleep(0.8)
+            await asyncio.sleep(2.5)
             await raw.send(Actions())
             end = await raw.read()
             assert isinstance(end, RoundEnd) and end.time_left < 0 and end.turns_used == 1
