@@ -67,7 +67,7 @@ Script = Callable[[int, Path], Awaitable[None]]
 
 def run_beside_a_good_client(tmp_path: Path, script: Script, **config: object) -> None:
     async def main() -> None:
-        async with running_server(tmp_path / "log.jsonl", **{"rounds": 2, "stall": 0.5, **config}) as (_, port):
+        async with running_server(tmp_path / "log.jsonl", **{"rounds": 2, "stall": 1.0, **config}) as (_, port):
             good = asyncio.create_task(Client("sysadmin_inst_mdp__1", "random", "good").play("127.0.0.1", port))
             await asyncio.wait_for(script(port, tmp_path / "log.jsonl"), 30)
             result = await asyncio.wait_for(good, 60)
