@@ -1,7 +1,8 @@
 """The compiler on the IPC ADL and derived-predicate domains, against the organisers' STRIPS twins and
 unified-planning's compilers.
 
-    python benchmarks/compile.py [--instances N] [--timeout S] [--skip-up] [--skip-planner] [--json]
+    python benchmarks/compile.py [--instances N] [--timeout S] [--only TEXT] [--skip-up] [--skip-planner]
+                                 [--skip-twins] [--json]
 
 Three measurements, in one run:
 1. every ADL / derived-predicate domain of ../shared/corpus/pddl, its N smallest instances (default 1),
@@ -258,10 +259,14 @@ def main() -> None:
     parser.add_argument("--skip-up", action="store_true")
     parser.add_argument("--skip-planner", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", metavar="TEXT", help="only the domains whose folder contains TEXT")
+    parser.add_argument("--skip-twins", action="store_true")
     args = parser.parse_args()
+    if args.only:
+        ADL[:] = [name for name in ADL if args.only in name]
     logging.disable(logging.CRITICAL)
     adl = adl_rows(args.instances, args.timeout, not args.skip_planner)
-    twins = twin_rows(args.instances, args.timeout)
+    twins = [] if args.skip_twins else twin_rows(args.instances, args.timeout)
     up = [] if args.skip_up else up_rows(args.instances, args.timeout)
     if args.json:
         print(json.dumps({"adl": adl, "twins": twins, "up": up}, indent=1))

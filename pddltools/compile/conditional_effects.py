@@ -61,11 +61,22 @@ def _split(action: ast.Action) -> _Split:
         if condition == FALSE or any(negate_literal(p) in pre for p in parts if not isinstance(p, ast.And | ast.Or)):
             continue  # can never fire in a state the precondition admits
         rest = [p for p in parts if p not in pre]
+        if len(rest) == 1 and isinstance(item.effect, ast.Atom | ast.Not) and rest[0] in (item.effect, _opposite(
+                item.effect)):
+            # `(when p (not p))` deletes p whether or not it holds, `(when (not p) p)` adds it: both are
+            # unconditional; `(when p p)` and `(when (not p) (not p))` change nothing.
+            if rest[0] != item.effect:
+                unconditional.append(Conditional(TRUE, item.effect))
+            continue
         if not rest:
             unconditional.append(Conditional(TRUE, item.effect))
         else:
             groups.setdefault(conjoin(rest), []).append(Conditional(TRUE, item.effect))
     return _Split(unconditional, list(groups.items()))
+
+
+def _opposite(effect: ast.Atom | ast.Not) -> ast.Formula:
+    return effect.body if isinstance(effect, ast.Not) else ast.Not(effect)
 
 
 def _negation_size(condition: ast.Formula) -> int:

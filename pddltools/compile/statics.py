@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pddltools.compile.disjunction import dnf_size
-from pddltools.compile.formulas import FALSE, TRUE, Universe, conjoin, disjoin, nnf, sub_effect, sub_formula
+from pddltools.compile.formulas import FALSE, TRUE, Universe, conjoin, conjuncts, disjoin, nnf, sub_effect, sub_formula
 from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 
@@ -106,6 +106,21 @@ def _grounded_parameters(action: ast.Action, static: frozenset[str]) -> list[ast
     return [p for p in action.parameters if p.name in names]
 
 
+def _candidates(action: ast.Action, ground: list[ast.TypedName], universe: Universe, folder: Folder
+                ) -> list[dict[str, ast.Term]]:
+    """The bindings of `ground` worth trying: each object must pass the precondition's top-level static
+    atoms on that parameter alone (in an untyped domain these are its type predicates)."""
+    tops = [p for p in conjuncts(nnf(action.precondition))] if action.precondition else []
+    bindings: list[dict[str, ast.Term]] = [{}]
+    for parameter in ground:
+        tests = [a for a in tops if isinstance(a, ast.Atom) and a.predicate in folder.static
+                 and all(isinstance(t, ast.Constant) or t == ast.Variable(parameter.name) for t in a.args)]
+        objects = [o for o in universe.objects(parameter.type)
+                   if all(folder.formula(sub_formula(t, {parameter.name: ast.Constant(o)})) == TRUE for t in tests)]
+        bindings = [{**b, parameter.name: ast.Constant(o)} for b in bindings for o in objects]
+    return bindings
+
+
 def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
     """Instantiate and simplify the actions that would split into many cases (see the module docstring)."""
     domain, problem = task.domain, task.problem
@@ -128,7 +143,7 @@ def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
         grounded_any = True
         kept = [p for p in s.parameters if p not in ground]
         index = {p.name: i for i, p in enumerate(kept)}
-        for binding in universe.bindings(ground):
+        for binding in _candidates(s, ground, universe, folder):
             precondition = folder.formula(sub_formula(nnf(s.precondition), binding)) if s.precondition else TRUE
             if precondition == FALSE:
                 continue
