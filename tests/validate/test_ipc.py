@@ -10,7 +10,7 @@ import pytest
 
 from pddltools.diagnostics import Error
 from pddltools.validate import Task, validate_plan
-from tests.validate.conftest import SHARED
+from tests.validate.conftest import OWN, SHARED, manifest
 
 pytestmark = pytest.mark.corpus
 IPC = SHARED / "corpus" / "pddl"
@@ -136,8 +136,6 @@ def test_threads_share_a_task() -> None:
     state during their fixpoint)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from tests.validate.conftest import manifest
-
     rows = [r for r in manifest(SHARED / "plans" / "manifest_extra.tsv") if r["id"].startswith("optical04")]
     if not rows:
         pytest.skip("the shared plans are not there")
@@ -147,3 +145,17 @@ def test_threads_share_a_task() -> None:
         for _ in range(3):
             found = list(pool.map(lambda r: validate_plan(task, SHARED / r["plan_file"]).verdict, rows))
             assert found == expected
+
+
+FD_ROWS = manifest(OWN / "fd" / "manifest.tsv")
+
+
+@pytest.mark.parametrize("row", FD_ROWS, ids=lambda r: r["id"])
+def test_fast_downward_plans(row: dict[str, str]) -> None:
+    """Plans Fast Downward found (corpus/plans/fd): valid, with the cost Fast Downward reported."""
+    if not (SHARED / row["domain"]).is_file():
+        pytest.skip("the shared IPC corpus is not there")
+    task = Task.load(SHARED / row["domain"], SHARED / row["problem"])
+    report = validate_plan(task, OWN / row["plan"])
+    assert report.valid, report.message
+    assert report.cost == int(row["fd_cost"])

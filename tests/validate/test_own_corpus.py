@@ -30,5 +30,5 @@ def test_expected_verdict(row: dict[str, str]) -> None:
 
 def test_every_plan_is_in_the_manifest() -> None:
     listed = {row["plan"] for row in ROWS}
-    on_disk = {str(p.relative_to(OWN)) for p in OWN.rglob("*.plan")}
+    on_disk = {str(p.relative_to(OWN)) for p in OWN.rglob("*.plan") if p.parent.name != "fd"}
     assert on_disk == listed
