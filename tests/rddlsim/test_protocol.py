@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pddltools.rddlsim import protocol
 from pddltools.rddlsim.protocol import (
@@ -109,3 +111,25 @@ def test_reader_refuses_oversized_and_torn_messages() -> None:
     with pytest.raises(ProtocolError) as caught:
         asyncio.run(torn())
     assert caught.value.diagnostics[0].code == "R354"
+
+
+names = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12) \
+    .map(str.strip).filter(bool)
+reals = st.floats(allow_nan=False)
+fluents = st.tuples(names, st.tuples(*[names] * 2) | st.tuples(names) | st.just(()), names)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(
+    st.builds(Turn, st.integers(0, 10**6), reals, reals, st.none() | st.lists(fluents, max_size=4).map(tuple)),
+    st.builds(Actions, st.lists(fluents, max_size=4).map(tuple)),
+    st.builds(RoundEnd, names, names, st.integers(0, 99), reals, st.integers(0, 10**4), st.integers(-10**9, 10**9),
+              reals),
+    st.builds(SessionEnd, names, reals, st.integers(0, 99), names, st.integers(1, 10**6), st.integers(-10**9, 10**9)),
+    st.builds(SessionRequest, names, names),
+))
+def test_messages_round_trip(message: protocol.Message) -> None:
+    data = protocol.encode(message)
+    assert data.startswith(protocol.HEADER) and data.endswith(b"\0") and data.count(b"\0") == 1
+    assert data.decode("ascii")  # US-ASCII on the wire, whatever the names hold
+    assert protocol.decode(data) == message
