@@ -63,11 +63,14 @@ def _split(action: ast.Action) -> _Split:
         rest = [p for p in parts if p not in pre]
         if len(rest) == 1 and isinstance(item.effect, ast.Atom | ast.Not) and rest[0] in (item.effect, _opposite(
                 item.effect)):
-            # `(when p (not p))` deletes p whether or not it holds, `(when (not p) p)` adds it: both are
-            # unconditional; `(when p p)` and `(when (not p) (not p))` change nothing.
-            if rest[0] != item.effect:
+            # `(when p p)` and `(when (not p) (not p))` change nothing; `(when p (not p))` may as well
+            # delete p always (deleting a false atom changes nothing, and an add of p wins anyway).
+            # Not so `(when (not p) p)`: made unconditional, it would win over a delete of p.
+            if rest[0] == item.effect:
+                continue
+            if isinstance(item.effect, ast.Not):
                 unconditional.append(Conditional(TRUE, item.effect))
-            continue
+                continue
         if not rest:
             unconditional.append(Conditional(TRUE, item.effect))
         else:
