@@ -32,6 +32,7 @@ import datetime
 import itertools
 import json
 import logging
+import math
 import os
 import threading
 from collections.abc import Mapping
@@ -159,7 +160,8 @@ class _Session:
     # -- plumbing --------------------------------------------------------------------------------
 
     def time_left_ms(self) -> float:
-        return (self.deadline - self.loop.time()) * 1000.0
+        # whole milliseconds, as RDDLSim's clock (currentTimeMillis) gives them
+        return float(math.floor((self.deadline - self.loop.time()) * 1000.0))
 
     def note(self, level: int, what: str) -> None:
         LOG.log(level, "session %d (%s, client %s, instance %s): %s", self.id, self.peer, self.client,
