@@ -38,6 +38,15 @@ class ConstraintViolation(Error):
     """The actions break a state-action constraint or an action precondition in this state."""
 
 
+class EvaluationError(Error):
+    """An expression could not be evaluated: a NaN stored in an int fluent, an object-valued argument
+    that names no object, an operator applied to values it does not take."""
+
+
+#: what evaluating a model's expressions can raise when the model, not pddltools, is at fault
+_EVALUATION_ERRORS = (ValueError, OverflowError, TypeError, ZeroDivisionError, KeyError)
+
+
 class InvariantViolation(Error):
     """A state reached breaks a state invariant: the model, not the planner, is at fault."""
 
@@ -300,7 +309,15 @@ class Simulator:
                 raise SamplingError([Diagnostic(found.code, found.severity,
                                                 f"computing {key_text(key)}{prime}: {found.message}",
                                                 cpf.span)]) from None
-        reward = float(self._reward(frame))
+            except _EVALUATION_ERRORS as exc:
+                prime = "'" if cpf.into_next else ""
+                raise EvaluationError([error("R316", f"computing {key_text(key)}{prime} failed: "
+                                                     f"{type(exc).__name__}: {exc}", cpf.span)]) from None
+        try:
+            reward = float(self._reward(frame))
+        except _EVALUATION_ERRORS as exc:
+            raise EvaluationError([error("R316", f"computing the reward failed: {type(exc).__name__}: {exc}",
+                                         getattr(self.model.domain.reward, "span", None))]) from None
         for key in self.state_keys:
             values[key] = nxt[key]
         self.turn += 1

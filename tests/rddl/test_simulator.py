@@ -191,3 +191,15 @@ def test_discrete_aggregation_draws_objects_by_weight() -> None:
     result = run_rounds(load_problem(pick, pick), "noop", 4000, seed=2)
     # the first step sees b1; the second sees b3 with weight 2 of 1 + 1 + 2
     assert abs(result.mean - 0.5) < 4 * math.sqrt(0.25 / 4000)
+
+
+def test_an_expression_that_cannot_be_stored_is_a_located_error() -> None:
+    from pddltools.rddl.simulator import EvaluationError
+
+    nan = OWN_CORPUS / "rddlsim" / "nan.rddl"
+    env = load_problem(nan, nan).simulator(0)
+    env.reset()
+    with pytest.raises(EvaluationError) as caught:
+        env.step({})
+    (found,) = caught.value.diagnostics
+    assert found.code == "R316" and found.message.startswith("computing x' failed") and found.span is not None
