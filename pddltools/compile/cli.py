@@ -78,7 +78,7 @@ def run_compile(args: argparse.Namespace) -> int:
         code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
         return _fail(exc.diagnostics, args.format, code)
     target = args.target or f"remove:{args.remove}"
-    plan_map = to_json(result, str(args.domain), str(args.problem), target)
+    plan_map = to_json(result, str(Path(args.domain).resolve()), str(Path(args.problem).resolve()), target)
     try:
         outdir.mkdir(parents=True, exist_ok=True)
         (outdir / "domain.pddl").write_text(str(result.task.domain) + "\n", encoding="utf-8")
@@ -132,9 +132,28 @@ def run_unmap(args: argparse.Namespace) -> int:
     except CompileError as exc:
         code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
         return _fail(exc.diagnostics, args.format, code)
+    valid, value = _measure(plan_map, format_plan(steps))
     if args.format == "json":
         print(json.dumps({"steps": [{"action": name, "args": list(a)} for name, a in steps],
-                          "original": plan_map.data.get("original")}, indent=1))
+                          "original": plan_map.data.get("original"), "valid": valid, "value": value}, indent=1))
     else:
         sys.stdout.write(format_plan(steps))
+        if value is not None:
+            sys.stdout.write(f"; cost = {value} (on the original task)\n")
     return OK
+
+
+def _measure(plan_map: PlanMap, plan: str) -> tuple[bool | None, int | float | None]:
+    """Whether the plan is valid on the original task (when its files can still be read), and its value
+    there: the original costs, which the compiled task may have dropped."""
+    original = plan_map.data.get("original") or {}
+    try:
+        from pddltools.validate import Task as Original
+        from pddltools.validate import validate_plan
+
+        report = validate_plan(Original.load(original["domain"], original["problem"]), plan)
+    except (Error, KeyError, TypeError, OSError):
+        return None, None
+    value = report.value
+    return report.valid, (None if value is None or not report.valid else
+                          int(value) if value == int(value) else float(value))

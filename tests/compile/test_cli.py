@@ -52,6 +52,19 @@ def test_unmap_json_restores_unified_parameters(tmp_path: Path, capsys: pytest.C
     assert steps == [{"action": "look", "args": ["a", "a"]}, {"action": "rest", "args": ["home"]}]
 
 
+def test_unmap_restores_costs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out"
+    assert main(["compile", *files("costs"), "--target", "strips", "-o", str(out)]) == 0
+    assert "total-cost" not in (out / "domain.pddl").read_text()
+    capsys.readouterr()
+    (tmp_path / "plan").write_text("(drive a b)\n(drive b c)\n")
+    assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0
+    assert capsys.readouterr().out.endswith("; cost = 7 (on the original task)\n")
+    assert main(["unmap", str(out), str(tmp_path / "plan"), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["valid"] is True and data["value"] == 7
+
+
 def test_non_empty_output_folder_needs_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
     out.mkdir()
