@@ -47,6 +47,14 @@ class EvaluationError(Error):
 _EVALUATION_ERRORS = (ValueError, OverflowError, TypeError, ZeroDivisionError, KeyError)
 
 
+def _holds(fn: Ground, frame: Frame, expr: ast.Expr) -> bool:
+    try:
+        return bool(fn(frame))
+    except _EVALUATION_ERRORS as exc:
+        raise EvaluationError([error("R316", f"evaluating {expr} failed: {type(exc).__name__}: {exc}",
+                                     expr.span)]) from None
+
+
 class InvariantViolation(Error):
     """A state reached breaks a state invariant: the model, not the planner, is at fault."""
 
@@ -120,7 +128,7 @@ class Simulator:
         self._action_constraints = [(c, compiler.ground(c, {})) for c in
                                     domain.state_action_constraints + domain.action_preconditions]
         self._invariants = [(c, compiler.ground(c, {})) for c in domain.state_invariants]
-        self._termination = [compiler.ground(c, {}) for c in domain.termination]
+        self._termination = [(c, compiler.ground(c, {})) for c in domain.termination]
         self._values: dict[Key, Value] = {}
         self.turn = 0
         self.total_reward = 0.0
@@ -279,7 +287,7 @@ class Simulator:
         values.update(full)
         frame = Frame(values, self.rng)
         for expr, fn in self._action_constraints:
-            if not fn(frame):
+            if not _holds(fn, frame, expr):
                 return expr
         return None
 
@@ -325,11 +333,11 @@ class Simulator:
         self._weight *= self.discount
         after = Frame(values, self.rng)
         self._check_invariants(after)
-        self._terminated = any(fn(after) for fn in self._termination)
+        self._terminated = any(_holds(fn, after, expr) for expr, fn in self._termination)
         observation = ({k: values[k] for k in self.observ_keys} if self.partially_observed else self.state)
         return Step(observation, reward, self.done, self.turn)
 
     def _check_invariants(self, frame: Frame) -> None:
         for expr, fn in self._invariants:
-            if not fn(frame):
+            if not _holds(fn, frame, expr):
                 raise InvariantViolation([error("R337", f"the state breaks the invariant {expr}", expr.span)])
