@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
@@ -154,14 +155,21 @@ class Evaluator:
     def _atom(self, f: ast.Atom, b: Binding, s: State) -> bool:
         variable, constant = ast.Variable, ast.Constant
         try:
-            key = (f.predicate, *[b[t.name] if type(t) is variable else t.name if type(t) is constant
-                                  else self.term(t, b, s) for t in f.args])
+            # an atom's variables hold objects (only ?duration holds a number, and it is no atom argument)
+            key: GroundAtom = (f.predicate, *[b[t.name] if type(t) is variable  # type: ignore[arg-type]
+                                              else t.name if type(t) is constant
+                                              else self.term(t, b, s) for t in f.args])
         except UndefinedValue:
             return False
         except KeyError as exc:
             raise UnboundVariable(str(exc.args[0])) from None
         if f.predicate in self.derived_names:
-            return key in self.derived(s)
+            if key in self.derived(s):
+                return True
+            misses: set[GroundAtom] | None = getattr(self._local, "misses", None)
+            if misses is not None:
+                misses.add(key)
+            return False
         return key in s.atoms
 
     def _not(self, f: ast.Not, b: Binding, s: State) -> bool:
@@ -324,18 +332,16 @@ class Evaluator:
         self._local.partial = (state, facts)
         try:
             for stratum in self._strata:
-                changed = True
-                while changed:
-                    changed = False
-                    for rule in stratum.rules:
-                        params = rule.predicate.parameters
-                        body = rule.body
-                        parts = body.parts if isinstance(body, ast.And) else (body,)
-                        for binding in self.candidates(list(params), parts, {}, state, body):
-                            key = (rule.name, *[str(binding[p.name]) for p in params])
-                            if key not in facts and self.holds(rule.body, binding, state):
-                                facts.add(key)
-                                changed = stratum.recursive
+                heads = [(rule, binding, (rule.name, *[str(binding[p.name]) for p in rule.predicate.parameters]))
+                         for rule in stratum.rules
+                         for binding in self.candidates(list(rule.predicate.parameters), _conjuncts(rule.body), {},
+                                                        state, rule.body)]
+                if stratum.recursive:
+                    self._fixpoint(heads, state, facts)
+                else:
+                    for rule, binding, key in heads:
+                        if key not in facts and self.holds(rule.body, binding, state):
+                            facts.add(key)
         finally:
             self._local.partial = None
         result = frozenset(facts)
@@ -343,6 +349,33 @@ class Evaluator:
             self._derived.clear()
         self._derived[id(state)] = (state, result)
         return result
+
+    def _fixpoint(self, heads: list[tuple[ast.DerivedPredicate, dict[str, Value], GroundAtom]], state: State,
+                  facts: set[GroundAtom]) -> None:
+        """The least fixpoint of a recursive stratum, by a worklist: a head found false is evaluated
+        again only when a derived atom its evaluation looked up (and found false) becomes true. Within
+        a stratum every use is positive, so nothing else can change its value."""
+        waiting: dict[GroundAtom, list[tuple[ast.DerivedPredicate, dict[str, Value], GroundAtom]]] = {}
+        work = deque(heads)
+        local = self._local
+        try:
+            while work:
+                item = work.popleft()
+                rule, binding, key = item
+                if key in facts:
+                    continue
+                misses: set[GroundAtom] = set()
+                local.misses = misses
+                found = self.holds(rule.body, binding, state)
+                local.misses = None
+                if found:
+                    facts.add(key)
+                    work.extend(waiting.pop(key, ()))
+                else:
+                    for missed in misses:
+                        waiting.setdefault(missed, []).append(item)
+        finally:
+            local.misses = None
 
     # ----------------------------------------------------------------------------------------------
     # Why a formula is false
@@ -428,6 +461,10 @@ class Evaluator:
             return
         for child in node.children():
             self._reads(child, b, s, atoms, fluents)
+
+
+def _conjuncts(formula: ast.Formula) -> tuple[ast.Formula, ...]:
+    return formula.parts if isinstance(formula, ast.And) else (formula,)
 
 
 def _arithmetic(op: str, args: list[Number]) -> Number:

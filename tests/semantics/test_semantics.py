@@ -204,3 +204,23 @@ def test_applicable_actions_agree_with_every_grounding() -> None:
     assert ("at-robot", "lab") in states[-1]
     with pytest.raises(ValueError, match=r"step 1 .* not applicable: \(open lab\)"):
         task.run([("move", ("hall", "lab"))])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.tuples(st.sampled_from(["n1", "n2", "n3", "h", "c"]), st.sampled_from(["n1", "n2", "n3", "h", "c"]))))
+def test_recursive_derived_predicates_are_the_transitive_closure(edges: set[tuple[str, str]]) -> None:
+    """The worklist fixpoint of (linked ?a ?b) equals the transitive closure computed directly, and
+    (lonely ?x), one stratum up, its negation."""
+    task = Task(parse_text(DOMAIN, kind="domain"), parse_text(PROBLEM, kind="problem"))
+    state = State(frozenset(("edge", a, b) for a, b in edges))
+    closure = set(edges)
+    while True:
+        more = {(a, d) for a, b in closure for c, d in closure if b == c} - closure
+        if not more:
+            break
+        closure |= more
+    derived = task.evaluator.derived(state)
+    assert {(x[1], x[2]) for x in derived if x[0] == "linked"} == closure
+    nodes = task.grounder.objects_of(ast.TypeName("node"))
+    lonely = {n for n in nodes if all((m, n) not in closure for m in nodes)}
+    assert {x[1] for x in derived if x[0] == "lonely"} == lonely
