@@ -14,7 +14,9 @@ Guarantees: no `when` in any effect; a plan of the result maps back to a plan of
   half done. Linear in the number of conditions, at the price of longer plans.
 
 The size of each is estimated as the number of actions it makes once later passes have split the
-negated conditions' disjunctions; the smaller wins (the direct split on ties).
+negated conditions' disjunctions. The direct split wins unless it is more than `DIRECT_BIAS` times the
+larger: the sequencing makes every plan longer by its steps, which costs a planner more than a few
+extra actions do (IPC-1998 logistics: 64 direct copies solve, 39 sequenced actions do not, in pyperplan).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 
 Method = Literal["auto", "direct", "polynomial"]
+DIRECT_BIAS = 2
 _Primitive = ast.Atom | ast.Not | ast.Assign
 
 
@@ -195,7 +198,7 @@ def remove_conditional_effects(task: Task, method: Method = "auto") -> Step:
             built.append(replace(structure, effect=build_effect(split.unconditional)))
             continue
         direct, polynomial = direct_size(split), polynomial_size(split)
-        use_direct = method == "direct" or (method == "auto" and direct <= polynomial)
+        use_direct = method == "direct" or (method == "auto" and direct <= DIRECT_BIAS * polynomial)
         if use_direct:
             copies = _direct(structure, split, taken)
             for copy in copies:
