@@ -6,6 +6,7 @@ Exit codes: 0 ok, 1 findings (a file does not parse, a check failed), 2 usage or
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -22,8 +23,9 @@ from pddltools.pddl.parser import parse
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command(arguments))
+    args = parser.parse_args(arguments)
     if not hasattr(args, "func"):
         parser.print_help()
         return 2
@@ -35,7 +37,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or (given the sub-command about to run) just what that command needs."""
     parser = argparse.ArgumentParser(
         prog="pddltools",
         description="Language tooling for automated planning: PDDL and RDDL.",
@@ -52,32 +55,35 @@ def build_parser() -> argparse.ArgumentParser:
     add_fmt_mode(f, "canonical layout")
     f.set_defaults(func=cmd_fmt)
 
-    _register_optional(sub)
+    if command not in ("parse", "fmt"):
+        _register_optional(sub, command)
     return parser
 
 
-def _register_optional(sub: Any) -> None:
-    """Sub-commands that live in their own packages register themselves here."""
-    from pddltools.check.cli import register as register_check
+#: Sub-commands that live in their own packages: the module that registers them, and their names. Only
+#: the module of the command being run is imported, so that `pddltools validate --batch` does not pay
+#: for importing the scorer, the language server and the simulator (tests/test_cli_plugins.py keeps
+#: the names in step with what each module registers).
+PLUGINS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("pddltools.check.cli", ("check",)),
+    ("pddltools.compile.cli", ("compile", "unmap")),
+    ("pddltools.validate.cli", ("validate",)),
+    ("pddltools.score.cli", ("run", "learn", "score", "select", "report")),
+    ("pddltools.rddl.cli", ("rddl",)),
+    ("pddltools.lsp.cli", ("lsp",)),
+)
 
-    register_check(sub)
-    from pddltools.score.cli import register as register_score
 
-    register_score(sub)
-    from pddltools.validate.cli import register as register_validate
+def _register_optional(sub: Any, command: str | None = None) -> None:
+    """Register the plugin that provides `command`, or every plugin (for --help, or an unknown name)."""
+    wanted = [module for module, names in PLUGINS if command in names]
+    for module in wanted or [module for module, _ in PLUGINS]:
+        importlib.import_module(module).register(sub)
 
-    register_validate(sub)
-    from pddltools.lsp.cli import register as register_lsp
 
-    register_lsp(sub)
-    from pddltools.compile.cli import register as register_compile
-
-    register_compile(sub)
-    try:
-        from pddltools.rddl.cli import register
-    except ImportError:
-        return
-    register(sub)
+def _command(argv: Sequence[str]) -> str | None:
+    """The sub-command named on the command line: the first argument that is not an option."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
 
 
 def _stderr() -> Console:
