@@ -2,9 +2,9 @@
 
 Targets: `strips` (no typing, no ADL, no costs), `typed-strips` (the IPC-2011 learning-track language),
 or a set of features to remove. Passes run in a fixed order in which no pass brings back a feature an
-earlier one removed: costs, derived predicates, quantifiers, static facts (folded in where a
-disjunction would otherwise blow up), conditional effects (which may add negations and disjunctions),
-disjunctions, negation (which may add inequalities), equality, typing. Each runs only when the
+earlier one removed: soft goals (into costs), costs, derived predicates, quantifiers, static facts
+(folded in where a disjunction would otherwise blow up), conditional effects (which may add negations
+and disjunctions), disjunctions, negation (which may add inequalities), equality, typing. Each runs only when the
 features of the task at that point (`pddltools.check.features.detect`) include one it removes. The
 result declares exactly the requirements it uses.
 """
@@ -26,6 +26,7 @@ from pddltools.compile.formulas import flat_effect
 from pddltools.compile.negation import remove_negation
 from pddltools.compile.quantifiers import NAMES as QUANTIFIERS
 from pddltools.compile.quantifiers import remove_quantifiers
+from pddltools.compile.soft_goals import remove_soft_goals
 from pddltools.compile.statics import fold_statics
 from pddltools.compile.task import Origin, Step, Task, compose, identity
 from pddltools.compile.typing import remove_typing
@@ -41,8 +42,9 @@ STRIPS_REMOVES = frozenset({
 })
 TARGET_REMOVES = {"strips": STRIPS_REMOVES, "typed-strips": STRIPS_REMOVES - {F.TYPING}}
 
-#: What the passes can remove, by the `--remove` name (the feature's name).
-REMOVABLE = {f.value: f for f in STRIPS_REMOVES}
+#: What the passes can remove, by the `--remove` name (the feature's name; soft goals by "preferences").
+REMOVABLE: dict[str, frozenset[Feature]] = {f.value: frozenset({f}) for f in STRIPS_REMOVES}
+REMOVABLE["preferences"] = frozenset({F.PREFERENCES, F.GOAL_UTILITIES})
 
 
 @dataclass(frozen=True)
@@ -83,12 +85,12 @@ def removals(target: str | None, remove: Iterable[str] = ()) -> frozenset[Featur
         if target not in TARGET_REMOVES:
             raise compile_error("E806", f"unknown target {target!r}; targets are {', '.join(TARGETS)}")
         return TARGET_REMOVES[target]
-    out = set()
+    out: set[Feature] = set()
     for name in remove:
         if name not in REMOVABLE:
             known = ", ".join(sorted(REMOVABLE))
             raise compile_error("E806", f"cannot remove {name!r}; the features this compiler removes are {known}")
-        out.add(REMOVABLE[name])
+        out |= REMOVABLE[name]
     return frozenset(out)
 
 
@@ -102,6 +104,7 @@ def _stages(remove: frozenset[Feature], method: Method, limit: int
     if F.CONDITIONAL_EFFECTS in remove:
         quantifiers |= {F.UNIVERSAL_EFFECTS}  # a `when` under `forall` needs the forall expanded first
     return [
+        ("soft_goals", remove & {F.PREFERENCES, F.GOAL_UTILITIES}, lambda t, _: remove_soft_goals(t)),
         ("costs", remove & {F.ACTION_COSTS}, lambda t, _: remove_costs(t)),
         ("derived", remove & {F.DERIVED_PREDICATES}, lambda t, _: remove_derived(t)),
         ("quantifiers", quantifiers, lambda t, found: remove_quantifiers(t, quantifiers & found)),

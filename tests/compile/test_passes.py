@@ -16,7 +16,7 @@ from pddltools.pddl import ast
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
 from pddltools.semantics import Task as Semantics
 from pddltools.validate import validate_plan
-from tests.compile.search import first_plan, goal_states, plan_text, predicates_of
+from tests.compile.search import first_plan, goal_states, plan_text, predicates_of, reachable
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "compile"
 
@@ -134,3 +134,19 @@ def test_targets(name: str, target: str) -> None:
     assert used <= ({Feature.TYPING} if target == "typed-strips" else set())
     assert check(result.task.domain, [result.task.problem]).errors == []
     assert_plans_map_back(original, result, 24)
+
+
+def test_soft_goals_become_costs() -> None:
+    """Keyder & Geffner: the cheapest plan of the compiled task is a best plan of the net-benefit task."""
+    original = load("soft")
+    result = compile_task(original, removals(None, ["preferences"]))
+    assert_clean(result, Feature.PREFERENCES)
+    assert Feature.GOAL_UTILITIES not in detect(result.task.domain, [result.task.problem])
+    compiled = semantics(result.task)
+    goals = [(state.values, plan) for state, plan in reachable(compiled, 6) if compiled.goal_holds(state)]
+    cost, plan = min(((sum(int(v) for v in values.values()), plan) for values, plan in goals), key=lambda g: g[0])
+    assert cost == 5  # to c (2 + 2) and forgo d (1); the penalty 5 for c makes stopping at b worse
+    steps = unmap(PlanMap(result.origins, {}), plan_text(plan))
+    assert [name for name, _ in steps] == ["go", "go"]
+    report = validate_plan(semantics(original), format_plan(steps))
+    assert report.valid and report.value == 5  # maximize 10 - (4 + 0 * 5 + 1 * 1)

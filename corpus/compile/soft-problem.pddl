@@ -1,0 +1,6 @@
+(define (problem soft-1)
+  (:domain soft)
+  (:objects a b c d)
+  (:init (at a) (road a b) (road b c) (road c d) (= (total-cost) 0))
+  (:goal (and (visited b) (preference near (visited c)) (preference far (visited d))))
+  (:metric maximize (- 10 (+ (total-cost) (* (is-violated near) 5) (* (is-violated far) 1)))))
