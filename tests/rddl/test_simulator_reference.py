@@ -3,7 +3,7 @@
 Stochastic instances: for the no-op and the random policy, the total rewards of ROUNDS rounds in each
 simulator are compared with Welch's t-test (means) and the Brown-Forsythe test (variances, Levene's
 test about medians); each must not reject at ALPHA = 0.001, a level that keeps false alarms over the
-2 x 2 x 8 tests below about 4 %, while a simulator with a wrong transition still fails clearly (a
+2 x 2 x 10 tests below about 4 %, while a simulator with a wrong transition still fails clearly (a
 test below plants one). Deterministic instances: every state of every step agrees exactly.
 """
 
@@ -38,6 +38,9 @@ INSTANCES = [
     ("ippc-2014", "academic_advising_mdp", "academic_advising_inst_mdp__1"),
     ("ippc-2014", "triangle_tireworld_mdp", "triangle_tireworld_inst_mdp__1"),
     ("ippc-2014", "wildfire_mdp", "wildfire_inst_mdp__1"),
+    # POMDPs: the observ fluents are CPFs like any other, and the reward still reads the hidden state
+    ("ippc-2011", "sysadmin_pomdp", "sysadmin_inst_pomdp__1"),
+    ("ippc-2011", "skill_teaching_pomdp", "skill_teaching_inst_pomdp__1"),
 ]
 
 
