@@ -88,13 +88,19 @@ def _resolve(files: Sequence[ast.RDDLFile]) -> tuple[dict[str, Problem], list[Di
     return found, problems
 
 
-def find_problems(paths: Sequence[str | Path]) -> dict[str, Problem]:
-    """Parse `paths` (files or folders) plus the siblings that hold what they name; their instances."""
+def find_problems(paths: Sequence[str | Path], skipped: list[Diagnostic] | None = None) -> dict[str, Problem]:
+    """Parse `paths` (files or folders) plus the siblings that hold what they name; their instances.
+
+    A file that does not parse raises `ProblemError`, unless `skipped` is given: then its diagnostics
+    go there and the other files are used (a server need not refuse a folder for one bad file).
+    """
     files = collect(paths)
     results = parse_paths(files)
     broken = [d for r in results for d in r.diagnostics if d.is_error]
-    if broken:
+    if broken and skipped is None:
         raise ProblemError(broken)
+    if skipped is not None:
+        skipped.extend(broken)
     parsed = [r.rddl for r in results if r.rddl is not None]
     found, problems = _resolve(parsed)
     if problems:

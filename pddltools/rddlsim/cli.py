@@ -135,8 +135,9 @@ def run_serve(args: argparse.Namespace) -> int:
     from pddltools.rddl.problems import find_problems
     from pddltools.rddlsim.server import RDDLSimServer, ResultsLog, ServerConfig
 
+    skipped: list[Diagnostic] = []
     try:
-        problems = find_problems(args.folders)
+        problems = find_problems(args.folders, skipped)
         results = ResultsLog(args.log)
     except Error as exc:
         return _failure(exc, args.format)
@@ -145,6 +146,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
         _emit([error("E001", f"cannot open results log {args.log}: {exc}")], args.format)
         return USAGE
+    if skipped and args.format == "text":
+        render_rich(skipped, _stderr())  # files that do not parse are left out; the others are served
     _log_to_stderr()
     folder = ",".join(str(Path(f).resolve()) for f in args.folders)
     config = ServerConfig(rounds=args.rounds, timeout=args.timeout, seed=args.seed, max_message=args.max_message,
@@ -163,7 +166,8 @@ def run_serve(args: argparse.Namespace) -> int:
         names = sorted(problems)
         if args.format == "json":
             print(json.dumps({"host": args.host, "port": port, "instances": names, "log": args.log,
-                              "rounds": args.rounds, "timeout": args.timeout}), flush=True)
+                              "rounds": args.rounds, "timeout": args.timeout,
+                              "skipped": [d.to_json() for d in skipped]}), flush=True)
         else:
             print(f"serving {len(names)} instances on {args.host}:{port} ({args.rounds} rounds, "
                   f"{args.timeout:g} s per session); results to {args.log}", flush=True)

@@ -151,3 +151,22 @@ def test_a_bad_probability_is_located_and_exits_1(capsys: pytest.CaptureFixture[
     assert main(["rddl", "simulate", str(model), str(model), "--rounds", "1", "--format", "json"]) == 1
     (found,) = json.loads(capsys.readouterr().out)["diagnostics"]
     assert found["code"] == "R320" and found["message"].startswith("computing net-status-enum: Discrete")
+
+
+def test_serve_leaves_out_a_file_that_does_not_parse(tmp_path: Path) -> None:
+    for name in ("sysadmin_mdp.rddl", "sysadmin_inst_mdp__1.rddl"):
+        (tmp_path / name).write_bytes((CORPUS / "ippc-2011" / name).read_bytes())
+    (tmp_path / "broken.rddl").write_text("domain broken {\n")
+    server = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from pddltools.cli import main; sys.exit(main())", "rddl", "serve",
+         str(tmp_path), "--port", "0", "--log", str(tmp_path / "log.jsonl"), "--format", "json"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        hello = json.loads(server.stdout.readline())
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(20)
+    assert hello["instances"] == ["sysadmin_inst_mdp__1"]
+    assert [d["file"] for d in hello["skipped"]] == [str(tmp_path / "broken.rddl")]
+    assert server.returncode == 0
