@@ -163,6 +163,11 @@ def run_serve(args: argparse.Namespace) -> int:
             _emit([error("E002", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format)
             return USAGE
         port = listener.sockets[0].getsockname()[1]
+        # before the first line goes out: whoever reads it may signal at once
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
         names = sorted(problems)
         if args.format == "json":
             print(json.dumps({"host": args.host, "port": port, "instances": names, "log": args.log,
@@ -171,10 +176,6 @@ def run_serve(args: argparse.Namespace) -> int:
         else:
             print(f"serving {len(names)} instances on {args.host}:{port} ({args.rounds} rounds, "
                   f"{args.timeout:g} s per session); results to {args.log}", flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
         async with listener:
             await stop.wait()
         for task in list(server.active):
