@@ -256,6 +256,7 @@ class _Session:
             try:
                 await self.expect(RoundRequest)
             except _OutOfTime:
+                self.note(logging.WARNING, "out of session time before a round: session-end follows")
                 break
             await self.send(RoundInit(number, rounds - number, self.time_left_ms()))
             reward, out_of_time = await self.play_round(problem, simulator, number)
@@ -282,6 +283,7 @@ class _Session:
             try:
                 message = await self.expect(Actions)
             except _OutOfTime:
+                self.note(logging.WARNING, "out of session time in a round: round-end and session-end follow")
                 ended, out_of_time = "out-of-time", True
                 break
             assert isinstance(message, Actions)
