@@ -2,7 +2,7 @@
 
 Targets: `strips` (no typing, no ADL, no costs), `typed-strips` (the IPC-2011 learning-track language),
 or a set of features to remove. Passes run in a fixed order in which no pass brings back a feature an
-earlier one removed: soft goals (into costs), costs, derived predicates, quantifiers, static facts
+earlier one removed: soft goals (into costs), costs, object fluents, derived predicates, quantifiers, static facts
 (folded in where a disjunction would otherwise blow up), conditional effects (which may add negations
 and disjunctions), disjunctions, negation (which may add inequalities), equality, typing. Each runs only when the
 features of the task at that point (`pddltools.check.features.detect`) include one it removes. The
@@ -24,6 +24,7 @@ from pddltools.compile.equality import remove_equality
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import flat_effect
 from pddltools.compile.negation import remove_negation
+from pddltools.compile.object_fluents import remove_object_fluents
 from pddltools.compile.quantifiers import NAMES as QUANTIFIERS
 from pddltools.compile.quantifiers import remove_quantifiers
 from pddltools.compile.soft_goals import remove_soft_goals
@@ -39,6 +40,7 @@ TARGETS = ("strips", "typed-strips")
 STRIPS_REMOVES = frozenset({
     F.TYPING, F.NEGATIVE_PRECONDITIONS, F.DISJUNCTIVE_PRECONDITIONS, F.EQUALITY, F.EXISTENTIAL_PRECONDITIONS,
     F.UNIVERSAL_PRECONDITIONS, F.CONDITIONAL_EFFECTS, F.UNIVERSAL_EFFECTS, F.DERIVED_PREDICATES, F.ACTION_COSTS,
+    F.OBJECT_FLUENTS,
 })
 TARGET_REMOVES = {"strips": STRIPS_REMOVES, "typed-strips": STRIPS_REMOVES - {F.TYPING}}
 
@@ -106,6 +108,7 @@ def _stages(remove: frozenset[Feature], method: Method, limit: int
     return [
         ("soft_goals", remove & {F.PREFERENCES, F.GOAL_UTILITIES}, lambda t, _: remove_soft_goals(t)),
         ("costs", remove & {F.ACTION_COSTS}, lambda t, _: remove_costs(t)),
+        ("object_fluents", remove & {F.OBJECT_FLUENTS}, lambda t, _: remove_object_fluents(t)),
         ("derived", remove & {F.DERIVED_PREDICATES}, lambda t, _: remove_derived(t)),
         ("quantifiers", quantifiers, lambda t, found: remove_quantifiers(t, quantifiers & found)),
         ("statics", remove & {F.CONDITIONAL_EFFECTS, F.DISJUNCTIVE_PRECONDITIONS}, lambda t, _: fold_statics(t)),
@@ -119,7 +122,7 @@ def _stages(remove: frozenset[Feature], method: Method, limit: int
 
 
 #: Features no pass removes; a target that wants them gone must refuse the task.
-UNSUPPORTED = frozenset({F.NUMERIC_FLUENTS, F.OBJECT_FLUENTS, F.DURATIVE_ACTIONS, F.DURATION_INEQUALITIES,
+UNSUPPORTED = frozenset({F.NUMERIC_FLUENTS, F.DURATIVE_ACTIONS, F.DURATION_INEQUALITIES,
                          F.CONTINUOUS_EFFECTS, F.TIMED_INITIAL_LITERALS, F.PREFERENCES, F.TRAJECTORY_CONSTRAINTS,
                          F.GOAL_UTILITIES})
 

@@ -121,6 +121,12 @@ def _candidates(action: ast.Action, ground: list[ast.TypedName], universe: Unive
     return bindings
 
 
+def _decided_static(action: ast.Action, static: frozenset[str]) -> bool:
+    """Whether the action has a ground static atom (decided by the initial state, not the domain)."""
+    return any(isinstance(n, ast.Atom) and n.predicate in static and all(isinstance(a, ast.Constant) for a in n.args)
+               for n in action.walk())
+
+
 def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
     """Instantiate and simplify the actions that would split into many cases (see the module docstring)."""
     domain, problem = task.domain, task.problem
@@ -137,8 +143,16 @@ def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
             continue
         ground = _grounded_parameters(s, static) if _blowup(s) > threshold else []
         if not ground:
+            # Still decide the static atoms and equalities that are ground already.
+            precondition = folder.formula(nnf(s.precondition)) if s.precondition else None
+            effect = folder.effect(s.effect) if s.effect is not None else None
+            # Facts of this problem decided something: the domain is now this problem's.
+            folded = precondition != (nnf(s.precondition) if s.precondition else None) or effect != s.effect
+            grounded_any |= folded and _decided_static(s, static)
+            if precondition == FALSE:
+                continue
             origins[s.name] = Origin(s.name, tuple(range(len(s.parameters))))
-            structures.append(s)
+            structures.append(replace(s, precondition=precondition, effect=effect))
             continue
         grounded_any = True
         kept = [p for p in s.parameters if p not in ground]

@@ -67,6 +67,7 @@ CASES = [
     ("derived", Feature.DERIVED_PREDICATES, 2, 0),
     ("typing", Feature.TYPING, 4, 0),
     ("costs", Feature.ACTION_COSTS, 2, 0),
+    ("objects", Feature.OBJECT_FLUENTS, 4, 0),
 ]
 
 
@@ -126,7 +127,7 @@ def test_costs_are_kept_for_the_back_map() -> None:
 
 @pytest.mark.parametrize("target", ["strips", "typed-strips"])
 @pytest.mark.parametrize("name", ["negation", "disjunction", "quantifiers", "conditional", "equality", "derived",
-                                  "typing", "costs"])
+                                  "typing", "costs", "objects"])
 def test_targets(name: str, target: str) -> None:
     original = load(name)
     result = compile_task(original, removals(target), strict=True)

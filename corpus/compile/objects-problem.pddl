@@ -1,0 +1,5 @@
+(define (problem objects-1)
+  (:domain objects)
+  (:objects a b c - place t1 - truck p1 - pkg)
+  (:init (road a b) (road b c) (road c b) (= (loc t1) a) (= (spot p1) a))
+  (:goal (and (= (spot p1) c) (= (loc t1) b))))

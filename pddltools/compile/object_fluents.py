@@ -1,0 +1,146 @@
+"""Remove object fluents (functions whose values are objects) in favour of predicates.
+
+Requires: object fluents used as arguments of atoms and comparisons in formulas, assigned an object, a
+variable or another object fluent's value; not nested inside the arguments of an assignment's target.
+Guarantees: no object fluent. A function `(f ?x) - t` becomes a predicate `(f ?x ?value - t)`, true of
+the current value only: the initial `(= (f a) b)` becomes `(f a b)`; a formula that reads `(f a)` reads
+it through a fresh existential variable, `(exists (?v - t) (and (f a ?v) ...))` (an equality `(= (f a)
+b)` simply becomes `(f a b)`); `(assign (f a) b)` deletes every `(f a ?o)` and adds `(f a b)` (PDDL
+applies adds after deletes), and assigning another fluent's value copies it under a `forall`/`when`.
+So the predicate stays functional. The result uses existential preconditions and universal (and maybe
+conditional) effects, which later passes remove. The domain stays domain-level.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pddltools.check.features import object_functions
+from pddltools.compile.errors import compile_error
+from pddltools.compile.formulas import Fresh, conjoin, variables_in
+from pddltools.compile.task import Step, Task, identity, names_in_use, unique_name
+from pddltools.pddl import ast
+
+
+class _Rewriter:
+    def __init__(self, functions: dict[str, ast.FunctionDecl], names: dict[str, str]) -> None:
+        self.functions = functions
+        self.names = names
+
+    def value_type(self, function: str) -> ast.TypeRef | None:
+        return self.functions[function].type
+
+    def is_fluent(self, term: object) -> bool:
+        return isinstance(term, ast.FunctionTerm) and term.function in self.functions
+
+    def atom(self, term: ast.FunctionTerm, value: ast.Term) -> ast.Atom:
+        return ast.Atom(self.names[term.function], (*term.args, value))
+
+    def formula(self, formula: ast.Formula, fresh: Fresh) -> ast.Formula:
+        if isinstance(formula, ast.Comparison) and formula.op == "=":
+            left, right = formula.left, formula.right
+            if self.is_fluent(left) and isinstance(right, ast.Variable | ast.Constant):
+                return self.formula(self.atom(left, right), fresh)  # type: ignore[arg-type]
+            if self.is_fluent(right) and isinstance(left, ast.Variable | ast.Constant):
+                return self.formula(self.atom(right, left), fresh)  # type: ignore[arg-type]
+            if self.is_fluent(left) and self.is_fluent(right):  # one value both have
+                value = ast.Variable(fresh("?val"))
+                both = conjoin([self.atom(left, value), self.atom(right, value)])  # type: ignore[arg-type]
+                return ast.Exists((ast.TypedName(value.name, self.value_type(left.function)),),  # type: ignore[union-attr]
+                                  self.formula(both, fresh))
+        if isinstance(formula, ast.Atom | ast.Comparison):
+            return self.lift(formula, fresh)
+        if isinstance(formula, ast.And | ast.Or):
+            return replace(formula, parts=tuple(self.formula(p, fresh) for p in formula.parts))
+        if isinstance(formula, ast.Not | ast.Exists | ast.Forall | ast.Preference):
+            return replace(formula, body=self.formula(formula.body, fresh))
+        if isinstance(formula, ast.Imply):
+            return ast.Imply(self.formula(formula.condition, fresh), self.formula(formula.consequence, fresh))
+        return formula
+
+    def lift(self, formula: ast.Atom | ast.Comparison, fresh: Fresh) -> ast.Formula:
+        """Read each object fluent among the literal's arguments through an existential variable."""
+        found: list[tuple[ast.FunctionTerm, ast.Variable]] = []
+
+        def term(t: ast.Expression) -> ast.Expression:
+            if isinstance(t, ast.FunctionTerm):
+                inner = replace(t, args=tuple(term(a) for a in t.args))  # type: ignore[misc]
+                if inner.function in self.functions:
+                    variable = ast.Variable(fresh("?val"))
+                    found.append((inner, variable))
+                    return variable
+                return inner
+            return t
+
+        if isinstance(formula, ast.Atom):
+            rebuilt: ast.Formula = replace(formula, args=tuple(term(a) for a in formula.args))  # type: ignore[misc]
+        else:
+            rebuilt = replace(formula, left=term(formula.left), right=term(formula.right))
+        if not found:
+            return formula
+        reads = [self.atom(f, v) for f, v in found]
+        variables = tuple(ast.TypedName(v.name, self.value_type(f.function)) for f, v in found)
+        return ast.Exists(variables, conjoin([*reads, rebuilt]))
+
+    def effect(self, effect: ast.Effect, fresh: Fresh) -> ast.Effect:
+        if isinstance(effect, ast.AndEffect):
+            return ast.AndEffect(tuple(self.effect(p, fresh) for p in effect.parts))
+        if isinstance(effect, ast.When):
+            return ast.When(self.formula(effect.condition, fresh), self.effect(effect.body, fresh))
+        if isinstance(effect, ast.ForallEffect):
+            return replace(effect, body=self.effect(effect.body, fresh))
+        if isinstance(effect, ast.Atom | ast.Not):
+            target = effect if isinstance(effect, ast.Atom) else effect.body
+            if isinstance(target, ast.Atom) and any(self.is_fluent(a) for a in target.args):
+                raise compile_error("E801", f"an effect on {target} names an object fluent's value", effect.span)
+            return effect
+        if isinstance(effect, ast.Assign) and effect.fluent.function in self.functions:
+            fluent = effect.fluent
+            if effect.op != "assign" or any(self.is_fluent(a) for a in fluent.args):
+                raise compile_error("E801", f"cannot compile {effect} into predicates", effect.span)
+            old = ast.Variable(fresh("?old"))
+            value_type = self.value_type(fluent.function)
+            clear = ast.ForallEffect((ast.TypedName(old.name, value_type),), ast.Not(self.atom(fluent, old)))
+            value = effect.value
+            if isinstance(value, ast.Variable | ast.Constant):
+                return ast.AndEffect((clear, self.atom(fluent, value)))
+            if self.is_fluent(value) and not any(self.is_fluent(a) for a in value.args):  # type: ignore[union-attr]
+                new = ast.Variable(fresh("?new"))
+                copy = ast.ForallEffect((ast.TypedName(new.name, value_type),), ast.When(
+                    self.atom(value, new), self.atom(fluent, new)))  # type: ignore[arg-type]
+                return ast.AndEffect((clear, copy))
+            raise compile_error("E801", f"cannot compile {effect} into predicates", effect.span)
+        return effect
+
+
+def remove_object_fluents(task: Task) -> Step:
+    """Replace object fluents by functional predicates (see the module docstring)."""
+    domain, problem = task.domain, task.problem
+    objects = object_functions(domain)
+    functions = {f.name: f for f in domain.functions if f.name in objects}
+    taken = names_in_use(domain) - set(functions)
+    names = {name: unique_name(name, taken) for name in functions}
+    rewriter = _Rewriter(functions, names)
+    structures: list[ast.Structure] = []
+    for s in domain.structures:
+        fresh = Fresh(variables_in(s))
+        if isinstance(s, ast.Action):
+            s = replace(s, precondition=rewriter.formula(s.precondition, fresh) if s.precondition else None,
+                        effect=rewriter.effect(s.effect, fresh) if s.effect else None)
+        elif isinstance(s, ast.DerivedPredicate):
+            s = replace(s, body=rewriter.formula(s.body, fresh))
+        structures.append(s)
+    predicates = [*domain.predicates, *(ast.PredicateDecl(names[f.name], (
+        *f.parameters, ast.TypedName("?value", f.type))) for f in functions.values())]
+    init: list[ast.InitElement] = []
+    for element in problem.init:
+        if isinstance(element, ast.InitAssignment) and element.fluent.function in functions:
+            if isinstance(element.value, ast.Constant):
+                init.append(rewriter.atom(element.fluent, element.value))
+        else:
+            init.append(element)
+    goal = rewriter.formula(problem.goal, Fresh(variables_in(problem.goal))) if problem.goal else None
+    domain = replace(domain, predicates=tuple(predicates),
+                     functions=tuple(f for f in domain.functions if f.name not in functions),
+                     structures=tuple(structures))
+    return Step(Task(domain, replace(problem, init=tuple(init), goal=goal)), identity(domain))
