@@ -155,6 +155,15 @@ def run_serve(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         server = RDDLSimServer(problems, config, results)
+        unserved = server.prepare()
+        skipped.extend(unserved)
+        if unserved and args.format == "text":
+            render_rich(unserved, _stderr())
+        if not server.problems:
+            from pddltools.diagnostics import error
+
+            _emit([error("R300", "no instance of the folders can be simulated")], args.format)
+            return FAILED
         try:
             listener = await server.start(args.host, args.port)
         except OSError as exc:
@@ -168,7 +177,7 @@ def run_serve(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
-        names = sorted(problems)
+        names = sorted(server.problems)
         if args.format == "json":
             print(json.dumps({"host": args.host, "port": port, "instances": names, "log": args.log,
                               "rounds": args.rounds, "timeout": args.timeout,

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pddltools.diagnostics import Error
+from pddltools.diagnostics import Diagnostic, Error, error
 from pddltools.rddl.grounding import Key, Value
 from pddltools.rddl.problems import Problem
 from pddltools.rddl.simulator import ActionError, ConstraintViolation, Simulator
@@ -124,6 +124,25 @@ class RDDLSimServer:
         self.pool = _Pool(problems)
         self._ids = itertools.count(1)
         self.active: set[asyncio.Task[None]] = set()
+
+    def prepare(self) -> list[Diagnostic]:
+        """Compile every instance once (the simulators wait in the pool); those that cannot be simulated
+        are taken out of service, and their diagnostics returned, so no client is accepted for them."""
+        failed: list[Diagnostic] = []
+        served = dict(self.problems)
+        for name, problem in self.problems.items():
+            try:
+                self.pool.give_back(name, problem.simulator())
+            except Error as exc:
+                failed.extend(Diagnostic(d.code, d.severity, f"instance {name} is not served: {d.message}", d.span)
+                              for d in exc.diagnostics)
+                del served[name]
+            except RecursionError:
+                failed.append(error("R106", f"instance {name} is not served: expressions nest too deeply"))
+                del served[name]
+        self.problems = served
+        self.pool.problems = served
+        return failed
 
     async def start(self, host: str = "127.0.0.1", port: int = 2323) -> asyncio.Server:
         return await asyncio.start_server(self._accept, host, port, limit=self.config.max_message + 65536)

@@ -153,10 +153,13 @@ def test_a_bad_probability_is_located_and_exits_1(capsys: pytest.CaptureFixture[
     assert found["code"] == "R320" and found["message"].startswith("computing net-status-enum: Discrete")
 
 
-def test_serve_leaves_out_a_file_that_does_not_parse(tmp_path: Path) -> None:
+def test_serve_leaves_out_what_it_cannot_parse_or_simulate(tmp_path: Path) -> None:
     for name in ("sysadmin_mdp.rddl", "sysadmin_inst_mdp__1.rddl"):
         (tmp_path / name).write_bytes((CORPUS / "ippc-2011" / name).read_bytes())
     (tmp_path / "broken.rddl").write_text("domain broken {\n")
+    (tmp_path / "no_cpf.rddl").write_text(
+        "domain no_cpf { pvariables { s : { state-fluent, bool, default = false }; }; reward = 0; }\n"
+        "instance no_cpf_inst { domain = no_cpf; horizon = 2; }\n")
     server = subprocess.Popen(
         [sys.executable, "-c", "import sys; from pddltools.cli import main; sys.exit(main())", "rddl", "serve",
          str(tmp_path), "--port", "0", "--log", str(tmp_path / "log.jsonl"), "--format", "json"],
@@ -168,5 +171,7 @@ def test_serve_leaves_out_a_file_that_does_not_parse(tmp_path: Path) -> None:
         server.send_signal(signal.SIGTERM)
         server.wait(20)
     assert hello["instances"] == ["sysadmin_inst_mdp__1"]
-    assert [d["file"] for d in hello["skipped"]] == [str(tmp_path / "broken.rddl")]
+    broken, no_cpf = hello["skipped"]
+    assert broken["file"] == str(tmp_path / "broken.rddl")
+    assert no_cpf["code"] == "R314" and no_cpf["message"].startswith("instance no_cpf_inst is not served")
     assert server.returncode == 0
