@@ -1,12 +1,12 @@
 """Fold in static facts, grounding the parameters that keep them from being decided.
 
-Requires: a task of actions with no quantifiers left in the actions that need it. Guarantees: an
-action whose precondition or effect conditions would split into many cases (more than `threshold`
-disjuncts in all) is instantiated for each object of the parameters that occur in static atoms under
-a disjunction or an effect condition; each copy's ground static atoms are then decided from the
-initial state, which usually collapses the disjunctions (`(imply (requires ?a r1) (available r1))`
-is `true` or `(available r1)` once `?a` is known). Copies whose precondition is false go. The
-result is problem-specific when any action was instantiated. A static predicate is one no effect
+Requires: a task of actions with no quantifiers left in the actions that need it. Guarantees: an action
+whose precondition or effect conditions would split into many cases (more than `threshold` disjuncts in
+all, or fewer but more than instantiating makes) is instantiated for each object of the parameters that
+occur in static atoms under a disjunction or an effect condition; each copy's ground static atoms are
+then decided from the initial state, which usually collapses the disjunctions (`(imply (requires ?a r1)
+(available r1))` is `true` or `(available r1)` once `?a` is known). Copies whose precondition is false
+go. The result is problem-specific when any action was instantiated. A static predicate is one no effect
 adds or deletes.
 """
 
@@ -20,6 +20,7 @@ from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 
 THRESHOLD = 64
+MAX_COPIES = 256
 
 
 def static_predicates(domain: ast.Domain) -> frozenset[str]:
@@ -141,7 +142,24 @@ def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
         if not isinstance(s, ast.Action):
             structures.append(s)
             continue
-        ground = _grounded_parameters(s, static) if _blowup(s) > threshold else []
+        blowup = _blowup(s)
+        ground = _grounded_parameters(s, static) if blowup > 1 else []
+        copies: list[tuple[dict[str, ast.Term], ast.Formula, ast.Effect | None]] = []
+        if ground:
+            bindings = _candidates(s, ground, universe, folder)
+            # Below the threshold, instantiate only when that makes fewer cases than the planner would
+            # meet grounding the action itself.
+            if blowup > threshold or len(bindings) <= MAX_COPIES:
+                for binding in bindings:
+                    pre = folder.formula(sub_formula(nnf(s.precondition), binding)) if s.precondition else TRUE
+                    if pre != FALSE:
+                        copies.append((binding, pre, folder.effect(sub_effect(s.effect, binding))
+                                       if s.effect is not None else None))
+                made = sum(_blowup(ast.Action(s.name, (), pre, eff)) for _, pre, eff in copies)
+                if blowup <= threshold and made >= blowup * max(1, len(bindings)):
+                    ground = []
+            else:
+                ground = []
         if not ground:
             # Still decide the static atoms and equalities that are ground already.
             precondition = folder.formula(nnf(s.precondition)) if s.precondition else None
@@ -157,11 +175,7 @@ def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
         grounded_any = True
         kept = [p for p in s.parameters if p not in ground]
         index = {p.name: i for i, p in enumerate(kept)}
-        for binding in _candidates(s, ground, universe, folder):
-            precondition = folder.formula(sub_formula(nnf(s.precondition), binding)) if s.precondition else TRUE
-            if precondition == FALSE:
-                continue
-            effect = folder.effect(sub_effect(s.effect, binding)) if s.effect is not None else None
+        for binding, precondition, effect in copies:
             suffix = "-".join(str(binding[p.name].name) for p in ground)  # type: ignore[union-attr]
             name = unique_name(f"{s.name}-{suffix}", taken)
             structures.append(replace(s, name=name, parameters=tuple(kept), precondition=precondition, effect=effect))
