@@ -128,9 +128,10 @@ UNSUPPORTED = frozenset({F.NUMERIC_FLUENTS, F.DURATIVE_ACTIONS, F.DURATION_INEQU
 
 
 def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False, method: Method = "auto",
-                 limit: int = LIMIT) -> Result:
+                 limit: int = LIMIT, measure: bool = True) -> Result:
     """Run the passes that remove `remove` from `task`. `strict` (the named targets): refuse a task that
-    uses a feature no pass removes, since the output would not be in the target language."""
+    uses a feature no pass removes, since the output would not be in the target language. `measure`:
+    print the task after every pass for the report's sizes (0 without)."""
     started = time.perf_counter()
     found = detect(task.domain, [task.problem])
     if strict:
@@ -160,7 +161,8 @@ def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False
         reports.append(PassReport(
             name, len(task.domain.actions), len(after.domain.actions), len(task.domain.predicates),
             len(after.domain.predicates), _facts(task.problem), _facts(after.problem),
-            len(str(after.domain)), len(str(after.problem)), seconds, step.notes))
+            len(str(after.domain)) if measure else 0, len(str(after.problem)) if measure else 0, seconds,
+            step.notes))
         for action, cost in step.costs.items():
             origin = origins.get(action)
             if origin is not None and origin.action is not None:
