@@ -17,6 +17,23 @@ def substitute(node: ast.Node, mapping: Mapping[str, ast.Term]) -> ast.Node:
     """`node` with each free variable named in `mapping` replaced; quantifiers shadow their variables."""
     if not mapping:
         return node
+    # The common node types first, built directly: substitution is the compiler's inner loop.
+    kind = type(node)
+    if kind is ast.Atom:
+        atom = cast(ast.Atom, node)
+        return ast.Atom(atom.predicate, tuple(mapping.get(a.name, a) if type(a) is ast.Variable
+                                              else cast(ast.Term, substitute(a, mapping)) for a in atom.args))
+    if kind is ast.Not:
+        return ast.Not(cast(Any, substitute(cast(ast.Not, node).body, mapping)))
+    if kind is ast.And:
+        return ast.And(tuple(cast(Any, substitute(p, mapping)) for p in cast(ast.And, node).parts))
+    if kind is ast.Or:
+        return ast.Or(tuple(cast(Any, substitute(p, mapping)) for p in cast(ast.Or, node).parts))
+    if kind is ast.AndEffect:
+        return ast.AndEffect(tuple(cast(Any, substitute(p, mapping)) for p in cast(ast.AndEffect, node).parts))
+    if kind is ast.When:
+        when = cast(ast.When, node)
+        return ast.When(cast(Any, substitute(when.condition, mapping)), cast(Any, substitute(when.body, mapping)))
     if isinstance(node, ast.Variable):
         return mapping.get(node.name, node)
     if isinstance(node, ast.Exists | ast.Forall | ast.ForallEffect):

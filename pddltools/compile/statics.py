@@ -150,8 +150,9 @@ def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
             # Below the threshold, instantiate only when that makes fewer cases than the planner would
             # meet grounding the action itself.
             if blowup > threshold or len(bindings) <= MAX_COPIES:
+                normal = nnf(s.precondition) if s.precondition else TRUE
                 for binding in bindings:
-                    pre = folder.formula(sub_formula(nnf(s.precondition), binding)) if s.precondition else TRUE
+                    pre = folder.formula(sub_formula(normal, binding))
                     if pre != FALSE:
                         copies.append((binding, pre, folder.effect(sub_effect(s.effect, binding))
                                        if s.effect is not None else None))
