@@ -11,7 +11,9 @@ One subtlety: PDDL applies deletes before adds, so an action that deletes `p(?x)
 leaves `p` true when `?x` and `?y` are the same object, and the complement must then stay false. Such an
 action is split by whether the arguments coincide: a copy with them unified (where the add simply wins)
 and copies with an inequality `(not (= ...))` for the first position that differs, which the equality
-pass turns into a static `distinct` atom.
+pass turns into a static `distinct` atom. Only unconditional effects are split so: with conditional
+effects kept (`--remove negative-preconditions` alone), a conditional add and delete of the same atom
+in one action can leave a complement out of step; the STRIPS targets remove conditional effects first.
 """
 
 from __future__ import annotations
