@@ -184,6 +184,7 @@ def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
                          for p in s.parameters)
             origins[name] = Origin(s.name, args)
     domain = replace(domain, structures=tuple(structures))
-    return Step(Task(domain, problem), origins, problem_specific=grounded_any,
-                notes=(f"instantiated {sum(1 for o in origins if o not in {a.name for a in task.domain.actions})} "
-                       "copies to fold static facts",) if grounded_any else ())
+    copied = sum(1 for o in origins if o not in {a.name for a in task.domain.actions})
+    notes = (f"instantiated {copied} copies to fold static facts",) if copied else (
+        ("folded static facts of this problem",) if grounded_any else ())
+    return Step(Task(domain, problem), origins, problem_specific=grounded_any, notes=notes)
