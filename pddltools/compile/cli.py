@@ -115,7 +115,7 @@ def _print_summary(result: Result, summary: dict[str, Any]) -> None:
         for note in p.notes:
             console.print(f"{p.name}: {note}", markup=False)
     kind = "problem-specific (the domain names this problem's objects)" if result.problem_specific \
-        else "domain-level (the domain fits every problem of the original)"
+        else "domain-level (the domain names no object of this problem)"
     console.print(f"{kind}; requirements {' '.join(summary['requirements'])}", markup=False)
     console.print(f"wrote {summary['domain']}, {summary['problem']}, {summary['plan_map']} "
                   f"in {result.seconds:.3f} s", markup=False)

@@ -9,7 +9,9 @@ Guarantees, for the features asked for:
 - universal preconditions: each `forall` becomes the conjunction of its body over the objects of its
   type (a disjunction for `exists` under negation, which negation normal form turns into `forall`).
 - universal effects: each `forall` effect becomes its body once per object.
-Expansions depend on the problem's objects, so the result is problem-specific when any happened.
+An expansion over a type with objects of the problem makes the result problem-specific; one over a
+type with only the domain's constants keeps it domain-level (for every problem that adds no objects of
+that type).
 Formulas come out in negation normal form, without `imply`.
 """
 
@@ -46,6 +48,7 @@ class _Expander:
         self.effects = Feature.UNIVERSAL_EFFECTS in remove
         self.expanded = False
         self.size = 0  # nodes made by expansions so far, against the size guard
+        self.constants: set[str] = set()
 
     def formula(self, formula: ast.Formula) -> ast.Formula:
         """Expand the asked-for quantifiers of a formula in negation normal form."""
@@ -55,7 +58,7 @@ class _Expander:
             return disjoin(self.formula(p) for p in formula.parts)
         if isinstance(formula, ast.Exists | ast.Forall) and (
                 self.universal if isinstance(formula, ast.Forall) else self.existential):
-            self.expanded = True
+            self.note(formula.variables)
             body = self.formula(formula.body)
             bindings = self.universe.bindings(formula.variables)
             self.grow(body, len(bindings))
@@ -76,11 +79,17 @@ class _Expander:
             body = self.effect(effect.body)
             if not self.effects:
                 return replace(effect, body=body)
-            self.expanded = True
+            self.note(effect.variables)
             bindings = self.universe.bindings(effect.variables)
             self.grow(body, len(bindings))
             return ast.AndEffect(tuple(sub_effect(body, b) for b in bindings))
         return effect
+
+    def note(self, variables: tuple[ast.TypedName, ...]) -> None:
+        """An expansion over problem objects makes the domain this problem's; one over the domain's
+        constants alone does not (every problem that adds no objects of those types gets the same)."""
+        if any(o not in self.constants for v in variables for o in self.universe.objects(v.type)):
+            self.expanded = True
 
     def grow(self, body: ast.Node, copies: int) -> None:
         self.size += sum(1 for _ in body.walk()) * copies
@@ -106,6 +115,7 @@ def _lift(formula: ast.Formula, fresh: Fresh, parameters: list[ast.TypedName]) -
 def remove_quantifiers(task: Task, remove: frozenset[Feature]) -> Step:
     """Remove the quantifier features in `remove` (see the module docstring)."""
     expander = _Expander(Universe(task.domain, task.problem), remove)
+    expander.constants = {c.name for c in task.domain.constants}
     origins: dict[str, Origin] = {}
     structures: list[ast.Structure] = []
     for structure in task.domain.structures:

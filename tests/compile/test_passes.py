@@ -3,6 +3,7 @@ checks clean and declares exactly what it uses, and the compiled task reaches th
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from pddltools.compile.pipeline import Result, compile_task, removals, requireme
 from pddltools.compile.planmap import PlanMap, format_plan, unmap
 from pddltools.compile.task import Task
 from pddltools.pddl import ast
-from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+from pddltools.pddl.parser import parse_domain, parse_domain_file, parse_problem, parse_problem_file
 from pddltools.semantics import Task as Semantics
 from pddltools.validate import validate_plan
 from tests.compile.search import first_plan, goal_states, plan_text, predicates_of, reachable
@@ -151,3 +152,18 @@ def test_soft_goals_become_costs() -> None:
     assert [name for name, _ in steps] == ["go", "go"]
     report = validate_plan(semantics(original), format_plan(steps))
     assert report.valid and report.value == 5  # maximize 10 - (4 + 0 * 5 + 1 * 1)
+
+
+def test_expansion_over_constants_stays_domain_level() -> None:
+    domain = parse_domain("""(define (domain lamps) (:requirements :adl) (:types lamp room)
+      (:constants l1 l2 - lamp) (:predicates (on ?l - lamp) (dark ?r - room))
+      (:action all-on :parameters (?r - room) :precondition (forall (?l - lamp) (on ?l)) :effect (not (dark ?r)))
+      (:action switch :parameters (?l - lamp) :precondition (and) :effect (on ?l)))""")
+    problem = parse_problem("""(define (problem p) (:domain lamps) (:objects kitchen - room)
+      (:init (dark kitchen)) (:goal (not (dark kitchen))))""")
+    result = compile_task(Task(domain, problem), removals(None, ["universal-preconditions"]))
+    assert not result.problem_specific
+    all_on = next(a for a in result.task.domain.actions if a.name == "all-on")
+    assert str(all_on.precondition) == "(and (on l1) (on l2))"
+    widened = replace(problem, objects=(*problem.objects, ast.TypedName("l3", ast.TypeName("lamp"))))
+    assert compile_task(Task(domain, widened), removals(None, ["universal-preconditions"])).problem_specific
