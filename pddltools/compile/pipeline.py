@@ -140,6 +140,10 @@ def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False
             names = ", ".join(use.feature.value for use in blocking)
             raise compile_error("E801", f"the task uses {names}, which this compiler cannot remove",
                                 blocking[0].span)
+    durative = next((s for s in task.domain.structures if isinstance(s, ast.DurativeAction)), None)
+    if durative is not None and remove - {F.ACTION_COSTS, F.TYPING}:
+        raise compile_error("E801", f"{durative.name} is a durative action; the passes compile actions only",
+                            durative.span)
     origins = identity(task.domain)
     # PDDL 1.2 `:vars` are parameters a plan does not name: as trailing parameters every pass (and
     # every STRIPS reader) understands them, and the back map drops them.

@@ -167,3 +167,13 @@ def test_expansion_over_constants_stays_domain_level() -> None:
     assert str(all_on.precondition) == "(and (on l1) (on l2))"
     widened = replace(problem, objects=(*problem.objects, ast.TypedName("l3", ast.TypeName("lamp"))))
     assert compile_task(Task(domain, widened), removals(None, ["universal-preconditions"])).problem_specific
+
+
+def test_durative_actions_are_refused() -> None:
+    domain = parse_domain("""(define (domain d) (:requirements :durative-actions :negative-preconditions)
+      (:predicates (p)) (:durative-action a :parameters () :duration (= ?duration 1)
+        :condition (at start (not (p))) :effect (at end (p))))""")
+    problem = parse_problem("(define (problem q) (:domain d) (:init) (:goal (p)))")
+    with pytest.raises(CompileError) as caught:
+        compile_task(Task(domain, problem), removals(None, ["negative-preconditions"]))
+    assert caught.value.diagnostics[0].code == "E801"
