@@ -89,8 +89,11 @@ def remove_typing(task: Task) -> Step:
         elif isinstance(s, ast.DerivedPredicate):
             body = conjoin([*types.guards(s.predicate.parameters), types.formula(s.body)])
             structures.append(ast.DerivedPredicate(ast.PredicateDecl(s.name, _untyped(s.predicate.parameters)), body))
-        else:
-            structures.append(replace(s, parameters=_untyped(s.parameters)))
+        else:  # a durative action: its parameters' types hold at its start
+            guards: list[ast.Formula] = [ast.Timed("start", g) for g in types.guards(s.parameters)]
+            condition = conjoin([*guards, types.formula(s.condition) if s.condition else TRUE])
+            structures.append(replace(s, parameters=_untyped(s.parameters), condition=condition,
+                                      effect=types.effect(s.effect) if s.effect else None))
     goal = types.formula(problem.goal) if problem.goal is not None else None
     predicates = [ast.PredicateDecl(p.name, _untyped(p.parameters)) for p in domain.predicates]
     facts: list[ast.InitElement] = []
