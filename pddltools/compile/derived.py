@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pddltools.compile.errors import compile_error
-from pddltools.compile.formulas import Fresh, disjoin, sub_formula, variables_in
+from pddltools.compile.formulas import Fresh, disjoin, map_effect, sub_formula, variables_in
 from pddltools.compile.task import Step, Task, identity
 from pddltools.pddl import ast
 
@@ -75,13 +75,7 @@ class _Substituter:
         return disjoin(bodies)
 
     def effect(self, effect: ast.Effect, fresh: Fresh) -> ast.Effect:
-        if isinstance(effect, ast.AndEffect):
-            return ast.AndEffect(tuple(self.effect(p, fresh) for p in effect.parts))
-        if isinstance(effect, ast.When):
-            return ast.When(self.formula(effect.condition, fresh), self.effect(effect.body, fresh))
-        if isinstance(effect, ast.ForallEffect):
-            return replace(effect, body=self.effect(effect.body, fresh))
-        return effect
+        return map_effect(effect, lambda condition: self.formula(condition, fresh))
 
 
 def _rename_bound(formula: ast.Formula, fresh: Fresh) -> ast.Formula:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import cast
 
-from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, nnf, sub_effect, sub_formula
+from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, map_effect, nnf, sub_effect, sub_formula
 from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 from pddltools.pddl.types import OBJECT, TypeHierarchy, type_names, typed_objects
@@ -58,13 +58,7 @@ class _Rewriter:
         return ast.Atom(name, (left, right))
 
     def effect(self, effect: ast.Effect) -> ast.Effect:
-        if isinstance(effect, ast.AndEffect):
-            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
-        if isinstance(effect, ast.When):
-            return ast.When(self.formula(nnf(effect.condition)), self.effect(effect.body))
-        if isinstance(effect, ast.ForallEffect):
-            return replace(effect, body=self.effect(effect.body))
-        return effect
+        return map_effect(effect, lambda condition: self.formula(nnf(condition)))
 
 
 class Types:

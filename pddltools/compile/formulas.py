@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -63,6 +63,19 @@ def sub_formula(formula: ast.Formula, mapping: Mapping[str, ast.Term]) -> ast.Fo
 
 def sub_effect(effect: ast.Effect, mapping: Mapping[str, ast.Term]) -> ast.Effect:
     return cast(ast.Effect, substitute(effect, mapping))
+
+
+def map_effect(effect: ast.Effect, condition: Callable[[ast.Formula], ast.Formula],
+               leaf: Callable[[ast.Effect], ast.Effect] | None = None) -> ast.Effect:
+    """The effect rebuilt through `and`, `when` and `forall`: each `when` condition rewritten by
+    `condition`, each other part (literal, assignment, timed effect) by `leaf` (kept as it is without)."""
+    if isinstance(effect, ast.AndEffect):
+        return ast.AndEffect(tuple(map_effect(p, condition, leaf) for p in effect.parts))
+    if isinstance(effect, ast.When):
+        return ast.When(condition(effect.condition), map_effect(effect.body, condition, leaf))
+    if isinstance(effect, ast.ForallEffect):
+        return replace(effect, body=map_effect(effect.body, condition, leaf))
+    return effect if leaf is None else leaf(effect)
 
 
 def conjuncts(formula: ast.Formula | None) -> tuple[ast.Formula, ...]:

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from pddltools.compile.equality import Types, unify
 from pddltools.compile.errors import compile_error
-from pddltools.compile.formulas import TRUE, Universe, conjoin, conjuncts, flat_effect, nnf
+from pddltools.compile.formulas import TRUE, Universe, conjoin, conjuncts, flat_effect, map_effect, nnf
 from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 
@@ -55,12 +55,9 @@ class _Complements:
         return formula
 
     def effect(self, effect: ast.Effect) -> ast.Effect:
-        if isinstance(effect, ast.AndEffect):
-            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
-        if isinstance(effect, ast.When):
-            return ast.When(self.formula(nnf(effect.condition)), self.effect(effect.body))
-        if isinstance(effect, ast.ForallEffect):
-            return replace(effect, body=self.effect(effect.body))
+        return map_effect(effect, lambda condition: self.formula(nnf(condition)), self.literal)
+
+    def literal(self, effect: ast.Effect) -> ast.Effect:
         if isinstance(effect, ast.Atom) and effect.predicate in self.names:
             return ast.AndEffect((effect, ast.Not(ast.Atom(self.names[effect.predicate], effect.args))))
         if isinstance(effect, ast.Not) and isinstance(effect.body, ast.Atom) and effect.body.predicate in self.names:

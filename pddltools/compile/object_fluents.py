@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from pddltools.check.features import object_functions
 from pddltools.compile.errors import compile_error
-from pddltools.compile.formulas import Fresh, conjoin, variables_in
+from pddltools.compile.formulas import Fresh, conjoin, map_effect, variables_in
 from pddltools.compile.task import Step, Task, identity, names_in_use, unique_name
 from pddltools.pddl import ast
 
@@ -83,12 +83,11 @@ class _Rewriter:
         return ast.Exists(variables, conjoin([*reads, rebuilt]))
 
     def effect(self, effect: ast.Effect, fresh: Fresh) -> ast.Effect:
-        if isinstance(effect, ast.AndEffect):
-            return ast.AndEffect(tuple(self.effect(p, fresh) for p in effect.parts))
-        if isinstance(effect, ast.When):
-            return ast.When(self.formula(effect.condition, fresh), self.effect(effect.body, fresh))
-        if isinstance(effect, ast.ForallEffect):
-            return replace(effect, body=self.effect(effect.body, fresh))
+        return map_effect(effect, lambda condition: self.formula(condition, fresh),
+                          lambda part: self.update(part, fresh))
+
+    def update(self, effect: ast.Effect, fresh: Fresh) -> ast.Effect:
+        """A literal or an assignment: assignments to object fluents become predicate updates."""
         if isinstance(effect, ast.Atom | ast.Not):
             target = effect if isinstance(effect, ast.Atom) else effect.body
             if isinstance(target, ast.Atom) and any(self.is_fluent(a) for a in target.args):
