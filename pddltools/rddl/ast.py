@@ -231,13 +231,60 @@ class MatrixOperation(Node):
     span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
+@dataclass(frozen=True, slots=True)
+class TupleExpr(Node):
+    """An RDDL2 tuple value `< @x : e1, col1 : e2 >`, as an expression or (with constant members) a
+    default; labels are enum values with their `@`, object names bare, or `?` ("every member", only
+    in a constant)."""
+
+    entries: tuple[tuple[str, Expr], ...]
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Member(Node):
+    """`base.@x`, `base.$col1` or `base.?d`: one member of a tuple value; `label` is an `EnumValue`,
+    an `ObjectValue` or a `Variable`."""
+
+    base: Expr
+    label: Expr
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Multinomial(Node):
+    """RDDLSim's `Multinomial(type, n, @a : p, @b : otherwise)`: counts of `n` draws per value of `type`."""
+
+    type: str
+    count: Expr
+    cases: tuple[DiscreteCase, ...]
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Dirichlet(Node):
+    """RDDLSim's `Dirichlet(type, alpha)`: a probability per value of `type`, every concentration `alpha`."""
+
+    type: str
+    alpha: Expr
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+
 Expr = (
     Boolean | Integer | Real | Variable | EnumValue | ObjectValue | PVariable | Unary | Binary |
     Aggregation | IfThenElse | Switch | Function | Distribution | Discrete | VectorDistribution |
-    MatrixOperation
+    MatrixOperation | TupleExpr | Member | Multinomial | Dirichlet
 )
 #: What may stand after `default =`, `level =` or in an instance's `p(a, b) = ...;`.
-Constant = Boolean | Integer | Real | EnumValue | ObjectValue
+Constant = Boolean | Integer | Real | EnumValue | ObjectValue | TupleExpr
+
+
+@dataclass(frozen=True, slots=True)
+class TerminateWhen(Node):
+    """`horizon = terminate-when (condition);` (RDDL2): the round ends once the state satisfies it."""
+
+    condition: Expr
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -262,7 +309,18 @@ class EnumType(Node):
     span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
-TypeDef = ObjectType | EnumType
+@dataclass(frozen=True, slots=True)
+class TupleType(Node):
+    """RDDL2 `t : <@x : real, y : robot>;` (`members` as written), or `t : [index]<? : r>;` (`index`
+    set, `members` the one pair `("?", r)`): a member of range r per value or object of `index`."""
+
+    name: str
+    members: tuple[tuple[str, str], ...]
+    index: str | None = None
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+
+TypeDef = ObjectType | EnumType | TupleType
 
 FLUENT_KINDS = (
     "non-fluent", "state-fluent", "action-fluent", "interm-fluent", "observ-fluent", "derived-fluent",
@@ -299,6 +357,7 @@ class Domain(Node):
     name: str
     requirements: tuple[str, ...] = ()
     types: tuple[TypeDef, ...] = ()
+    objects: tuple[ObjectsDecl, ...] = ()  # RDDL2: objects every instance has
     pvariables: tuple[PVariableDecl, ...] = ()
     cpfs: tuple[Cpf, ...] = ()
     cpfs_keyword: str = "cpfs"
@@ -354,7 +413,7 @@ class Instance(Node):
     non_fluent_values: tuple[Assignment, ...] = ()
     init_state: tuple[Assignment, ...] = ()
     max_nondef_actions: Constant | None = None
-    horizon: Constant | None = None
+    horizon: Constant | TerminateWhen | None = None
     discount: Constant | None = None
     span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 

@@ -87,6 +87,28 @@ class Builder(Transformer[Token, Any]):
         return ast.EnumType(name.value, tuple(v.value for v in values if v is not None),
                             span=self._token_span(name))
 
+    def enum_range(self, children: _Children) -> ast.EnumType:
+        name, first, last = children
+        low, high = first.value[1:], last.value[1:]
+        if not (low.isdigit() and high.isdigit()) or int(low) > int(high):
+            raise BuildError("R106", f"an enum range runs from one integer to a larger one, not {first}..{last}",
+                              first.start_pos, last.end_pos)
+        values = tuple(f"@{i}" for i in range(int(low), int(high) + 1))
+        return ast.EnumType(name.value, values, span=self._node_span(name, last))
+
+    def vector_type(self, children: _Children) -> ast.TupleType:
+        name, index, _lt, range_type, gt = children
+        return ast.TupleType(name.value, (("?", range_type.value),), index.value,
+                             span=self._node_span(name, gt))
+
+    def tuple_type(self, children: _Children) -> ast.TupleType:
+        name, _lt, *members, gt = children
+        return ast.TupleType(name.value, tuple(members), span=self._node_span(name, gt))
+
+    def tuple_member_type(self, children: _Children) -> tuple[str, str]:
+        label, range_type = children
+        return label.value, range_type.value
+
     def pvariables_section(self, children: _Children) -> tuple[str, list[ast.PVariableDecl]]:
         return "pvariables", children
 
@@ -200,6 +222,10 @@ class Builder(Transformer[Token, Any]):
     def max_nondef_actions(self, children: _Children) -> tuple[str, ast.Constant]:
         return "max_nondef_actions", children[0]
 
+    def terminate_when(self, children: _Children) -> tuple[str, ast.TerminateWhen]:
+        (condition,) = children
+        return "horizon", ast.TerminateWhen(condition, span=getattr(condition, "span", None))
+
     def horizon(self, children: _Children) -> tuple[str, ast.Constant]:
         return "horizon", children[0]
 
@@ -244,6 +270,29 @@ class Builder(Transformer[Token, Any]):
 
     def positive_infinity(self, children: _Children) -> ast.Real:
         return ast.Real(float("inf"))
+
+    def tuple_constant(self, children: _Children) -> ast.TupleExpr:
+        first, *entries, last = children
+        return ast.TupleExpr(tuple(entries), span=self._node_span(first, last))
+
+    tuple_expr = tuple_constant
+
+    def tuple_constant_entry(self, children: _Children) -> tuple[str, ast.Expr]:
+        label, value = children
+        return _object_name(label), value
+
+    tuple_entry = tuple_constant_entry
+
+    def member(self, children: _Children) -> ast.Member:
+        base, token = children
+        label: ast.Expr
+        if token.type == "OBJECT_REF":
+            label = ast.ObjectValue(token.value[1:], span=self._token_span(token))
+        elif token.type == "ENUM_VALUE":
+            label = ast.EnumValue(token.value, span=self._token_span(token))
+        else:
+            label = ast.Variable(token.value, span=self._token_span(token))
+        return ast.Member(base, label, span=self._node_span(base, token))
 
     def negative_infinity(self, children: _Children) -> ast.Real:
         return ast.Real(float("-inf"))
@@ -365,6 +414,14 @@ class Builder(Transformer[Token, Any]):
     def discrete_otherwise(self, children: _Children) -> ast.DiscreteCase:
         (value,) = children
         return ast.DiscreteCase(value.value, None, span=self._token_span(value))
+
+    def multinomial(self, children: _Children) -> ast.Multinomial:
+        type_name, count, *cases = _strip(children)
+        return ast.Multinomial(type_name.value, count, tuple(cases), span=self._node_span(type_name, cases[-1]))
+
+    def dirichlet(self, children: _Children) -> ast.Dirichlet:
+        type_name, alpha = _strip(children)
+        return ast.Dirichlet(type_name.value, alpha, span=self._node_span(type_name, alpha))
 
     def vector_distribution(self, children: _Children) -> ast.VectorDistribution:
         name, *rest = _strip(children)

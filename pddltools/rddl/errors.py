@@ -24,7 +24,8 @@ _NAMED = {
     "OBJECT_REF": "an object like $box",
     "NUMBER": "a number",
 }
-_OPERATORS = frozenset({"<=>", "=>", "|", "^", "&", "==", "~=", "<", "<=", ">", ">=", "+", "-", "*", "/"})
+# `.` is RDDL2's member access (`v.@x`), a postfix operator
+_OPERATORS = frozenset({"<=>", "=>", "|", "^", "&", "==", "~=", "<", "<=", ">", ">=", "+", "-", "*", "/", "."})
 _EXPRESSION = "an expression"
 _OPERATOR = "an operator"
 _VALUE = "a value (a number, true, false, pos-inf, an @enum value or an object)"
@@ -54,13 +55,13 @@ def expected_words(expected: set[str], parser: Lark) -> list[str]:
     if {"NUMBER", "VARIABLE", "NAME"} <= expected:
         # everything that can start an expression: name them by what they are together
         starters = {"'('", "'['", "'~'", "'-'", "'+'", "'if'", "'switch'", "'true'", "'false'",
-                    "'cholesky'", "'inverse'", "'pinverse'"}
+                    "'cholesky'", "'inverse'", "'pinverse'", "'<'"}  # `<` opens an RDDL2 tuple
         starters |= {descriptions[n] for n in expected if n in descriptions and n in _NAMED}
         starters |= {w for w in words if w[1:2].isupper()}  # distribution names: 'Bernoulli', ...
         words = (words - starters) | {_EXPRESSION}
     elif {"NUMBER", "ENUM_VALUE", "TRUE"} <= expected:
         # the right side of `default =` or of an assignment in an instance
-        constants = {"'-'", "'true'", "'false'", "'pos-inf'", "'neg-inf'"}
+        constants = {"'-'", "'true'", "'false'", "'pos-inf'", "'neg-inf'", "'<'"}
         constants |= {descriptions[n] for n in expected if n in descriptions and n in _NAMED}
         words = (words - constants) | {_VALUE}
     operators = {w for w in words if w.strip("'") in _OPERATORS}

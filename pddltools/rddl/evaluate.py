@@ -18,7 +18,8 @@ import numpy as np
 
 from pddltools.rddl import ast
 from pddltools.rddl.grounding import Key, Model, Value, fail
-from pddltools.rddl.sampling import DISTRIBUTIONS, bad, categorical
+from pddltools.rddl.sampling import DISTRIBUTIONS, bad, categorical, dirichlet, multinomial
+from pddltools.rddl.tuples import Vector
 
 Bindings = dict[str, str]
 
@@ -49,6 +50,23 @@ _ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq, "~=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
     ">=": operator.ge,
 }
+
+
+def as_number(x: Any) -> Any:
+    """An RDDL2 integer enum value (`@3`, of `{@1..@4}`) as the int it stands for; anything else as is."""
+    if isinstance(x, str) and x[:1] == "@" and x[1:].isdigit():
+        return int(x[1:])
+    return x
+
+
+def numeric_operator(model: Model, op: str) -> Callable[[Any, Any], Any] | None:
+    """The function of a binary operator; where the model has integer enums, arithmetic and ordering
+    read their values as numbers (`0.02 * ?i` with `?i : int-1-4`)."""
+    function = _ARITHMETIC.get(op)
+    if function is None or op in ("==", "~=") or not model.int_enums:
+        return function
+    inner = function
+    return lambda a, b: inner(as_number(a), as_number(b))
 
 
 def _round(x: float) -> int:
@@ -90,6 +108,45 @@ class Compiler:
                        expr)
         fn: Fn = method(expr)
         return fn
+
+    # -- RDDL2 tuples ----------------------------------------------------------------------------
+
+    def _tupleexpr(self, expr: ast.TupleExpr) -> Fn:
+        labels = tuple(label for label, _ in expr.entries)
+        if "?" in labels:
+            raise fail("R306", "`?` labels a tuple constant's members only in a default or an instance", expr)
+        members = [self.compile(value) for _, value in expr.entries]
+        return lambda frame, b: Vector(tuple(zip(labels, [m(frame, b) for m in members], strict=True)))
+
+    def _member(self, expr: ast.Member) -> Fn:
+        base = self.compile(expr.base)
+        label = expr.label
+        if isinstance(label, ast.Variable):
+            name = label.name
+            return lambda frame, b: base(frame, b)[b[name]]
+        fixed = label.name if isinstance(label, (ast.EnumValue, ast.ObjectValue)) else str(label)
+        return lambda frame, b: base(frame, b)[fixed]
+
+    def _multinomial(self, expr: ast.Multinomial) -> Fn:
+        draw = self._discrete(ast.Discrete("Discrete", expr.type, expr.cases, span=expr.span), probabilities=True)
+        count = self.compile(expr.count)
+        values = tuple(self.model.of_type(expr.type, expr))
+
+        def sample(frame: Frame, b: Bindings) -> Vector:
+            chosen, weights = draw(frame, b)
+            counts = multinomial(frame.rng, as_number(count(frame, b)), weights)
+            by_value = dict(zip(chosen, counts, strict=True))
+            return Vector(tuple((v, by_value.get(v, 0)) for v in values))
+        return sample
+
+    def _dirichlet(self, expr: ast.Dirichlet) -> Fn:
+        values = tuple(self.model.of_type(expr.type, expr))
+        alpha = self.compile(expr.alpha)
+
+        def sample(frame: Frame, b: Bindings) -> Vector:
+            drawn = dirichlet(frame.rng, float(alpha(frame, b)), len(values))
+            return Vector(tuple(zip(values, drawn, strict=True)))
+        return sample
 
     # -- leaves ----------------------------------------------------------------------------------
 
@@ -183,7 +240,7 @@ class Compiler:
             return lambda frame, b: not left(frame, b) or bool(right(frame, b))
         if op == "<=>":
             return lambda frame, b: bool(left(frame, b)) == bool(right(frame, b))
-        function = _ARITHMETIC.get(op)
+        function = numeric_operator(self.model, op)
         if function is None:
             raise fail("R310", f"unknown operator {op}", expr)
         return lambda frame, b: function(left(frame, b), right(frame, b))
@@ -286,7 +343,8 @@ class Compiler:
         first, second = args
         return lambda frame, b: sampler(frame.rng, first(frame, b), second(frame, b))
 
-    def _discrete(self, expr: ast.Discrete) -> Fn:
+    def _discrete(self, expr: ast.Discrete, probabilities: bool = False) -> Fn:
+        """A draw; with `probabilities`, the values and their probabilities instead (for Multinomial)."""
         values = tuple(case.value for case in expr.cases)
         known = set(self.model.of_type(expr.type, expr))
         for value in values:
@@ -303,4 +361,11 @@ class Compiler:
                 raise bad(name, "the given probabilities exceed 1 before `otherwise`")
             filled = [max(rest, 0.0) if w is None else w for w in given]
             return categorical(frame.rng, values, filled, name, normalise)
-        return draw
+
+        def weighed(frame: Frame, b: Bindings) -> tuple[tuple[str, ...], list[float]]:
+            given = [None if w is None else float(w(frame, b)) for w in weights]
+            rest = 1.0 - math.fsum(w for w in given if w is not None)
+            if rest < -1e-6 and None in given:
+                raise bad("Multinomial", "the given probabilities exceed 1 before `otherwise`")
+            return values, [max(rest, 0.0) if w is None else w for w in given]
+        return weighed if probabilities else draw

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from pddltools.diagnostics import Diagnostic, error
 from pddltools.rddl import ast
-from pddltools.rddl.symbols import NUMERIC, UNKNOWN, SymbolTable, article, count, describe, enum_literal
+from pddltools.rddl.symbols import NUMERIC, TUPLE, UNKNOWN, SymbolTable, article, count, describe, enum_literal
 
 #: Built-in functions written with square brackets: name -> (number of arguments, result type);
 #: a result of None means "the type of the arguments" (int if both are int, else real).
@@ -53,6 +53,8 @@ class ExpressionTyper:
         """Can a value of type `actual` stand where `expected` is required?"""
         if UNKNOWN in (actual, expected) or actual == expected:
             return True
+        if actual == TUPLE:
+            return isinstance(self.table.types.get(expected), ast.TupleType)
         if actual.startswith("@"):
             return actual[1:] in self.table.enum_values(expected)
         if expected == "real":
@@ -133,7 +135,58 @@ class ExpressionTyper:
         if isinstance(expr, ast.MatrixOperation):
             self.infer(expr.body, scope)
             return UNKNOWN
+        if isinstance(expr, ast.TupleExpr):
+            for _, value in expr.entries:
+                self.infer(value, scope)
+            return TUPLE
+        if isinstance(expr, ast.Member):
+            return self.member(expr, scope)
+        if isinstance(expr, ast.Multinomial):
+            self.expect_number(self.infer(expr.count, scope), expr.count, "the count of a Multinomial")
+            self.discrete(ast.Discrete("Discrete", expr.type, expr.cases, span=expr.span), scope)
+            return TUPLE
+        if isinstance(expr, ast.Dirichlet):
+            if not self.table.is_enum(expr.type):
+                self.report("R201", f"Dirichlet needs an enum type, not {expr.type}", expr)
+            self.expect_number(self.infer(expr.alpha, scope), expr.alpha, "the concentration of a Dirichlet")
+            return TUPLE
         raise TypeError(f"not an expression: {expr!r}")  # pragma: no cover
+
+    def member(self, expr: ast.Member, scope: dict[str, str]) -> str:
+        """The range of the member `expr.label` of a tuple-typed `expr.base`."""
+        base = self.infer(expr.base, scope)
+        tuple_type = self.table.types.get(base)
+        if not isinstance(tuple_type, ast.TupleType):
+            if base not in (UNKNOWN, TUPLE):
+                self.report("R206", f"only a tuple has members, not {describe(base)}", expr)
+            if isinstance(expr.label, ast.Variable):
+                self.infer(expr.label, scope)
+            return UNKNOWN
+        label = expr.label
+        if tuple_type.index is not None:
+            labels = self.table.enum_values(tuple_type.index) or None
+            wanted = tuple_type.index
+            member_range = tuple_type.members[0][1]
+        else:
+            labels = tuple(name for name, _ in tuple_type.members)
+            wanted = None
+            member_range = UNKNOWN
+        if isinstance(label, ast.Variable):
+            actual = self.infer(label, scope)
+            if wanted is not None and not self.fits(actual, wanted):
+                self.report("R206", f"a member of {base} is named by {describe(wanted)}, not {describe(actual)}",
+                            label)
+            return member_range if wanted is not None else UNKNOWN
+        name = label.name if isinstance(label, (ast.EnumValue, ast.ObjectValue)) else str(label)
+        if wanted is None:
+            ranges = dict(tuple_type.members)
+            if name not in ranges:
+                self.report("R205", f"{base} has no member {label}", label)
+                return UNKNOWN
+            return ranges[name]
+        if labels is not None and name not in labels:
+            self.report("R205", f"{base} has no member {label}", label)
+        return member_range
 
     def enum_value(self, expr: ast.EnumValue) -> str:
         enums = self.table.enums_of_value.get(expr.name)
@@ -185,6 +238,8 @@ class ExpressionTyper:
         left = self.infer(expr.left, scope)
         right = self.infer(expr.right, scope)
         op = expr.op
+        if op in ast.ARITHMETIC_OPERATORS or op in ast.COMPARISON_OPERATORS - {"==", "~="}:
+            left, right = (self.numeric(t) for t in (left, right))
         if op in ast.LOGICAL_OPERATORS:
             self.expect_bool(left, expr.left, f"an operand of {op}")
             self.expect_bool(right, expr.right, f"an operand of {op}")
@@ -195,6 +250,9 @@ class ExpressionTyper:
             if not (self.fits(left, right) or self.fits(right, left)):
                 self.report("R206", f"{op} compares {describe(left)} with {describe(right)}", expr)
             return "bool"
+        if op in ast.ARITHMETIC_OPERATORS and (TUPLE in (left, right) or self._is_tuple(left)
+                                               or self._is_tuple(right)):
+            return TUPLE  # RDDL2: arithmetic on tuples is member by member
         self.expect_number(left, expr.left, f"an operand of {op}")
         self.expect_number(right, expr.right, f"an operand of {op}")
         if op in ast.COMPARISON_OPERATORS:
@@ -204,6 +262,13 @@ class ExpressionTyper:
         if op == "/" or "real" in (left, right):
             return "real"
         return "int"
+
+    def numeric(self, type_name: str) -> str:
+        """`type_name`, or int for an enum of integers (`{@1..@4}`), which arithmetic reads as numbers."""
+        return "int" if self.table.is_int_enum(type_name) else type_name
+
+    def _is_tuple(self, type_name: str) -> bool:
+        return isinstance(self.table.types.get(type_name), ast.TupleType)
 
     def bind(self, bindings: tuple[ast.Binding, ...], scope: dict[str, str]) -> dict[str, str]:
         inner = dict(scope)

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from pddltools.diagnostics import Diagnostic, Error, error
 from pddltools.rddl import ast
 from pddltools.rddl.symbols import SymbolTable
+from pddltools.rddl.tuples import Vector
 
 Key = tuple[str, tuple[str, ...]]
-Value = bool | int | float | str
+Value = bool | int | float | str | Vector
+#: the horizon of a `terminate-when` instance: RDDLSim keeps its horizon in a Java int
+UNBOUNDED_HORIZON = 2**31 - 1
 
 
 class GroundingError(Error):
@@ -29,7 +32,10 @@ def fail(code: str, message: str, node: object = None) -> GroundingError:
 
 
 def constant(value: ast.Constant) -> Value:
-    """The Python value of a literal: bool, int, float, or a name for enum values and objects."""
+    """The Python value of a literal: bool, int, float, or a name for enum values and objects (a tuple
+    constant needs its type: `Model.tuple_value`)."""
+    if isinstance(value, ast.TupleExpr):
+        raise fail("R306", "a tuple value is not allowed here", value)
     if isinstance(value, (ast.Boolean, ast.Integer, ast.Real)):
         return value.value
     return value.name
@@ -54,6 +60,7 @@ class Model:
     decls: dict[str, ast.PVariableDecl] = field(init=False)
     groundings: dict[str, tuple[tuple[str, ...], ...]] = field(init=False)
     defaults: dict[str, Value] = field(init=False)
+    int_enums: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
         diagnostics: list[Diagnostic] = []
@@ -62,6 +69,7 @@ class Model:
         if errors:
             raise GroundingError(errors)
         self.decls = dict(self.table.pvariables)
+        self.int_enums = frozenset(t for t in self.table.types if self.table.is_int_enum(t))
         self._collect_objects()
         self.defaults = {name: self._default(decl) for name, decl in self.decls.items()}
         self.groundings = {name: tuple(self.ground_params(decl.params)) for name, decl in self.decls.items()}
@@ -71,7 +79,8 @@ class Model:
     def _collect_objects(self) -> None:
         direct: dict[str, list[str]] = {}
         self.object_type = {}
-        declared: list[ast.ObjectsDecl] = list(self.non_fluents.objects if self.non_fluents else ())
+        declared: list[ast.ObjectsDecl] = list(self.domain.objects)  # RDDL2: objects of every instance
+        declared += self.non_fluents.objects if self.non_fluents else ()
         declared += self.instance.objects
         for decl in declared:
             if decl.type not in self.table.types:
@@ -87,6 +96,8 @@ class Model:
                 self.objects[type_name] = type_def.values
                 for value in type_def.values:
                     self.object_type.setdefault(value, type_name)
+            elif isinstance(type_def, ast.TupleType):
+                continue  # a range of values, not a set of objects
             else:
                 self.objects[type_name] = tuple(o for o, t in self.object_type.items()
                                                 if not self.table.is_enum(t) and self.table.is_subtype(t, type_name))
@@ -102,9 +113,54 @@ class Model:
 
     # -- values ----------------------------------------------------------------------------------
 
+    # -- RDDL2 tuples ----------------------------------------------------------------------------
+
+    def tuple_members(self, range_name: str, node: object = None) -> list[tuple[str, str]]:
+        """The (label, range) of each member of a tuple type, `[t]<? : r>` expanded over t."""
+        type_def = self.table.types.get(range_name)
+        if not isinstance(type_def, ast.TupleType):
+            raise fail("R306", f"{range_name} is not a tuple type", node)
+        if type_def.index is not None:
+            member_range = type_def.members[0][1]
+            return [(label, member_range) for label in self.of_type(type_def.index, node)]
+        return list(type_def.members)
+
+    def is_tuple(self, range_name: str) -> bool:
+        return isinstance(self.table.types.get(range_name), ast.TupleType)
+
+    def tuple_value(self, range_name: str, value: ast.Constant) -> Value:
+        """A constant of `range_name`: a `Vector` for a tuple type (`< ? : v >` fills every member)."""
+        if not self.is_tuple(range_name):
+            return constant(value)
+        if not isinstance(value, ast.TupleExpr):
+            raise fail("R306", f"a value of the tuple type {range_name} must be a tuple, not {value}", value)
+        members = self.tuple_members(range_name, value)
+        given = dict(value.entries)
+        if set(given) == {"?"}:
+            return Vector(tuple((label, self.tuple_value(r, given["?"])) for label, r in members))  # type: ignore[arg-type]
+        labels = [label for label, _ in members]
+        if sorted(given) != sorted(labels):
+            raise fail("R306", f"a value of {range_name} gives the members {', '.join(given)}, "
+                       f"not {', '.join(labels)}", value)
+        return Vector(tuple((label, self.tuple_value(r, given[label])) for label, r in members))  # type: ignore[arg-type]
+
+    def _zero(self, range_name: str) -> Value:
+        if self.is_tuple(range_name):
+            return Vector(tuple((label, self._zero(r)) for label, r in self.tuple_members(range_name)))
+        if range_name == "bool":
+            return False
+        if range_name == "int":
+            return 0
+        if range_name == "real":
+            return 0.0
+        values = self.objects.get(range_name, ())
+        return values[0] if values else ""
+
     def _default(self, decl: ast.PVariableDecl) -> Value:
         if decl.default is not None:
-            return self.coerce(decl, constant(decl.default))
+            return self.coerce(decl, self.tuple_value(decl.range, decl.default))
+        if self.is_tuple(decl.range):
+            return self._zero(decl.range)
         if decl.range == "bool":
             return False
         if decl.range == "int":
@@ -116,8 +172,12 @@ class Model:
 
     def coerce(self, decl: ast.PVariableDecl, value: Value) -> Value:
         """`value` as `decl`'s range stores it (a bool counts as 0/1 in a number, as in RDDLSim)."""
+        if isinstance(value, Vector) and not self.is_tuple(decl.range):
+            raise fail("R306", f"{decl.name} is {decl.range}, not a tuple", decl)
         if decl.range == "bool":
             return bool(value)
+        if isinstance(value, Vector):
+            return value
         if decl.range == "int":
             return int(value) if not isinstance(value, str) else value
         if decl.range == "real":
@@ -145,7 +205,8 @@ class Model:
                 if arg not in self.of_type(param):
                     raise fail("R304", f"{arg} is not an object of type {param} (in {assignment.name})",
                                assignment)
-            values[(assignment.name, assignment.args)] = self.coerce(decl, constant(assignment.value))
+            values[(assignment.name, assignment.args)] = self.coerce(decl, self.tuple_value(decl.range,
+                                                                                            assignment.value))
         return values
 
     def initial_values(self) -> dict[Key, Value]:
@@ -168,13 +229,21 @@ class Model:
         if value is None:
             return default
         number = constant(value)
-        if isinstance(number, str):
+        if isinstance(number, (str, Vector)):
             # `max-nondef-actions = pos-inf` arrives as Real(inf); anything else named is a mistake
             raise fail("R305", f"expected a number, not {number}", value)
         return float(number)
 
     @property
+    def terminate_when(self) -> ast.Expr | None:
+        """RDDL2's `horizon = terminate-when (c);`: the condition that ends a round."""
+        horizon = self.instance.horizon
+        return horizon.condition if isinstance(horizon, ast.TerminateWhen) else None
+
+    @property
     def horizon(self) -> int:
+        if isinstance(self.instance.horizon, ast.TerminateWhen):
+            return UNBOUNDED_HORIZON
         horizon = self._number(self.instance.horizon, math.inf)
         if math.isinf(horizon) or horizon < 0:
             raise fail("R305", f"instance {self.instance.name} needs a finite horizon to be simulated",

@@ -32,7 +32,7 @@ def format_node(node: object) -> str:
         return _assignment(node)
     if isinstance(node, ast.ObjectsDecl):
         return _objects_decl(node)
-    if isinstance(node, (ast.ObjectType, ast.EnumType)):
+    if isinstance(node, (ast.ObjectType, ast.EnumType, ast.TupleType)):
         return _type_def(node)
     if isinstance(node, ast.Binding):
         return f"{node.variable} : {node.type}"
@@ -62,6 +62,8 @@ def _domain(domain: ast.Domain) -> list[str]:
         parts.append([f"{INDENT}requirements = {{ {', '.join(domain.requirements)} }};"])
     if domain.types:
         parts.append(_section("types", (_type_def(t) for t in domain.types)))
+    if domain.objects:
+        parts.append(_objects(domain.objects))
     if domain.pvariables:
         parts.append(_section("pvariables", (_pvariable_decl(p) for p in domain.pvariables)))
     if domain.cpfs:
@@ -88,6 +90,10 @@ def _domain(domain: ast.Domain) -> list[str]:
 def _type_def(type_def: ast.TypeDef) -> str:
     if isinstance(type_def, ast.EnumType):
         return f"{type_def.name} : {{{', '.join(type_def.values)}}};"
+    if isinstance(type_def, ast.TupleType):
+        members = ", ".join(f"{label} : {range_name}" for label, range_name in type_def.members)
+        index = f"[{type_def.index}]" if type_def.index is not None else ""
+        return f"{type_def.name} : {index}<{members}>;"
     return f"{type_def.name} : {type_def.parent};"
 
 
@@ -162,7 +168,9 @@ def _instance(block: ast.Instance) -> list[str]:
         ("horizon", block.horizon),
         ("discount", block.discount),
     ):
-        if value is not None:
+        if isinstance(value, ast.TerminateWhen):
+            lines.append(f"{INDENT}{keyword} = terminate-when ({format_expr(value.condition)});")
+        elif value is not None:
             lines.append(f"{INDENT}{keyword} = {format_constant(value)};")
     lines.append("}")
     return lines
@@ -199,6 +207,8 @@ def format_constant(value: ast.Constant) -> str:
     """A constant as instance files and defaults write it: objects bare, without `$`."""
     if isinstance(value, ast.ObjectValue):
         return value.name
+    if isinstance(value, ast.TupleExpr):
+        return "< " + ", ".join(f"{label} : {format_constant(v)}" for label, v in value.entries) + " >"  # type: ignore[arg-type]
     return format_expr(value)
 
 
@@ -286,6 +296,43 @@ def _discrete(expr: ast.Discrete) -> str:
     return f"{expr.name}({expr.type}, {cases})"
 
 
+def _tuple(expr: ast.TupleExpr) -> str:
+    # a member is read as a closed sum (see the grammar): anything looser, or a prefix form, is bracketed
+    level = ast.BINARY_PRECEDENCE["+"]
+    entries = ", ".join(f"{label} : {_closed(value, level)}" for label, value in expr.entries)
+    return f"< {entries} >"
+
+
+def _closed(expr: ast.Expr, minimum: int) -> str:
+    text = format_expr(expr)
+    return f"({text})" if _precedence(expr) < minimum or _ends_open(expr) else text
+
+
+def _ends_open(expr: ast.Expr) -> bool:
+    """Whether `expr` prints ending in a prefix form, which would swallow what follows it."""
+    while True:
+        if isinstance(expr, _PREFIX_FORMS):
+            return True
+        if isinstance(expr, ast.Unary):
+            expr = expr.operand
+        elif isinstance(expr, ast.Binary):
+            expr = expr.right
+        else:
+            return False
+
+
+def _member(expr: ast.Member) -> str:
+    base = format_expr(expr.base)
+    if isinstance(expr.base, (ast.Unary, ast.Binary, *_PREFIX_FORMS)):
+        base = f"({base})"
+    return f"{base}.{format_expr(expr.label)}"
+
+
+def _multinomial(expr: ast.Multinomial) -> str:
+    cases = ", ".join(_discrete_case(c) for c in expr.cases)
+    return f"Multinomial({expr.type}, {format_expr(expr.count)}, {cases})"
+
+
 def layout(expr: ast.Expr, width: int) -> list[str]:
     """`expr` as lines of at most about `width` characters, indented relative to the first.
 
@@ -344,5 +391,9 @@ _EXPR_PRINTERS: dict[type, Callable[[Any], str]] = {
     ast.Distribution: lambda e: f"{e.name}({_arguments(e.args)})",
     ast.Discrete: _discrete,
     ast.VectorDistribution: lambda e: f"{e.name}[{', '.join(e.indices)}]({_arguments(e.args)})",
+    ast.TupleExpr: _tuple,
+    ast.Member: _member,
+    ast.Multinomial: _multinomial,
+    ast.Dirichlet: lambda e: f"Dirichlet({e.type}, {format_expr(e.alpha)})",
     ast.MatrixOperation: lambda e: f"{e.name}[row={e.row}, col={e.column}][{format_expr(e.body)}]",
 }

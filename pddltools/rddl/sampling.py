@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -156,6 +157,22 @@ DISTRIBUTIONS: dict[str, tuple[int, Sampler]] = {
     "Kumaraswamy": (2, _kumaraswamy),
     "Pareto": (2, _pareto),
 }
+
+
+def multinomial(rng: np.random.Generator, n: Any, weights: Sequence[float]) -> list[int]:
+    """RDDLSim's `Multinomial`: how many of `n` draws fall on each value, with probabilities `weights`."""
+    if isinstance(n, bool) or not float(n).is_integer() or n < 0:
+        raise bad("Multinomial", f"the number of draws {n} is not a whole number of at least 0")
+    if any(w < 0 for w in weights) or abs(math.fsum(weights) - 1.0) > 1e-6:
+        raise bad("Multinomial", f"the probabilities {list(weights)} do not sum to 1")
+    total = math.fsum(weights)
+    return [int(c) for c in rng.multinomial(int(n), [w / total for w in weights])]
+
+
+def dirichlet(rng: np.random.Generator, alpha: float, size: int) -> list[float]:
+    """RDDLSim's `Dirichlet(type, alpha)`: one probability per value of the type, each concentration alpha."""
+    _positive("Dirichlet", alpha)
+    return [float(x) for x in rng.dirichlet([alpha] * size)]
 
 
 def categorical(rng: np.random.Generator, values: Sequence[str], weights: Sequence[float], name: str,

@@ -76,7 +76,13 @@ class _GroundCpf:
     span: Span | None
 
 
-def _coercer(range_name: str) -> Callable[[Any], Value]:
+def _keep(value: Any) -> Value:
+    return value  # type: ignore[no-any-return]
+
+
+def _coercer(range_name: str, model: Model) -> Callable[[Any], Value]:
+    if model.is_tuple(range_name):
+        return _keep  # a Vector, whose members keep the types they were computed with
     if range_name == "bool":
         return bool
     if range_name == "int":
@@ -129,6 +135,9 @@ class Simulator:
                                     domain.state_action_constraints + domain.action_preconditions]
         self._invariants = [(c, compiler.ground(c, {})) for c in domain.state_invariants]
         self._termination = [(c, compiler.ground(c, {})) for c in domain.termination]
+        if self.model.terminate_when is not None:
+            condition = self.model.terminate_when
+            self._termination.append((condition, compiler.ground(condition, {})))
         self._values: dict[Key, Value] = {}
         self.turn = 0
         self.total_reward = 0.0
@@ -154,13 +163,15 @@ class Simulator:
         for node in order:
             cpf = by_node[node]
             decl = decls[cpf.name]
-            if len(cpf.params) != len(decl.params):
+            if len(cpf.params) != len(decl.params) and cpf.params:
                 raise fail("R303", f"the CPF of {cpf.name} has {len(cpf.params)} parameters, the fluent "
                            f"{len(decl.params)}", cpf)
-            groundings = tuple(((cpf.name, args), compiler.ground(cpf.expr, dict(zip(cpf.params, args, strict=True))))
+            # a CPF that names no parameters of a parameterised fluent (`randDir' = Dirichlet(...)`) is
+            # evaluated, and drawn, once per grounding, as RDDLSim does
+            groundings = tuple(((cpf.name, args), compiler.ground(cpf.expr, dict(zip(cpf.params, args, strict=False))))
                                for args in self.model.groundings[cpf.name])
-            ground.append(_GroundCpf(cpf.name, decl.kind == "state-fluent", _coercer(decl.range), groundings,
-                                     cpf.span))
+            ground.append(_GroundCpf(cpf.name, decl.kind == "state-fluent", _coercer(decl.range, self.model),
+                                     groundings, cpf.span))
         return ground
 
     @staticmethod
@@ -186,6 +197,10 @@ class Simulator:
                     continue
                 if use.primed and decl.kind == "state-fluent":
                     deps.add(use.name + "'")
+                elif use.name == cpf.name and decl.kind == "derived-fluent":
+                    # RDDL2's recursive derived fluents read their own groundings: computed in object
+                    # order, each may read those before it (an unreached one fails as an evaluation error)
+                    continue
                 elif decl.kind in _INTERMEDIATE or decl.kind == "observ-fluent":
                     deps.add(use.name)
             needs[node] = deps & set(by_node)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pddltools.rddl import ast
-from pddltools.rddl.evaluate import _ARITHMETIC, _FUNCTIONS, Bindings, Compiler, Frame
+from pddltools.rddl.evaluate import _FUNCTIONS, Bindings, Compiler, Frame, numeric_operator
 from pddltools.rddl.grounding import Key, Model, Value
 from pddltools.rddl.sampling import DISTRIBUTIONS
 
@@ -164,7 +164,7 @@ class Specialiser:
                 return True, bool(left) == bool(right)
             lf, rf = _as_fn((left_constant, left)), _as_fn((right_constant, right))
             return False, lambda f: bool(lf(f)) == bool(rf(f))
-        function = _ARITHMETIC.get(op)
+        function = numeric_operator(self.model, op)
         if function is None:
             return self._lifted(expr, b)
         if left_constant and right_constant:

@@ -13,6 +13,9 @@ from pddltools.diagnostics import Diagnostic, Span, error
 from pddltools.rddl import ast
 
 UNKNOWN = "?"
+#: an RDDL2 tuple value whose members are not tracked (a literal `< ... >`, a Multinomial draw): it fits
+#: any tuple type
+TUPLE = "<tuple>"
 NUMERIC = ("bool", "int", "real")
 
 
@@ -70,6 +73,11 @@ class SymbolTable:
             sub = type_def.parent
         return False
 
+    def is_int_enum(self, type_name: str) -> bool:
+        """RDDL2's `{@1..@4}`: an enum whose values are integers, which arithmetic reads as numbers."""
+        values = self.enum_values(type_name)
+        return bool(values) and all(v[1:].isdigit() for v in values)
+
     def enum_values(self, type_name: str) -> tuple[str, ...]:
         type_def = self.types.get(type_name)
         return type_def.values if isinstance(type_def, ast.EnumType) else ()
@@ -99,6 +107,8 @@ def describe(type_name: str) -> str:
         return f"the enum value {type_name[1:]}"
     if type_name == UNKNOWN:
         return "an unknown type"
+    if type_name == TUPLE:
+        return "a tuple"
     return article(type_name)
 
 

@@ -72,7 +72,8 @@ def check(files: Sequence[ast.RDDLFile]) -> list[Diagnostic]:
                 known.update(dict.fromkeys(decl.names, decl.type))
     for found_domains in domains.values():
         for _, domain_table in found_domains:
-            objects = objects_by_domain.get(domain_table.domain.name, {})
+            objects = _domain_objects(domain_table)
+            objects.update(objects_by_domain.get(domain_table.domain.name, {}))
             try:
                 _DomainChecker(domain_table, objects, diagnostics).run()
             except RecursionError:
@@ -84,7 +85,7 @@ def check(files: Sequence[ast.RDDLFile]) -> list[Diagnostic]:
         for index, block in found_non_fluents:
             table = _domain_of(block, _resolve(domains, block.domain, index, folders), diagnostics, domains)
             if table is not None:
-                objects = _declare_objects(table, block.objects, {}, diagnostics)
+                objects = _declare_objects(table, block.objects, _domain_objects(table), diagnostics)
                 _check_assignments(table, objects, block.values, "non-fluent", diagnostics)
     for index, instance in instances:
         table = _domain_of(instance, _resolve(domains, instance.domain, index, folders), diagnostics, domains)
@@ -170,7 +171,12 @@ class _DomainChecker:
             elif decl.kind != "state-fluent" and cpf.primed:
                 self.diagnostics.append(error("R215", f"{cpf.name} is {article(decl.kind)}: write its CPF "
                                               f"without a prime", cpf.span))
-            if len(cpf.params) != len(decl.params):
+            if not cpf.params and decl.params:
+                # RDDLSim (RDDL2's `randDir' = Dirichlet(...)`) evaluates such a CPF once per grounding
+                self.diagnostics.append(warning("R203", f"{cpf.name} takes "
+                                                f"{count(len(decl.params), 'parameter')}, but its CPF names "
+                                                "none: it is drawn anew for each grounding", cpf.span))
+            elif len(cpf.params) != len(decl.params):
                 self.diagnostics.append(error("R203", f"{cpf.name} takes "
                                               f"{count(len(decl.params), 'parameter')}, "
                                               f"but its CPF names {len(cpf.params)}", cpf.span))
@@ -183,6 +189,8 @@ class _DomainChecker:
                 dependencies[cpf.name] = {
                     name for name in pvariables_in(cpf.expr)
                     if getattr(table.pvariables.get(name), "kind", None) in _LEVELLED
+                    # RDDL2 allows a derived fluent defined by recursion over its own groundings
+                    and not (name == cpf.name and decl.kind == "derived-fluent")
                 }
         for decl in table.pvariables.values():
             if decl.kind in _NEEDS_CPF and decl.name not in seen:
@@ -254,6 +262,11 @@ def _domain_of(block: ast.NonFluents | ast.Instance, table: SymbolTable | None,
     return table
 
 
+def _domain_objects(table: SymbolTable) -> dict[str, str]:
+    """RDDL2: the objects a domain declares for every instance."""
+    return {name: decl.type for decl in table.domain.objects for name in decl.names}
+
+
 def _declare_objects(table: SymbolTable, decls: tuple[ast.ObjectsDecl, ...], objects: dict[str, str],
                      diagnostics: list[Diagnostic]) -> dict[str, str]:
     objects = dict(objects)
@@ -271,6 +284,9 @@ def _declare_objects(table: SymbolTable, decls: tuple[ast.ObjectsDecl, ...], obj
 
 
 def _check_value(expressions: ExpressionTyper, range_type: str, value: ast.Constant, what: str) -> None:
+    if isinstance(value, ast.TupleExpr):
+        _check_tuple_value(expressions, range_type, value, what)
+        return
     if isinstance(value, ast.ObjectValue):
         actual = expressions.object_value(value.name, value)
     elif isinstance(value, ast.EnumValue):
@@ -283,6 +299,44 @@ def _check_value(expressions: ExpressionTyper, range_type: str, value: ast.Const
         else:
             expressions.report("R206", f"{what} must be {describe(range_type)}, not {describe(actual)}",
                                value)
+
+
+def _check_tuple_value(expressions: ExpressionTyper, range_type: str, value: ast.TupleExpr, what: str) -> None:
+    """A tuple constant against a tuple type: its labels are members, each value fits its member."""
+    tuple_type = expressions.table.types.get(range_type)
+    if not isinstance(tuple_type, ast.TupleType):
+        expressions.report("R206", f"{what} must be {describe(range_type)}, not a tuple", value)
+        return
+    given = [label for label, _ in value.entries]
+    if tuple_type.index is not None:
+        member_range = tuple_type.members[0][1]
+        # an object index has its members only in an instance: only an enum index is known here
+        labels = expressions.table.enum_values(tuple_type.index)
+        for label, member in value.entries:
+            if labels and label != "?" and label not in labels:
+                expressions.report("R205", f"{label} is not a member of {range_type} ({what})", value)
+            _check_value(expressions, member_range, member, what)  # type: ignore[arg-type]
+        if labels and given != ["?"] and set(given) < set(labels):
+            _missing(expressions, range_type, labels, given, value, what)
+        return
+    ranges = dict(tuple_type.members)
+    if given != ["?"] and set(given) < set(ranges):
+        _missing(expressions, range_type, tuple(ranges), given, value, what)
+    for label, member in value.entries:
+        if label == "?":
+            for member_range in ranges.values():
+                _check_value(expressions, member_range, member, what)  # type: ignore[arg-type]
+        elif label not in ranges:
+            expressions.report("R205", f"{label} is not a member of {range_type} ({what})", value)
+        else:
+            _check_value(expressions, ranges[label], member, what)  # type: ignore[arg-type]
+
+
+def _missing(expressions: ExpressionTyper, range_type: str, labels: Sequence[str], given: list[str],
+             value: ast.TupleExpr, what: str) -> None:
+    left_out = ", ".join(label for label in labels if label not in given)
+    expressions.report("R205", f"{what} leaves out the member{'s' if ',' in left_out else ''} {left_out} "
+                       f"of {range_type}", value)
 
 
 def _check_assignments(table: SymbolTable, objects: dict[str, str], assignments: tuple[ast.Assignment, ...],
@@ -317,9 +371,13 @@ def _check_instance(instance: ast.Instance, table: SymbolTable | None, nf: ast.N
                 diagnostics.append(error("R211", f"instance {instance.name} is of domain {instance.domain}, "
                                          f"but its non-fluents {nf.name} are of domain {nf.domain}",
                                          instance.span))
-            objects = _declare_objects(table, nf.objects, {}, [])
+            objects = _declare_objects(table, nf.objects, _domain_objects(table), [])
     horizon = instance.horizon
-    if isinstance(horizon, ast.Integer) and horizon.value <= 0:
+    if isinstance(horizon, ast.TerminateWhen):
+        if table is not None:
+            typer = ExpressionTyper(table, {**_domain_objects(table), **objects}, diagnostics)
+            typer.expect_bool(typer.infer(horizon.condition, {}), horizon.condition, "terminate-when")
+    elif isinstance(horizon, ast.Integer) and horizon.value <= 0:
         diagnostics.append(error("R219", "the horizon must be a positive number of steps", horizon.span))
     elif horizon is not None and not isinstance(horizon, ast.Integer) and horizon != ast.Real(float("inf")):
         diagnostics.append(error("R219", "the horizon must be a whole number of steps", horizon.span))
@@ -335,6 +393,6 @@ def _check_instance(instance: ast.Instance, table: SymbolTable | None, nf: ast.N
                                    limit.span))
     if table is None:
         return
-    objects = _declare_objects(table, instance.objects, objects, diagnostics)
+    objects = _declare_objects(table, instance.objects, objects or _domain_objects(table), diagnostics)
     _check_assignments(table, objects, instance.non_fluent_values, "non-fluent", diagnostics)
     _check_assignments(table, objects, instance.init_state, "state-fluent", diagnostics)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from xml.etree.ElementTree import Element
@@ -24,6 +25,7 @@ from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
 
 from pddltools.diagnostics import Error, error
 from pddltools.rddl.grounding import Key, Value
+from pddltools.rddl.tuples import Vector, format_vector
 
 HEADER = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 END = b"\0"
@@ -77,6 +79,9 @@ def format_value(value: Value) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         return java_double(value)
+    if isinstance(value, Vector):
+        # RDDL2 tuples as RDDLSim's toString prints them: `< @1: 0.2656, @2: 0.2109 >`, objects with `$`
+        return format_vector(value, format_value)
     return str(value)
 
 
@@ -89,7 +94,53 @@ def parse_value(text: str, range_name: str) -> Value:
         return int(text)
     if range_name == "real":
         return float(text)
+    if text.startswith("<"):
+        return parse_tuple(text)
     return text
+
+
+_TUPLE_TOKEN = re.compile(r"\s*(<|>|,|:|[^\s<>,:]+)")
+
+
+def parse_tuple(text: str) -> Vector:
+    """An RDDL2 tuple as RDDLSim prints it (`< $col1: < @x: 1, @y: 0.5 >, ... >`) back into a `Vector`:
+    labels as the simulator keys them (objects without `$`), ints, Java doubles, names."""
+    tokens = [m.group(1) for m in _TUPLE_TOKEN.finditer(text)]
+    if "".join(tokens) != re.sub(r"\s+", "", text):
+        raise ValueError(f"not a tuple value: {text!r}")
+    position = 0
+
+    def take(expected: str | None = None) -> str:
+        nonlocal position
+        if position >= len(tokens) or (expected is not None and tokens[position] != expected):
+            raise ValueError(f"not a tuple value: {text!r}")
+        position += 1
+        return tokens[position - 1]
+
+    def value() -> Value:
+        if tokens[position:position + 1] == ["<"]:
+            return vector()
+        word = take()
+        if re.fullmatch(r"-?[0-9]+", word):
+            return int(word)
+        if re.fullmatch(r"-?(?:[0-9]+\.[0-9]+(?:E-?[0-9]+)?|Infinity)|NaN", word):
+            return float(word.replace("E", "e"))
+        return {"true": True, "false": False}.get(word, word)
+
+    def vector() -> Vector:
+        take("<")
+        entries: list[tuple[str, Value]] = []
+        while True:
+            label = take()
+            take(":")
+            entries.append((label[1:] if label.startswith("$") else label, value()))
+            if take() == ">":
+                return Vector(tuple(entries))
+
+    result = vector()
+    if position != len(tokens):
+        raise ValueError(f"not a tuple value: {text!r}")
+    return result
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -325,7 +376,36 @@ def decode(data: bytes) -> Message:
 
 
 def observed(values: dict[Key, Value]) -> tuple[tuple[str, tuple[str, ...], str], ...]:
-    return tuple((name, args, format_value(value)) for (name, args), value in values.items())
+    """The `observed-fluent`s of a turn, fluents in the order RDDLSim sends them (`java_map_order`),
+    each fluent's groundings in object order."""
+    order = {name: i for i, name in enumerate(java_map_order(list(dict.fromkeys(n for n, _ in values))))}
+    keys = sorted(values, key=lambda key: order[key[0]])  # stable: groundings keep their order
+    return tuple((name, args, format_value(values[(name, args)])) for name, args in keys)
+
+
+def _java_string_hash(text: str) -> int:
+    h = 0
+    for char in text:
+        h = (31 * h + ord(char)) & 0xFFFFFFFF
+    return h
+
+
+def java_map_order(names: list[str]) -> list[str]:
+    """`names` (inserted in this order) as a Java `HashMap` keyed by RDDLSim's `PVAR_NAME` iterates them.
+
+    RDDLSim writes a turn's fluents by walking such a map, and the captures show that order. A
+    `PVAR_NAME` hashes as the Java `String.hashCode` of its name in lower case with `-` read as `_`;
+    the map starts with 16 buckets and doubles whenever it is more than 3/4 full; bucket `i` holds the
+    keys whose spread hash `h ^ (h >>> 16)` ends in `i`, in insertion order.
+    """
+    buckets = 16
+    while len(names) > buckets * 3 // 4:
+        buckets *= 2
+
+    def bucket(name: str) -> int:
+        h = _java_string_hash(name.replace("-", "_").lower())
+        return (h ^ (h >> 16)) & (buckets - 1)
+    return sorted(names, key=bucket)
 
 
 # ---------------------------------------------------------------------------------------------------
