@@ -186,7 +186,55 @@ class ExpressionTyper:
             return ranges[name]
         if labels is not None and name not in labels:
             self.report("R205", f"{base} has no member {label}", label)
+        elif labels is None and isinstance(label, ast.ObjectValue):
+            actual = self.object_value(name, label)
+            if not self.fits(actual, wanted):
+                self.report("R206", f"a member of {base} is named by {describe(wanted)}, not {describe(actual)}",
+                            label)
         return member_range
+
+    def check_tuple(self, expr: ast.Expr, range_name: str, scope: dict[str, str], what: str) -> None:
+        """A tuple-valued expression against the tuple type `range_name`: each literal `< ... >` in it
+        (summed, scaled, ...) has that type's members, each of a value that fits its member's range."""
+        tuple_type = self.table.types.get(range_name)
+        if not isinstance(tuple_type, ast.TupleType):
+            return
+        if isinstance(expr, ast.Binary) and expr.op in ast.ARITHMETIC_OPERATORS:
+            for side in (expr.left, expr.right):
+                self.check_tuple(side, range_name, scope, what)
+            return
+        if isinstance(expr, ast.Unary):
+            self.check_tuple(expr.operand, range_name, scope, what)
+            return
+        if not isinstance(expr, ast.TupleExpr):
+            return
+        if tuple_type.index is not None:
+            known = self.table.enum_values(tuple_type.index) or tuple(
+                name for name, type_name in self.objects.items() if self.table.is_subtype(type_name, tuple_type.index))
+            members = [(label, tuple_type.members[0][1]) for label in known]
+        else:
+            members = list(tuple_type.members)
+        ranges = dict(members)
+        given = [label for label, _ in expr.entries]
+        for label in given:
+            if label not in ranges:
+                self.report("R205", f"{label} is not a member of {range_name} ({what})", expr)
+        left_out = [label for label, _ in members if label not in given]
+        if left_out and given:
+            self.report("R205", f"{what} leaves out the member{'s' if len(left_out) > 1 else ''} "
+                        f"{', '.join(left_out)} of {range_name}", expr)
+        for label, value in expr.entries:
+            member_range = ranges.get(label)
+            if member_range is None:
+                continue
+            if isinstance(self.table.types.get(member_range), ast.TupleType):
+                self.check_tuple(value, member_range, scope, what)
+                continue
+            # the member was typed when the whole expression was: type it again without reporting twice
+            actual = ExpressionTyper(self.table, self.objects, []).infer(value, scope)
+            if not self.fits(actual, member_range):
+                self.report("R206", f"member {label} of {what} must be {describe(member_range)}, "
+                            f"not {describe(actual)}", value)
 
     def enum_value(self, expr: ast.EnumValue) -> str:
         enums = self.table.enums_of_value.get(expr.name)

@@ -182,6 +182,7 @@ class _DomainChecker:
                                               f"but its CPF names {len(cpf.params)}", cpf.span))
             scope = dict(zip(cpf.params, decl.params, strict=False))
             actual = self.expressions.infer(cpf.expr, scope)
+            self.expressions.check_tuple(cpf.expr, decl.range, scope, f"the CPF of {cpf.name}")
             if not self.expressions.fits(actual, decl.range):
                 self.diagnostics.append(error("R206", f"the CPF of {cpf.name} gives {describe(actual)}, "
                                               f"but {cpf.name} is {describe(decl.range)}", cpf.span))

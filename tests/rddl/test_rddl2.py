@@ -174,3 +174,18 @@ def test_observed_fluents_come_in_rddlsim_s_map_order() -> None:
     declared = ["curPict", "randVal", "randInt", "randMult", "randDir", "randMatrix"]
     assert java_map_order(declared) == ["curPict", "randDir", "randInt", "randVal", "randMatrix", "randMult"]
     assert java_map_order(["running"]) == ["running"]
+
+
+def test_a_tuple_cpf_is_checked_member_by_member_against_its_type() -> None:
+    fluent = "a : { state-fluent, m, default = < ? : < @x : 0.0, @y : 1.0 > > };"
+    assert _findings(_domain(fluent, "cpfs { a' = a + < c1 : < @x : 1, @y : Bernoulli(0.5) >, "
+                                     "c2 : < @x : 2.0 * a.$c1.@x, @y : 0 > >; };")) == []
+    assert _findings(_domain(fluent, "cpfs { a' = a + < c1 : < @x : $c1, @z : 1 >, c3 : < @x : 1, @y : 2 > >; };")) == [
+        "R205 c3 is not a member of m (the CPF of a)",
+        "R205 the CPF of a leaves out the member c2 of m",
+        "R205 @z is not a member of p (the CPF of a)",
+        "R205 the CPF of a leaves out the member @y of p",
+        "R206 member @x of the CPF of a must be a real, not a c",
+    ]
+    assert _findings(_domain(fluent, "cpfs { a' = a.$c1; };")) == [
+        "R206 the CPF of a gives a p, but a is a m"]
