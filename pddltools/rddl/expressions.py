@@ -430,4 +430,7 @@ def pvariables_in(expr: ast.Expr) -> Iterable[str]:
             if isinstance(value, ast.Node):
                 stack.append(value)
             elif isinstance(value, tuple):
+                # a tuple expression's entries are (label, expression) pairs
                 stack.extend(v for v in value if isinstance(v, ast.Node))
+                stack.extend(v[1] for v in value if isinstance(v, tuple) and len(v) == 2
+                             and isinstance(v[1], ast.Node))

@@ -74,6 +74,9 @@ class _GroundCpf:
     coerce: Callable[[Any], Value]
     groundings: tuple[tuple[Key, Ground], ...]
     span: Span | None
+    #: a derived fluent that reads its own groundings: cleared before each step, so that reading one
+    #: not computed yet fails rather than finding the previous step's value
+    recursive: bool = False
 
 
 def _keep(value: Any) -> Value:
@@ -105,7 +108,10 @@ def pvariable_uses(expr: ast.Expr) -> Iterator[ast.PVariable]:
             if isinstance(value, ast.Node):
                 stack.append(value)
             elif isinstance(value, tuple):
+                # a tuple expression's entries are (label, expression) pairs
                 stack.extend(v for v in value if isinstance(v, ast.Node))
+                stack.extend(v[1] for v in value if isinstance(v, tuple) and len(v) == 2
+                             and isinstance(v[1], ast.Node))
 
 
 class Simulator:
@@ -170,8 +176,9 @@ class Simulator:
             # evaluated, and drawn, once per grounding, as RDDLSim does
             groundings = tuple(((cpf.name, args), compiler.ground(cpf.expr, dict(zip(cpf.params, args, strict=False))))
                                for args in self.model.groundings[cpf.name])
+            recursive = decl.kind == "derived-fluent" and cpf.name in {u.name for u in pvariable_uses(cpf.expr)}
             ground.append(_GroundCpf(cpf.name, decl.kind == "state-fluent", _coercer(decl.range, self.model),
-                                     groundings, cpf.span))
+                                     groundings, cpf.span, recursive))
         return ground
 
     @staticmethod
@@ -322,6 +329,9 @@ class Simulator:
         for cpf in self._cpfs:
             coerce = cpf.coerce
             store = nxt if cpf.into_next else values
+            if cpf.recursive:
+                for key, _ in cpf.groundings:
+                    values.pop(key, None)
             try:
                 for key, fn in cpf.groundings:
                     store[key] = coerce(fn(frame))

@@ -189,3 +189,37 @@ def test_a_tuple_cpf_is_checked_member_by_member_against_its_type() -> None:
     ]
     assert _findings(_domain(fluent, "cpfs { a' = a.$c1; };")) == [
         "R206 the CPF of a gives a p, but a is a m"]
+
+
+def test_a_recursion_that_reads_ahead_of_object_order_fails_clearly() -> None:
+    text = """domain d {
+    types { n : object; };
+    pvariables { NEXT(n) : { non-fluent, n, default = a }; k(n) : { derived-fluent, int };
+                 s : { state-fluent, int, default = 0 }; };
+    cpfs { k(?x) = if (?x == $b) then 0 else 1 + k(NEXT(?x)); s' = s + k($a); };
+}
+instance i { domain = d; objects { n : {a, b}; }; non-fluents { NEXT(a) = b; NEXT(b) = b; }; horizon = 2; }
+"""
+    simulator = next(iter(find_problems_in(text).values())).simulator(0)  # type: ignore[attr-defined]
+    simulator.reset()
+    with pytest.raises(Error) as caught:
+        simulator.step({})
+    assert caught.value.diagnostics[0].code == "R316"
+    assert "k(a)" in caught.value.diagnostics[0].message
+    # ordered the other way, the same recursion runs
+    ordered = text.replace("n : {a, b}", "n : {b, a}")
+    simulator = next(iter(find_problems_in(ordered).values())).simulator(0)  # type: ignore[attr-defined]
+    simulator.reset()
+    assert simulator.step({}).observation[("s", ())] == 1
+    assert simulator.step({}).observation[("s", ())] == 2
+
+
+def test_dependencies_inside_tuple_expressions_order_the_cpfs() -> None:
+    # t is declared before i but reads it inside a tuple: i must be computed first
+    text = _domain("t : { interm-fluent, p }; i : { interm-fluent, real }; "
+                   "a : { state-fluent, p, default = < @x : 0.0, @y : 0.0 > };",
+                   "cpfs { t = < @x : i, @y : 1.0 >; i = 2.0; a' = t; };") + "instance j { domain = d; horizon = 1; }\n"
+    assert _findings(text) == []
+    simulator = next(iter(find_problems_in(text).values())).simulator(0)  # type: ignore[attr-defined]
+    simulator.reset()
+    assert simulator.step({}).observation[("a", ())] == Vector((("@x", 2.0), ("@y", 1.0)))
