@@ -7,7 +7,7 @@ pvariables take arguments of their parameters' types (a subtype stands for its s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from pddltools.diagnostics import Diagnostic, error
 from pddltools.rddl import ast
@@ -417,12 +417,13 @@ class ExpressionTyper:
         return expr.type
 
 
-def pvariables_in(expr: ast.Expr) -> Iterable[str]:
+def pvariable_uses(expr: ast.Expr) -> Iterator[ast.PVariable]:
+    """Every pvariable read anywhere in `expr` (tuple entries included)."""
     stack: list[object] = [expr]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.PVariable):
-            yield node.name
+            yield node
         for name in getattr(node, "__slots__", ()):
             if name == "span":
                 continue
@@ -434,3 +435,7 @@ def pvariables_in(expr: ast.Expr) -> Iterable[str]:
                 stack.extend(v for v in value if isinstance(v, ast.Node))
                 stack.extend(v[1] for v in value if isinstance(v, tuple) and len(v) == 2
                              and isinstance(v[1], ast.Node))
+
+
+def pvariables_in(expr: ast.Expr) -> Iterable[str]:
+    return (use.name for use in pvariable_uses(expr))

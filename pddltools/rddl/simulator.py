@@ -14,7 +14,7 @@ for a POMDP (nothing before the first step, as RDDLSim's first turn shows).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ import numpy as np
 from pddltools.diagnostics import Diagnostic, Error, Span, error
 from pddltools.rddl import ast
 from pddltools.rddl.evaluate import Compiler, Frame
+from pddltools.rddl.expressions import pvariable_uses
 from pddltools.rddl.grounding import Key, Model, Value, fail, key_text
 from pddltools.rddl.sampling import SamplingError
 from pddltools.rddl.specialise import Ground, Specialiser
@@ -93,25 +94,6 @@ def _coercer(range_name: str, model: Model) -> Callable[[Any], Value]:
     if range_name == "real":
         return float
     return str
-
-
-def pvariable_uses(expr: ast.Expr) -> Iterator[ast.PVariable]:
-    stack: list[object] = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.PVariable):
-            yield node
-        for name in getattr(node, "__slots__", ()):
-            if name == "span":
-                continue
-            value = getattr(node, name)
-            if isinstance(value, ast.Node):
-                stack.append(value)
-            elif isinstance(value, tuple):
-                # a tuple expression's entries are (label, expression) pairs
-                stack.extend(v for v in value if isinstance(v, ast.Node))
-                stack.extend(v[1] for v in value if isinstance(v, tuple) and len(v) == 2
-                             and isinstance(v[1], ast.Node))
 
 
 class Simulator:
