@@ -12,6 +12,8 @@ import importlib
 from types import ModuleType
 
 from pddltools.diagnostics import Error, Span, error
+from pddltools.pddl import ast
+from pddltools.pddl.types import TypeHierarchy
 
 TO_TARSKI = "E701"
 TO_UP = "E702"
@@ -37,3 +39,14 @@ def require(module: str, extra: str) -> ModuleType:
     except ImportError as exc:
         raise InteropError([error(MISSING, f"{module} is not installed: pip install 'pddltools[{extra}]' ({exc})")]) \
             from None
+
+
+def refuse_type_shapes(domain: ast.Domain, hierarchy: TypeHierarchy, code: str, target: str) -> None:
+    """Neither tarski nor Unified Planning has a type declared `- (either ...)` or a type with two
+    parents: refuse the first such declaration where it stands."""
+    for declared in domain.types:
+        if isinstance(declared.type, ast.Either):
+            raise refuse(code, target, f"the type {declared.name} declared as (either ...)",
+                         declared.type.span)
+        if len(hierarchy.parents.get(declared.name, ())) > 1:
+            raise refuse(code, target, f"the type {declared.name} with more than one parent", declared.span)

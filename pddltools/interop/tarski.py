@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic
-from pddltools.interop.errors import FROM_FRAMEWORK, TO_TARSKI, InteropError, refuse, require
+from pddltools.interop.errors import FROM_FRAMEWORK, TO_TARSKI, InteropError, refuse, refuse_type_shapes, require
 from pddltools.pddl import ast
 from pddltools.pddl.types import NUMBER, OBJECT, TypeHierarchy
 
@@ -137,11 +137,7 @@ class _ToTarski:
     def _sorts(self) -> None:
         hierarchy = TypeHierarchy.of(self.domain)
         declared = {t.name: t for t in self.domain.types}
-        for t in self.domain.types:
-            if isinstance(t.type, ast.Either):
-                raise _no(f"the type {t.name} declared as (either ...)", t.type)
-            if len(hierarchy.parents.get(t.name, ())) > 1:
-                raise _no(f"the type {t.name} with more than one parent", t)
+        refuse_type_shapes(self.domain, hierarchy, TO_TARSKI, TARGET)
         created = {OBJECT}
         # Parents first, whatever the declaration order: tarski needs a sort's parent to exist.
         for name in self._parents_first(hierarchy, [t.name for t in self.domain.types]):

@@ -35,7 +35,7 @@ from fractions import Fraction
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic
-from pddltools.interop.errors import TO_UP, InteropError, refuse, require
+from pddltools.interop.errors import TO_UP, InteropError, refuse, refuse_type_shapes, require
 from pddltools.pddl import ast
 from pddltools.pddl.types import NUMBER, OBJECT, TypeHierarchy
 
@@ -126,11 +126,7 @@ class _ToUP:
     def _types(self) -> None:
         hierarchy = TypeHierarchy.of(self.domain)
         declared = {t.name: t for t in self.domain.types}
-        for t in self.domain.types:
-            if isinstance(t.type, ast.Either):
-                raise _no(f"the type {t.name} declared as (either ...)", t.type)
-            if len(hierarchy.parents.get(t.name, ())) > 1:
-                raise _no(f"the type {t.name} with more than one parent", t)
+        refuse_type_shapes(self.domain, hierarchy, TO_UP, TARGET)
         self.object_needed = _object_type_needed(self.domain)
         # A parent is declared before its children (UP types are immutable once made).
         order: list[str] = []
