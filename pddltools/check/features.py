@@ -12,16 +12,18 @@ other functions. Reading unchanging functions in a duration is neither.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 
+from pddltools.check.facts import DomainFacts
 from pddltools.diagnostics import Span
 from pddltools.pddl import ast
 from pddltools.pddl.types import NUMBER
 
 TOTAL_COST = "total-cost"
 TOTAL_TIME = "total-time"  # the makespan, in metrics: not a function of the domain
+DURATION = "?duration"  # a durative action's duration, read like a variable
 
 
 class Feature(StrEnum):
@@ -110,7 +112,9 @@ def detect(domain: ast.Domain, problems: Iterable[ast.Problem] = (), *,
 
     `changed`, the functions some effect updates, saves a walk over the domain when the caller knows it.
     """
-    detector = _Detector(domain, changed_functions(domain) if changed is None else changed)
+    if changed is None:
+        changed = frozenset(DomainFacts.of(domain).changed_functions)
+    detector = _Detector(domain, changed)
     detector.domain(domain)
     for problem in problems:
         detector.problem(problem)
@@ -122,18 +126,6 @@ def detect(domain: ast.Domain, problems: Iterable[ast.Problem] = (), *,
 def object_functions(domain: ast.Domain) -> frozenset[str]:
     """The functions whose values are objects (declared with a type other than `number`)."""
     return frozenset(f.name for f in domain.functions if f.type is not None and _type_name(f.type) != NUMBER)
-
-
-def changed_functions(domain: ast.Domain) -> frozenset[str]:
-    """The functions some action or durative action assigns (the others are static)."""
-    changed = set()
-    for structure in domain.structures:
-        effect = getattr(structure, "effect", None)
-        if effect is not None:
-            for node in effect.walk():
-                if isinstance(node, ast.Assign):
-                    changed.add(node.fluent.function)
-    return frozenset(changed)
 
 
 def _type_name(ref: ast.TypeRef) -> str | None:
@@ -286,7 +278,7 @@ class _Detector:
 
     def is_object_term(self, expression: ast.Expression) -> bool:
         if isinstance(expression, ast.Variable | ast.Constant):
-            return expression.name != "?duration"
+            return expression.name != DURATION
         return isinstance(expression, ast.FunctionTerm) and expression.function in self.object_functions
 
     def terms(self, terms: Iterable[ast.Term]) -> None:
@@ -365,11 +357,3 @@ def undeclared(features: FeatureSet, requirements: frozenset[str]) -> list[Featu
     """The uses of features that no declared flag covers."""
     return [use for use in features.uses if not any(flag in requirements for flag in REQUIREMENT_OF[use.feature])]
 
-
-def requirement_names(mapping: Mapping[Feature, tuple[str, ...]] = REQUIREMENT_OF) -> dict[str, list[Feature]]:
-    """For each flag, the features it declares."""
-    out: dict[str, list[Feature]] = {}
-    for feature, flags in mapping.items():
-        for flag in flags:
-            out.setdefault(flag, []).append(feature)
-    return out

@@ -8,10 +8,9 @@ from collections.abc import Iterator
 
 from pddltools.check.codes import finding
 from pddltools.check.facts import DomainFacts
+from pddltools.check.features import TOTAL_TIME
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
-
-TOTAL_TIME = "total-time"
 
 
 def _reads(node: ast.Node | None) -> Iterator[ast.FunctionTerm]:

@@ -13,13 +13,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pddltools.check.codes import finding
+from pddltools.check.features import DURATION, TOTAL_TIME
 from pddltools.check.symbols import DomainSymbols, ObjectInfo, ProblemSymbols, suggestion
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
-from pddltools.pddl.types import NUMBER, type_names
-
-DURATION = "?duration"
-TOTAL_TIME = "total-time"
+from pddltools.pddl.types import type_names
 
 Scope = Mapping[str, tuple[str, ...]]  # variable → its declared type names
 
@@ -461,4 +459,4 @@ def _term_text(node: ast.Node) -> str:
     return str(node)
 
 
-__all__ = ["NUMBER", "NameChecker"]
+__all__ = ["NameChecker"]

@@ -13,7 +13,7 @@ from difflib import get_close_matches
 from pddltools.check.codes import finding
 from pddltools.diagnostics import Diagnostic, Span
 from pddltools.pddl import ast
-from pddltools.pddl.types import NUMBER, OBJECT, TypeHierarchy, type_names
+from pddltools.pddl.types import NUMBER, TypeHierarchy, type_names
 
 
 def suggestion(name: str, candidates: Iterable[str]) -> str:
@@ -71,13 +71,8 @@ def _type_nodes(ref: ast.TypeRef | None) -> Iterator[ast.TypeName]:
         yield from ref.types
 
 
-def _declared_types(domain: ast.Domain) -> TypeHierarchy:
-    # Only names in :types (and their parents) are declared; `object` always is.
-    return TypeHierarchy.of(domain)
-
-
 def domain_symbols(domain: ast.Domain) -> DomainSymbols:
-    symbols = DomainSymbols(domain, _declared_types(domain))
+    symbols = DomainSymbols(domain, TypeHierarchy.of(domain))
     found = symbols.findings
 
     seen_types: dict[str, ast.TypedName] = {}
@@ -240,5 +235,5 @@ def _domain_name_span(problem: ast.Problem) -> Span | None:
     return Span(span.source, span.start + name_at, span.start + name_at + len(problem.domain))
 
 
-__all__ = ["OBJECT", "DomainSymbols", "ObjectInfo", "ProblemSymbols", "domain_symbols", "problem_symbols",
+__all__ = ["DomainSymbols", "ObjectInfo", "ProblemSymbols", "domain_symbols", "problem_symbols",
            "suggestion"]
