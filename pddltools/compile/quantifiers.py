@@ -12,6 +12,11 @@ Guarantees, for the features asked for:
 An expansion over a type with objects of the problem makes the result problem-specific; one over a
 type with only the domain's constants keeps it domain-level (for every problem that adds no objects of
 that type).
+A problem-specific expansion substitutes each case into the body before expanding the quantifiers
+inside it, and decides the ground static atoms of the case from the initial state: a static atom that
+picks a few objects (`(trans ?pt ?t ?s ?s2)`, `(is-a-process ?p ?pt)`) then prunes the cases of the
+quantifiers below it instead of multiplying them. Deadlock goals over derived predicates
+(optical telegraph) shrink by orders of magnitude this way.
 Formulas come out in negation normal form, without `imply`.
 """
 
@@ -33,6 +38,7 @@ from pddltools.compile.formulas import (
     sub_formula,
     variables_in,
 )
+from pddltools.compile.statics import Folder, static_predicates
 from pddltools.compile.task import Origin, Step, Task
 from pddltools.pddl import ast
 
@@ -41,8 +47,9 @@ NAMES = frozenset({Feature.EXISTENTIAL_PRECONDITIONS, Feature.UNIVERSAL_PRECONDI
 
 
 class _Expander:
-    def __init__(self, universe: Universe, remove: frozenset[Feature]) -> None:
+    def __init__(self, universe: Universe, remove: frozenset[Feature], folder: Folder) -> None:
         self.universe = universe
+        self.folder = folder
         self.universal = Feature.UNIVERSAL_PRECONDITIONS in remove
         self.existential = Feature.EXISTENTIAL_PRECONDITIONS in remove
         self.effects = Feature.UNIVERSAL_EFFECTS in remove
@@ -58,11 +65,15 @@ class _Expander:
             return disjoin(self.formula(p) for p in formula.parts)
         if isinstance(formula, ast.Exists | ast.Forall) and (
                 self.universal if isinstance(formula, ast.Forall) else self.existential):
-            self.note(formula.variables)
-            body = self.formula(formula.body)
-            bindings = self.universe.bindings(formula.variables)
-            self.grow(body, len(bindings))
-            cases = [sub_formula(body, b) for b in bindings]
+            problem_objects = self.note(formula.variables)
+            cases: list[ast.Formula] = []
+            for binding in self.universe.bindings(formula.variables):
+                case = sub_formula(formula.body, binding)
+                if problem_objects:  # the result is this problem's anyway: let its static facts decide
+                    case = self.folder.formula(case)
+                case = self.formula(case)
+                self.grow(case, formula)
+                cases.append(case)
             if isinstance(formula, ast.Forall):
                 return conjoin(cases) if cases else TRUE
             return disjoin(cases) if cases else FALSE
@@ -80,22 +91,28 @@ class _Expander:
             if not self.effects:
                 return replace(effect, body=body)
             self.note(effect.variables)
-            bindings = self.universe.bindings(effect.variables)
-            self.grow(body, len(bindings))
-            return ast.AndEffect(tuple(sub_effect(body, b) for b in bindings))
+            parts = []
+            for binding in self.universe.bindings(effect.variables):
+                part = sub_effect(body, binding)
+                self.grow(part, effect)
+                parts.append(part)
+            return ast.AndEffect(tuple(parts))
         return effect
 
-    def note(self, variables: tuple[ast.TypedName, ...]) -> None:
-        """An expansion over problem objects makes the domain this problem's; one over the domain's
-        constants alone does not (every problem that adds no objects of those types gets the same)."""
+    def note(self, variables: tuple[ast.TypedName, ...]) -> bool:
+        """Whether an expansion ranges over problem objects. That makes the domain this problem's; one
+        over the domain's constants alone does not (every problem that adds no objects of those types
+        gets the same)."""
         if any(o not in self.constants for v in variables for o in self.universe.objects(v.type)):
             self.expanded = True
+            return True
+        return False
 
-    def grow(self, body: ast.Node, copies: int) -> None:
-        self.size += sum(1 for _ in body.walk()) * copies
+    def grow(self, made: ast.Node, quantifier: ast.Node) -> None:
+        self.size += sum(1 for _ in made.walk())
         if self.size > MAX_NODES:
             raise compile_error("E803", f"expanding the quantifiers would make more than {MAX_NODES} formula "
-                                "nodes; the task is too large to compile this way", body.span)
+                                "nodes; the task is too large to compile this way", quantifier.span)
 
 
 def _lift(formula: ast.Formula, fresh: Fresh, parameters: list[ast.TypedName]) -> ast.Formula:
@@ -114,7 +131,8 @@ def _lift(formula: ast.Formula, fresh: Fresh, parameters: list[ast.TypedName]) -
 
 def remove_quantifiers(task: Task, remove: frozenset[Feature]) -> Step:
     """Remove the quantifier features in `remove` (see the module docstring)."""
-    expander = _Expander(Universe(task.domain, task.problem), remove)
+    folder = Folder(static_predicates(task.domain), task.problem.init)
+    expander = _Expander(Universe(task.domain, task.problem), remove, folder)
     expander.constants = {c.name for c in task.domain.constants}
     origins: dict[str, Origin] = {}
     structures: list[ast.Structure] = []

@@ -169,6 +169,34 @@ def test_expansion_over_constants_stays_domain_level() -> None:
     assert compile_task(Task(domain, widened), removals(None, ["universal-preconditions"])).problem_specific
 
 
+def test_problem_expansion_decides_static_facts_case_by_case() -> None:
+    # A deadlock goal in the style of optical telegraph: only the transitions that leave the current
+    # state (static `trans`) matter. Expanded without the static facts, every state and transition
+    # would stay; with them, each state keeps only the transitions that leave it for the process's kind
+    # (a state with none, s2 or s3, is a deadlock by itself).
+    domain = parse_domain("""(define (domain deadlock) (:requirements :adl) (:types proc kind state tr)
+      (:predicates (kind-of ?p - proc ?k - kind) (at ?p - proc ?s - state) (trans ?k - kind ?t - tr ?s ?s2 - state)
+                   (blocked-on ?p - proc ?t - tr))
+      (:action step :parameters (?p - proc ?k - kind ?t - tr ?s ?s2 - state)
+        :precondition (and (kind-of ?p ?k) (at ?p ?s) (trans ?k ?t ?s ?s2) (not (blocked-on ?p ?t)))
+        :effect (and (not (at ?p ?s)) (at ?p ?s2)))
+      (:action block :parameters (?p - proc ?t - tr) :precondition (and) :effect (blocked-on ?p ?t)))""")
+    problem = parse_problem("""(define (problem p) (:domain deadlock)
+      (:objects a - proc k1 k2 - kind s0 s1 s2 s3 - state t0 t1 t2 t3 - tr)
+      (:init (kind-of a k1) (at a s0) (trans k1 t0 s0 s1) (trans k1 t1 s0 s2) (trans k2 t2 s0 s3)
+             (trans k1 t3 s1 s0))
+      (:goal (exists (?s - state) (exists (?k - kind)
+               (and (at a ?s) (kind-of a ?k)
+                    (forall (?t - tr) (or (forall (?s2 - state) (not (trans ?k ?t ?s ?s2))) (blocked-on a ?t))))))))""")
+    original = Task(domain, problem)
+    result = compile_task(original, removals(None, ["existential-preconditions", "universal-preconditions"]))
+    assert result.problem_specific
+    assert " ".join(str(result.task.problem.goal).split()) == (
+        "(or (and (at a s0) (blocked-on a t0) (blocked-on a t1)) (and (at a s1) (blocked-on a t3)) "
+        "(at a s2) (at a s3))")
+    assert_equivalent(original, result, depth=3)
+
+
 def test_durative_actions_are_refused() -> None:
     domain = parse_domain("""(define (domain d) (:requirements :durative-actions :negative-preconditions)
       (:predicates (p)) (:durative-action a :parameters () :duration (= ?duration 1)
