@@ -6,7 +6,7 @@ from pddltools.diagnostics import Error, Span, error
 
 CODES: dict[str, str] = {
     "E801": "a feature this compiler cannot remove (durative actions, numeric fluents ...)",
-    "E802": "recursive derived predicates",
+    "E802": "derived predicates that are not stratified",
     "E803": "a compilation would be too large",
     "E804": "the output folder has files (use --force)",
     "E805": "a plan that does not fit the compiled task",

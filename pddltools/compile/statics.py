@@ -28,21 +28,21 @@ def static_predicates(domain: ast.Domain) -> frozenset[str]:
     for s in domain.structures:
         effect = getattr(s, "effect", None)
         if effect is not None:
-            changed |= _changed(effect)
+            changed |= changed_predicates(effect)
     return frozenset(p.name for p in domain.predicates if p.name not in changed) - {
         d.name for d in domain.derived_predicates}
 
 
-def _changed(effect: ast.Effect) -> set[str]:
+def changed_predicates(effect: ast.Effect) -> set[str]:
     """The predicates an effect adds or deletes (not those its conditions read)."""
     if isinstance(effect, ast.Atom):
         return {effect.predicate}
     if isinstance(effect, ast.Not) and isinstance(effect.body, ast.Atom):
         return {effect.body.predicate}
     if isinstance(effect, ast.AndEffect):
-        return {p for part in effect.parts for p in _changed(part)}
+        return {p for part in effect.parts for p in changed_predicates(part)}
     if isinstance(effect, ast.When | ast.ForallEffect | ast.Timed):
-        return _changed(effect.body)  # type: ignore[arg-type]
+        return changed_predicates(effect.body)  # type: ignore[arg-type]
     return set()
 
 

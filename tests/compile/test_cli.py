@@ -77,7 +77,7 @@ def test_non_empty_output_folder_needs_force(tmp_path: Path, capsys: pytest.Capt
 
 
 def test_refusals_and_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["compile", *files("recursive"), "--target", "strips", "-o", str(tmp_path / "a"),
+    assert main(["compile", *files("unstratified"), "--target", "strips", "-o", str(tmp_path / "a"),
                  "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)[0]["code"] == "E802"
     assert main(["compile", *files("typing"), "--remove", "teleportation", "-o", str(tmp_path / "b"),

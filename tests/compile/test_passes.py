@@ -3,6 +3,8 @@ checks clean and declares exactly what it uses, and the compiled task reaches th
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -111,12 +113,84 @@ def test_equality_unifies_parameters() -> None:
     assert result.origins["rest"].args == ("home",)
 
 
-def test_recursive_derived_predicate_is_refused() -> None:
+def test_recursive_derived_predicate_is_computed_by_actions() -> None:
+    original = load("recursive")
+    result = compile_task(original, removals(None, ["derived-predicates"]))
+    assert_clean(result, Feature.DERIVED_PREDICATES)
+    assert not result.problem_specific
+    names = {a.name for a in result.task.domain.actions}
+    assert names == {"link", "derive", "derived-fixpoint"}
+    assert result.origins["derive"].action is None and result.origins["link"].action == "link"
+    link = next(a for a in result.task.domain.actions if a.name == "link")
+    assert "(derived-fixed)" in str(link.precondition)  # it reads `path`: only once all of it is known
+    assert "(not (path" in str(link.effect)  # it adds an edge: `path` must be computed again
+    assert "derived-fixed" not in str(result.task.problem.goal)  # the goal reads no derived predicate
+    # path(a c) takes two `derive` steps, a third that adds nothing, and a `derived-fixpoint`
+    assert_equivalent(original, result, depth=1, slack=4)
+    assert_plans_map_back(original, result, depth=5)
+
+
+def test_stratified_components_are_computed_in_order() -> None:
+    original = load("strata")
+    result = compile_task(original, removals(None, ["derived-predicates"]))
+    assert_clean(result, Feature.DERIVED_PREDICATES)
+    actions = {a.name: a for a in result.task.domain.actions}
+    assert set(actions) == {"link", "mark", "derive", "derived-fixpoint", "derive-safe"}
+    # `path` is read negatively (by `link` and by `safe`): computed to its fixpoint, which they wait for
+    assert "(derived-fixed)" in str(actions["link"].precondition)
+    assert "(derived-fixed)" in str(actions["derive-safe"].precondition)
+    # `safe` is read only positively: `mark` takes what has been derived so far
+    assert str(actions["mark"].precondition) == "(safe ?x)"
+    assert result.origins["derive-safe"].action is None
+    # before `link a c`: path in 3 steps; before `mark c`: path again (3), then safe a and safe c
+    assert_equivalent(original, result, depth=2, slack=8)
+
+
+@pytest.mark.parametrize(("name", "target", "expected"), [
+    ("recursive", "strips", ["link a c"]),
+    ("strata", "typed-strips", ["link a c", "mark c"]),
+])
+def test_recursive_derived_predicates_solved_by_pyperplan(tmp_path: Path, name: str, target: str,
+                                                          expected: list[str]) -> None:
+    original = load(name)
+    result = compile_task(original, removals(target), strict=True)
+    assert check(result.task.domain, [result.task.problem]).errors == []
+    (tmp_path / "domain.pddl").write_text(str(result.task.domain))
+    (tmp_path / "problem.pddl").write_text(str(result.task.problem))
+    subprocess.run([sys.executable, "-m", "pyperplan", "-H", "hff", "-s", "gbf", "domain.pddl", "problem.pddl"],
+                   cwd=tmp_path, capture_output=True, timeout=120, check=True)
+    steps = unmap(PlanMap(result.origins, {}), (tmp_path / "problem.pddl.soln").read_text())
+    assert [" ".join([action, *args]) for action, args in steps] == expected
+    assert validate_plan(semantics(original), format_plan(steps)).valid
+
+
+def test_recursive_derived_predicates_are_cleared_by_what_they_read_only() -> None:
+    # `reach` reads `road` and the fluent `fuel`: `refuel` changes what it was computed from, `honk` does not
+    domain = parse_domain("""(define (domain trips) (:requirements :strips :derived-predicates :numeric-fluents
+        :existential-preconditions :disjunctive-preconditions)
+      (:predicates (road ?x ?y) (start ?x) (reach ?x) (honked)) (:functions (fuel))
+      (:derived (reach ?x) (or (start ?x) (exists (?y) (and (reach ?y) (road ?y ?x) (>= (fuel) 1)))))
+      (:action refuel :parameters () :precondition (and) :effect (increase (fuel) 1))
+      (:action honk :parameters () :precondition (and) :effect (honked))
+      (:action visit :parameters (?x) :precondition (reach ?x) :effect (honked)))""")
+    problem = parse_problem("""(define (problem p) (:domain trips) (:objects a b)
+      (:init (start a) (road a b) (= (fuel) 0)) (:goal (honked)))""")
+    result = compile_task(Task(domain, problem), removals(None, ["derived-predicates"]))
+    actions = {a.name: a for a in result.task.domain.actions}
+    assert "(not (reach" in str(actions["refuel"].effect) and "derived-fixed" not in str(actions["refuel"].precondition)
+    assert "reach" not in str(actions["honk"].effect) and "derived" not in str(actions["honk"].precondition)
+    # `visit` reads `reach` positively: it needs the atom derived, not the whole fixpoint
+    assert str(actions["visit"].precondition) == "(reach ?x)" and "reach" not in str(actions["visit"].effect)
+    assert set(actions) == {"refuel", "honk", "visit", "derive-reach"}
+
+
+def test_unstratified_derived_predicate_is_refused() -> None:
     with pytest.raises(CompileError) as caught:
-        compile_task(load("recursive"), removals("strips"), strict=True)
+        compile_task(load("unstratified"), removals("strips"), strict=True)
     (diagnostic,) = caught.value.diagnostics
     assert diagnostic.code == "E802"
-    assert "path" in diagnostic.message
+    assert "q is not stratified" in diagnostic.message
+    assert diagnostic.span is not None and diagnostic.span.line == 6
 
 
 def test_costs_are_kept_for_the_back_map() -> None:

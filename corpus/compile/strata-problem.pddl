@@ -1,0 +1,5 @@
+(define (problem strata-1)
+  (:domain strata)
+  (:objects a b c)
+  (:init (home a) (edge a b) (edge c b))
+  (:goal (and (marked c) (not (marked b)))))

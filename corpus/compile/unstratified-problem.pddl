@@ -1,0 +1,5 @@
+(define (problem unstratified-1)
+  (:domain unstratified)
+  (:objects a)
+  (:init (p a))
+  (:goal (p a)))
