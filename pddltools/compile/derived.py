@@ -31,47 +31,8 @@ from pddltools.compile.formulas import TRUE, Fresh, conjoin, disjoin, map_effect
 from pddltools.compile.statics import changed_predicates
 from pddltools.compile.task import Origin, Step, Task, identity, names_in_use, unique_name
 from pddltools.pddl import ast
-
-
-def _dependencies(rules: dict[str, list[ast.DerivedPredicate]]) -> dict[str, set[str]]:
-    return {name: {n.predicate for r in group for n in r.body.walk()
-                   if isinstance(n, ast.Atom) and n.predicate in rules}
-            for name, group in rules.items()}
-
-
-def _components(dependencies: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of the dependency graph, each after those it depends on
-    (Tarjan's algorithm, which finds them in that order)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(name: str) -> None:
-        index[name] = low[name] = len(index)
-        stack.append(name)
-        on_stack.add(name)
-        for other in sorted(dependencies[name]):
-            if other not in index:
-                visit(other)
-                low[name] = min(low[name], low[other])
-            elif other in on_stack:
-                low[name] = min(low[name], index[other])
-        if low[name] == index[name]:
-            component: list[str] = []
-            while True:
-                member = stack.pop()
-                on_stack.discard(member)
-                component.append(member)
-                if member == name:
-                    break
-            out.append(sorted(component))
-
-    for name in sorted(dependencies):
-        if name not in index:
-            visit(name)
-    return out
+from pddltools.semantics.derived import strata
+from pddltools.semantics.errors import NotStratified
 
 
 def _negated(formula: ast.Formula) -> set[str]:
@@ -111,14 +72,9 @@ class _Substituter:
 def _rename_bound(formula: ast.Formula, fresh: Fresh) -> ast.Formula:
     """Rename the quantified variables of a substituted body apart from those where it lands."""
     if isinstance(formula, ast.Exists | ast.Forall):
-        mapping: dict[str, ast.Term] = {}
-        variables = []
-        for v in formula.variables:
-            name = fresh(v.name + "-")
-            mapping[v.name] = ast.Variable(name)
-            variables.append(ast.TypedName(name, v.type))
+        variables, mapping = _renamed(formula.variables, fresh)
         body = _rename_bound(sub_formula(formula.body, mapping), fresh)
-        return replace(formula, variables=tuple(variables), body=body)
+        return replace(formula, variables=variables, body=body)
     if isinstance(formula, ast.And | ast.Or):
         return replace(formula, parts=tuple(_rename_bound(p, fresh) for p in formula.parts))
     if isinstance(formula, ast.Not):
@@ -272,15 +228,22 @@ def _apart(resets: list[ast.Effect], action: ast.Action) -> list[ast.Effect]:
     out: list[ast.Effect] = []
     for effect in resets:
         if isinstance(effect, ast.ForallEffect):
-            mapping: dict[str, ast.Term] = {}
-            variables = []
-            for v in effect.variables:
-                name = fresh(v.name + "-")
-                mapping[v.name] = ast.Variable(name)
-                variables.append(ast.TypedName(name, v.type))
-            effect = ast.ForallEffect(tuple(variables), sub_formula(effect.body, mapping))  # type: ignore[arg-type]
+            variables, mapping = _renamed(effect.variables, fresh)
+            effect = ast.ForallEffect(variables, sub_formula(effect.body, mapping))  # type: ignore[arg-type]
         out.append(effect)
     return out
+
+
+def _renamed(variables: tuple[ast.TypedName, ...], fresh: Fresh
+             ) -> tuple[tuple[ast.TypedName, ...], dict[str, ast.Term]]:
+    """Fresh names for quantified variables, and the substitution that puts them in."""
+    mapping: dict[str, ast.Term] = {}
+    out = []
+    for v in variables:
+        name = fresh(v.name + "-")
+        mapping[v.name] = ast.Variable(name)
+        out.append(ast.TypedName(name, v.type))
+    return tuple(out), mapping
 
 
 def remove_derived(task: Task) -> Step:
@@ -290,17 +253,13 @@ def remove_derived(task: Task) -> Step:
     rules: dict[str, list[ast.DerivedPredicate]] = {}
     for rule in domain.derived_predicates:
         rules.setdefault(rule.name, []).append(rule)
-    dependencies = _dependencies(rules)
-    recursive = [c for c in _components(dependencies) if len(c) > 1 or c[0] in dependencies[c[0]]]
-    for component in recursive:
-        members = set(component)
-        for name in component:
-            for rule in rules[name]:
-                negated = sorted(_negated(rule.body) & members)
-                if negated:
-                    raise compile_error(
-                        "E802", f"the derived predicate {name} is not stratified: its definition uses "
-                        f"(not ({negated[0]} ...)), which depends on {name} in turn", rule.span)
+    try:
+        layers = strata(domain.derived_predicates)
+    except NotStratified as exc:
+        raise compile_error("E802", f"the derived predicate {exc.predicate} is not stratified: its definition "
+                            f"uses (not ({exc.negated} ...)), which depends on {exc.predicate} in turn",
+                            rules[exc.predicate][0].span) from None
+    recursive = [sorted({r.name for r in layer.rules}) for layer in layers if layer.recursive]
     computed = {name for c in recursive for name in c}
     substituter = _Substituter({name: group for name, group in rules.items() if name not in computed})
     structures: list[ast.Structure] = []

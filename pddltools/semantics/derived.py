@@ -49,8 +49,7 @@ def strata(rules: tuple[ast.DerivedPredicate, ...]) -> list[Stratum]:
         for name in component:
             negative = sorted(p for p, pos in edges[name] if p in members and not pos)
             if negative:
-                raise NotStratified(f"derived predicate {name} depends on the negation of {negative[0]}, which "
-                                    f"depends on {name}: no stratified meaning exists")
+                raise NotStratified(name, negative[0])
         recursive = len(component) > 1 or any(p in members for p, _ in edges[component[0]])
         out.append(Stratum(tuple(r for r in rules if r.name in members), recursive))
     return out

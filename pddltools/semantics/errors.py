@@ -42,6 +42,12 @@ class NotStratified(SemanticsError):
 
     reason = "not-stratified"
 
+    def __init__(self, predicate: str, negated: str) -> None:
+        self.predicate = predicate  # whose definition uses
+        self.negated = negated  # this predicate under a negation, though it depends on `predicate`
+        super().__init__(f"derived predicate {predicate} depends on the negation of {negated}, which "
+                         f"depends on {predicate}: no stratified meaning exists")
+
 
 class UnboundVariable(SemanticsError):
     """A variable that no parameter or quantifier binds (the checker reports it as an error)."""
