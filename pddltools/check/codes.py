@@ -44,6 +44,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code("E301", E, "the problem's :domain does not name this domain"),
     Code("W302", W, "object repeats a domain constant"),
     Code("E303", E, "derived predicate not declared in :predicates"),
+    Code("E304", E, "derived predicate not stratified (depends on its own negation)"),
     Code("W401", W, "goal can never be reached (no action makes it true, and init does not hold it)"),
     Code("I402", INFO, "static predicate (no action changes it)"),
     Code("I403", INFO, "unused predicate"),

@@ -14,6 +14,8 @@ from pddltools.check.codes import finding
 from pddltools.diagnostics import Diagnostic, Span
 from pddltools.pddl import ast
 from pddltools.pddl.types import NUMBER, TypeHierarchy, type_names
+from pddltools.semantics.derived import strata
+from pddltools.semantics.errors import NotStratified
 
 
 def suggestion(name: str, candidates: Iterable[str]) -> str:
@@ -151,6 +153,13 @@ def domain_symbols(domain: ast.Domain) -> DomainSymbols:
                                  notes=(("first defined here", first_s.span),)))
         params = structure.parameters + (structure.vars if isinstance(structure, ast.Action) else ())
         _duplicate_parameters(found, params, f"{kind} {structure.name}")
+    try:
+        strata(domain.derived_predicates)
+    except NotStratified as exc:
+        rule = symbols.derived[exc.predicate][0]
+        found.append(finding("E304", f"derived predicate {exc.predicate} is not stratified: its definition uses "
+                             f"(not ({exc.negated} ...)), which depends on {exc.predicate} in turn, so no "
+                             "state gives it a meaning", rule.span))
     return symbols
 
 
