@@ -127,3 +127,39 @@ def test_sequenced_plans_map_back(method: str, texts: tuple[str, str]) -> None:
     if plan is not None:
         steps = unmap(PlanMap(result.origins, {}), plan_text(plan))
         assert validate_plan(Semantics(domain, problem), format_plan(steps)).valid
+
+
+@st.composite
+def recursive_tasks(draw: st.DrawFn) -> tuple[str, str]:
+    """A random task with a recursive derived predicate `d` (a closure over `r`-like random relations)
+    that an extra action and the goal read, each positively or negatively."""
+    domain, problem = draw(tasks())
+    base, step = draw(formulas(("?x",), 1)), draw(formulas(("?x", "?y"), 1))
+    rule = f"(:derived (d ?x - object) (or {base} (exists (?y - object) (and (d ?y) {step}))))"
+    use = draw(st.sampled_from(["(d ?u)", "(not (d ?u))"]))
+    effect = draw(st.sampled_from(["(s)", "(not (s))", "(q ?u)", "(not (p ?u))"]))
+    action = f"(:action use :parameters (?u - object) :precondition {use} :effect {effect})"
+    domain = domain.replace("(:requirements :adl)", "(:requirements :adl :derived-predicates)")
+    domain = domain.replace("(s)) ", "(s) (d ?x - object)) ", 1)[:-1] + f" {rule} {action})"
+    wanted = draw(st.sampled_from(["", "(d a)", "(not (d c))"]))
+    goal = problem[problem.index("(:goal ") + 7:-2]
+    problem = problem.replace(f"(:goal {goal})", f"(:goal (and {goal} {wanted}))")
+    return domain, problem
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(recursive_tasks())
+def test_recursive_derived_predicates_keep_goal_states(texts: tuple[str, str]) -> None:
+    """One real step of the original may need, in the compiled task, up to five auxiliary steps to
+    compute `d` (three atoms: at most four `derive` and a `derived-fixpoint`) before it and five more
+    before the goal."""
+    domain, problem = parse_domain(texts[0]), parse_problem(texts[1])
+    original = Task(domain, problem)
+    result = compile_task(original, removals(None, ["derived-predicates"]))
+    before, after = Semantics(domain, problem), Semantics(result.task.domain, result.task.problem)
+    names = [n for n in PREDICATES if n != "d"]
+    assert goal_states(before, 1, names) <= goal_states(after, 11, names)
+    plan = first_plan(after, 11)
+    if plan is not None:
+        steps = unmap(PlanMap(result.origins, {}), plan_text(plan))
+        assert validate_plan(before, format_plan(steps)).valid
