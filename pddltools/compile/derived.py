@@ -27,17 +27,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pddltools.compile.errors import compile_error
-from pddltools.compile.formulas import TRUE, Fresh, conjoin, disjoin, map_effect, nnf, sub_formula, variables_in
+from pddltools.compile.formulas import TRUE, Fresh, conjoin, disjoin, map_effect, sub_formula, variables_in
 from pddltools.compile.statics import changed_predicates
 from pddltools.compile.task import Origin, Step, Task, identity, names_in_use, unique_name
 from pddltools.pddl import ast
-from pddltools.semantics.derived import strata
+from pddltools.semantics.derived import polarities, strata
 from pddltools.semantics.errors import NotStratified
 
 
 def _negated(formula: ast.Formula) -> set[str]:
-    """The predicates of the atoms under a negation in a formula (in negation normal form)."""
-    return {n.body.predicate for n in nnf(formula).walk() if isinstance(n, ast.Not) and isinstance(n.body, ast.Atom)}
+    """The predicates a formula reads under a negation."""
+    return {p for p, positive in polarities(formula) if not positive}
 
 
 class _Substituter:
@@ -273,7 +273,7 @@ def remove_derived(task: Task) -> Step:
         structures.append(s)
     goal = substituter.formula(problem.goal, Fresh(variables_in(problem.goal))) if problem.goal else None
     predicates = tuple(p for p in domain.predicates if p.name not in rules or p.name in computed)
-    origins = identity(replace(domain, structures=tuple(structures)))
+    origins = identity(domain)  # substitution keeps every action's name and parameters
     notes: tuple[str, ...] = ()
     if recursive:
         uses: list[tuple[ast.Formula, bool]] = [(goal, False)] if goal is not None else []

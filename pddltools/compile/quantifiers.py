@@ -72,7 +72,7 @@ class _Expander:
                 if problem_objects:  # the result is this problem's anyway: let its static facts decide
                     case = self.folder.formula(case)
                 case = self.formula(case)
-                self.grow(case, formula)
+                self.grow(_size(case), formula)
                 cases.append(case)
             if isinstance(formula, ast.Forall):
                 return conjoin(cases) if cases else TRUE
@@ -91,12 +91,9 @@ class _Expander:
             if not self.effects:
                 return replace(effect, body=body)
             self.note(effect.variables)
-            parts = []
-            for binding in self.universe.bindings(effect.variables):
-                part = sub_effect(body, binding)
-                self.grow(part, effect)
-                parts.append(part)
-            return ast.AndEffect(tuple(parts))
+            bindings = self.universe.bindings(effect.variables)
+            self.grow(_size(body) * len(bindings), effect)  # every copy is as large: refuse before making them
+            return ast.AndEffect(tuple(sub_effect(body, b) for b in bindings))
         return effect
 
     def note(self, variables: tuple[ast.TypedName, ...]) -> bool:
@@ -108,11 +105,15 @@ class _Expander:
             return True
         return False
 
-    def grow(self, made: ast.Node, quantifier: ast.Node) -> None:
-        self.size += sum(1 for _ in made.walk())
+    def grow(self, nodes: int, quantifier: ast.Node) -> None:
+        self.size += nodes
         if self.size > MAX_NODES:
             raise compile_error("E803", f"expanding the quantifiers would make more than {MAX_NODES} formula "
                                 "nodes; the task is too large to compile this way", quantifier.span)
+
+
+def _size(node: ast.Node) -> int:
+    return sum(1 for _ in node.walk())
 
 
 def _lift(formula: ast.Formula, fresh: Fresh, parameters: list[ast.TypedName]) -> ast.Formula:

@@ -21,18 +21,18 @@ class Stratum:
     recursive: bool
 
 
-def _uses(formula: ast.Node, positive: bool) -> Iterator[tuple[str, bool]]:
+def polarities(formula: ast.Node, positive: bool = True) -> Iterator[tuple[str, bool]]:
     """Every predicate a formula mentions, with whether it occurs positively."""
     if isinstance(formula, ast.Atom):
         yield formula.predicate, positive
     elif isinstance(formula, ast.Not):
-        yield from _uses(formula.body, not positive)
+        yield from polarities(formula.body, not positive)
     elif isinstance(formula, ast.Imply):
-        yield from _uses(formula.condition, not positive)
-        yield from _uses(formula.consequence, positive)
+        yield from polarities(formula.condition, not positive)
+        yield from polarities(formula.consequence, positive)
     else:
         for child in formula.children():
-            yield from _uses(child, positive)
+            yield from polarities(child, positive)
 
 
 def strata(rules: tuple[ast.DerivedPredicate, ...]) -> list[Stratum]:
@@ -41,7 +41,7 @@ def strata(rules: tuple[ast.DerivedPredicate, ...]) -> list[Stratum]:
     derived = list(dict.fromkeys(rule.name for rule in rules))
     edges: dict[str, set[tuple[str, bool]]] = {name: set() for name in derived}
     for rule in rules:
-        edges[rule.name].update((p, pos) for p, pos in _uses(rule.body, True) if p in edges)
+        edges[rule.name].update((p, pos) for p, pos in polarities(rule.body, True) if p in edges)
     components = _components(derived, {n: {p for p, _ in e} for n, e in edges.items()})
     out = []
     for component in components:
