@@ -10,12 +10,16 @@ grammar — the tables, the callbacks, the terminals — and only replaces that 
 
 Fast paths (see `lexing.GrammarLexer`) work the same way: at a trigger token the driver asks its
 tables whether a declared terminal would be shifted now, and lets the scanner produce it.
+
+Where `pddltools._speedups` is built, the same loop runs compiled (`_speedups.Driver`): the same
+regular expression, keywords, callbacks and scanners, with the tables numbered into arrays here.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from array import array
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +27,7 @@ from lark import Lark
 from lark.parsers.lalr_analysis import Shift
 
 from pddltools.diagnostics import Source
+from pddltools.frozen import speedups
 from pddltools.lexing import ERROR, NestingTooDeep, Scanner, UnexpectedCharacter, compile_terminals, try_fast_paths
 
 END = "$END"
@@ -54,7 +59,7 @@ class UnexpectedInput(Exception):
 
 class FastParser:
     def __init__(self, lark: Lark, *, lowercase: bool = False, trigger: str = "",
-                 fast_paths: Mapping[str, Scanner] | None = None, max_stack: int = 0) -> None:
+                 fast_paths: Mapping[str, Scanner] | None = None, max_stack: int = 0, compiled: bool = True) -> None:
         lalr = lark.parser.parser  # ParsingFrontend -> LALR_Parser
         table = lalr._parse_table
         callbacks = lalr.parser.callbacks
@@ -85,6 +90,51 @@ class FastParser:
         self.trigger = trigger
         self.fast_paths = dict(fast_paths or {})
         self.max_stack = max_stack or 1 << 62
+        self.compiled = self._compile() if compiled and speedups is not None else None
+
+    def _compile(self) -> speedups.Driver:
+        """The compiled loop over these tables, numbered: states in `self.states` order, terminals in
+        `self.terminals` order."""
+        assert speedups is not None
+        self.states = list(self.actions)
+        state_id = {state: i for i, state in enumerate(self.states)}
+        names = set(self.pattern.groupindex) | set(self.fast_paths) | {END}
+        names |= {t for table in self.keywords.values() for t in table.values()}
+        names |= {t for acts in self.actions.values() for t in acts}
+        self.terminals = sorted(names)
+        terminal_id = {t: i for i, t in enumerate(self.terminals)}
+        rule_origins = {entry[2] for acts in self.actions.values() for entry in acts.values()
+                        if entry.__class__ is tuple}
+        nonterminals = sorted({n for gotos in self.goto.values() for n in gotos} | rule_origins)
+        nonterminal_id = {n: i for i, n in enumerate(nonterminals)}
+        rules: dict[tuple[Any, int, str], int] = {}
+        action = array("i", bytes(4 * len(self.states) * len(self.terminals)))
+        goto = array("i", [-1]) * (len(self.states) * len(nonterminals))
+        for state, acts in self.actions.items():
+            row = state_id[state] * len(self.terminals)
+            for symbol, entry in acts.items():
+                if entry.__class__ is tuple:
+                    action[row + terminal_id[symbol]] = -(rules.setdefault(entry, len(rules)) + 1)
+                else:
+                    action[row + terminal_id[symbol]] = state_id[entry] + 1
+        for state, gotos in self.goto.items():
+            row = state_id[state] * len(nonterminals)
+            for symbol, target in gotos.items():
+                goto[row + nonterminal_id[symbol]] = state_id[target]
+        groups = [-1] * (self.pattern.groups + 1)
+        for name, index in self.pattern.groupindex.items():
+            groups[index] = terminal_id[name]
+        keywords = tuple({word: terminal_id[t] for word, t in self.keywords[name].items()}
+                         if name in self.keywords else None for name in self.terminals)
+        return speedups.Driver(
+            match=self.pattern.match, group_terminals=tuple(groups), terminal_names=tuple(self.terminals),
+            keywords=keywords, nstates=len(self.states), action=action.tobytes(), nnonterminals=len(nonterminals),
+            goto=goto.tobytes(), rules=tuple((callback, size, nonterminal_id[origin])
+                                             for (callback, size, origin) in rules),
+            error_terminal=terminal_id[ERROR], trigger_terminal=terminal_id.get(self.trigger, -1),
+            fast_paths=tuple((terminal_id[name], scan) for name, scan in self.fast_paths.items()),
+            max_stack=min(self.max_stack, sys.maxsize), token=speedups.Maker(Tok, ("type", "value", "start_pos",
+                                                                                      "end_pos")))
 
     def accepts(self, stack: list[Any], terminal: str) -> bool:
         """Whether `terminal` would be shifted now, after the reductions it triggers (an LALR state
@@ -130,6 +180,8 @@ class FastParser:
         # Case-insensitive grammars match with re.IGNORECASE and lower each token, rather than lower
         # a copy of the whole text: that copy would be the largest allocation of a parse.
         lower_each = self.lowercase and not text.islower()  # islower scans without copying
+        if self.compiled is not None:
+            return self._run_compiled(source, start, lower_each)
         actions, goto = self.actions, self.goto
         keywords = self.keywords
         trigger, fast_paths, max_stack = self.trigger, self.fast_paths, self.max_stack
@@ -164,6 +216,20 @@ class FastParser:
                 break
             pos = restart
         return stack, values
+
+    def _run_compiled(self, source: Source, start: str, lower_each: bool) -> tuple[list[Any], list[Any]]:
+        start_id = self.states.index(self.start_states[start])
+        assert self.compiled is not None
+        stack, values, error = self.compiled.run(source.text, start_id, source, lower_each)
+        if error is not None:
+            if error[0] == "token":
+                _, state, terminal, value, begin, end = error
+                raise UnexpectedInput(Tok(self.terminals[terminal], value, begin, end),
+                                      _expected(self.actions[self.states[state]]))
+            if error[0] == "character":
+                raise UnexpectedCharacter(error[1], error[2])
+            raise NestingTooDeep(error[1])
+        return [self.states[i] for i in stack], values
 
     def _feed(self, token: Tok, stack: list[Any], values: list[Any], actions: dict[Any, dict[str, Any]],
               goto: dict[Any, dict[str, Any]]) -> None:

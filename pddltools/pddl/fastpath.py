@@ -8,7 +8,13 @@ its declared terminal (GD_LITERALS, EFFECT_LITERALS, INIT_ELEMENTS), so the gram
 where a fast path applies; the regular expressions are assembled from the grammar's own NAME,
 VARIABLE, NUMBER and %ignore terminals. A scanner accepts exactly what the grammar path would parse
 into the same nodes and declines (returns None) on anything else, which then takes the grammar path;
-tests/pddl/test_fastpath.py proves the two paths agree on every file of the corpus.
+tests/pddl/test_corpus.py proves the two paths agree on every file of the corpus.
+
+The scanners of flat literals and init elements, most of the work, also exist compiled
+(`pddltools._speedups.FlatScanner`), and are used where that module is built. The compiled scanner
+reads characters by class: `character_classes` computes the classes from the same grammar terminals
+and checks that they describe them exactly (else the Python scanners run). It hands anything outside
+ASCII to the Python scanner.
 """
 
 from __future__ import annotations
@@ -17,9 +23,10 @@ import re
 import sys
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from fractions import Fraction
 
 from pddltools.diagnostics import Source, Span
-from pddltools.frozen import fast_constructor
+from pddltools.frozen import fast_constructor, speedups
 from pddltools.pddl.ast import (
     Action,
     And,
@@ -30,6 +37,7 @@ from pddltools.pddl.ast import (
     Expression,
     FunctionTerm,
     InitAssignment,
+    Node,
     Not,
     Number,
     Timed,
@@ -61,9 +69,9 @@ class Terminals:
 Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
 
 
-def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner, Scanner, Scanner]:
+def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Scanner, Scanner, Scanner, Scanner]:
     """The scanners for flat literals (preconditions, effects), init elements, simple actions, and timed
-    flat literals in durative conditions and effects."""
+    flat literals in durative conditions and effects; `compiled=False` keeps to the Python ones."""
     # Atomic groups (?>...) keep matching linear: without them a failed match would retry every way
     # of splitting a long name into shorter names and whitespace runs into shorter runs.
     name, variable, number = (f"(?>{_noncapturing(p)})" for p in (t.name, t.variable, t.number))
@@ -73,7 +81,8 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner, Scanner, Sc
     def atom(label: str, arguments: str) -> str:
         return rf"(?P<{label}>\({ws}(?P<{label}_p>{name}){ws}(?P<{label}_a>(?:{arguments}{ws})*)\))"
 
-    term = f"(?:{variable}|{name})"
+    # A term must not run into a variable (`a?x` is two tokens to the grammar, one word to `args`).
+    term = rf"(?:{variable}|{name})(?!\?)"
     # Each element is matched together with the white space and comments before it.
     literal_rx = re.compile(ws + "(?:" + atom("pos", term) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', term)}{ws}\)))",
                             re.IGNORECASE)
@@ -175,6 +184,11 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner, Scanner, Sc
         return scan
 
     scan_literals = scanner(literal_rx, False)
+    scan_init = scanner(init_rx, True)
+    classes = character_classes(t) if compiled and speedups is not None else None
+    if classes is not None:
+        scan_literals = _compiled_scanner(classes, hard, False, scan_literals)
+        scan_init = _compiled_scanner(classes, hard, True, scan_init)
     end_word = r"(?![a-z0-9_\-])"
     timed_rx = re.compile(
         rf"{ws}(?P<whole>\({ws}(?:at{end_word}{ws}(?P<at>{name})|over{end_word}{ws}(?P<over>{name}))"
@@ -212,7 +226,7 @@ def build_scanners(t: Terminals) -> tuple[Scanner, Scanner, Scanner, Scanner, Sc
 
         return scan
 
-    return (scan_literals, scanner(init_rx, True),
+    return (scan_literals, scan_init,
             _action_scanner(t, ws, name, variable, number, term, hard, scan_literals, args),
             timed_scanner(frozenset({"start", "end", "over all"})), timed_scanner(frozenset({"start", "end"})))
 
@@ -398,6 +412,103 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
         return (tuple(found), end) if found else None
 
     return scan
+
+
+@dataclass(frozen=True)
+class CharacterClasses:
+    """What the compiled scanner needs to know of the grammar's terminals: a class mask per ASCII
+    character, the comment's first and last characters, the variable prefix, and NUMBER."""
+
+    table: bytes
+    comment_start: str
+    comment_end: str
+    variable_prefix: str
+    number: re.Pattern[str]
+
+
+NAME_FIRST, NAME_REST, SPACE, VAR_FIRST, VAR_REST, NUMBER_START = 1, 2, 4, 8, 16, 32
+_ASCII = [chr(c) for c in range(128)]
+
+
+def character_classes(t: Terminals) -> CharacterClasses | None:
+    """The character classes of the terminals, or None where the terminals do not have the shapes the
+    compiled scanner reads: a name is one character of a class followed by any of another; a variable
+    a fixed prefix followed by such a name; white space a run of single characters; a comment runs
+    from one character to the end of the line. Each shape is checked against the regular expressions
+    on every ASCII string of one and two characters (and of three, for the name shapes)."""
+    flags = re.IGNORECASE
+    name = re.compile(t.name, flags)
+    variable = re.compile(t.variable, flags)
+    number = re.compile(t.number, flags)
+    word = _word_classes(name, "")
+    if word is None:
+        return None
+    prefixes = [c for c in _ASCII if any(variable.fullmatch(c + d) for d in _ASCII)]
+    if len(prefixes) != 1 or variable.fullmatch(prefixes[0]):
+        return None
+    var_word = _word_classes(variable, prefixes[0])
+    ignored = [re.compile(p, flags) for p in t.ignored]
+    spaces = [p for p in ignored if p.fullmatch(" ")]
+    comments = [p for p in ignored if p not in spaces]
+    if var_word is None or len(spaces) != 1 or len(comments) != 1:
+        return None
+    space = {c for c in _ASCII if spaces[0].fullmatch(c)}
+    if not spaces[0].fullmatch("".join(sorted(space))) or any(spaces[0].fullmatch(a + b) for a in _ASCII
+                                                              for b in _ASCII if not {a, b} <= space):
+        return None
+    comment = comments[0]
+    starts = [c for c in _ASCII if comment.fullmatch(c)]
+    ends = [c for c in _ASCII if starts and not comment.fullmatch(starts[0] + c)]
+    if len(starts) != 1 or len(ends) != 1 or comment.fullmatch(starts[0] + ends[0] + "a"):
+        return None
+    if not comment.fullmatch(starts[0] + "é" + "".join(c for c in _ASCII if c != ends[0])):
+        return None
+    number_start = {c for c in _ASCII if any(number.match(c + d) for d in "0123456789")}
+    first, rest = word
+    if number_start & first or {starts[0], "(", ")"} & (first | rest | space) or prefixes[0] in rest:
+        return None
+    table = bytearray(128)
+    for c in _ASCII:
+        table[ord(c)] = ((NAME_FIRST if c in first else 0) | (NAME_REST if c in rest else 0)
+                         | (SPACE if c in space else 0) | (VAR_FIRST if c in var_word[0] else 0)
+                         | (VAR_REST if c in var_word[1] else 0) | (NUMBER_START if c in number_start else 0))
+    return CharacterClasses(bytes(table), starts[0], ends[0], prefixes[0], number)
+
+
+def _word_classes(rx: re.Pattern[str], prefix: str) -> tuple[set[str], set[str]] | None:
+    """(first, rest) if `rx` matches exactly `prefix` + one character of first + any of rest."""
+    first = {c for c in _ASCII if rx.fullmatch(prefix + c)}
+    if not first:
+        return None
+    lead = min(first)
+    rest = {c for c in _ASCII if rx.fullmatch(prefix + lead + c)}
+    for a in _ASCII:
+        for b in _ASCII:
+            if bool(rx.fullmatch(prefix + a + b)) != (a in first and b in rest):
+                return None
+    for b in rest | {"(", " ", "?", ":"}:
+        for c in _ASCII:
+            if bool(rx.fullmatch(prefix + lead + b + c)) != (b in rest and c in rest):
+                return None
+    return first, rest
+
+
+def _compiled_scanner(classes: CharacterClasses, hard: frozenset[str], init_mode: bool, fallback: Scanner) -> Scanner:
+    assert speedups is not None
+    number = classes.number
+
+    def number_value(word: str) -> int | Fraction | None:
+        return parse_number(word) if number.fullmatch(word) else None
+
+    def maker(cls: type[Node], *names: str) -> speedups.Maker:
+        return speedups.Maker(cls, names)
+
+    return speedups.FlatScanner(
+        classes.table, ord(classes.comment_start), ord(classes.comment_end), ord(classes.variable_prefix),
+        init_mode, hard, speedups.Maker(Span, ("origin", "offset", "length")),
+        maker(Atom, "span", "predicate", "args"), maker(Not, "span", "body"), maker(Constant, "span", "name"),
+        maker(Variable, "span", "name"), maker(FunctionTerm, "span", "function", "args"),
+        maker(InitAssignment, "span", "fluent", "value"), maker(Number, "span", "value"), number_value, fallback)
 
 
 def _length_span(source: Source, m: re.Match[str], group: int | str) -> Span:

@@ -431,7 +431,7 @@ class _Parser:
     own parse loop instead, with the same lexer and fast path (tests compare the two).
     """
 
-    def __init__(self, fast: bool) -> None:
+    def __init__(self, fast: bool, compiled: bool = True) -> None:
         self.builder = Builder()
         lexer = PDDLLexer if fast else GrammarPathLexer
         self.lark = Lark(grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
@@ -439,11 +439,12 @@ class _Parser:
                          maybe_placeholders=True, cache=cache_file("pddl-" + lexer.__name__.lower()))
         scanners: dict[str, Any] = {}
         if fast:
-            literals, init, actions, timed_conditions, timed_effects = build_scanners(_terminals(self.lark))
+            literals, init, actions, timed_conditions, timed_effects = build_scanners(_terminals(self.lark),
+                                                                                      compiled=compiled)
             scanners = {"GD_LITERALS": literals, "EFFECT_LITERALS": literals, "INIT_ELEMENTS": init,
                         "ACTIONS": actions, "TIMED_CONDITIONS": timed_conditions, "TIMED_EFFECTS": timed_effects}
             PDDLLexer.fast_paths = scanners
-        self.driver = FastParser(self.lark, lowercase=True, trigger="LPAR", fast_paths=scanners,
+        self.driver = FastParser(self.lark, lowercase=True, trigger="LPAR", fast_paths=scanners, compiled=compiled,
                                  max_stack=PDDLLexer.max_stack)
         self.lexer = lexer
         self.lock = threading.Lock()
@@ -473,8 +474,8 @@ class _Parser:
 
 
 @cache
-def _parser(fast: bool) -> _Parser:
-    return _Parser(fast)
+def _parser(fast: bool, compiled: bool = True) -> _Parser:
+    return _Parser(fast, compiled)
 
 
 def _terminals(lark: Lark) -> Terminals:
@@ -512,12 +513,14 @@ def parse(source: Source, kind: Literal["problem"], *, fast: bool = ...,
 def parse(source: Source, kind: None = ..., *, fast: bool = ...,
           warnings: list[Diagnostic] | None = ...) -> ast.Domain | ast.Problem: ...
 def parse(source: Source, kind: Kind | None = None, *, fast: bool = True,
-          warnings: list[Diagnostic] | None = None, via_lark: bool = False) -> ast.Domain | ast.Problem:
+          warnings: list[Diagnostic] | None = None, via_lark: bool = False,
+          compiled: bool = True) -> ast.Domain | ast.Problem:
     """Parse a whole file. Raises `ParseError` with every syntax error found; appends warnings (an
-    unknown requirement flag, say) to `warnings` when given. `fast=False` parses by the grammar alone."""
+    unknown requirement flag, say) to `warnings` when given. `fast=False` parses by the grammar alone;
+    `compiled=False` keeps the fast path to its Python scanners."""
     from pddltools.pddl.errors import explain
 
-    parser = _parser(fast)
+    parser = _parser(fast, compiled)
     try:
         result, build_warnings = parser.parse(source, via_lark=via_lark)
     except (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, _BuildError) as exc:

@@ -1,0 +1,1209 @@
+/* Compiled hot paths of the PDDL parser; pddltools runs the same code in Python when this module is
+ * not built (see pddltools/frozen.py and pddltools/pddl/fastpath.py, which say what each part does).
+ *
+ * Maker: builds an instance of a frozen, slotted dataclass by writing its slots directly. The parser's
+ * trees are acyclic and immutable, so the instance is untracked by the cycle collector: a large
+ * problem allocates hundreds of thousands of nodes, and each collection would otherwise walk them all.
+ *
+ * FlatScanner: the fast path for runs of flat literals and init elements. It knows nothing of PDDL's
+ * syntax by itself: the character classes of names, variables, white space and comments are computed
+ * in Python from the grammar's terminals (and checked against them there), and the nodes are built
+ * with Makers of the AST classes it is given. Anything it cannot decide (a character outside ASCII in
+ * an element) goes to the Python scanner it is given as `fallback`.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+#define MAX_FIELDS 8
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Maker */
+
+typedef struct {
+    PyObject_HEAD
+    PyTypeObject *cls;
+    Py_ssize_t nfields;
+    Py_ssize_t offsets[MAX_FIELDS];
+    vectorcallfunc vectorcall;
+} MakerObject;
+
+static PyTypeObject MakerType;
+
+static PyObject *
+maker_build(MakerObject *m, PyObject *const *args)
+{
+    PyTypeObject *cls = m->cls;
+    PyObject *o = cls->tp_alloc(cls, 0);
+    if (o == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < m->nfields; i++) {
+        Py_INCREF(args[i]);
+        *(PyObject **)((char *)o + m->offsets[i]) = args[i];
+    }
+    if (PyObject_IS_GC(o))
+        PyObject_GC_UnTrack(o);
+    return o;
+}
+
+static PyObject *
+maker_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    MakerObject *m = (MakerObject *)self;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0) {
+        PyErr_SetString(PyExc_TypeError, "a maker takes positional arguments only");
+        return NULL;
+    }
+    if (nargs != m->nfields) {
+        PyErr_Format(PyExc_TypeError, "%s maker takes %zd arguments, got %zd", m->cls->tp_name, m->nfields, nargs);
+        return NULL;
+    }
+    return maker_build(m, args);
+}
+
+static PyObject *
+maker_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *cls, *names;
+    if (!PyArg_ParseTuple(args, "O!O!:Maker", &PyType_Type, &cls, &PyTuple_Type, &names))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    if (n > MAX_FIELDS) {
+        PyErr_SetString(PyExc_ValueError, "too many fields");
+        return NULL;
+    }
+    MakerObject *m = (MakerObject *)type->tp_alloc(type, 0);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(cls);
+    m->cls = (PyTypeObject *)cls;
+    m->nfields = n;
+    m->vectorcall = maker_vectorcall;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *descr = PyObject_GetAttr(cls, PyTuple_GET_ITEM(names, i));
+        if (descr == NULL) {
+            Py_DECREF(m);
+            return NULL;
+        }
+        if (!Py_IS_TYPE(descr, &PyMemberDescr_Type)
+            || ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
+            Py_DECREF(descr);
+            Py_DECREF(m);
+            PyErr_Format(PyExc_TypeError, "%R is not a slot of %R", PyTuple_GET_ITEM(names, i), cls);
+            return NULL;
+        }
+        m->offsets[i] = ((PyMemberDescrObject *)descr)->d_member->offset;
+        Py_DECREF(descr);
+    }
+    return (PyObject *)m;
+}
+
+static int
+maker_traverse(MakerObject *m, visitproc visit, void *arg)
+{
+    Py_VISIT(m->cls);
+    return 0;
+}
+
+static void
+maker_dealloc(MakerObject *m)
+{
+    PyObject_GC_UnTrack(m);
+    Py_CLEAR(m->cls);
+    Py_TYPE(m)->tp_free((PyObject *)m);
+}
+
+static PyTypeObject MakerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pddltools._speedups.Maker",
+    .tp_doc = "Maker(cls, field_names): a positional constructor that writes the slots of cls directly",
+    .tp_basicsize = sizeof(MakerObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = maker_new,
+    .tp_traverse = (traverseproc)maker_traverse,
+    .tp_dealloc = (destructor)maker_dealloc,
+    .tp_vectorcall_offset = offsetof(MakerObject, vectorcall),
+    .tp_call = PyVectorcall_Call,
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* FlatScanner */
+
+enum { NAME_FIRST = 1, NAME_REST = 2, SPACE = 4, VAR_FIRST = 8, VAR_REST = 16, NUMBER_START = 32 };
+
+typedef struct {
+    PyObject_HEAD
+    unsigned char classes[128];
+    Py_UCS4 comment_start, comment_end, var_prefix;
+    int init_mode; /* init elements (names only, `=` assignments) rather than literals (names and variables) */
+    PyObject *hard;  /* frozenset of words that are keywords everywhere */
+    PyObject *not_word;  /* "not" */
+    MakerObject *span, *atom, *not_, *constant, *variable, *function_term, *init_assignment, *number;
+    PyObject *number_value; /* word -> int | Fraction | None */
+    PyObject *fallback;     /* the Python scanner, for what this one cannot decide */
+} ScannerObject;
+
+typedef struct {
+    PyObject *text;
+    int kind;
+    const void *data;
+    Py_ssize_t n;
+    PyObject *source;
+} Text;
+
+#define AT(t, i) PyUnicode_READ((t)->kind, (t)->data, (i))
+#define DECLINE (-1)   /* not an element this scanner takes: the run ends before it */
+#define UNDECIDED (-2) /* an element the Python scanner must judge */
+#define FAILED (-3)    /* a Python error is set */
+#define MAX_ARGS 256
+
+static Py_ssize_t
+skip_space(ScannerObject *s, Text *t, Py_ssize_t i)
+{
+    while (i < t->n) {
+        Py_UCS4 c = AT(t, i);
+        if (c < 128 && (s->classes[c] & SPACE)) {
+            i++;
+        } else if (c == s->comment_start) {
+            while (i < t->n && AT(t, i) != s->comment_end)
+                i++;
+        } else {
+            break;
+        }
+    }
+    return i;
+}
+
+static int
+ends_token(ScannerObject *s, Py_UCS4 c)
+{
+    return c == '(' || c == ')' || c == s->comment_start || (c < 128 && (s->classes[c] & SPACE));
+}
+
+/* The end of the word at i whose first character has class `first` and the others `rest`, which must
+ * be followed by what can end a token; DECLINE if there is no such word, UNDECIDED at a character
+ * outside ASCII. */
+static Py_ssize_t
+word_end(ScannerObject *s, Text *t, Py_ssize_t i, int first, int rest)
+{
+    if (i >= t->n)
+        return DECLINE;
+    Py_UCS4 c = AT(t, i);
+    if (c >= 128)
+        return UNDECIDED;
+    if (!(s->classes[c] & first))
+        return DECLINE;
+    for (i++; i < t->n; i++) {
+        c = AT(t, i);
+        if (c >= 128)
+            return UNDECIDED;
+        if (!(s->classes[c] & rest))
+            break;
+    }
+    if (i < t->n && !ends_token(s, AT(t, i)))
+        return DECLINE;
+    return i;
+}
+
+/* The interned, lower-cased text[start:end], which word_end found to be ASCII. */
+static PyObject *
+lowered(Text *t, Py_ssize_t start, Py_ssize_t end)
+{
+    PyObject *w = PyUnicode_New(end - start, 127);
+    if (w == NULL)
+        return NULL;
+    Py_UCS1 *out = PyUnicode_1BYTE_DATA(w);
+    for (Py_ssize_t i = start; i < end; i++) {
+        Py_UCS4 c = AT(t, i);
+        out[i - start] = (Py_UCS1)((c >= 'A' && c <= 'Z') ? c + 32 : c);
+    }
+    PyUnicode_InternInPlace(&w);
+    return w;
+}
+
+static PyObject *
+make_span(ScannerObject *s, PyObject *origin, Py_ssize_t offset, Py_ssize_t length)
+{
+    PyObject *args[3];
+    args[0] = origin;
+    args[1] = PyLong_FromSsize_t(offset);
+    if (args[1] == NULL)
+        return NULL;
+    args[2] = PyLong_FromSsize_t(length);
+    if (args[2] == NULL) {
+        Py_DECREF(args[1]);
+        return NULL;
+    }
+    PyObject *span = maker_build(s->span, args);
+    Py_DECREF(args[1]);
+    Py_DECREF(args[2]);
+    return span;
+}
+
+/* Builds with a Maker and releases the references it was given (any may be NULL: then nothing is
+ * built, an error being set already). */
+static PyObject *
+build_steal(MakerObject *m, Py_ssize_t n, PyObject **args)
+{
+    PyObject *o = NULL;
+    int ok = 1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        ok = ok && args[i] != NULL;
+    if (ok)
+        o = maker_build(m, args);
+    for (Py_ssize_t i = 0; i < n; i++)
+        Py_XDECREF(args[i]);
+    return o;
+}
+
+static PyObject *
+build2(MakerObject *m, PyObject *a, PyObject *b)
+{
+    PyObject *args[2] = {a, b};
+    return build_steal(m, 2, args);
+}
+
+static PyObject *
+build3(MakerObject *m, PyObject *a, PyObject *b, PyObject *c)
+{
+    PyObject *args[3] = {a, b, c};
+    return build_steal(m, 3, args);
+}
+
+/* 1 if `word` is a keyword everywhere (it cannot be a name), 0 if not, -1 on error. */
+static int
+is_hard(ScannerObject *s, PyObject *word)
+{
+    return PySet_Contains(s->hard, word);
+}
+
+typedef struct {
+    Py_ssize_t start, end;
+    int variable;
+} Word;
+
+/* The atom whose '(' is at `open`, whose predicate word is start..end: scans the arguments up to
+ * the closing parenthesis and sets *predicate (interned), *span (in the source) and *args (their
+ * spans relative to *span). Returns the offset after ')', or DECLINE / UNDECIDED / FAILED. */
+static Py_ssize_t
+scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize_t end,
+          PyObject **predicate, PyObject **span, PyObject **args)
+{
+    Word words[MAX_ARGS];
+    Py_ssize_t count = 0;
+    Py_ssize_t i = end;
+    for (;;) {
+        i = skip_space(s, t, i);
+        if (i >= t->n)
+            return DECLINE;
+        Py_UCS4 c = AT(t, i);
+        if (c == ')') {
+            i++;
+            break;
+        }
+        if (count == MAX_ARGS)
+            return UNDECIDED;
+        int variable = !s->init_mode && c == s->var_prefix;
+        Py_ssize_t stop = variable ? word_end(s, t, i + 1, VAR_FIRST, VAR_REST)
+                                   : word_end(s, t, i, NAME_FIRST, NAME_REST);
+        if (stop < 0)
+            return stop;
+        words[count].start = i;
+        words[count].end = stop;
+        words[count].variable = variable;
+        count++;
+        i = stop;
+    }
+    PyObject *name = lowered(t, start, end);
+    if (name == NULL)
+        return FAILED;
+    int hard = is_hard(s, name);
+    if (hard != 0) {
+        Py_DECREF(name);
+        return hard < 0 ? FAILED : DECLINE;
+    }
+    PyObject *tuple = PyTuple_New(count);
+    PyObject *where = tuple == NULL ? NULL : make_span(s, t->source, open, i - open);
+    if (where == NULL) {
+        Py_XDECREF(tuple);
+        Py_DECREF(name);
+        return FAILED;
+    }
+    Py_ssize_t result = i;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *word = lowered(t, words[k].start, words[k].end);
+        if (word == NULL) {
+            result = FAILED;
+            break;
+        }
+        if (!words[k].variable) {
+            int hard_word = is_hard(s, word);
+            if (hard_word != 0) {
+                Py_DECREF(word);
+                result = hard_word < 0 ? FAILED : DECLINE;
+                break;
+            }
+        }
+        PyObject *node = build2(words[k].variable ? s->variable : s->constant,
+                                make_span(s, where, words[k].start - open, words[k].end - words[k].start), word);
+        if (node == NULL) {
+            result = FAILED;
+            break;
+        }
+        PyTuple_SET_ITEM(tuple, k, node);
+    }
+    if (result < 0) {
+        Py_DECREF(tuple); /* items not yet set are NULL, which tuple deallocation skips */
+        Py_DECREF(where);
+        Py_DECREF(name);
+        return result;
+    }
+    if (count)
+        PyObject_GC_UnTrack(tuple);
+    *predicate = name;
+    *span = where;
+    *args = tuple;
+    return result;
+}
+
+/* The atom whose '(' is at i (after white space, which the caller skipped), as scan_atom. */
+static Py_ssize_t
+atom_parts(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **predicate, PyObject **span, PyObject **args)
+{
+    if (i >= t->n || AT(t, i) != '(')
+        return DECLINE;
+    Py_ssize_t start = skip_space(s, t, i + 1);
+    Py_ssize_t end = word_end(s, t, start, NAME_FIRST, NAME_REST);
+    if (end < 0)
+        return end;
+    return scan_atom(s, t, i, start, end, predicate, span, args);
+}
+
+static Py_ssize_t
+atom_at(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **out)
+{
+    PyObject *predicate, *span, *args;
+    Py_ssize_t end = atom_parts(s, t, i, &predicate, &span, &args);
+    if (end < 0)
+        return end;
+    *out = build3(s->atom, span, predicate, args);
+    return *out == NULL ? FAILED : end;
+}
+
+/* `(not ATOM)`: `open` is its '(' and i the offset after `not`. */
+static Py_ssize_t
+negation_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject **out)
+{
+    PyObject *inner;
+    Py_ssize_t end = atom_at(s, t, skip_space(s, t, i), &inner);
+    if (end < 0)
+        return end;
+    end = skip_space(s, t, end);
+    if (end >= t->n || AT(t, end) != ')') {
+        Py_DECREF(inner);
+        return DECLINE;
+    }
+    end++;
+    *out = build2(s->not_, make_span(s, t->source, open, end - open), inner);
+    return *out == NULL ? FAILED : end;
+}
+
+/* `(= (f o...) value)`: `open` is its '(' and i the offset after '='. */
+static Py_ssize_t
+assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject **out)
+{
+    PyObject *function, *fluent_span, *args;
+    Py_ssize_t after = atom_parts(s, t, skip_space(s, t, i), &function, &fluent_span, &args);
+    if (after < 0)
+        return after;
+    PyObject *value = NULL;
+    Py_ssize_t result = DECLINE;
+    Py_ssize_t start = skip_space(s, t, after), end = start;
+    Py_UCS4 c = start < t->n ? AT(t, start) : 0;
+    if (start >= t->n) {
+        result = DECLINE;
+    } else if (c < 128 && (s->classes[c] & NUMBER_START)) {
+        while (end < t->n && !ends_token(s, AT(t, end)))
+            end++;
+        PyObject *word = PyUnicode_Substring(t->text, start, end);
+        PyObject *number = word == NULL ? NULL : PyObject_CallOneArg(s->number_value, word);
+        Py_XDECREF(word);
+        if (number == NULL) {
+            result = FAILED;
+        } else if (number == Py_None) {
+            Py_DECREF(number);
+        } else {
+            value = build2(s->number, make_span(s, t->source, start, end - start), number);
+            result = value == NULL ? FAILED : end;
+        }
+    } else {
+        end = word_end(s, t, start, NAME_FIRST, NAME_REST);
+        if (end < 0) {
+            result = end;
+        } else {
+            PyObject *word = lowered(t, start, end);
+            int hard = word == NULL ? -1 : is_hard(s, word);
+            if (hard != 0) {
+                Py_XDECREF(word);
+                result = hard < 0 ? FAILED : DECLINE;
+            } else {
+                value = build2(s->constant, make_span(s, t->source, start, end - start), word);
+                result = value == NULL ? FAILED : end;
+            }
+        }
+    }
+    if (result >= 0) {
+        end = skip_space(s, t, end);
+        if (end >= t->n || AT(t, end) != ')')
+            result = DECLINE;
+        else
+            result = end + 1;
+    }
+    if (result < 0) {
+        Py_XDECREF(value);
+        Py_DECREF(function);
+        Py_DECREF(fluent_span);
+        Py_DECREF(args);
+        return result;
+    }
+    PyObject *term = build3(s->function_term, fluent_span, function, args);
+    if (term == NULL) {
+        Py_DECREF(value);
+        return FAILED;
+    }
+    *out = build3(s->init_assignment, make_span(s, t->source, open, result - open), term, value);
+    return *out == NULL ? FAILED : result;
+}
+
+/* One element whose '(' is at `open`. */
+static Py_ssize_t
+element_at(ScannerObject *s, Text *t, Py_ssize_t open, PyObject **out)
+{
+    Py_ssize_t start = skip_space(s, t, open + 1);
+    if (start >= t->n)
+        return DECLINE;
+    if (s->init_mode && AT(t, start) == '=') {
+        if (start + 1 < t->n && !ends_token(s, AT(t, start + 1)))
+            return DECLINE;
+        return assignment_at(s, t, open, start + 1, out);
+    }
+    Py_ssize_t end = word_end(s, t, start, NAME_FIRST, NAME_REST);
+    if (end < 0)
+        return end;
+    if (end - start == 3) {
+        PyObject *word = lowered(t, start, end);
+        if (word == NULL)
+            return FAILED;
+        int negation = word == s->not_word;  /* both interned */
+        Py_DECREF(word);
+        if (negation) {
+            Py_ssize_t next = skip_space(s, t, end);
+            if (next < t->n && AT(t, next) == '(')
+                return negation_at(s, t, open, next, out);
+        }
+    }
+    PyObject *predicate, *span, *args;
+    Py_ssize_t after = scan_atom(s, t, open, start, end, &predicate, &span, &args);
+    if (after < 0)
+        return after;
+    *out = build3(s->atom, span, predicate, args);
+    return *out == NULL ? FAILED : after;
+}
+
+static PyObject *
+scanner_call(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    ScannerObject *s = (ScannerObject *)self;
+    PyObject *text, *source;
+    Py_ssize_t pos;
+    if (!PyArg_ParseTuple(args, "UnO:FlatScanner", &text, &pos, &source))
+        return NULL;
+    Text t = {text, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), source};
+    PyObject *found = PyList_New(0);
+    if (found == NULL)
+        return NULL;
+    Py_ssize_t end = pos;
+    for (;;) {
+        Py_ssize_t open = skip_space(s, &t, end);
+        if (open >= t.n || AT(&t, open) != '(')
+            break;
+        PyObject *node = NULL;
+        Py_ssize_t after = element_at(s, &t, open, &node);
+        if (after == FAILED) {
+            Py_DECREF(found);
+            return NULL;
+        }
+        if (after == UNDECIDED) {
+            PyObject *rest = PyObject_CallFunction(s->fallback, "OnO", text, end, source);
+            if (rest == NULL) {
+                Py_DECREF(found);
+                return NULL;
+            }
+            if (rest != Py_None) {
+                PyObject *items = PyTuple_GET_ITEM(rest, 0);
+                for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(items); k++) {
+                    if (PyList_Append(found, PyTuple_GET_ITEM(items, k)) < 0) {
+                        Py_DECREF(rest);
+                        Py_DECREF(found);
+                        return NULL;
+                    }
+                }
+                end = PyLong_AsSsize_t(PyTuple_GET_ITEM(rest, 1));
+            }
+            Py_DECREF(rest);
+            break;
+        }
+        if (after == DECLINE)
+            break;
+        int failed = PyList_Append(found, node);
+        Py_DECREF(node);
+        if (failed) {
+            Py_DECREF(found);
+            return NULL;
+        }
+        end = after;
+    }
+    if (PyList_GET_SIZE(found) == 0) {
+        Py_DECREF(found);
+        Py_RETURN_NONE;
+    }
+    PyObject *nodes = PyList_AsTuple(found);
+    Py_DECREF(found);
+    if (nodes == NULL)
+        return NULL;
+    PyObject_GC_UnTrack(nodes);
+    return Py_BuildValue("Nn", nodes, end);
+}
+
+static int
+maker_arg(PyObject *value, void *address)
+{
+    if (!Py_IS_TYPE(value, &MakerType)) {
+        PyErr_SetString(PyExc_TypeError, "expected a Maker");
+        return 0;
+    }
+    *(MakerObject **)address = (MakerObject *)value;
+    return 1;
+}
+
+static PyObject *
+scanner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"classes", "comment_start", "comment_end", "variable_prefix", "init_mode", "hard",
+                               "span", "atom", "not_", "constant", "variable", "function_term",
+                               "init_assignment", "number", "number_value", "fallback", NULL};
+    Py_buffer classes;
+    int comment_start, comment_end, var_prefix, init_mode;
+    PyObject *hard, *number_value, *fallback;
+    MakerObject *makers[8];
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*iiipO!O&O&O&O&O&O&O&O&OO:FlatScanner", keywords, &classes,
+                                     &comment_start, &comment_end, &var_prefix, &init_mode, &PyFrozenSet_Type, &hard,
+                                     maker_arg, &makers[0], maker_arg, &makers[1], maker_arg, &makers[2],
+                                     maker_arg, &makers[3], maker_arg, &makers[4], maker_arg, &makers[5],
+                                     maker_arg, &makers[6], maker_arg, &makers[7], &number_value, &fallback))
+        return NULL;
+    if (classes.len != 128) {
+        PyBuffer_Release(&classes);
+        PyErr_SetString(PyExc_ValueError, "classes must have 128 bytes, one per ASCII character");
+        return NULL;
+    }
+    ScannerObject *s = (ScannerObject *)type->tp_alloc(type, 0);
+    if (s == NULL) {
+        PyBuffer_Release(&classes);
+        return NULL;
+    }
+    memcpy(s->classes, classes.buf, 128);
+    PyBuffer_Release(&classes);
+    s->comment_start = (Py_UCS4)comment_start;
+    s->comment_end = (Py_UCS4)comment_end;
+    s->var_prefix = (Py_UCS4)var_prefix;
+    s->init_mode = init_mode;
+    s->hard = Py_NewRef(hard);
+    s->not_word = PyUnicode_InternFromString("not");
+    MakerObject **slots[8] = {&s->span, &s->atom, &s->not_, &s->constant, &s->variable, &s->function_term,
+                              &s->init_assignment, &s->number};
+    for (int k = 0; k < 8; k++)
+        *slots[k] = (MakerObject *)Py_NewRef(makers[k]);
+    s->number_value = Py_NewRef(number_value);
+    s->fallback = Py_NewRef(fallback);
+    if (s->not_word == NULL) {
+        Py_DECREF(s);
+        return NULL;
+    }
+    return (PyObject *)s;
+}
+
+static int
+scanner_traverse(ScannerObject *s, visitproc visit, void *arg)
+{
+    Py_VISIT(s->hard);
+    Py_VISIT(s->span);
+    Py_VISIT(s->atom);
+    Py_VISIT(s->not_);
+    Py_VISIT(s->constant);
+    Py_VISIT(s->variable);
+    Py_VISIT(s->function_term);
+    Py_VISIT(s->init_assignment);
+    Py_VISIT(s->number);
+    Py_VISIT(s->number_value);
+    Py_VISIT(s->fallback);
+    return 0;
+}
+
+static int
+scanner_clear(ScannerObject *s)
+{
+    Py_CLEAR(s->hard);
+    Py_CLEAR(s->not_word);
+    Py_CLEAR(s->span);
+    Py_CLEAR(s->atom);
+    Py_CLEAR(s->not_);
+    Py_CLEAR(s->constant);
+    Py_CLEAR(s->variable);
+    Py_CLEAR(s->function_term);
+    Py_CLEAR(s->init_assignment);
+    Py_CLEAR(s->number);
+    Py_CLEAR(s->number_value);
+    Py_CLEAR(s->fallback);
+    return 0;
+}
+
+static void
+scanner_dealloc(ScannerObject *s)
+{
+    PyObject_GC_UnTrack(s);
+    scanner_clear(s);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static PyTypeObject ScannerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pddltools._speedups.FlatScanner",
+    .tp_doc = "FlatScanner(...)(text, pos, source) -> (nodes, end) | None: a run of flat literals or init elements",
+    .tp_basicsize = sizeof(ScannerObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = scanner_new,
+    .tp_call = scanner_call,
+    .tp_traverse = (traverseproc)scanner_traverse,
+    .tp_clear = (inquiry)scanner_clear,
+    .tp_dealloc = (destructor)scanner_dealloc,
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Driver: the loop of pddltools/lalr.py (FastParser._run) over the same tables, compiled.
+ *
+ * Tokens come from the same compiled regular expression (Python's re, called from here), keywords
+ * from the same dictionaries, reductions call the same Lark callbacks, and fast paths the same
+ * scanners; only the loop and the table look-ups are C. Terminals and non-terminals are numbered by
+ * the Python side, which also turns the errors returned here into its exceptions. */
+
+#define MAX_OVERLAY 256
+
+typedef struct {
+    PyObject *callback; /* NULL: `?rule: x` passes its child through, only the state changes */
+    Py_ssize_t size;
+    int origin;
+} Rule;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *match;         /* the pattern's bound `match` method */
+    Py_ssize_t ngroups;
+    int *group_terminal;     /* regular-expression group -> terminal (-1: not a token group) */
+    int nterminals, nnonterminals, nstates, nrules;
+    PyObject *terminal_names; /* tuple of str */
+    PyObject *keywords;       /* tuple: per terminal, None or a dict word -> terminal number */
+    int *action;              /* [state * nterminals + terminal]: s + 1 shift, -(r + 1) reduce, 0 error */
+    int *go;                  /* [state * nnonterminals + nonterminal]: target state or -1 */
+    Rule *rules;
+    int error_terminal, trigger_terminal;
+    Py_ssize_t nfast;
+    int *fast_terminal;
+    PyObject *fast_scanners;  /* tuple of callables */
+    Py_ssize_t max_stack;
+    int lowercase;
+    MakerObject *tok;         /* Tok(type, value, start_pos, end_pos) */
+} DriverObject;
+
+typedef struct {
+    int *items;
+    Py_ssize_t size, capacity;
+} Stack;
+
+static int
+stack_push(Stack *st, int state)
+{
+    if (st->size == st->capacity) {
+        Py_ssize_t capacity = st->capacity ? st->capacity * 2 : 256;
+        int *bigger = PyMem_Realloc(st->items, sizeof(int) * capacity);
+        if (bigger == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        st->items = bigger;
+        st->capacity = capacity;
+    }
+    st->items[st->size++] = state;
+    return 0;
+}
+
+/* Whether `terminal` would be shifted now, after the reductions it calls for (played on a virtual
+ * stack: the real one below `height`, then `overlay`). */
+static int
+driver_accepts(DriverObject *d, Stack *st, int terminal)
+{
+    int overlay[MAX_OVERLAY];
+    Py_ssize_t height = st->size, over = 0;
+    for (;;) {
+        int top = over ? overlay[over - 1] : st->items[height - 1];
+        int a = d->action[top * d->nterminals + terminal];
+        if (a == 0)
+            return 0;
+        if (a > 0)
+            return 1;
+        Rule *r = &d->rules[-a - 1];
+        Py_ssize_t size = r->size;
+        Py_ssize_t from_overlay = size < over ? size : over;
+        over -= from_overlay;
+        height -= size - from_overlay;
+        if (height < 1 && over == 0)
+            return 0;
+        top = over ? overlay[over - 1] : st->items[height - 1];
+        int target = d->go[top * d->nnonterminals + r->origin];
+        if (target < 0 || over == MAX_OVERLAY)
+            return 0;
+        overlay[over++] = target;
+    }
+}
+
+/* Shifts `token` of `terminal` after the reductions it calls for. 0 on success; 1 if the parser
+ * cannot take it (its state is then on top of the stack); -1 on a Python error. */
+static int
+driver_feed(DriverObject *d, Stack *st, PyObject *values, int terminal, PyObject *token)
+{
+    for (;;) {
+        int top = st->items[st->size - 1];
+        int a = d->action[top * d->nterminals + terminal];
+        if (a == 0)
+            return 1;
+        if (a > 0) {
+            if (stack_push(st, a - 1) < 0)
+                return -1;
+            return PyList_Append(values, token);
+        }
+        Rule *r = &d->rules[-a - 1];
+        if (r->callback == NULL) {
+            st->items[st->size - 1] = d->go[st->items[st->size - 2] * d->nnonterminals + r->origin];
+            continue;
+        }
+        Py_ssize_t n = PyList_GET_SIZE(values);
+        PyObject *children;
+        if (r->size) {
+            children = PyList_GetSlice(values, n - r->size, n);
+            if (children == NULL || PyList_SetSlice(values, n - r->size, n, NULL) < 0) {
+                Py_XDECREF(children);
+                return -1;
+            }
+            st->size -= r->size;
+        } else {
+            children = PyList_New(0);
+            if (children == NULL)
+                return -1;
+        }
+        PyObject *value = PyObject_CallOneArg(r->callback, children);
+        Py_DECREF(children);
+        if (value == NULL)
+            return -1;
+        int failed = PyList_Append(values, value);
+        Py_DECREF(value);
+        if (failed || stack_push(st, d->go[st->items[st->size - 1] * d->nnonterminals + r->origin]) < 0)
+            return -1;
+    }
+}
+
+static PyObject *
+make_token(DriverObject *d, int terminal, PyObject *value, Py_ssize_t start, Py_ssize_t end)
+{
+    PyObject *args[4] = {PyTuple_GET_ITEM(d->terminal_names, terminal), value, PyLong_FromSsize_t(start),
+                         PyLong_FromSsize_t(end)};
+    PyObject *token = NULL;
+    if (args[2] != NULL && args[3] != NULL)
+        token = maker_build(d->tok, args);
+    Py_XDECREF(args[2]);
+    Py_XDECREF(args[3]);
+    return token;
+}
+
+static PyObject *
+stack_list(Stack *st)
+{
+    PyObject *list = PyList_New(st->size);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < st->size; i++) {
+        PyObject *state = PyLong_FromLong(st->items[i]);
+        if (state == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, state);
+    }
+    return list;
+}
+
+/* The lower-cased copy of an ASCII string; other strings go through str.lower. */
+static PyObject *
+lower_copy(PyObject *value)
+{
+    if (!PyUnicode_IS_ASCII(value))
+        return PyObject_CallMethod(value, "lower", NULL);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(value);
+    const Py_UCS1 *in = PyUnicode_1BYTE_DATA(value);
+    Py_ssize_t i = 0;
+    while (i < n && !(in[i] >= 'A' && in[i] <= 'Z'))
+        i++;
+    if (i == n)
+        return Py_NewRef(value);
+    PyObject *out = PyUnicode_New(n, 127);
+    if (out == NULL)
+        return NULL;
+    Py_UCS1 *o = PyUnicode_1BYTE_DATA(out);
+    for (i = 0; i < n; i++)
+        o[i] = (in[i] >= 'A' && in[i] <= 'Z') ? in[i] + 32 : in[i];
+    return out;
+}
+
+/* run(text, start_state, source, lower_each) -> (stack, values, error): the loop of FastParser._run.
+ * error is None, ("token", state, terminal, value, start, end), ("character", offset, text) or
+ * ("nesting", offset). */
+static PyObject *
+driver_run(PyObject *self, PyObject *args)
+{
+    DriverObject *d = (DriverObject *)self;
+    PyObject *text, *source;
+    int start_state, lower_each;
+    if (!PyArg_ParseTuple(args, "UiOp:run", &text, &start_state, &source, &lower_each))
+        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Stack st = {NULL, 0, 0};
+    PyObject *values = PyList_New(0), *error = NULL, *result = NULL;
+    PyObject *pos_obj = NULL, *m = NULL;
+    if (values == NULL || stack_push(&st, start_state) < 0)
+        goto done;
+    Py_ssize_t pos = 0;
+    for (;;) {
+        pos_obj = PyLong_FromSsize_t(pos);
+        if (pos_obj == NULL)
+            goto done;
+        PyObject *call_args[2] = {text, pos_obj};
+        m = PyObject_Vectorcall(d->match, call_args, 2, NULL);
+        Py_CLEAR(pos_obj);
+        if (m == NULL)
+            goto done;
+        if (m == Py_None) {
+            /* the pattern's error alternative matches anything, the end of text included */
+            PyErr_SetString(PyExc_RuntimeError, "the token pattern did not match");
+            goto done;
+        }
+        PyObject *last = PyObject_GetAttrString(m, "lastindex");
+        if (last == NULL)
+            goto done;
+        Py_ssize_t group = PyLong_AsSsize_t(last);
+        Py_DECREF(last);
+        if (group < 0 || group >= d->ngroups || d->group_terminal[group] < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_RuntimeError, "a token matched no terminal's group");
+            goto done;
+        }
+        int terminal = d->group_terminal[group];
+        PyObject *span = PyObject_CallMethod(m, "span", "n", group);
+        if (span == NULL)
+            goto done;
+        Py_ssize_t begin = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 0));
+        Py_ssize_t end = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 1));
+        Py_DECREF(span);
+        Py_CLEAR(m);
+        if (terminal == d->error_terminal) {
+            if (begin == n)
+                break;
+            PyObject *character = PyUnicode_Substring(text, begin, begin + 1);
+            error = character == NULL ? NULL : Py_BuildValue("(snN)", "character", begin, character);
+            goto done;
+        }
+        if (terminal == d->trigger_terminal) {
+            if (st.size > d->max_stack) {
+                error = Py_BuildValue("(sn)", "nesting", begin);
+                goto done;
+            }
+            int fed = 0;
+            for (Py_ssize_t k = 0; k < d->nfast && !fed; k++) {
+                if (!driver_accepts(d, &st, d->fast_terminal[k]))
+                    continue;
+                PyObject *found = PyObject_CallFunction(PyTuple_GET_ITEM(d->fast_scanners, k), "OnO", text, begin,
+                                                        source);
+                if (found == NULL)
+                    goto done;
+                if (found == Py_None) {
+                    Py_DECREF(found);
+                    continue;
+                }
+                Py_ssize_t restart = PyLong_AsSsize_t(PyTuple_GET_ITEM(found, 1));
+                PyObject *nodes = Py_NewRef(PyTuple_GET_ITEM(found, 0));
+                Py_DECREF(found);
+                PyObject *token = make_token(d, d->fast_terminal[k], nodes, begin, restart);
+                if (token == NULL) {
+                    Py_DECREF(nodes);
+                    goto done;
+                }
+                int status = driver_feed(d, &st, values, d->fast_terminal[k], token);
+                Py_DECREF(token);
+                if (status != 0) {
+                    if (status > 0)
+                        error = Py_BuildValue("(siiOnn)", "token", st.items[st.size - 1], d->fast_terminal[k],
+                                              nodes, begin, restart);
+                    Py_DECREF(nodes);
+                    goto done;
+                }
+                Py_DECREF(nodes);
+                pos = restart;
+                fed = 1;
+            }
+            if (fed)
+                continue;
+        }
+        PyObject *value = PyUnicode_Substring(text, begin, end);
+        if (value == NULL)
+            goto done;
+        if (lower_each) {
+            PyObject *low = lower_copy(value);
+            Py_DECREF(value);
+            if (low == NULL)
+                goto done;
+            value = low;
+        }
+        PyObject *table = PyTuple_GET_ITEM(d->keywords, terminal);
+        if (table != Py_None) {
+            PyObject *renamed = PyDict_GetItemWithError(table, value);
+            if (renamed != NULL)
+                terminal = (int)PyLong_AsLong(renamed);
+            else if (PyErr_Occurred()) {
+                Py_DECREF(value);
+                goto done;
+            }
+        }
+        PyObject *token = make_token(d, terminal, value, begin, end);
+        if (token == NULL) {
+            Py_DECREF(value);
+            goto done;
+        }
+        int status = driver_feed(d, &st, values, terminal, token);
+        Py_DECREF(token);
+        if (status != 0) {
+            if (status > 0)
+                error = Py_BuildValue("(siiOnn)", "token", st.items[st.size - 1], terminal, value, begin, end);
+            Py_DECREF(value);
+            goto done;
+        }
+        Py_DECREF(value);
+        pos = end;
+    }
+    error = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(pos_obj);
+    Py_XDECREF(m);
+    if (error != NULL && !PyErr_Occurred()) {
+        PyObject *stack = stack_list(&st);
+        if (stack != NULL)
+            result = Py_BuildValue("(NON)", stack, values, error);
+        else
+            Py_DECREF(error);
+    } else {
+        Py_XDECREF(error);
+    }
+    Py_XDECREF(values);
+    PyMem_Free(st.items);
+    return result;
+}
+
+
+static int *
+int_table(PyObject *buffer_owner, Py_ssize_t expected, const char *what)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(buffer_owner, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (view.len != (Py_ssize_t)sizeof(int) * expected) {
+        PyBuffer_Release(&view);
+        PyErr_Format(PyExc_ValueError, "%s has the wrong size", what);
+        return NULL;
+    }
+    int *table = PyMem_Malloc(view.len ? view.len : 1);
+    if (table == NULL) {
+        PyBuffer_Release(&view);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(table, view.buf, view.len);
+    PyBuffer_Release(&view);
+    return table;
+}
+
+static void driver_dealloc(DriverObject *d);
+
+static PyObject *
+driver_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {"match", "group_terminals", "terminal_names", "keywords", "nstates", "action",
+                               "nnonterminals", "goto", "rules", "error_terminal", "trigger_terminal", "fast_paths",
+                               "max_stack", "token", NULL};
+    PyObject *match, *groups, *names, *kw, *action, *go, *rules, *fast, *tok;
+    int nstates, nnonterminals, error_terminal, trigger_terminal;
+    Py_ssize_t max_stack;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO!O!O!iOiOO!iiO!nO&:Driver", keywords, &match, &PyTuple_Type,
+                                     &groups, &PyTuple_Type, &names, &PyTuple_Type, &kw, &nstates, &action,
+                                     &nnonterminals, &go, &PyTuple_Type, &rules, &error_terminal, &trigger_terminal,
+                                     &PyTuple_Type, &fast, &max_stack, maker_arg, &tok))
+        return NULL;
+    int nterminals = (int)PyTuple_GET_SIZE(names);
+    if (PyTuple_GET_SIZE(kw) != nterminals) {
+        PyErr_SetString(PyExc_ValueError, "one keyword table per terminal");
+        return NULL;
+    }
+    DriverObject *d = (DriverObject *)type->tp_alloc(type, 0);
+    if (d == NULL)
+        return NULL;
+    d->match = Py_NewRef(match);
+    d->terminal_names = Py_NewRef(names);
+    d->keywords = Py_NewRef(kw);
+    d->tok = (MakerObject *)Py_NewRef(tok);
+    d->nterminals = nterminals;
+    d->nnonterminals = nnonterminals;
+    d->nstates = nstates;
+    d->error_terminal = error_terminal;
+    d->trigger_terminal = trigger_terminal;
+    d->max_stack = max_stack;
+    d->ngroups = PyTuple_GET_SIZE(groups);
+    d->group_terminal = PyMem_Malloc(sizeof(int) * (d->ngroups + 1));
+    d->nrules = (int)PyTuple_GET_SIZE(rules);
+    d->rules = PyMem_Calloc(d->nrules + 1, sizeof(Rule));
+    d->nfast = PyTuple_GET_SIZE(fast);
+    d->fast_terminal = PyMem_Malloc(sizeof(int) * (d->nfast + 1));
+    d->fast_scanners = PyTuple_New(d->nfast);
+    if (d->group_terminal == NULL || d->rules == NULL || d->fast_terminal == NULL || d->fast_scanners == NULL) {
+        Py_DECREF(d);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < d->ngroups; i++)
+        d->group_terminal[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(groups, i));
+    for (int i = 0; i < d->nrules; i++) {
+        PyObject *rule = PyTuple_GET_ITEM(rules, i);
+        PyObject *callback;
+        if (!PyArg_ParseTuple(rule, "Oni", &callback, &d->rules[i].size, &d->rules[i].origin)) {
+            Py_DECREF(d);
+            return NULL;
+        }
+        d->rules[i].callback = callback == Py_None ? NULL : Py_NewRef(callback);
+    }
+    for (Py_ssize_t i = 0; i < d->nfast; i++) {
+        PyObject *scanner;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(fast, i), "iO", &d->fast_terminal[i], &scanner)) {
+            Py_DECREF(d);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(d->fast_scanners, i, Py_NewRef(scanner));
+    }
+    d->action = int_table(action, (Py_ssize_t)nstates * nterminals, "action");
+    d->go = d->action == NULL ? NULL : int_table(go, (Py_ssize_t)nstates * nnonterminals, "goto");
+    if (d->go == NULL || PyErr_Occurred()) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    return (PyObject *)d;
+}
+
+static int
+driver_traverse(DriverObject *d, visitproc visit, void *arg)
+{
+    Py_VISIT(d->match);
+    Py_VISIT(d->terminal_names);
+    Py_VISIT(d->keywords);
+    Py_VISIT(d->fast_scanners);
+    Py_VISIT(d->tok);
+    if (d->rules != NULL)
+        for (int i = 0; i < d->nrules; i++)
+            Py_VISIT(d->rules[i].callback);
+    return 0;
+}
+
+static int
+driver_clear(DriverObject *d)
+{
+    Py_CLEAR(d->match);
+    Py_CLEAR(d->terminal_names);
+    Py_CLEAR(d->keywords);
+    Py_CLEAR(d->fast_scanners);
+    Py_CLEAR(d->tok);
+    if (d->rules != NULL)
+        for (int i = 0; i < d->nrules; i++)
+            Py_CLEAR(d->rules[i].callback);
+    return 0;
+}
+
+static void
+driver_dealloc(DriverObject *d)
+{
+    PyObject_GC_UnTrack(d);
+    driver_clear(d);
+    PyMem_Free(d->group_terminal);
+    PyMem_Free(d->rules);
+    PyMem_Free(d->fast_terminal);
+    PyMem_Free(d->action);
+    PyMem_Free(d->go);
+    Py_TYPE(d)->tp_free((PyObject *)d);
+}
+
+static PyMethodDef driver_methods[] = {
+    {"run", driver_run, METH_VARARGS,
+     "run(text, start_state, source, lower_each) -> (stack, values, error): lex, shift and reduce a whole text"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject DriverType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pddltools._speedups.Driver",
+    .tp_doc = "Driver(...): the LALR loop of pddltools.lalr.FastParser over its tables",
+    .tp_basicsize = sizeof(DriverObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = driver_new,
+    .tp_methods = driver_methods,
+    .tp_traverse = (traverseproc)driver_traverse,
+    .tp_clear = (inquiry)driver_clear,
+    .tp_dealloc = (destructor)driver_dealloc,
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+
+static struct PyModuleDef speedups_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "pddltools._speedups",
+    .m_doc = "Compiled hot paths of the PDDL parser (optional: pddltools runs the same code in Python without it).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC
+PyInit__speedups(void)
+{
+    if (PyType_Ready(&MakerType) < 0 || PyType_Ready(&ScannerType) < 0 || PyType_Ready(&DriverType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&speedups_module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "Maker", (PyObject *)&MakerType) < 0
+        || PyModule_AddObjectRef(m, "FlatScanner", (PyObject *)&ScannerType) < 0
+        || PyModule_AddObjectRef(m, "Driver", (PyObject *)&DriverType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

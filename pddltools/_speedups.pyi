@@ -1,0 +1,34 @@
+"""Compiled hot paths of the PDDL parser (pddltools/_speedups.c); optional, see pddltools/frozen.py."""
+
+from collections.abc import Callable
+from typing import Any
+
+from pddltools.diagnostics import Source
+
+class Maker:
+    """A positional constructor of a frozen, slotted dataclass that writes its slots directly."""
+
+    def __init__(self, cls: type, field_names: tuple[str, ...]) -> None: ...
+    def __call__(self, *args: Any) -> Any: ...
+
+class FlatScanner:
+    """A run of flat literals (or init elements) at an offset: (nodes, end) or None."""
+
+    def __init__(self, classes: bytes, comment_start: int, comment_end: int, variable_prefix: int,
+                 init_mode: bool, hard: frozenset[str], span: Maker, atom: Maker, not_: Maker,
+                 constant: Maker, variable: Maker, function_term: Maker, init_assignment: Maker,
+                 number: Maker, number_value: Callable[[str], object],
+                 fallback: Callable[[str, int, Source], tuple[object, int] | None]) -> None: ...
+    def __call__(self, text: str, pos: int, source: Source) -> tuple[tuple[object, ...], int] | None: ...
+
+class Driver:
+    """The LALR loop of pddltools.lalr.FastParser over its tables, numbered."""
+
+    def __init__(self, *, match: Callable[[str, int], Any], group_terminals: tuple[int, ...],
+                 terminal_names: tuple[str, ...], keywords: tuple[dict[str, int] | None, ...], nstates: int,
+                 action: bytes, nnonterminals: int, goto: bytes, rules: tuple[tuple[Any, int, int], ...],
+                 error_terminal: int, trigger_terminal: int,
+                 fast_paths: tuple[tuple[int, Callable[[str, int, Source], tuple[object, int] | None]], ...],
+                 max_stack: int, token: Maker) -> None: ...
+    def run(self, text: str, start_state: int, source: Source, lower_each: bool
+            ) -> tuple[list[int], list[Any], tuple[Any, ...] | None]: ...
