@@ -37,13 +37,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def _version() -> str:
+    from pddltools.frozen import speedups
+
+    parser = ("compiled parser" if speedups is not None
+              else "parser in pure Python: pddltools._speedups was not built (no C compiler at install time)")
+    return f"pddltools {__version__} ({parser})"
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line, or (given the sub-command about to run) just what that command needs."""
     parser = argparse.ArgumentParser(
         prog="pddltools",
         description="Language tooling for automated planning: PDDL and RDDL.",
     )
-    parser.add_argument("--version", action="version", version=f"pddltools {__version__}")
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     p = sub.add_parser("parse", help="parse PDDL files and folders, one summary line per file")
