@@ -1,8 +1,14 @@
-"""The wheel must carry every sub-package: pyproject lists them by hand (see the comment there)."""
+"""Packaging: the wheel carries every sub-package (pyproject lists them by hand, see the comment there),
+and it builds without a C compiler."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,3 +23,27 @@ def test_every_subpackage_is_listed_in_pyproject() -> None:
     }
     assert on_disk - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
     assert "pddltools.grammars" in listed
+
+
+def test_the_package_builds_without_a_c_compiler(tmp_path: Path) -> None:
+    """The compiled parser is optional: with a compiler that fails, the wheel still builds, holding the
+    Python code and the grammars but no extension module (pddltools then runs its
+    pure-Python hot paths)."""
+    tree = tmp_path / "src"
+    tree.mkdir()
+    # A copy, not the checkout: an in-tree build would reuse objects compiled into the checkout's build/.
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tree / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info")
+    for name in ("pddltools", "grammars"):
+        shutil.copytree(ROOT / name, tree / name, ignore=ignore)
+    out = tmp_path / "wheels"
+    env = {**os.environ, "CC": "/bin/false"}
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out),
+                           str(tree)], env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    (wheel,) = out.glob("pddltools-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "pddltools/frozen.py" in names and "pddltools/grammars/pddl.lark" in names
+    assert "pddltools/_speedups.pyi" in names
+    assert not [n for n in names if n.endswith((".so", ".pyd"))]
