@@ -15,7 +15,6 @@
 #include <Python.h>
 #include <structmember.h>
 
-#define MAX_FIELDS 8
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Maker */
@@ -24,7 +23,7 @@ typedef struct {
     PyObject_HEAD
     PyTypeObject *cls;
     Py_ssize_t nfields;
-    Py_ssize_t offsets[MAX_FIELDS];
+    Py_ssize_t *offsets;
     vectorcallfunc vectorcall;
 } MakerObject;
 
@@ -69,25 +68,30 @@ maker_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTuple(args, "O!O!:Maker", &PyType_Type, &cls, &PyTuple_Type, &names))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(names);
-    if (n > MAX_FIELDS) {
-        PyErr_SetString(PyExc_ValueError, "too many fields");
-        return NULL;
-    }
     MakerObject *m = (MakerObject *)type->tp_alloc(type, 0);
     if (m == NULL)
         return NULL;
     Py_INCREF(cls);
     m->cls = (PyTypeObject *)cls;
-    m->nfields = n;
     m->vectorcall = maker_vectorcall;
+    m->offsets = PyMem_Malloc(sizeof(Py_ssize_t) * (n ? n : 1));
+    if (m->offsets == NULL) {
+        Py_DECREF(m);
+        return PyErr_NoMemory();
+    }
+    m->nfields = n;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *descr = PyObject_GetAttr(cls, PyTuple_GET_ITEM(names, i));
         if (descr == NULL) {
             Py_DECREF(m);
             return NULL;
         }
+        /* a slot of cls or of one of its bases: a descriptor of another class would write outside
+           the instance */
         if (!Py_IS_TYPE(descr, &PyMemberDescr_Type)
-            || ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
+            || ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX
+            || (((PyMemberDescrObject *)descr)->d_member->flags & READONLY)
+            || !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(descr))) {
             Py_DECREF(descr);
             Py_DECREF(m);
             PyErr_Format(PyExc_TypeError, "%R is not a slot of %R", PyTuple_GET_ITEM(names, i), cls);
@@ -111,6 +115,7 @@ maker_dealloc(MakerObject *m)
 {
     PyObject_GC_UnTrack(m);
     Py_CLEAR(m->cls);
+    PyMem_Free(m->offsets);
     Py_TYPE(m)->tp_free((PyObject *)m);
 }
 
@@ -182,10 +187,10 @@ ends_token(ScannerObject *s, Py_UCS4 c)
 }
 
 /* The end of the word at i whose first character has class `first` and the others `rest`, which must
- * be followed by what can end a token; DECLINE if there is no such word, UNDECIDED at a character
- * outside ASCII. */
+ * be followed by what can end a token (or, with `variable_may_follow`, by a variable); DECLINE if there
+ * is no such word, UNDECIDED at a character outside ASCII. */
 static Py_ssize_t
-word_end(ScannerObject *s, Text *t, Py_ssize_t i, int first, int rest)
+word_end_before(ScannerObject *s, Text *t, Py_ssize_t i, int first, int rest, int variable_may_follow)
 {
     if (i >= t->n)
         return DECLINE;
@@ -201,9 +206,23 @@ word_end(ScannerObject *s, Text *t, Py_ssize_t i, int first, int rest)
         if (!(s->classes[c] & rest))
             break;
     }
-    if (i < t->n && !ends_token(s, AT(t, i)))
+    if (i < t->n && !ends_token(s, AT(t, i)) && !(variable_may_follow && AT(t, i) == s->var_prefix))
         return DECLINE;
     return i;
+}
+
+static Py_ssize_t
+word_end(ScannerObject *s, Text *t, Py_ssize_t i, int first, int rest)
+{
+    return word_end_before(s, t, i, first, rest, 0);
+}
+
+/* The end of a predicate or function name: in literals (not in init elements) the grammar reads
+ * `(p?x)` as p applied to ?x, and so does the Python scanner. */
+static Py_ssize_t
+predicate_end(ScannerObject *s, Text *t, Py_ssize_t i)
+{
+    return word_end_before(s, t, i, NAME_FIRST, NAME_REST, !s->init_mode);
 }
 
 /* The interned, lower-cased text[start:end], which word_end found to be ASCII. */
@@ -374,7 +393,7 @@ atom_parts(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **predicate, PyObje
     if (i >= t->n || AT(t, i) != '(')
         return DECLINE;
     Py_ssize_t start = skip_space(s, t, i + 1);
-    Py_ssize_t end = word_end(s, t, start, NAME_FIRST, NAME_REST);
+    Py_ssize_t end = predicate_end(s, t, start);
     if (end < 0)
         return end;
     return scan_atom(s, t, i, start, end, predicate, span, args);
@@ -488,7 +507,7 @@ element_at(ScannerObject *s, Text *t, Py_ssize_t open, PyObject **out)
             return DECLINE;
         return assignment_at(s, t, open, start + 1, out);
     }
-    Py_ssize_t end = word_end(s, t, start, NAME_FIRST, NAME_REST);
+    Py_ssize_t end = predicate_end(s, t, start);
     if (end < 0)
         return end;
     if (end - start == 3) {
@@ -520,6 +539,10 @@ scanner_call(PyObject *self, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTuple(args, "UnO:FlatScanner", &text, &pos, &source))
         return NULL;
     Text t = {text, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), source};
+    if (pos < 0)  /* as Pattern.match takes a position: clamped to the text */
+        pos = 0;
+    else if (pos > t.n)
+        pos = t.n;
     PyObject *found = PyList_New(0);
     if (found == NULL)
         return NULL;

@@ -19,6 +19,9 @@ ASCII to the Python scanner.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
 import sys
 from collections.abc import Callable, Collection
@@ -27,6 +30,7 @@ from fractions import Fraction
 
 from pddltools.diagnostics import Source, Span
 from pddltools.frozen import fast_constructor, speedups
+from pddltools.larkcache import cache_file
 from pddltools.pddl.ast import (
     Action,
     And,
@@ -185,7 +189,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
 
     scan_literals = scanner(literal_rx, False)
     scan_init = scanner(init_rx, True)
-    classes = character_classes(t) if compiled and speedups is not None else None
+    classes = cached_character_classes(t) if compiled and speedups is not None else None
     if classes is not None:
         scan_literals = _compiled_scanner(classes, hard, False, scan_literals)
         scan_init = _compiled_scanner(classes, hard, True, scan_init)
@@ -435,7 +439,9 @@ def character_classes(t: Terminals) -> CharacterClasses | None:
     compiled scanner reads: a name is one character of a class followed by any of another; a variable
     a fixed prefix followed by such a name; white space a run of single characters; a comment runs
     from one character to the end of the line. Each shape is checked against the regular expressions
-    on every ASCII string of one and two characters (and of three, for the name shapes)."""
+    on probes: every ASCII string of one and two characters, for names the three-character ones
+    starting with a name's first character and ending with a name character or a delimiter, and long
+    runs of the name characters."""
     flags = re.IGNORECASE
     name = re.compile(t.name, flags)
     variable = re.compile(t.variable, flags)
@@ -475,6 +481,36 @@ def character_classes(t: Terminals) -> CharacterClasses | None:
     return CharacterClasses(bytes(table), starts[0], ends[0], prefixes[0], number)
 
 
+def cached_character_classes(t: Terminals) -> CharacterClasses | None:
+    """`character_classes(t)`, kept in the user's cache folder beside Lark's: the probes take some 50 ms,
+    a quarter of building the parser. The file is keyed by the terminals' patterns."""
+    key = hashlib.sha256(repr((t.name, t.variable, t.number, t.ignored)).encode()).hexdigest()
+    where = cache_file("pddl-character-classes")
+    if isinstance(where, str):
+        try:
+            with open(where, encoding="utf-8") as f:
+                saved = json.load(f)
+            if saved["key"] == key:
+                if saved["classes"] is None:
+                    return None
+                table, start, end, prefix = saved["classes"]
+                return CharacterClasses(bytes.fromhex(table), start, end, prefix, re.compile(t.number, re.IGNORECASE))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # no cache yet, or not one this version wrote: compute it
+    classes = character_classes(t)
+    if isinstance(where, str):
+        found = None if classes is None else [classes.table.hex(), classes.comment_start, classes.comment_end,
+                                              classes.variable_prefix]
+        try:  # written aside and renamed, so that a parallel process never reads half a file
+            partial = f"{where}.{os.getpid()}"
+            with open(partial, "w", encoding="utf-8") as f:
+                json.dump({"key": key, "classes": found}, f)
+            os.replace(partial, where)
+        except OSError:
+            pass  # a read-only cache folder only costs the probes next time
+    return classes
+
+
 def _word_classes(rx: re.Pattern[str], prefix: str) -> tuple[set[str], set[str]] | None:
     """(first, rest) if `rx` matches exactly `prefix` + one character of first + any of rest."""
     first = {c for c in _ASCII if rx.fullmatch(prefix + c)}
@@ -482,14 +518,17 @@ def _word_classes(rx: re.Pattern[str], prefix: str) -> tuple[set[str], set[str]]
         return None
     lead = min(first)
     rest = {c for c in _ASCII if rx.fullmatch(prefix + lead + c)}
-    for a in _ASCII:
-        for b in _ASCII:
-            if bool(rx.fullmatch(prefix + a + b)) != (a in first and b in rest):
-                return None
-    for b in rest | {"(", " ", "?", ":"}:
-        for c in _ASCII:
-            if bool(rx.fullmatch(prefix + lead + b + c)) != (b in rest and c in rest):
-                return None
+    def described(word: str) -> bool:
+        return bool(rx.fullmatch(prefix + word)) == (word[0] in first and all(c in rest for c in word[1:]))
+
+    probes = (a + b for a in _ASCII for b in _ASCII)
+    # A character allowed only between others (`a-b`), or a bounded length, shows in longer words.
+    longer = (lead + b + c for b in _ASCII for c in sorted(rest | set(" ()?:-.")))
+    ordered = "".join(sorted(rest))
+    runs = (lead + c * n for c in rest for n in (3, 8, 40))
+    mixed = (lead + ordered * 3, lead + ordered[::-1] * 3)
+    if not all(map(described, (*probes, *longer, *runs, *mixed))):
+        return None
     return first, rest
 
 
