@@ -167,7 +167,10 @@ def test_ctrl_c_stops_the_runs_in_flight(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), "PYTHONFAULTHANDLER": "1"}
     errors = tmp_path / "runner-stderr.txt"
     with errors.open("wb") as sink:
-        runner = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=sink)
+        # Ctrl-C as at a terminal: a test run started in the background (`cmd &` in a script) ignores
+        # SIGINT, and children inherit that, so the runner gets the default disposition explicitly.
+        runner = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=sink,
+                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 30
     while not list((tmp_path / "runs").rglob("pids")) and time.monotonic() < deadline:
         time.sleep(0.05)
