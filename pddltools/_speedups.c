@@ -143,7 +143,6 @@ typedef struct {
     Py_UCS4 comment_start, comment_end, var_prefix;
     int init_mode; /* init elements (names only, `=` assignments) rather than literals (names and variables) */
     PyObject *hard;  /* frozenset of words that are keywords everywhere */
-    PyObject *not_word;  /* "not" */
     MakerObject *span, *atom, *not_, *constant, *variable, *function_term, *init_assignment, *number;
     PyObject *number_value; /* word -> int | Fraction | None */
     PyObject *fallback;     /* the Python scanner, for what this one cannot decide */
@@ -495,6 +494,22 @@ assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject
     return *out == NULL ? FAILED : result;
 }
 
+/* Whether text[start:end] (ASCII, checked by word_end) is `not` in any case: compared in place, so
+ * that the test builds no string for every other three-letter predicate. */
+static int
+is_not(Text *t, Py_ssize_t start, Py_ssize_t end)
+{
+    static const char word[] = "not";
+    if (end - start != 3)
+        return 0;
+    for (Py_ssize_t i = 0; i < 3; i++) {
+        Py_UCS4 c = AT(t, start + i);
+        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (Py_UCS4)word[i])
+            return 0;
+    }
+    return 1;
+}
+
 /* One element whose '(' is at `open`. */
 static Py_ssize_t
 element_at(ScannerObject *s, Text *t, Py_ssize_t open, PyObject **out)
@@ -510,17 +525,10 @@ element_at(ScannerObject *s, Text *t, Py_ssize_t open, PyObject **out)
     Py_ssize_t end = predicate_end(s, t, start);
     if (end < 0)
         return end;
-    if (end - start == 3) {
-        PyObject *word = lowered(t, start, end);
-        if (word == NULL)
-            return FAILED;
-        int negation = word == s->not_word;  /* both interned */
-        Py_DECREF(word);
-        if (negation) {
-            Py_ssize_t next = skip_space(s, t, end);
-            if (next < t->n && AT(t, next) == '(')
-                return negation_at(s, t, open, next, out);
-        }
+    if (is_not(t, start, end)) {
+        Py_ssize_t next = skip_space(s, t, end);
+        if (next < t->n && AT(t, next) == '(')
+            return negation_at(s, t, open, next, out);
     }
     PyObject *predicate, *span, *args;
     Py_ssize_t after = scan_atom(s, t, open, start, end, &predicate, &span, &args);
@@ -643,17 +651,12 @@ scanner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     s->var_prefix = (Py_UCS4)var_prefix;
     s->init_mode = init_mode;
     s->hard = Py_NewRef(hard);
-    s->not_word = PyUnicode_InternFromString("not");
     MakerObject **slots[8] = {&s->span, &s->atom, &s->not_, &s->constant, &s->variable, &s->function_term,
                               &s->init_assignment, &s->number};
     for (int k = 0; k < 8; k++)
         *slots[k] = (MakerObject *)Py_NewRef(makers[k]);
     s->number_value = Py_NewRef(number_value);
     s->fallback = Py_NewRef(fallback);
-    if (s->not_word == NULL) {
-        Py_DECREF(s);
-        return NULL;
-    }
     return (PyObject *)s;
 }
 
@@ -678,7 +681,6 @@ static int
 scanner_clear(ScannerObject *s)
 {
     Py_CLEAR(s->hard);
-    Py_CLEAR(s->not_word);
     Py_CLEAR(s->span);
     Py_CLEAR(s->atom);
     Py_CLEAR(s->not_);
@@ -722,6 +724,9 @@ static PyTypeObject ScannerType = {
  * the Python side, which also turns the errors returned here into its exceptions. */
 
 #define MAX_OVERLAY 256
+
+/* Names looked up on every token's match object, made once (in PyInit__speedups). */
+static PyObject *lastindex_name, *span_name;
 
 typedef struct {
     PyObject *callback; /* NULL: `?rule: x` passes its child through, only the state changes */
@@ -929,18 +934,19 @@ driver_run(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_RuntimeError, "the token pattern did not match");
             goto done;
         }
-        PyObject *last = PyObject_GetAttrString(m, "lastindex");
+        PyObject *last = PyObject_GetAttr(m, lastindex_name);
         if (last == NULL)
             goto done;
         Py_ssize_t group = PyLong_AsSsize_t(last);
-        Py_DECREF(last);
         if (group < 0 || group >= d->ngroups || d->group_terminal[group] < 0) {
+            Py_DECREF(last);
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_RuntimeError, "a token matched no terminal's group");
             goto done;
         }
         int terminal = d->group_terminal[group];
-        PyObject *span = PyObject_CallMethod(m, "span", "n", group);
+        PyObject *span = PyObject_CallMethodOneArg(m, span_name, last);
+        Py_DECREF(last);
         if (span == NULL)
             goto done;
         Py_ssize_t begin = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 0));
@@ -1071,8 +1077,6 @@ int_table(PyObject *buffer_owner, Py_ssize_t expected, const char *what)
     PyBuffer_Release(&view);
     return table;
 }
-
-static void driver_dealloc(DriverObject *d);
 
 static PyObject *
 driver_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
@@ -1218,6 +1222,10 @@ PyMODINIT_FUNC
 PyInit__speedups(void)
 {
     if (PyType_Ready(&MakerType) < 0 || PyType_Ready(&ScannerType) < 0 || PyType_Ready(&DriverType) < 0)
+        return NULL;
+    lastindex_name = PyUnicode_InternFromString("lastindex");
+    span_name = PyUnicode_InternFromString("span");
+    if (lastindex_name == NULL || span_name == NULL)
         return NULL;
     PyObject *m = PyModule_Create(&speedups_module);
     if (m == NULL)

@@ -12,12 +12,16 @@ class Maker:
     def __call__(self, *args: Any) -> Any: ...
 
 class FlatScanner:
-    """A run of flat literals (or init elements) at an offset: (nodes, end) or None."""
+    """A run of flat literals (or init elements) at an offset: (nodes, end) or None.
+
+    The constructors must be Makers (checked when it is built): `frozen.fast_constructor` returns one
+    wherever this module is built, typed as the plain callable it is."""
 
     def __init__(self, classes: bytes, comment_start: int, comment_end: int, variable_prefix: int,
-                 init_mode: bool, hard: frozenset[str], span: Maker, atom: Maker, not_: Maker,
-                 constant: Maker, variable: Maker, function_term: Maker, init_assignment: Maker,
-                 number: Maker, number_value: Callable[[str], object],
+                 init_mode: bool, hard: frozenset[str], span: Callable[..., object], atom: Callable[..., object],
+                 not_: Callable[..., object], constant: Callable[..., object], variable: Callable[..., object],
+                 function_term: Callable[..., object], init_assignment: Callable[..., object],
+                 number: Callable[..., object], number_value: Callable[[str], object],
                  fallback: Callable[[str, int, Source], tuple[object, int] | None]) -> None: ...
     def __call__(self, text: str, pos: int, source: Source) -> tuple[tuple[object, ...], int] | None: ...
 

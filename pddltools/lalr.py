@@ -98,6 +98,7 @@ class FastParser:
         assert speedups is not None
         self.states = list(self.actions)
         state_id = {state: i for i, state in enumerate(self.states)}
+        self.start_ids = {start: state_id[state] for start, state in self.start_states.items()}
         names = set(self.pattern.groupindex) | set(self.fast_paths) | {END}
         names |= {t for table in self.keywords.values() for t in table.values()}
         names |= {t for acts in self.actions.values() for t in acts}
@@ -218,9 +219,8 @@ class FastParser:
         return stack, values
 
     def _run_compiled(self, source: Source, start: str, lower_each: bool) -> tuple[list[Any], list[Any]]:
-        start_id = self.states.index(self.start_states[start])
         assert self.compiled is not None
-        stack, values, error = self.compiled.run(source.text, start_id, source, lower_each)
+        stack, values, error = self.compiled.run(source.text, self.start_ids[start], source, lower_each)
         if error is not None:
             if error[0] == "token":
                 _, state, terminal, value, begin, end = error

@@ -41,7 +41,6 @@ from pddltools.pddl.ast import (
     Expression,
     FunctionTerm,
     InitAssignment,
-    Node,
     Not,
     Number,
     Timed,
@@ -518,6 +517,7 @@ def _word_classes(rx: re.Pattern[str], prefix: str) -> tuple[set[str], set[str]]
         return None
     lead = min(first)
     rest = {c for c in _ASCII if rx.fullmatch(prefix + lead + c)}
+
     def described(word: str) -> bool:
         return bool(rx.fullmatch(prefix + word)) == (word[0] in first and all(c in rest for c in word[1:]))
 
@@ -539,15 +539,12 @@ def _compiled_scanner(classes: CharacterClasses, hard: frozenset[str], init_mode
     def number_value(word: str) -> int | Fraction | None:
         return parse_number(word) if number.fullmatch(word) else None
 
-    def maker(cls: type[Node], *names: str) -> speedups.Maker:
-        return speedups.Maker(cls, names)
-
+    # The same constructors as the Python scanners' (Makers, with the extension built), fields in
+    # `fields(cls)` order.
     return speedups.FlatScanner(
         classes.table, ord(classes.comment_start), ord(classes.comment_end), ord(classes.variable_prefix),
-        init_mode, hard, speedups.Maker(Span, ("origin", "offset", "length")),
-        maker(Atom, "span", "predicate", "args"), maker(Not, "span", "body"), maker(Constant, "span", "name"),
-        maker(Variable, "span", "name"), maker(FunctionTerm, "span", "function", "args"),
-        maker(InitAssignment, "span", "fluent", "value"), maker(Number, "span", "value"), number_value, fallback)
+        init_mode, hard, _span, _atom, _not, _constant, _variable, fast_constructor(FunctionTerm),
+        fast_constructor(InitAssignment), fast_constructor(Number), number_value, fallback)
 
 
 def _length_span(source: Source, m: re.Match[str], group: int | str) -> Span:

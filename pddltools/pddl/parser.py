@@ -517,7 +517,8 @@ def parse(source: Source, kind: Kind | None = None, *, fast: bool = True,
           compiled: bool = True) -> ast.Domain | ast.Problem:
     """Parse a whole file. Raises `ParseError` with every syntax error found; appends warnings (an
     unknown requirement flag, say) to `warnings` when given. `fast=False` parses by the grammar alone;
-    `compiled=False` keeps the fast path to its Python scanners."""
+    `compiled=False` runs the Python versions of the loop and the scanners (the compiled ones are used
+    where `pddltools._speedups` is built)."""
     from pddltools.pddl.errors import explain
 
     parser = _parser(fast, compiled)
