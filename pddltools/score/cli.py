@@ -40,6 +40,7 @@ from pddltools.score.runner import (
 from pddltools.score.selection import Thresholds, select
 from pddltools.score.store import Run, Store
 from pddltools.score.validation import PlanChecker, Validator
+from pddltools.score.wording import count
 
 OK, FINDINGS, USAGE = 0, 1, 2
 
@@ -340,29 +341,40 @@ def _score(args: argparse.Namespace) -> int:
         sys.stdout.write(buffer.getvalue())
     else:
         console = Console(highlight=False, soft_wrap=True)
-        ignored = len(scores.ignored)
-        table = Table(title=f"{args.rules}: {len(runs)} runs, {ignored} problem{'' if ignored == 1 else 's'} "
-                            "solved by none")
-        for column in ("rank", "planner", "total", "solved", *scores.domains):
-            table.add_column(column, justify="left" if column == "planner" else "right")
+        table = _table(f"{args.rules}: {count(len(runs), 'run')}, {count(len(scores.ignored), 'problem')} "
+                       "solved by none", ("rank", "planner", "total", "solved"), names=(1,))
         for e in scores.entrants:
-            table.add_row(str(e.rank), e.name, f"{e.total:.2f}", str(e.solved),
-                          *(f"{e.domains[d]:.2f}" for d in scores.domains))
+            table.add_row(str(e.rank), e.name, f"{e.total:.2f}", str(e.solved))
         console.print(table)
+        # Domains as rows: with IPC-2008's forty long names as columns the table wraps into an unreadable
+        # heap on any terminal; a planner per column stays readable.
+        per_domain = _table(f"score per domain ({count(len(scores.domains), 'domain')})",
+                            ("domain", *(e.name for e in scores.entrants)))
+        for d in scores.domains:
+            per_domain.add_row(d, *(f"{e.domains[d]:.2f}" for e in scores.entrants))
+        console.print(per_domain)
         for p in scores.penalties:
             plan = f" (plan sha256 {p.plan_hash[:12]})" if p.plan_hash else ""
             console.print(f"{p.entrant} gets 0 for {p.domain}: its plan for {p.problem}{plan} costs {p.cost:g}, "
                           f"{p.best_by} found one costing {p.best:g}", markup=False)
         if impact is not None:
-            it = Table(title=f"learning impact ({impact.rules})")
-            for column in ("planner", "baseline", "dck", "delta", "pareto", "special award"):
-                it.add_column(column, justify="left" if column == "planner" else "right")
+            it = _table(f"learning impact ({impact.rules})",
+                        ("planner", "baseline", "dck", "delta", "pareto", "special award"))
             for i in impact.planners:
                 award = "" if i.special_award is None else ("yes" if i.special_award else "no")
                 it.add_row(i.planner, f"{i.baseline:.2f}", f"{i.dck:.2f}", f"{i.delta:+.2f}", str(i.pareto_rank),
                            award)
             console.print(it)
     return OK
+
+
+def _table(title: str, columns: tuple[str, ...], names: tuple[int, ...] = (0,)) -> Table:
+    """A table whose name columns (the planner, the domain; at positions `names`) are left-aligned and
+    the rest, numbers, right-aligned: alike in every table `score` prints, as in the HTML report."""
+    table = Table(title=title)
+    for i, column in enumerate(columns):
+        table.add_column(column, justify="left" if i in names else "right")
+    return table
 
 
 def _select(args: argparse.Namespace) -> int:

@@ -207,7 +207,8 @@ def finish(job: Job, attempt: Attempt, checker: PlanChecker | None) -> Run:
         problem_path=job.problem_path, problem_hash=sha256_file(job.problem_path), status=status,
         wall=attempt.wall, cpu=attempt.cpu, peak_memory=attempt.peak_memory, returncode=attempt.returncode,
         plan_hash=sha256_bytes(plan_text.encode()) if plan_text is not None else None, plan_text=plan_text,
-        value=value, length=length, reason=reason)
+        value=value, length=length, reason=reason,
+        wall_limit=job.limits.wall, cpu_limit=job.limits.cpu, memory_limit=job.limits.memory)
 
 
 # -------------------------------------------------------------------------------------------------

@@ -67,6 +67,13 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE runs ADD COLUMN domain TEXT NOT NULL DEFAULT '';
     CREATE INDEX runs_by_domain ON runs (track, domain);
     """,
+    # Version 3: the limits each run had, so that a report can say what the runs were held to. NULL for
+    # rows stored before (and for JSON-lines runs): unknown, not unlimited.
+    """
+    ALTER TABLE runs ADD COLUMN wall_limit REAL;
+    ALTER TABLE runs ADD COLUMN cpu_limit REAL;
+    ALTER TABLE runs ADD COLUMN memory_limit INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -122,6 +129,9 @@ class Run:
     length: int | None = None  # the validated plan's number of actions
     reason: str = ""
     finished_at: float = 0.0
+    wall_limit: float | None = None  # seconds; None: not recorded
+    cpu_limit: float | None = None  # seconds
+    memory_limit: int | None = None  # bytes
 
     @property
     def key(self) -> RunKey:

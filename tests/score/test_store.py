@@ -54,9 +54,9 @@ def test_migration_from_version_1_keeps_runs_and_names_their_domain(tmp_path: Pa
     db.commit()
     db.close()
     with Store.open(path) as store:
-        assert store.version == 2
+        assert store.version == SCHEMA_VERSION
         [run] = store.runs()
-        assert run.domain == "gripper"
+        assert run.domain == "gripper" and run.wall_limit is None  # limits unknown, not unlimited
         store.add_knowledge(Knowledge("A", "gripper", 0, "/k", "abc", "learned", 1.0, 1.0, 0))
         assert store.knowledge("A")[0].content_hash == "abc"
 

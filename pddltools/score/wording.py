@@ -1,0 +1,8 @@
+"""Counts in words for the score table and the report: "1 domain", "2 domains", "1 problem solved"."""
+
+from __future__ import annotations
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and `noun`, plural unless `n` is 1; `plural` for nouns that do not just take an s."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
