@@ -412,7 +412,7 @@ def _report(args: argparse.Namespace) -> int:
         json.dump({"output": args.output, "bytes": len(html.encode()), "runs": len(runs)}, sys.stdout)
         sys.stdout.write("\n")
     else:
-        Console(highlight=False, soft_wrap=True).print(f"wrote {args.output} ({len(runs)} runs)", markup=False)
+        Console(highlight=False, soft_wrap=True).print(f"wrote {args.output} ({count(len(runs), 'run')})", markup=False)
     return OK
 
 
