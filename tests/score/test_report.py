@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -74,17 +73,9 @@ def test_learning_impact_table() -> None:
     assert '<table id="impact">' in html and "A</td>" in html
 
 
-def _chromium() -> str | None:
-    for name in ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-def test_renders_in_headless_chromium(tmp_path: Path) -> None:
+def test_renders_in_headless_chromium(tmp_path: Path, chromium: str | None) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
-    browser_path = _chromium()
+    browser_path = chromium
     if browser_path is None and not os.environ.get("PLAYWRIGHT_BROWSERS_PATH"):
         pytest.skip("no Chromium installed (apt-get install chromium-headless-shell)")
     page_file = tmp_path / "report.html"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import textwrap
 from html import unescape
@@ -212,14 +211,6 @@ def test_plurals_and_nice_axes(report: Path) -> None:
     assert sorted(set(ticks), key=float) == ["0", "1", "2", "3"]
 
 
-def _chromium() -> str | None:
-    for name in ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
 # Run in the page after it has laid out: every text element's box against its SVG's, and the computed
 # alignment of each table's planner column, written into the DOM for --dump-dom to carry out.
 MEASURE = textwrap.dedent("""
@@ -260,8 +251,8 @@ def _measure(browser: str, page: Path, tmp_path: Path) -> dict[str, list[dict[st
     return json.loads(unescape(found.group(1)))  # type: ignore[no-any-return]
 
 
-def test_every_ipc2008_name_whole_in_chromium_at_1400_px(report: Path, tmp_path: Path) -> None:
-    browser = _chromium()
+def test_every_ipc2008_name_whole_in_chromium_at_1400_px(report: Path, tmp_path: Path, chromium: str | None) -> None:
+    browser = chromium
     if browser is None:
         pytest.skip("no Chromium installed (apt-get install chromium-headless-shell)")
     found = _measure(browser, report, tmp_path)
@@ -283,8 +274,8 @@ def test_every_ipc2008_name_whole_in_chromium_at_1400_px(report: Path, tmp_path:
     assert {align for _, align in alignments} == {"left"}
 
 
-def test_screenshot(report: Path, tmp_path: Path) -> None:
-    browser = _chromium()
+def test_screenshot(report: Path, tmp_path: Path, chromium: str | None) -> None:
+    browser = chromium
     if browser is None:
         pytest.skip("no Chromium installed (apt-get install chromium-headless-shell)")
     shot = tmp_path / "report.png"
