@@ -95,15 +95,16 @@ def bar_chart(title: str, groups: Sequence[str], series: Sequence[str],
 
     Horizontal, so that the chart grows downwards with the number of groups and stays as wide as its
     longest group name, whatever the number of domains."""
-    bar, gap, plot_w = 10, 10, 480
+    # Thinner bars for many planners, so that forty domains of ten planners stay a page or two long.
+    bar, gap, plot_w = max(5, min(10, 40 // max(1, len(series)))), 10, 480
     labels = {g: wrap(g, LABEL_SIZE, MAX_LABEL_WIDTH) for g in groups}
     label_w = max((text_width(line, LABEL_SIZE) for lines in labels.values() for line in lines), default=0.0)
     axis = nice_axis(max(values.values(), default=0.0), counts)
     value_w = text_width(axis.label(axis.top) + ".00", TICK_SIZE)  # a value printed past its bar's end
     left = 10 + label_w + 8
-    top = 48  # title, then the tick labels above the plot
     rows = [max(len(series) * bar, len(labels[g]) * LINE_HEIGHT) + gap for g in groups]
     plot_h = max(sum(rows), 2 * LINE_HEIGHT)
+    top = 48 if plot_h > 300 else 30  # the title, and the scale again above a tall chart
     legend_x = left + plot_w + value_w + 20
     width = max(legend_x + _legend_width(series) + 10, 10 + text_width(title, TITLE_SIZE, BOLD) + 10)
     height = max(top + plot_h + 40, top + 16 * len(series) + 10)
@@ -115,7 +116,8 @@ def bar_chart(title: str, groups: Sequence[str], series: Sequence[str],
     for value in axis.ticks:
         x = px(value)
         parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + plot_h}" stroke="#ddd"/>')
-        parts.append(_text(x, top - 5, axis.label(value), TICK_SIZE, "middle"))
+        if plot_h > 300:  # a tall chart repeats its scale above, where the reader starts
+            parts.append(_text(x, top - 5, axis.label(value), TICK_SIZE, "middle"))
         parts.append(_text(x, top + plot_h + 13, axis.label(value), TICK_SIZE, "middle"))
     parts.append(_text(left + plot_w / 2, top + plot_h + 30, x_label, LABEL_SIZE, "middle"))
     y = float(top)
@@ -129,7 +131,7 @@ def bar_chart(title: str, groups: Sequence[str], series: Sequence[str],
             parts.append(f'<rect class="bar" x="{left:.1f}" y="{yy:.1f}" width="{px(value) - left:.1f}" '
                          f'height="{bar - 1}" fill="{colour(s)}"><title>{escape(group)} / {escape(name)}: '
                          f"{shown}</title></rect>")
-            if value > 0:
+            if value > 0 and bar >= 9:  # a value's digits would overlap the next bar's on thinner bars
                 parts.append(_text(px(value) + 3, yy + bar - 2, shown, 9, extra=' fill="#555"'))
         lines = labels[group]
         first = y + row / 2 - (len(lines) - 1) * LINE_HEIGHT / 2 + 4

@@ -109,3 +109,12 @@ def test_step_chart_counts_in_whole_steps_and_makes_room_for_long_names() -> Non
     assert re.findall(r'text-anchor="end">(\d+)</text>', svg) == ["0", "1", "2", "3"]
     legend = [t for t in tree.iter(NS + "text") if t.get("class") == "legend"]
     assert float(legend[0].get("x", "0")) + text_width(name, 11) <= float(tree.get("width", "0"))
+
+
+def test_many_planners_get_thinner_bars_and_no_overlapping_values() -> None:
+    series = [f"planner-{i}" for i in range(10)]
+    groups = [f"domain-{i}" for i in range(40)]
+    values = {(g, s): 1.0 for g in groups for s in series}
+    svg = _svg(bar_chart("Coverage", groups, series, values, "problems solved", counts=True))
+    assert float(svg.get("height", "0")) < 40 * 70  # 5 px bars: 60 px a domain, not 110
+    assert not [t for t in svg.iter(NS + "text") if t.get("font-size") == "9"]
