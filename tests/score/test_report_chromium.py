@@ -12,6 +12,7 @@ import textwrap
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,8 +81,11 @@ def problem(name: str, a: str, b: str) -> str:
             "  (:init (at l0) (next l0 l1) (next l1 l2) (next l2 l3)) (:goal (at l3)))\n")
 
 
+Campaign = tuple[Path, list[tuple[str, str, str, str]]]  # the store, and (domain, problem, planner, told)
+
+
 @pytest.fixture(scope="module")
-def campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[tuple[str, str, str, str]]]:
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> Campaign:
     """The results store of a real `pddltools run`, and what each (domain, problem, planner) was told."""
     root = tmp_path_factory.mktemp("ipc2008")
     planner = root / "planner.sh"
@@ -140,7 +144,7 @@ class _Tables(HTMLParser):
 
 
 @pytest.fixture(scope="module")
-def report(campaign: tuple[Path, list[tuple[str, str, str, str]]]) -> Path:
+def report(campaign: Campaign) -> Path:
     db, _ = campaign
     out = db.parent / "report.html"
     assert main(["report", str(db), "--rules", "ipc2008-sat", "-o", str(out), "--title", "IPC-2008 names"]) == 0
@@ -153,7 +157,7 @@ def tables(path: Path) -> dict[str, list[list[str]]]:
     return parser.tables
 
 
-def test_the_run_stored_its_limits_and_every_outcome(campaign: tuple[Path, list[tuple[str, str, str, str]]]) -> None:
+def test_the_run_stored_its_limits_and_every_outcome(campaign: Campaign) -> None:
     db, told = campaign
     with Store.open(db) as store:
         runs = store.runs()
@@ -164,7 +168,7 @@ def test_the_run_stored_its_limits_and_every_outcome(campaign: tuple[Path, list[
 
 
 def test_errors_table_lists_every_crash_and_invalid_plan_with_its_reason(
-        report: Path, campaign: tuple[Path, list[tuple[str, str, str, str]]]) -> None:
+        report: Path, campaign: Campaign) -> None:
     _, told = campaign
     header, *rows = tables(report)["errors"]
     assert header == ["domain", "problem", "planner", "status", "time (s)", "reason"]
@@ -179,7 +183,7 @@ def test_errors_table_lists_every_crash_and_invalid_plan_with_its_reason(
     assert html.index('id="errors"') < html.index('id="limits"') < html.index('id="scores"')
 
 
-def test_limits_and_per_instance_tables(report: Path, campaign: tuple[Path, list[tuple[str, str, str, str]]]) -> None:
+def test_limits_and_per_instance_tables(report: Path, campaign: Campaign) -> None:
     _, told = campaign
     found = tables(report)
     assert found["limits"] == [["wall (s)", "CPU (s)", "memory (MB)", "runs", "planners"],
@@ -233,6 +237,8 @@ MEASURE = textwrap.dedent("""
       for (const row of table.querySelectorAll("tbody tr"))
         out.planner.push([table.id, getComputedStyle(row.children[col]).textAlign]);
     }
+    out.rows = Object.fromEntries([...document.querySelectorAll("table[id]")].map(
+      t => [t.id, [...t.querySelectorAll("tbody tr")].filter(r => r.getBoundingClientRect().height > 0).length]));
     const pre = document.createElement("pre");
     pre.id = "measured";
     pre.textContent = JSON.stringify(out);
@@ -241,17 +247,19 @@ MEASURE = textwrap.dedent("""
     """)
 
 
-def _measure(browser: str, page: Path, tmp_path: Path) -> dict[str, list[dict[str, object]]]:
+def _measure(browser: str, page: Path, tmp_path: Path) -> dict[str, Any]:
     measured = tmp_path / "measured.html"
     measured.write_text(page.read_text(encoding="utf-8").replace("</body>", MEASURE + "</body>"), encoding="utf-8")
     dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000",
                           "--dump-dom", measured.as_uri()], capture_output=True, text=True, timeout=120, check=True)
     found = re.search(r'<pre id="measured">(.*?)</pre>', dom.stdout, re.S)
     assert found is not None, dom.stderr[-2000:]
-    return json.loads(unescape(found.group(1)))  # type: ignore[no-any-return]
+    measured_values: dict[str, Any] = json.loads(unescape(found.group(1)))
+    return measured_values
 
 
-def test_every_ipc2008_name_whole_in_chromium_at_1400_px(report: Path, tmp_path: Path, chromium: str | None) -> None:
+def test_every_ipc2008_name_whole_in_chromium_at_1400_px(report: Path, tmp_path: Path, chromium: str | None,
+                                                         campaign: Campaign) -> None:
     browser = chromium
     if browser is None:
         pytest.skip("no Chromium installed (apt-get install chromium-headless-shell)")
@@ -261,15 +269,20 @@ def test_every_ipc2008_name_whole_in_chromium_at_1400_px(report: Path, tmp_path:
                                           "Problems solved within a time"]
     for svg in svgs:
         assert svg["right"] <= 1400, svg["label"]  # nothing to scroll sideways for at 1,400 px
-        for t in svg["texts"]:  # type: ignore[attr-defined]
+        for t in svg["texts"]:
             assert t["left"] >= 0 and t["top"] >= 0, (svg["label"], t)
             assert t["right"] <= svg["width"] and t["bottom"] <= svg["height"], (svg["label"], t)
     for svg in svgs[:2]:
-        groups = [t for t in svg["texts"] if t["name"]]  # type: ignore[attr-defined]
+        groups = [t for t in svg["texts"] if t["name"]]
         # Each name is there whole: its lines (wrapped at hyphens, if at all) join up to the name.
         assert sorted(t["name"] for t in groups) == sorted(IPC2008)
         assert all(t["text"] == t["name"] for t in groups), [t for t in groups if t["text"] != t["name"]]
-    alignments = {(table, align) for table, align in found["planner"]}  # type: ignore[misc]
+    # The tables an organiser reads first are there, every row shown.
+    _, told = campaign
+    assert found["rows"]["errors"] == sum(what in ("crash", "bad") for *_, what in told)
+    assert found["rows"]["instances"] == len(told) // 2
+    assert found["rows"]["limits"] == 1
+    alignments = {(table, align) for table, align in found["planner"]}
     assert {table for table, _ in alignments} >= {"errors", "scores", "outcomes"}
     assert {align for _, align in alignments} == {"left"}
 
