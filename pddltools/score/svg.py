@@ -149,12 +149,13 @@ def bar_chart(title: str, groups: Sequence[str], series: Sequence[str],
 def step_chart(title: str, series: Mapping[str, Sequence[float]], x_label: str, y_label: str) -> str:
     """Cumulative count over a log-scaled x axis: for each series, the sorted x values at which the count
     goes up by one (e.g. the times at which each problem was solved)."""
-    left, top, plot_w, plot_h = 50, 30, 480, 230
+    top, plot_w, plot_h = 30, 480, 230
     xs = [x for values in series.values() for x in values]
     x_min = max(min(xs, default=0.1), 0.01)
     x_max = max(max(xs, default=1.0), x_min * 10)
     lo, hi = math.floor(math.log10(x_min)), math.ceil(math.log10(x_max))
     axis = nice_axis(max((len(v) for v in series.values()), default=0), counts=True)
+    left = 24 + text_width(axis.label(axis.top), TICK_SIZE) + 8  # the rotated axis label, then the ticks
     width = max(left + plot_w + 20 + _legend_width(list(series)) + 10, 10 + text_width(title, TITLE_SIZE, BOLD) + 10)
     height = top + plot_h + 50
 

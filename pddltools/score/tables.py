@@ -28,9 +28,9 @@ class Cell:
     numeric: bool = False
     css: str = ""  # an extra class, e.g. the status, for colour
 
-    def html(self, tag: str = "td", attrs: str = "") -> str:
+    def html(self, tag: str = "td") -> str:
         classes = " ".join(c for c in ("num" if self.numeric else "name", self.css) if c)
-        return f'<{tag} class="{classes}"{attrs}>{escape(self.text)}</{tag}>'
+        return f'<{tag} class="{classes}">{escape(self.text)}</{tag}>'
 
 
 def num(text: str) -> Cell:

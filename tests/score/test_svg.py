@@ -118,3 +118,11 @@ def test_many_planners_get_thinner_bars_and_no_overlapping_values() -> None:
     svg = _svg(bar_chart("Coverage", groups, series, values, "problems solved", counts=True))
     assert float(svg.get("height", "0")) < 40 * 70  # 5 px bars: 60 px a domain, not 110
     assert not [t for t in svg.iter(NS + "text") if t.get("font-size") == "9"]
+
+
+def test_step_chart_keeps_wide_count_ticks_clear_of_the_axis_label() -> None:
+    svg = _svg(step_chart("Solved", {"A": [0.1 * (i + 1) for i in range(1234)]}, "time", "problems solved"))
+    ticks = [t for t in svg.iter(NS + "text") if t.get("text-anchor") == "end"]
+    assert ticks[-1].text == "1500"
+    # The rotated axis label is centred at x=16, 11 px high: the ticks' left ends stay right of it.
+    assert all(float(t.get("x", "0")) - text_width(t.text or "", 10) >= 22 for t in ticks)
