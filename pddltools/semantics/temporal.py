@@ -12,13 +12,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from pddltools.pddl import ast
 from pddltools.semantics.apply import Effects
 from pddltools.semantics.errors import Unsupported
-from pddltools.semantics.state import GroundAtom, GroundFluent, show_atom
+from pddltools.semantics.state import GroundAtom, GroundFluent, Number, show_atom
 
 TIMES = ("start", "all", "end")
+
+#: VAL's default `-t`: how far a plan's duration may be from what its duration constraint computes.
+DEFAULT_TOLERANCE = Fraction(1, 100)
+
+
+def duration_meets(op: str, given: Number, required: Number, tolerance: Number) -> bool:
+    """Whether a plan's duration `given` meets `(op ?duration required)` within `tolerance`, as VAL's
+    duration check reads it: `=` when they differ by less than the tolerance, `<=` and `>=` when the
+    excess is at most the tolerance; `<` and `>` stay strict (a bound that is itself excluded). Planners
+    print durations rounded (3.424 for 678/198), which exact comparison would reject."""
+    excess = Fraction(given) - Fraction(required)
+    if op == "=":
+        return abs(excess) < tolerance
+    if op == "<=":
+        return excess <= tolerance
+    if op == ">=":
+        return -excess <= tolerance
+    return excess < 0 if op == "<" else excess > 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,25 @@ ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "tim
                  "task")
 
 
+def exact(value: int | Fraction) -> str:
+    """A number exactly: `3.424` as the plan wrote it (a decimal fraction is printed in full, never
+    rounded), `113/33 (3.4242424242…)` for one that has no finite decimal form."""
+    if isinstance(value, int) or value.denominator == 1:
+        return str(int(value))
+    rest, twos, fives = value.denominator, 0, 0
+    while rest % 2 == 0:
+        rest, twos = rest // 2, twos + 1
+    while rest % 5 == 0:
+        rest, fives = rest // 5, fives + 1
+    if rest != 1:
+        return f"{value.numerator}/{value.denominator} ({float(value):.10f}\u2026)"
+    places = max(twos, fives)
+    scaled = abs(value.numerator) * 10 ** places // value.denominator
+    digits = str(scaled).rjust(places + 1, "0")
+    sign = "-" if value < 0 else ""
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
 def _number(value: int | Fraction | None) -> int | float | None:
     if value is None or isinstance(value, int):
         return value
@@ -50,6 +69,8 @@ class PlanReport:
     unsatisfied: tuple[str, ...] = ()
     advice: tuple[str, ...] = ()
     violations: tuple[tuple[str, int], ...] = ()
+    #: how far a temporal plan's durations may be from what their constraints compute (VAL's `-t`)
+    tolerance: Fraction | None = None
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -70,5 +91,6 @@ class PlanReport:
             "unsatisfied": list(self.unsatisfied),
             "advice": list(self.advice),
             "violations": dict(self.violations),
+            "tolerance": _number(self.tolerance),
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
