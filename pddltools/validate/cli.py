@@ -35,9 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--batch", metavar="LIST", help="a TSV file of domain<TAB>problem<TAB>plan lines "
                    "(paths relative to the current folder); prints one JSON object per line")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--epsilon", type=_positive("epsilon"), default=Fraction(1, 1000),
+    p.add_argument("--epsilon", type=positive_number("epsilon"), default=Fraction(1, 1000),
                    help="minimum separation of interfering events in temporal plans (default 0.001)")
-    p.add_argument("--tolerance", type=_positive("the tolerance"), default=Fraction(1, 100),
+    p.add_argument("--tolerance", type=positive_number("the tolerance"), default=Fraction(1, 100),
                    help="how far a temporal plan's duration may be from what its duration constraint "
                    "computes, as VAL's -t (default 0.01); not epsilon, which separates events")
     p.add_argument("--trace", action="store_true",
@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=run_validate)
 
 
-def _positive(what: str) -> Callable[[str], Fraction]:
+def positive_number(what: str) -> Callable[[str], Fraction]:
     def parse(text: str) -> Fraction:
         try:
             value = Fraction(text)
@@ -98,7 +98,7 @@ def run_validate(args: argparse.Namespace) -> int:
     try:
         task = Task.load(domain, problem)
     except Error as exc:
-        _report_errors(exc, args.format)
+        report_errors(exc, args.format)
         return USAGE
     trace: Trace | None = None
     if args.trace:
@@ -127,7 +127,7 @@ def _exit_code(reports: list[PlanReport]) -> int:
     return OK if all(r.valid for r in reports) else FINDINGS
 
 
-def _report_errors(exc: Error, fmt: str) -> None:
+def report_errors(exc: Error, fmt: str) -> None:
     if fmt == "json":
         print(render_json(exc.diagnostics))
     else:
@@ -175,7 +175,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     try:
         source = read_source(args.batch)
     except InputError as exc:
-        _report_errors(exc, args.format)
+        report_errors(exc, args.format)
         return USAGE
     worst = OK
     console = Console(highlight=False, soft_wrap=True)
@@ -196,4 +196,4 @@ def _run_batch(args: argparse.Namespace) -> int:
     return worst
 
 
-__all__ = ["build_parser", "main", "register", "run_validate"]
+__all__ = ["build_parser", "main", "positive_number", "register", "report_errors", "run_validate"]

@@ -36,6 +36,10 @@ class FluentChange:
     before: FluentValue | None
     after: FluentValue
 
+    def show(self, arrow: str = "->") -> str:
+        before = "undefined" if self.before is None else show_value(self.before)
+        return f"{self.fluent}: {before} {arrow} {show_value(self.after)}"
+
 
 @dataclass(frozen=True, slots=True)
 class Change:
@@ -52,7 +56,7 @@ class Change:
 
     @property
     def where(self) -> str:
-        return f"time {exact(self.time)}" if self.time is not None else f"step {self.step}"
+        return _where(self.time, self.step)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +66,14 @@ class Pending:
     time: Number | None
     step: int | None
     events: tuple[str, ...]
+
+    @property
+    def where(self) -> str:
+        return _where(self.time, self.step)
+
+
+def _where(time: Number | None, step: int | None) -> str:
+    return f"time {exact(time)}" if time is not None else f"step {step}"
 
 
 class Trace:
@@ -136,23 +148,22 @@ class Trace:
             for atom in c.deleted:
                 yield f"  - {atom}"
             for f in c.fluents:
-                before = "undefined" if f.before is None else _text_value(f.before)
-                yield f"  {f.fluent}: {before} -> {_text_value(f.after)}"
+                yield f"  {f.show()}"
             for atom in c.derived_added:
                 yield f"  + {atom} (derived)"
             for atom in c.derived_deleted:
                 yield f"  - {atom} (derived)"
         failed = self._pending
         if failed is not None:
-            where = f"time {exact(failed.time)}" if failed.time is not None else f"step {failed.step}"
-            yield f"{where}: {'; '.join(failed.events)}: not applied (the plan fails here)"
+            yield f"{failed.where}: {'; '.join(failed.events)}: the plan fails here"
 
 
 def _shown(atoms: frozenset[GroundAtom] | set[GroundAtom] | Any) -> tuple[str, ...]:
     return tuple(show_atom(a) for a in sorted(atoms))
 
 
-def _text_value(value: FluentValue) -> str:
+def show_value(value: FluentValue) -> str:
+    """A fluent's value exactly (an object fluent's object as it is)."""
     return value if isinstance(value, str) else exact(value)
 
 
