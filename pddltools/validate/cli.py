@@ -164,9 +164,9 @@ def _tolerance(r: PlanReport) -> str:
 
 
 def _show(value: Any) -> str:
-    if isinstance(value, Fraction):
-        return f"{float(value):g}"
-    return str(value)
+    from pddltools.validate.report import decimal
+
+    return decimal(value) if isinstance(value, Fraction) else str(value)
 
 
 def _run_batch(args: argparse.Namespace) -> int:

@@ -37,6 +37,13 @@ def exact(value: int | Fraction) -> str:
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
+def decimal(value: int | Fraction) -> str:
+    """A computed value for reading: exact when it has a finite decimal form, else ten significant
+    digits (VAL prints about as many), never the six of `%g` (27.2569697 is not 27.257)."""
+    shown = exact(value)
+    return shown if "/" not in shown else f"{float(value):.10g}"
+
+
 def _number(value: int | Fraction | None) -> int | float | None:
     if value is None or isinstance(value, int):
         return value

@@ -14,10 +14,10 @@ from pddltools.semantics import (
     metric_value,
     state_violations,
 )
-from pddltools.semantics.state import Number, show_number
+from pddltools.semantics.state import Number
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, Step
-from pddltools.validate.report import PlanReport
+from pddltools.validate.report import PlanReport, decimal
 
 
 def invalid_step(name: str, plan: Plan, step: Step | None, reason: str, message: str,
@@ -56,4 +56,4 @@ def finish(task: Task, plan: Plan, name: str, state: State, trajectory: Sequence
     return PlanReport(plan=name, valid=True, verdict="valid", value=value, length=len(plan.steps), cost=cost,
                       makespan=makespan if temporal else None,
                       violations=tuple(sorted(violations.items())),
-                      message=f"valid, value {show_number(value)}")
+                      message=f"valid, value {decimal(value)}")

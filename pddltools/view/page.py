@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from pddltools.score.svg import colour
-from pddltools.validate.report import PlanReport, exact
+from pddltools.validate.report import PlanReport, decimal, exact
 from pddltools.validate.trace import Change, Trace
 from pddltools.view.charts import fluent_plot, fluent_series, gantt
 
@@ -62,8 +62,8 @@ def _end(trace: Trace, temporal: bool) -> float:
 
 def _verdict(r: PlanReport, title: str) -> str:
     if r.valid:
-        extra = f", makespan {exact(r.makespan)}" if r.makespan is not None else ""
-        text = f"valid, value {exact(r.value or 0)} (length {r.length}{extra})"
+        extra = f", makespan {decimal(r.makespan)}" if r.makespan is not None else ""
+        text = f"valid, value {decimal(r.value or 0)} (length {r.length}{extra})"
     else:
         where = f" at step {r.failed_step} (line {r.line})" if r.failed_step else ""
         text = f"{'invalid' if r.verdict == 'invalid' else 'not a plan for this task'}{where} ({r.reason})"
