@@ -42,6 +42,11 @@ def render_page(report: PlanReport, trace: Trace, title: str) -> str:
     parts += [f"<style>{style}</style></head><body>", _verdict(report, title)]
     if temporal and trace.steps:
         parts += ["<h2>Actions</h2>", f"<figure>{gantt(trace, report.failed_step)}</figure>"]
+        failed = trace.failed_at
+        if not report.valid and (report.failed_step or failed is not None):
+            stopped = failed is not None and failed.time is not None
+            where = f"; the dashed line: {failed.where}, where validation stopped" if failed and stopped else ""
+            parts.append(f'<p class="note">In red: the step at fault{escape(where)}.</p>')
     if series:
         end = _end(trace, temporal)
         parts += ["<h2>Numeric fluents</h2>", '<fieldset id="fluent-choice"><legend>show</legend>']
