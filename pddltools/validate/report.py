@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from pddltools.diagnostics import Diagnostic
+from pddltools.pddl.numbers import format_number
 
 Verdict = Literal["valid", "invalid", "error"]
 
@@ -21,20 +22,11 @@ ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "tim
 def exact(value: int | Fraction) -> str:
     """A number exactly: `3.424` as the plan wrote it (a decimal fraction is printed in full, never
     rounded), `113/33 (3.4242424242…)` for one that has no finite decimal form."""
-    if isinstance(value, int) or value.denominator == 1:
-        return str(int(value))
-    rest, twos, fives = value.denominator, 0, 0
-    while rest % 2 == 0:
-        rest, twos = rest // 2, twos + 1
-    while rest % 5 == 0:
-        rest, fives = rest // 5, fives + 1
-    if rest != 1:
+    shown = format_number(value)
+    if shown.startswith("(/"):
+        assert isinstance(value, Fraction)
         return f"{value.numerator}/{value.denominator} ({float(value):.10f}\u2026)"
-    places = max(twos, fives)
-    scaled = abs(value.numerator) * 10 ** places // value.denominator
-    digits = str(scaled).rjust(places + 1, "0")
-    sign = "-" if value < 0 else ""
-    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+    return shown
 
 
 def decimal(value: int | Fraction) -> str:

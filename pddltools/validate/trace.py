@@ -143,16 +143,11 @@ class Trace:
         """The trace as plain text, one block per step or happening."""
         for c in self.changes:
             yield f"{c.where}: {'; '.join(c.events)}"
-            for atom in c.added:
-                yield f"  + {atom}"
-            for atom in c.deleted:
-                yield f"  - {atom}"
-            for f in c.fluents:
-                yield f"  {f.show()}"
-            for atom in c.derived_added:
-                yield f"  + {atom} (derived)"
-            for atom in c.derived_deleted:
-                yield f"  - {atom} (derived)"
+            yield from (f"  + {atom}" for atom in c.added)
+            yield from (f"  - {atom}" for atom in c.deleted)
+            yield from (f"  {f.show()}" for f in c.fluents)
+            yield from (f"  + {atom} (derived)" for atom in c.derived_added)
+            yield from (f"  - {atom} (derived)" for atom in c.derived_deleted)
         failed = self._pending
         if failed is not None:
             yield f"{failed.where}: {'; '.join(failed.events)}: the plan fails here"

@@ -7,7 +7,6 @@ Set PDDLTOOLS_SCREENSHOTS to a folder to keep the screenshots for looking at."""
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,16 +14,9 @@ from typing import Any
 import pytest
 
 from pddltools.cli import main
+from tests.score.test_report import _chromium
 
 OWN = Path(__file__).resolve().parents[2] / "corpus" / "plans"
-
-
-def _chromium() -> str | None:
-    for name in ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
 
 
 @pytest.fixture(scope="module")
