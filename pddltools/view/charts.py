@@ -13,8 +13,8 @@ from pddltools.score.svg import _nice_max, colour
 from pddltools.validate.report import exact
 from pddltools.validate.trace import PlanStep, Trace
 
-LABELS = 260  # room for the action names left of the bars
-PLOT_W = 720
+LABELS = 320  # room for the action names left of the bars (and the fluent plot's axis, to line up)
+PLOT_W = 640
 ROW = 22
 TOP = 14
 
@@ -31,9 +31,9 @@ class Axis:
         return self.origin + value * self.scale
 
 
-def time_axis(end: float) -> Axis:
+def time_axis(end: float, origin: float = LABELS) -> Axis:
     top = _nice_max(end)
-    return Axis(LABELS, PLOT_W / top, top)
+    return Axis(origin, PLOT_W / top, top)
 
 
 def _ticks(axis: Axis, y0: float, y1: float) -> list[str]:
@@ -46,15 +46,24 @@ def _ticks(axis: Axis, y0: float, y1: float) -> list[str]:
     return parts
 
 
+def plan_end(trace: Trace) -> float:
+    """The last time (or step number) anything in the trace happens: the right end of both charts."""
+    if not any(s.time is not None for s in trace.steps):
+        return float(max(len(trace.steps), 1))
+    times = [float(s.time + (s.duration or 0)) for s in trace.steps if s.time is not None]
+    times += [float(c.time) for c in trace.changes if c.time is not None]
+    failed = trace.failed_at
+    if failed is not None and failed.time is not None:
+        times.append(float(failed.time))
+    return max(times, default=1.0)
+
+
 def gantt(trace: Trace, failed_step: int | None) -> str:
     """One row per durative step: a bar from its start, as wide as its duration. The failing step's
     bar is red, and the happening where validation stopped is a dashed red line."""
     steps = [s for s in trace.steps if s.time is not None]
-    ends = [float(s.time + (s.duration or 0)) for s in steps if s.time is not None]
     failed = trace.failed_at
-    if failed is not None and failed.time is not None:
-        ends.append(float(failed.time))
-    axis = time_axis(max(ends, default=1.0))
+    axis = time_axis(plan_end(trace))
     height = TOP + ROW * len(steps) + 30
     width = LABELS + PLOT_W + 20
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" id="gantt" width="{width}" height="{height}" role="img" '
@@ -89,7 +98,7 @@ def _bar(step: PlanStep, row: int, axis: Axis, failing: bool) -> str:
             f'data-start="{start!r}" data-duration="{duration!r}"><title>{what}</title></rect>')
 
 
-def _clip(text: str, most: int = 40) -> str:
+def _clip(text: str, most: int = 52) -> str:
     return text if len(text) <= most else text[:most - 1] + "\u2026"
 
 
@@ -110,10 +119,17 @@ def fluent_series(trace: Trace) -> dict[str, list[tuple[float, float]]]:
     return series
 
 
-def fluent_plot(series: dict[str, list[tuple[float, float]]], end: float, x_label: str) -> str:
-    """Step lines, one per fluent (a value holds until the next change); `data-fluent` names each, and
-    the page's checkboxes show or hide them by that index."""
-    axis = Axis(60, PLOT_W / _nice_max(end), _nice_max(end))
+def fluent_plot(series: dict[str, list[tuple[float, float]]], trace: Trace, x_label: str) -> str:
+    """Step lines, one per fluent (a value holds until the next change, and the last one to the end of
+    the plan, or to where it failed); `data-fluent` names each, and the page's checkboxes show or hide
+    them by that index."""
+    # a temporal plan's plot shares the Gantt chart's axis, so that a time is at the same x in both
+    temporal = any(s.time is not None for s in trace.steps)
+    axis = time_axis(plan_end(trace), LABELS if temporal else 60)
+    left = axis.origin
+    failed = trace.failed_at
+    end = plan_end(trace) if failed is None else float(
+        failed.time if failed.time is not None else (failed.step or 1) - 1)
     plot_h = 260
     values = [v for points in series.values() for _, v in points]
     low, high = min(values, default=0.0), max(values, default=1.0)
@@ -124,19 +140,20 @@ def fluent_plot(series: dict[str, list[tuple[float, float]]], end: float, x_labe
     def y(value: float) -> float:
         return TOP + plot_h - plot_h * (value - low) / (top_value - low)
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" id="fluents" width="{60 + PLOT_W + 20}" '
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" id="fluents" width="{left + PLOT_W + 20}" '
              f'height="{TOP + plot_h + 40}" role="img" aria-label="numeric fluents" font-family="sans-serif" '
              f'data-origin="{axis.origin}" data-scale="{axis.scale!r}">', "<title>Numeric fluents</title>"]
     parts.extend(_ticks(axis, TOP, TOP + plot_h))
     for k in range(5):
         value = low + (top_value - low) * k / 4
-        parts.append(f'<text x="54" y="{y(value) + 4:.1f}" font-size="10" text-anchor="end">{value:g}</text>'
-                     f'<line x1="60" y1="{y(value):.1f}" x2="{60 + PLOT_W}" y2="{y(value):.1f}" stroke="#f0f0f0"/>')
+        parts.append(f'<text x="{left - 6}" y="{y(value) + 4:.1f}" font-size="10" text-anchor="end">{value:g}</text>'
+                     f'<line x1="{left}" y1="{y(value):.1f}" x2="{left + PLOT_W}" y2="{y(value):.1f}" '
+                     'stroke="#f0f0f0"/>')
     for i, (name, points) in enumerate(series.items()):
         path = _steps(points, axis, y, end)
         parts.append(f'<polyline class="series s{i}" data-fluent="{escape(name)}" points="{path}" fill="none" '
                      f'stroke="{colour(i)}" stroke-width="2"><title>{escape(name)}</title></polyline>')
-    parts.append(f'<text x="{60 + PLOT_W / 2}" y="{TOP + plot_h + 32}" font-size="11" text-anchor="middle">'
+    parts.append(f'<text x="{left + PLOT_W / 2}" y="{TOP + plot_h + 32}" font-size="11" text-anchor="middle">'
                  f'{escape(x_label)}</text></svg>')
     return "".join(parts)
 

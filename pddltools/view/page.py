@@ -48,21 +48,16 @@ def render_page(report: PlanReport, trace: Trace, title: str) -> str:
             where = f"; the dashed line: {failed.where}, where validation stopped" if failed and stopped else ""
             parts.append(f'<p class="note">In red: the step at fault{escape(where)}.</p>')
     if series:
-        end = _end(trace, temporal)
         parts += ["<h2>Numeric fluents</h2>", '<fieldset id="fluent-choice"><legend>show</legend>']
         for i, name in enumerate(series):
             parts.append(f'<label><input type="checkbox" id="show-s{i}" checked> '
                          f'<span class="swatch" style="background:{colour(i)}"></span>{escape(name)}</label>')
         parts += ["</fieldset>",
-                  f"<figure>{fluent_plot(series, end, 'time' if temporal else 'step')}</figure>"]
-    parts += ["<h2>Steps</h2>" if not temporal else "<h2>Happenings</h2>", _table(trace), "</body></html>"]
+                  f"<figure>{fluent_plot(series, trace, 'time' if temporal else 'step')}</figure>"]
+    if trace.changes or trace.failed_at is not None:  # a file that is no plan has no steps to show
+        parts += ["<h2>Steps</h2>" if not temporal else "<h2>Happenings</h2>", _table(trace)]
+    parts.append("</body></html>")
     return "\n".join(parts)
-
-
-def _end(trace: Trace, temporal: bool) -> float:
-    if temporal:
-        return max((float(s.time + (s.duration or 0)) for s in trace.steps if s.time is not None), default=1.0)
-    return float(max(len(trace.steps), 1))
 
 
 def _verdict(r: PlanReport, title: str) -> str:
@@ -74,7 +69,7 @@ def _verdict(r: PlanReport, title: str) -> str:
         text = f"{'invalid' if r.verdict == 'invalid' else 'not a plan for this task'}{where} ({r.reason})"
     parts = [f'<header id="verdict" class="{r.verdict}" data-verdict="{r.verdict}">',
              f"<h1>{escape(title)}</h1>", f'<p><b id="verdict-text">{escape(text)}</b></p>']
-    if not r.valid:
+    if not r.valid and not r.diagnostics:
         parts.append(f'<p id="reason">{escape(r.message)}</p>')
     for heading, items in (("unsatisfied", r.unsatisfied), ("advice", r.advice)):
         if items:
@@ -82,7 +77,7 @@ def _verdict(r: PlanReport, title: str) -> str:
                                                           for i in items) + "</ul>")
     for d in r.diagnostics:
         where = f"line {d.span.line}, column {d.span.column}: " if d.span else ""
-        parts.append(f'<p class="diagnostic">{escape(where + d.message)}</p>')
+        parts.append(f'<p class="diagnostic" id="reason">{escape(where + d.message)}</p>')
     if r.tolerance is not None:
         parts.append(f'<p class="note">durations judged within a tolerance of {escape(exact(r.tolerance))}</p>')
     parts.append("</header>")

@@ -4,6 +4,7 @@ without --force."""
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -120,3 +121,18 @@ def test_cli_bad_task_is_a_located_diagnostic(tmp_path: Path, capsys: pytest.Cap
     err = capsys.readouterr().err
     assert code == 2 and "domain.pddl:" in err and "^" in err
     assert not (tmp_path / "x.html").exists()
+
+
+def test_a_file_that_is_no_plan_shows_its_located_fault(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.plan"
+    bad.write_text("(pour a b\n", encoding="utf-8")
+    area = OWN / "numeric"
+    out = tmp_path / "bad.html"
+    code = main(["view", str(area / "domain.pddl"), str(area / "problem.pddl"), str(bad), "-o", str(out),
+                 "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1 and data["output"] == str(out) and data["report"]["reason"] == "syntax"
+    html = out.read_text(encoding="utf-8")
+    assert 'data-verdict="error"' in html and "not a plan for this task" in html
+    assert "line 1, column 1: this step&#x27;s &#x27;(&#x27; is never closed" in html
+    assert 'id="steps"' not in html and 'id="gantt"' not in html
