@@ -153,6 +153,11 @@ def fluent_plot(series: dict[str, list[tuple[float, float]]], trace: Trace, x_la
         path = _steps(points, axis, y, end)
         parts.append(f'<polyline class="series s{i}" data-fluent="{escape(name)}" points="{path}" fill="none" '
                      f'stroke="{colour(i)}" stroke-width="2"><title>{escape(name)}</title></polyline>')
+    if failed is not None:
+        x = axis.x(end)
+        parts.append(f'<line class="failure" x1="{x:.2f}" y1="{TOP}" x2="{x:.2f}" y2="{TOP + plot_h}" stroke="#c00" '
+                     f'stroke-width="2" stroke-dasharray="5 3"><title>the plan fails at {escape(failed.where)}'
+                     '</title></line>')
     parts.append(f'<text x="{left + PLOT_W / 2}" y="{TOP + plot_h + 32}" font-size="11" text-anchor="middle">'
                  f'{escape(x_label)}</text></svg>')
     return "".join(parts)
