@@ -15,6 +15,7 @@ epsilon is the least separation of interfering events, the tolerance a slack on 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -39,7 +40,7 @@ from pddltools.semantics import (
 )
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import Number, normal
-from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets
+from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, Step
 from pddltools.validate.report import PlanReport, exact
@@ -168,6 +169,32 @@ def _is_duration(node: ast.Expression) -> bool:
     return isinstance(node, ast.Variable) and node.name == "?duration"
 
 
+def _numeric(task: Task) -> Callable[[ast.Expression], bool]:
+    """Whether an expression stands for a number (not an object) in this task."""
+    constants = task.evaluator.constant_functions
+
+    def numeric(node: ast.Expression) -> bool:
+        if isinstance(node, ast.FunctionTerm):
+            declared = task.functions.get(node.function)
+            kind = declared.type if declared is not None else None
+            return kind is None or (isinstance(kind, ast.TypeName) and kind.name == "number")
+        if isinstance(node, ast.Variable):
+            return node.name == "?duration"
+        if isinstance(node, ast.Constant):
+            return node.name in constants
+        return True  # numbers and arithmetic
+    return numeric
+
+
+def _holds(task: Task, numeric: Callable[[ast.Expression], bool], formula: ast.Formula, binding: Binding,
+           state: State) -> bool:
+    """A condition as VAL reads it: exactly, or else with every numeric comparison within VAL's fixed
+    slack (`COMPARISON_SLACK`), which a rounded duration's effects can need. Loosened only when the
+    exact reading fails: the exact one is the common case and costs no rewriting."""
+    ev = task.evaluator
+    return ev.holds(formula, binding, state) or ev.holds(loosened(formula, numeric), binding, state)
+
+
 def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON,
                       tolerance: Fraction = DEFAULT_TOLERANCE, recorder: Trace | None = None) -> PlanReport:
     """Validate a temporal plan; `recorder`, when given, is told every happening as it is applied."""
@@ -185,6 +212,7 @@ def _validate(task: Task, plan: Plan, name: str, epsilon: Fraction, tolerance: F
         return invalid_step(name, plan, exc.step, "duration",
                             f"step {exc.step.index} {exc.step}: the duration {given} is not positive")
     ev = task.evaluator
+    numeric = _numeric(task)
     state = task.initial_state()
     if recorder is not None:
         recorder.start(plan, state)
@@ -257,7 +285,7 @@ def _validate(task: Task, plan: Plan, name: str, epsilon: Fraction, tolerance: F
                                             "does not meet the action's duration constraint within the "
                                             f"tolerance {exact(tolerance)}", unmet)
                 for condition in _conditions(event):
-                    if not ev.holds(condition, b, state):
+                    if not _holds(task, numeric, condition, b, state):
                         unsatisfied = ev.explain(condition, b, state)
                         return invalid_step(name, plan, event.step, "precondition",
                                             f"{event.label}: the condition is not satisfied", unsatisfied,
@@ -277,7 +305,7 @@ def _validate(task: Task, plan: Plan, name: str, epsilon: Fraction, tolerance: F
             for started in active.values():
                 assert started.parts is not None and started.action is not None and started.step is not None
                 invariant = started.parts.conditions.get("all")
-                if invariant is not None and not ev.holds(invariant, started.action.binding, state):
+                if invariant is not None and not _holds(task, numeric, invariant, started.action.binding, state):
                     broken: list[Unsatisfied] = ev.explain(invariant, started.action.binding, state)
                     return invalid_step(name, plan, started.step, "invariant",
                                         f"{started.label}: its over-all condition is broken at time "
@@ -289,4 +317,5 @@ def _validate(task: Task, plan: Plan, name: str, epsilon: Fraction, tolerance: F
             first = next((e for e in happening if e.step is not None), None)
             return invalid_step(name, plan, first.step if first else None, exc.reason,
                                 f"at time {exact(now)}: {exc}")
-    return finish(task, plan, name, state, trajectory, violations, makespan, temporal=True)
+    return finish(task, plan, name, state, trajectory, violations, makespan, temporal=True,
+                  loosen=lambda goal: loosened(goal, numeric))

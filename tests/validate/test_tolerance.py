@@ -1,5 +1,6 @@
 """Durations within a tolerance (VAL's `-t`): plans with rounded durations for IPC-2002 time domains are
-judged as VAL judges them, values and failing steps included; the numbers are shown as written and as
+judged as VAL judges them, values and failing steps included (and the conditions their rounded
+durations feed, within VAL's fixed 0.0001); the numbers are shown as written and as
 required, exactly; every temporal verdict says the tolerance; `--tolerance` and `--epsilon` stay apart."""
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ ROWS = manifest(ROUNDED / "manifest.tsv")
 # VAL at -t 0.01 makes events at most 0.001 apart one happening (see rounded/README.md); pddltools
 # separates events by --epsilon instead, so these rows are not compared.
 GROUPED_BY_VAL = {"optic-driverlog-i1@0.01", "optic-rovers-i1@0.01", "rovers-recharge-up@0.01",
-                  "rovers-recharge-down@0.01"}
+                  "rovers-recharge-down@0.01", "rovers-recharge-4dec@0.01", "rovers-recharge-5dec@0.01"}
 ZENO = SHARED / "corpus/pddl/ipc-2002/zenotravel-time-automatic"
 
 
@@ -127,3 +128,30 @@ def test_cli_tolerance_is_in_every_temporal_verdict(capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit) as usage:
         _cli(capsys, plan, "--tolerance", "0")
     assert usage.value.code == 2 and "the tolerance must be positive" in capsys.readouterr().err
+
+
+def test_a_condition_a_rounded_duration_feeds_is_read_within_vals_slack() -> None:
+    """Recharging 3.45454 for 38/11 leaves (energy rover0) at 7.99994 ten navigations later: VAL's
+    `(>= (energy rover0) 8)` passes within its 0.0001 (the plan then misses the goal); 3.4545 leaves
+    7.9995, which fails (rounded/manifest.tsv)."""
+    rovers = SHARED / "corpus/pddl/ipc-2002/rovers-time-automatic"
+    if not rovers.is_dir():
+        pytest.skip("the shared IPC corpus is not beside the repository")
+    task = Task.load(rovers / "domain.pddl", rovers / "instances/instance-1.pddl")
+    close = validate_plan(task, ROUNDED / "rovers-recharge-5dec.plan", tolerance=Fraction("0.001"))
+    assert close.reason == "goal"
+    far = validate_plan(task, ROUNDED / "rovers-recharge-4dec.plan", tolerance=Fraction("0.001"))
+    assert far.reason == "precondition" and far.failed_step == 12
+    assert far.unsatisfied == ("(>= (energy rover0) 8) ((energy rover0) = 7.9995)",)
+
+
+def test_loosened_widens_numeric_comparisons_only() -> None:
+    from pddltools.pddl import ast
+    from pddltools.semantics.temporal import loosened
+
+    fuel, x, y = ast.FunctionTerm("fuel"), ast.Variable("?x"), ast.Variable("?y")
+    formula = ast.And((ast.Comparison(">=", fuel, ast.Number(8)), ast.Comparison("=", x, y),
+                       ast.Not(ast.Comparison("=", fuel, ast.Number(0)))))
+    out = loosened(formula, lambda e: not isinstance(e, ast.Variable), Fraction(1, 10000))
+    assert str(out) == ("(and (>= (+ (fuel) 0.0001) 8) (= ?x ?y) "
+                        "(not (and (< (fuel) (+ 0 0.0001)) (> (+ (fuel) 0.0001) 0))))")
