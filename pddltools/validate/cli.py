@@ -84,6 +84,9 @@ def run_validate(args: argparse.Namespace) -> int:
     from pddltools.validate.api import validate_plan
 
     if args.batch:
+        if args.trace:
+            _stderr().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN, not --batch")
+            return USAGE
         if args.paths:
             _stderr().print("pddltools validate: give either --batch LIST or DOMAIN PROBLEM PLAN..., not both")
             return USAGE

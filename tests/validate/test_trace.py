@@ -99,3 +99,10 @@ def test_cli_trace_takes_one_plan(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["validate", str(area / "domain.pddl"), str(area / "problem.pddl"), str(area / "valid.plan"),
                  str(area / "capacity.plan"), "--trace"])
     assert code == 2 and "--trace shows one plan" in capsys.readouterr().err
+
+
+def test_cli_trace_is_not_for_batches(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    listing = tmp_path / "list.tsv"
+    listing.write_text("a\tb\tc\n", encoding="utf-8")
+    assert main(["validate", "--batch", str(listing), "--trace"]) == 2
+    assert "not --batch" in capsys.readouterr().err
