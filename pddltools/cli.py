@@ -76,6 +76,7 @@ PLUGINS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pddltools.check.cli", ("check",)),
     ("pddltools.compile.cli", ("compile", "unmap")),
     ("pddltools.validate.cli", ("validate",)),
+    ("pddltools.view.cli", ("view",)),
     ("pddltools.score.cli", ("run", "learn", "score", "select", "report")),
     ("pddltools.rddl.cli", ("rddl",)),
     ("pddltools.lsp.cli", ("lsp",)),

@@ -10,15 +10,34 @@ other reads or changes, except that two additive updates (`increase`/`decrease`)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
 
 from pddltools.pddl import ast
 from pddltools.semantics.apply import Effects
 from pddltools.semantics.errors import Unsupported
-from pddltools.semantics.state import GroundAtom, GroundFluent, show_atom
+from pddltools.semantics.state import GroundAtom, GroundFluent, Number, show_atom
 
 TIMES = ("start", "all", "end")
+
+#: VAL's default `-t`: how far a plan's duration may be from what its duration constraint computes.
+DEFAULT_TOLERANCE = Fraction(1, 100)
+
+
+def duration_meets(op: str, given: Number, required: Number, tolerance: Number) -> bool:
+    """Whether a plan's duration `given` meets `(op ?duration required)` within `tolerance`, as VAL's
+    duration check reads it: `=` when they differ by less than the tolerance, `<=` and `>=` when the
+    excess is at most the tolerance; `<` and `>` stay strict (a bound that is itself excluded). Planners
+    print durations rounded (3.424 for 678/198), which exact comparison would reject."""
+    excess = Fraction(given) - Fraction(required)
+    if op == "=":
+        return abs(excess) < tolerance
+    if op == "<=":
+        return excess <= tolerance
+    if op == ">=":
+        return -excess <= tolerance
+    return excess < 0 if op == "<" else excess > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +55,38 @@ def split(action: ast.DurativeAction) -> Split:
     effects = {t: ast.AndEffect(tuple(parts)) for t, parts in _split_effect(action.effect).items() if parts}
     duration = {t: ast.And(tuple(parts)) for t, parts in _split_formula(action.duration).items() if parts}
     return Split(conditions, effects, duration)
+
+
+#: How far VAL lets every numeric comparison of a condition or goal miss, whatever its `-t` says
+#: (Proposition.cpp, `Comparison::evaluateAtPointError`: `tooSmall = 0.0001`). Rounded durations feed
+#: fluents (`(increase (energy ?r) (* ?duration (recharge-rate ?r)))`) that later conditions compare.
+COMPARISON_SLACK = Fraction(1, 10000)
+
+
+def loosened(formula: ast.Formula, numeric: Callable[[ast.Expression], bool],
+             slack: Fraction = COMPARISON_SLACK) -> ast.Formula:
+    """`formula` with each comparison of two numeric expressions widened by `slack` as VAL reads it:
+    `(>= a b)` as `(>= (+ a slack) b)`, `(< a b)` as `(< a (+ b slack))`, `(= a b)` as both strict."""
+    if isinstance(formula, ast.Comparison):
+        if not (numeric(formula.left) and numeric(formula.right)):
+            return formula  # objects compare exactly
+        by = ast.Number(slack)
+        up_left = ast.Arithmetic("+", (formula.left, by))
+        up_right = ast.Arithmetic("+", (formula.right, by))
+        if formula.op in (">=", ">"):
+            return ast.Comparison(formula.op, up_left, formula.right)
+        if formula.op in ("<=", "<"):
+            return ast.Comparison(formula.op, formula.left, up_right)
+        return ast.And((ast.Comparison("<", formula.left, up_right), ast.Comparison(">", up_left, formula.right)))
+    # anything else: the same node over loosened parts (leaves such as atoms come back unchanged)
+    changes: dict[str, object] = {}
+    for f in fields(formula):
+        current = getattr(formula, f.name)
+        if isinstance(current, ast.Node) and f.name != "span":
+            changes[f.name] = loosened(current, numeric, slack)  # type: ignore[arg-type]
+        elif isinstance(current, tuple) and current and all(isinstance(c, ast.Node) for c in current):
+            changes[f.name] = tuple(loosened(c, numeric, slack) for c in current)
+    return replace(formula, **changes) if changes else formula  # type: ignore[arg-type]
 
 
 def _split_formula(node: ast.Formula | None, default: str = "start") -> dict[str, list[ast.Formula]]:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import InputError, Source, read_source
 from pddltools.semantics import SemanticsError, Task
+from pddltools.semantics.temporal import DEFAULT_TOLERANCE
 from pddltools.validate.planfile import PlanError, read_plan
 from pddltools.validate.report import PlanReport
 from pddltools.validate.sequential import validate_sequential
 from pddltools.validate.temporal import DEFAULT_EPSILON, validate_temporal
+
+if TYPE_CHECKING:
+    from pddltools.validate.trace import Trace
 
 
 def _source(plan: str | Path | Source) -> Source:
@@ -26,9 +31,13 @@ def _source(plan: str | Path | Source) -> Source:
 
 
 def validate_plan(task: Task, plan: str | Path | Source, *, epsilon: float | Fraction = DEFAULT_EPSILON,
-                  name: str | None = None) -> PlanReport:
+                  tolerance: float | Fraction = DEFAULT_TOLERANCE, name: str | None = None,
+                  recorder: Trace | None = None) -> PlanReport:
     """Validate one plan (a path, or the plan's text) against a loaded task. Never raises for a bad
-    plan: unreadable files, syntax errors and wrong steps are reports with `verdict == "error"`."""
+    plan: unreadable files, syntax errors and wrong steps are reports with `verdict == "error"`.
+    `epsilon` is the least separation of interfering events, `tolerance` how far a duration may be
+    from its constraint (both temporal only); `recorder` (a `pddltools.validate.trace.Trace`) records
+    the state changes."""
     label = name if name is not None else (str(plan) if isinstance(plan, Path) else
                                            plan.name if isinstance(plan, Source) else None)
     try:
@@ -42,9 +51,10 @@ def validate_plan(task: Task, plan: str | Path | Source, *, epsilon: float | Fra
     try:
         parsed = read_plan(source)
         eps = epsilon if isinstance(epsilon, Fraction) else Fraction(str(epsilon))
+        tol = tolerance if isinstance(tolerance, Fraction) else Fraction(str(tolerance))
         if task.temporal or parsed.temporal or task.timed_literals:
-            return validate_temporal(task, parsed, label, eps)
-        return validate_sequential(task, parsed, label)
+            return validate_temporal(task, parsed, label, eps, tol, recorder)
+        return validate_sequential(task, parsed, label, recorder)
     except PlanError as exc:
         diagnostic = exc.diagnostics[0]
         span = diagnostic.span

@@ -9,13 +9,14 @@ from typing import Any
 
 from pddltools.diagnostics import Error
 from pddltools.semantics import Task
+from pddltools.semantics.temporal import DEFAULT_TOLERANCE
 from pddltools.validate.api import validate_plan
 from pddltools.validate.report import PlanReport
 from pddltools.validate.temporal import DEFAULT_EPSILON
 
 
 def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
-                   base: Path | None = None) -> Iterator[dict[str, Any]]:
+                   tolerance: Fraction = DEFAULT_TOLERANCE, base: Path | None = None) -> Iterator[dict[str, Any]]:
     """One JSON-ready entry per non-blank, non-comment line, in order: `batch_line` (its line in LIST),
     `domain`, `problem`, the plan's report fields and `error`. A malformed line or a task that does not
     load is an entry with `error` set (and `valid: false`), never the end of the batch."""
@@ -44,7 +45,7 @@ def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
             message = "; ".join(f"{d.span}: {d.message}" if d.span else d.message for d in task.diagnostics)
             yield {**_failure(plan, "task", message), **entry, "error": message}
             continue
-        report = validate_plan(task, where / plan, epsilon=epsilon, name=plan)
+        report = validate_plan(task, where / plan, epsilon=epsilon, tolerance=tolerance, name=plan)
         yield {**report.to_json(), **entry, "plan": plan, "error": None}
 
 

@@ -3,6 +3,8 @@
 Exit codes: 0 every plan valid, 1 a plan is invalid or not a plan for the task, 2 bad usage, a task
 that does not load, or a plan file that cannot be read. `--format json` prints a list with one object
 per plan (`PlanReport.to_json`); `--batch` prints one JSON object per line of LIST, in order.
+`--trace` (one plan) adds the state changes step by step: printed after the verdict, or as the
+report's `trace` field in JSON.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +24,7 @@ from pddltools.diagnostics import Error, InputError, read_source, render_json, r
 
 if TYPE_CHECKING:
     from pddltools.validate.report import PlanReport
+    from pddltools.validate.trace import Trace
 
 OK, FINDINGS, USAGE = 0, 1, 2
 
@@ -31,19 +35,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--batch", metavar="LIST", help="a TSV file of domain<TAB>problem<TAB>plan lines "
                    "(paths relative to the current folder); prints one JSON object per line")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--epsilon", type=_epsilon, default=Fraction(1, 1000),
+    p.add_argument("--epsilon", type=positive_number("epsilon"), default=Fraction(1, 1000),
                    help="minimum separation of interfering events in temporal plans (default 0.001)")
+    p.add_argument("--tolerance", type=positive_number("the tolerance"), default=Fraction(1, 100),
+                   help="how far a temporal plan's duration may be from what its duration constraint "
+                   "computes, as VAL's -t (default 0.01); not epsilon, which separates events")
+    p.add_argument("--trace", action="store_true",
+                   help="show the state changes step by step (atoms added and deleted, fluent values, "
+                   "derived atoms) for one plan")
     p.set_defaults(func=run_validate)
 
 
-def _epsilon(text: str) -> Fraction:
-    try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("epsilon must be positive")
-    return value
+def positive_number(what: str) -> Callable[[str], Fraction]:
+    def parse(text: str) -> Fraction:
+        try:
+            value = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"{what} must be positive")
+        return value
+    return parse
 
 
 def _stderr() -> Console:
@@ -72,6 +84,9 @@ def run_validate(args: argparse.Namespace) -> int:
     from pddltools.validate.api import validate_plan
 
     if args.batch:
+        if args.trace:
+            _stderr().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN, not --batch")
+            return USAGE
         if args.paths:
             _stderr().print("pddltools validate: give either --batch LIST or DOMAIN PROBLEM PLAN..., not both")
             return USAGE
@@ -80,17 +95,31 @@ def run_validate(args: argparse.Namespace) -> int:
         _stderr().print("pddltools validate: needs DOMAIN PROBLEM PLAN [PLAN ...] (or --batch LIST)")
         return USAGE
     domain, problem, *plans = args.paths
+    if args.trace and len(plans) != 1:
+        _stderr().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
+        return USAGE
     try:
         task = Task.load(domain, problem)
     except Error as exc:
-        _report_errors(exc, args.format)
+        report_errors(exc, args.format)
         return USAGE
-    reports = [validate_plan(task, Path(plan), epsilon=args.epsilon, name=plan) for plan in plans]
+    trace: Trace | None = None
+    if args.trace:
+        from pddltools.validate.trace import Trace
+        trace = Trace(task)
+    reports = [validate_plan(task, Path(plan), epsilon=args.epsilon, tolerance=args.tolerance, name=plan,
+                             recorder=trace) for plan in plans]
     if args.format == "json":
-        print(json.dumps([r.to_json() for r in reports], indent=2))
+        found = [r.to_json() for r in reports]
+        if trace is not None:
+            found[0]["trace"] = trace.to_json()
+        print(json.dumps(found, indent=2))
     else:
         console = Console(highlight=False, soft_wrap=True)
         for report in reports:
+            if trace is not None:
+                for line in trace.lines():
+                    console.print(escape(line))
             _print_report(console, report)
     return _exit_code(reports)
 
@@ -101,7 +130,7 @@ def _exit_code(reports: list[PlanReport]) -> int:
     return OK if all(r.valid for r in reports) else FINDINGS
 
 
-def _report_errors(exc: Error, fmt: str) -> None:
+def report_errors(exc: Error, fmt: str) -> None:
     if fmt == "json":
         print(render_json(exc.diagnostics))
     else:
@@ -115,24 +144,32 @@ def _print_report(console: Console, r: PlanReport) -> None:
         violated = ", ".join(f"{p} x{n}" for p, n in r.violations)
         soft = f"; violated preferences: {escape(violated)}" if violated else ""
         console.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
-                      f"cost {_show(r.cost)}{extra}){soft}")
+                      f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}")
         return
     if r.diagnostics:
         console.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
         render_rich(r.diagnostics, console)
         return
     where = f" at step {r.failed_step} (line {r.line})" if r.failed_step else ""
-    console.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}")
+    tolerance = f" ({_tolerance(r)[2:]})" if r.tolerance is not None and "tolerance" not in r.message else ""
+    console.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}{tolerance}")
     for literal in r.unsatisfied:
         console.print(f"  unsatisfied: {escape(literal)}")
     for line in r.advice:
         console.print(f"  advice: {escape(line)}")
 
 
+def _tolerance(r: PlanReport) -> str:
+    """The tolerance a temporal verdict was reached with (sequential plans have no durations)."""
+    from pddltools.validate.report import exact
+
+    return f", duration tolerance {exact(r.tolerance)}" if r.tolerance is not None else ""
+
+
 def _show(value: Any) -> str:
-    if isinstance(value, Fraction):
-        return f"{float(value):g}"
-    return str(value)
+    from pddltools.validate.report import decimal
+
+    return decimal(value) if isinstance(value, Fraction) else str(value)
 
 
 def _run_batch(args: argparse.Namespace) -> int:
@@ -141,11 +178,11 @@ def _run_batch(args: argparse.Namespace) -> int:
     try:
         source = read_source(args.batch)
     except InputError as exc:
-        _report_errors(exc, args.format)
+        report_errors(exc, args.format)
         return USAGE
     worst = OK
     console = Console(highlight=False, soft_wrap=True)
-    for entry in validate_batch(source.text.splitlines(), epsilon=args.epsilon):
+    for entry in validate_batch(source.text.splitlines(), epsilon=args.epsilon, tolerance=args.tolerance):
         if args.format == "json":
             sys.stdout.write(json.dumps(entry) + "\n")
         elif entry.get("error"):
@@ -162,4 +199,4 @@ def _run_batch(args: argparse.Namespace) -> int:
     return worst
 
 
-__all__ = ["build_parser", "main", "register", "run_validate"]
+__all__ = ["build_parser", "main", "positive_number", "register", "report_errors", "run_validate"]

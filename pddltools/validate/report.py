@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from pddltools.diagnostics import Diagnostic
+from pddltools.pddl.numbers import format_number
 
 Verdict = Literal["valid", "invalid", "error"]
 
@@ -16,6 +17,23 @@ INVALID_REASONS = ("precondition", "goal", "constraint", "invariant", "duration"
                    "conflict", "undefined", "arithmetic", "unsupported", "unbound-variable")
 ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "timing", "unreadable", "batch-line",
                  "task")
+
+
+def exact(value: int | Fraction) -> str:
+    """A number exactly: `3.424` as the plan wrote it (a decimal fraction is printed in full, never
+    rounded), `113/33 (3.4242424242…)` for one that has no finite decimal form."""
+    shown = format_number(value)
+    if shown.startswith("(/"):
+        assert isinstance(value, Fraction)
+        return f"{value.numerator}/{value.denominator} ({float(value):.10f}\u2026)"
+    return shown
+
+
+def decimal(value: int | Fraction) -> str:
+    """A computed value for reading: exact when it has a finite decimal form, else ten significant
+    digits (VAL prints about as many), never the six of `%g` (27.2569697 is not 27.257)."""
+    shown = exact(value)
+    return shown if "/" not in shown else f"{float(value):.10g}"
 
 
 def _number(value: int | Fraction | None) -> int | float | None:
@@ -50,6 +68,8 @@ class PlanReport:
     unsatisfied: tuple[str, ...] = ()
     advice: tuple[str, ...] = ()
     violations: tuple[tuple[str, int], ...] = ()
+    #: how far a temporal plan's durations may be from what their constraints compute (VAL's `-t`)
+    tolerance: Fraction | None = None
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -70,5 +90,6 @@ class PlanReport:
             "unsatisfied": list(self.unsatisfied),
             "advice": list(self.advice),
             "violations": dict(self.violations),
+            "tolerance": _number(self.tolerance),
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }

@@ -4,6 +4,7 @@ trajectory constraints and the metric."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from pddltools.pddl import ast
 from pddltools.semantics import SemanticsError, State, Task, state_violations
@@ -14,14 +15,21 @@ from pddltools.validate.report import PlanReport
 from pddltools.validate.resolve import resolve
 from pddltools.validate.verdict import finish, invalid_step
 
+if TYPE_CHECKING:
+    from pddltools.validate.trace import Trace
 
-def validate_sequential(task: Task, plan: Plan, name: str) -> PlanReport:
+
+def validate_sequential(task: Task, plan: Plan, name: str, recorder: Trace | None = None) -> PlanReport:
+    """Validate a sequential plan; `recorder`, when given, is told every step as it is applied."""
     actions = resolve(task, plan)
     ev = task.evaluator
     constraints = list(task.constraints())
-    # Without constraints nothing looks back at earlier states: one private state changed in place
-    # (see pddltools.semantics.state for the measurement).
-    state = task.initial_state() if constraints else task.initial_state().thaw()
+    # Without constraints (or a trace) nothing looks back at earlier states: one private state changed
+    # in place (see pddltools.semantics.state for the measurement).
+    keep = bool(constraints) or recorder is not None
+    state = task.initial_state() if keep else task.initial_state().thaw()
+    if recorder is not None:
+        recorder.start(plan, state)
     trajectory: list[tuple[Number, State]] = [(0, state)]
     violations: Counter[str] = Counter()
     holds = ev.holds
@@ -30,6 +38,8 @@ def validate_sequential(task: Task, plan: Plan, name: str) -> PlanReport:
         action = task.bind_vars(action, state)
         schema = action.schema
         assert isinstance(schema, ast.Action)
+        if recorder is not None:
+            recorder.begin(None, step.index, [str(action)])
         pre = schema.precondition
         try:
             if pre is not None and not holds(pre, action.binding, state):
@@ -39,9 +49,11 @@ def validate_sequential(task: Task, plan: Plan, name: str) -> PlanReport:
                                     unsatisfied, advise(unsatisfied, f"before step {step.index}"))
             if schema.name in soft:
                 violations.update(state_violations(ev, pre, action.binding, state))
-            if constraints:
+            if keep:
                 state = task.apply(action, state)
                 trajectory.append((step.index, state))
+                if recorder is not None:
+                    recorder.end(state)
             else:
                 state = task.advance(action, state)
         except SemanticsError as exc:

@@ -6,13 +6,19 @@ are read in the state before it and their effects applied together, so they must
 (`pddltools.semantics.temporal.interference`). Interfering events in different happenings must be at
 least epsilon apart. The `over all` conditions of an action must hold in every state strictly inside
 its interval: after each happening, for every action that has started and not yet ended.
+
+A plan's durations are compared with what the duration constraints compute within a tolerance (VAL's
+`-t`, default 0.01; `duration_meets`): planners print rounded durations. The tolerance is not epsilon:
+epsilon is the least separation of interfering events, the tolerance a slack on durations only.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
@@ -27,17 +33,22 @@ from pddltools.semantics import (
     Unsatisfied,
     apply,
     collect,
+    ground,
     interference,
     split,
     state_violations,
 )
 from pddltools.semantics.grounding import Binding
-from pddltools.semantics.state import Number, normal, show_number
+from pddltools.semantics.state import Number, normal
+from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, Step
-from pddltools.validate.report import PlanReport
+from pddltools.validate.report import PlanReport, exact
 from pddltools.validate.resolve import resolve
 from pddltools.validate.verdict import finish, invalid_step
+
+if TYPE_CHECKING:
+    from pddltools.validate.trace import Trace
 
 DEFAULT_EPSILON = Fraction(1, 1000)
 
@@ -55,7 +66,7 @@ class Event:
     @property
     def label(self) -> str:
         if self.step is None:
-            return f"the timed initial literal {self.til} at {show_number(normal(self.time))}"
+            return f"the timed initial literal {self.til} at {exact(self.time)}"
         where = "" if self.kind == "action" else f" ({self.kind})"
         return f"step {self.step.index} {self.action}{where}"
 
@@ -130,16 +141,81 @@ def _effect_reads(task: Task, effect: ast.Node, b: Binding, s: State, fp: Footpr
         _effect_reads(task, effect.body, b, s, fp)
 
 
-def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON) -> PlanReport:
+def _duration_fault(task: Task, constraint: ast.Formula, event: Event, state: State,
+                    tolerance: Fraction) -> list[Unsatisfied]:
+    """The parts of a duration constraint the step's duration does not meet within the tolerance, each
+    with the duration as written and the value required, exactly."""
+    assert event.action is not None and event.step is not None and event.step.duration is not None
+    ev, b, given = task.evaluator, event.action.binding, event.step.duration
+    faults: list[Unsatisfied] = []
+    parts = constraint.parts if isinstance(constraint, ast.And) else (constraint,)
+    for part in parts:
+        if isinstance(part, ast.Comparison) and _is_duration(part.left) != _is_duration(part.right):
+            op, other = (part.op, part.right) if _is_duration(part.left) else (_MIRROR[part.op], part.left)
+            required = ev.number(other, b, state)
+            if not duration_meets(op, given, required, tolerance):
+                faults.append(Unsatisfied(str(ground(part, {k: v for k, v in b.items() if k != "?duration"})),
+                                          note=f"?duration is {exact(given)}, required {op} {exact(required)}, "
+                                               f"difference {exact(abs(given - required))}"))
+        elif not ev.holds(part, b, state):
+            faults.extend(ev.explain(part, b, state))
+    return faults
+
+
+_MIRROR = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _is_duration(node: ast.Expression) -> bool:
+    return isinstance(node, ast.Variable) and node.name == "?duration"
+
+
+def _numeric(task: Task) -> Callable[[ast.Expression], bool]:
+    """Whether an expression stands for a number (not an object) in this task."""
+    constants = task.evaluator.constant_functions
+
+    def numeric(node: ast.Expression) -> bool:
+        if isinstance(node, ast.FunctionTerm):
+            declared = task.functions.get(node.function)
+            kind = declared.type if declared is not None else None
+            return kind is None or (isinstance(kind, ast.TypeName) and kind.name == "number")
+        if isinstance(node, ast.Variable):
+            return node.name == "?duration"
+        if isinstance(node, ast.Constant):
+            return node.name in constants
+        return True  # numbers and arithmetic
+    return numeric
+
+
+def _holds(task: Task, numeric: Callable[[ast.Expression], bool], formula: ast.Formula, binding: Binding,
+           state: State) -> bool:
+    """A condition as VAL reads it: exactly, or else with every numeric comparison within VAL's fixed
+    slack (`COMPARISON_SLACK`), which a rounded duration's effects can need. Loosened only when the
+    exact reading fails: the exact one is the common case and costs no rewriting."""
+    ev = task.evaluator
+    return ev.holds(formula, binding, state) or ev.holds(loosened(formula, numeric), binding, state)
+
+
+def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON,
+                      tolerance: Fraction = DEFAULT_TOLERANCE, recorder: Trace | None = None) -> PlanReport:
+    """Validate a temporal plan; `recorder`, when given, is told every happening as it is applied."""
+    report = _validate(task, plan, name, epsilon, tolerance, recorder)
+    return replace(report, tolerance=tolerance)
+
+
+def _validate(task: Task, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
+              recorder: Trace | None) -> PlanReport:
     actions = resolve(task, plan)
     try:
         events = _events(task, plan, actions)
     except _NonPositive as exc:
-        given = show_number(normal(exc.step.duration or 0))
+        given = exact(exc.step.duration or 0)
         return invalid_step(name, plan, exc.step, "duration",
                             f"step {exc.step.index} {exc.step}: the duration {given} is not positive")
     ev = task.evaluator
+    numeric = _numeric(task)
     state = task.initial_state()
+    if recorder is not None:
+        recorder.start(plan, state)
     trajectory: list[tuple[Number, State]] = [(0, state)]
     violations: Counter[str] = Counter()
     active: dict[int, Event] = {}  # step index -> its start event, while the action runs
@@ -152,6 +228,9 @@ def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEF
         while i < len(events) and events[i].time == now:
             happening.append(events[i])
             i += 1
+        if recorder is not None:
+            recorder.begin(normal(now), next((e.step.index for e in happening if e.step), None),
+                           [e.label for e in happening])
         try:
             # 1. footprints and effects, read in the state before the happening
             merged = Effects()
@@ -179,7 +258,7 @@ def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEF
                     if why:
                         culprit = a if a.step is not None else other
                         return invalid_step(name, plan, culprit.step, "mutex",
-                                            f"at time {show_number(normal(now))}: {why}, so they cannot happen "
+                                            f"at time {exact(now)}: {why}, so they cannot happen "
                                             "at the same time")
             recent = [(t, es) for t, es in recent if now - t < epsilon]
             for t, earlier in recent:
@@ -189,8 +268,8 @@ def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEF
                         if why:
                             culprit = other if other.step is not None else a
                             return invalid_step(name, plan, culprit.step, "epsilon",
-                                                f"{why}, and they are only {show_number(normal(now - t))} apart "
-                                                f"(interfering events must be at least {show_number(normal(epsilon))} "
+                                                f"{why}, and they are only {exact(now - t)} apart "
+                                                f"(interfering events must be at least {exact(epsilon)} "
                                                 "apart)")
             recent.append((now, happening))
             # 3. conditions and duration constraints, in the state before the happening
@@ -199,18 +278,18 @@ def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEF
                     continue
                 b = event.action.binding
                 if event.parts is not None and event.kind in event.parts.duration:
-                    constraint = event.parts.duration[event.kind]
-                    if not ev.holds(constraint, b, state):
-                        unsatisfied = ev.explain(constraint, b, state)
+                    unmet = _duration_fault(task, event.parts.duration[event.kind], event, state, tolerance)
+                    if unmet:
                         return invalid_step(name, plan, event.step, "duration",
-                                            f"{event.label}: the duration {show_number(event.step.duration or 0)} "
-                                            "does not meet the action's duration constraint", unsatisfied)
+                                            f"{event.label}: the duration {exact(event.step.duration or 0)} "
+                                            "does not meet the action's duration constraint within the "
+                                            f"tolerance {exact(tolerance)}", unmet)
                 for condition in _conditions(event):
-                    if not ev.holds(condition, b, state):
+                    if not _holds(task, numeric, condition, b, state):
                         unsatisfied = ev.explain(condition, b, state)
                         return invalid_step(name, plan, event.step, "precondition",
                                             f"{event.label}: the condition is not satisfied", unsatisfied,
-                                            advise(unsatisfied, f"before time {show_number(normal(now))}"))
+                                            advise(unsatisfied, f"before time {exact(now)}"))
                     violations.update(state_violations(ev, condition, b, state))
             # 4. apply the happening
             state = apply(state, merged)
@@ -226,14 +305,17 @@ def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEF
             for started in active.values():
                 assert started.parts is not None and started.action is not None and started.step is not None
                 invariant = started.parts.conditions.get("all")
-                if invariant is not None and not ev.holds(invariant, started.action.binding, state):
+                if invariant is not None and not _holds(task, numeric, invariant, started.action.binding, state):
                     broken: list[Unsatisfied] = ev.explain(invariant, started.action.binding, state)
                     return invalid_step(name, plan, started.step, "invariant",
                                         f"{started.label}: its over-all condition is broken at time "
-                                        f"{show_number(normal(now))}", broken,
+                                        f"{exact(now)}", broken,
                                         advise(broken, f"while step {started.step.index} runs"))
+            if recorder is not None:  # after the invariants: a happening that breaks one is where it failed
+                recorder.end(state)
         except SemanticsError as exc:
             first = next((e for e in happening if e.step is not None), None)
             return invalid_step(name, plan, first.step if first else None, exc.reason,
-                                f"at time {show_number(normal(now))}: {exc}")
-    return finish(task, plan, name, state, trajectory, violations, makespan, temporal=True)
+                                f"at time {exact(now)}: {exc}")
+    return finish(task, plan, name, state, trajectory, violations, makespan, temporal=True,
+                  loosen=lambda goal: loosened(goal, numeric))

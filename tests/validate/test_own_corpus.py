@@ -30,5 +30,6 @@ def test_expected_verdict(row: dict[str, str]) -> None:
 
 def test_every_plan_is_in_the_manifest() -> None:
     listed = {row["plan"] for row in ROWS}
-    on_disk = {str(p.relative_to(OWN)) for p in OWN.rglob("*.plan") if p.parent.name != "fd"}
+    # fd/ and rounded/ have manifests of their own, for tasks of ../shared
+    on_disk = {str(p.relative_to(OWN)) for p in OWN.rglob("*.plan") if p.parent.name not in ("fd", "rounded")}
     assert on_disk == listed

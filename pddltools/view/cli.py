@@ -1,0 +1,77 @@
+"""`pddltools view DOMAIN PROBLEM PLAN -o plan.html [--force]`.
+
+Exit codes as `validate`'s: 0 the plan is valid, 1 it is not (the page is written either way), 2 bad
+usage, a task that does not load, an unreadable plan, or an output file that exists (kept unless
+`--force`: nothing the user has is replaced without asking).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from fractions import Fraction
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from pddltools.validate.cli import positive_number, report_errors
+
+OK, FINDINGS, USAGE = 0, 1, 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser("view", help="write a validated plan as one self-contained HTML page")
+    p.add_argument("domain", metavar="DOMAIN")
+    p.add_argument("problem", metavar="PROBLEM")
+    p.add_argument("plan", metavar="PLAN")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    p.add_argument("--force", action="store_true", help="replace FILE when it exists")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--epsilon", type=positive_number("epsilon"), default=Fraction(1, 1000),
+                   help="minimum separation of interfering events in temporal plans (default 0.001)")
+    p.add_argument("--tolerance", type=positive_number("the tolerance"), default=Fraction(1, 100),
+                   help="how far a duration may be from its constraint, as VAL's -t (default 0.01)")
+    p.set_defaults(func=run_view)
+
+
+def run_view(args: argparse.Namespace) -> int:
+    # imported here so that registering the command costs nothing for the other commands
+    from pddltools.diagnostics import Error
+    from pddltools.semantics import Task
+    from pddltools.validate.api import validate_plan
+    from pddltools.validate.trace import Trace
+    from pddltools.view.page import render_page
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        err.print(f"pddltools view: {escape(str(out))} exists; give --force to replace it")
+        return USAGE
+    try:
+        task = Task.load(args.domain, args.problem)
+    except Error as exc:
+        report_errors(exc, args.format)
+        return USAGE
+    trace = Trace(task)
+    report = validate_plan(task, Path(args.plan), epsilon=args.epsilon, tolerance=args.tolerance, name=args.plan,
+                           recorder=trace)
+    if report.reason == "unreadable":
+        err.print(f"pddltools view: {escape(report.message)}")
+        return USAGE
+    html = render_page(report, trace, args.plan)
+    try:
+        with out.open("w" if args.force else "x", encoding="utf-8") as handle:
+            handle.write(html)
+    except OSError as exc:
+        err.print(f"pddltools view: cannot write {escape(str(out))}: {escape(exc.strerror or str(exc))}")
+        return USAGE
+    if args.format == "json":
+        print(json.dumps({"output": str(out), "report": report.to_json()}, indent=2))
+    else:
+        Console(highlight=False, soft_wrap=True).print(f"wrote {escape(str(out))}: {report.verdict}"
+                                                       + (f" ({report.reason})" if report.reason else ""))
+    return OK if report.valid else FINDINGS
+
+
+__all__ = ["register", "run_view"]
