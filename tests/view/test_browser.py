@@ -14,15 +14,14 @@ from typing import Any
 import pytest
 
 from pddltools.cli import main
-from tests.score.test_report import _chromium
 
 OWN = Path(__file__).resolve().parents[2] / "corpus" / "plans"
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(chromium: str | None) -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api")
-    path = _chromium()
+    path = chromium
     if path is None and not os.environ.get("PLAYWRIGHT_BROWSERS_PATH"):
         pytest.skip("no Chromium installed (apt-get install chromium-headless-shell)")
     with sync_api.sync_playwright() as p:
