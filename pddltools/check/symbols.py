@@ -119,7 +119,8 @@ def domain_symbols(domain: ast.Domain, *, strict: bool = False) -> DomainSymbols
         else:
             found.append(_duplicate("predicate", predicate.name, predicate.span, first_p.span,
                                     same=_signature(first_p.parameters) == _signature(predicate.parameters)))
-        _duplicate_parameters(found, predicate.parameters, f"predicate {predicate.name}", declaration=True, severity=bent)
+        _duplicate_parameters(found, predicate.parameters, f"predicate {predicate.name}", declaration=True,
+                              severity=bent)
 
     for function in domain.functions:
         _check_type_refs(symbols, function.parameters, f" of function {function.name}")

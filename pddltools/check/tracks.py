@@ -132,7 +132,7 @@ class Verdict:
 
     def explain(self) -> str:
         if self.fit is Fit.INVALID and self.language is not None:
-            errors = f"1 error (fix it" if self.errors == 1 else f"{self.errors} errors (fix them"
+            errors = "1 error (fix it" if self.errors == 1 else f"{self.errors} errors (fix them"
             return (f"the task has {errors} first); its features alone: {self.language.value}, "
                     + replace(self, fit=self.language).explain())
         if self.fit is Fit.UNFIT:
