@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
@@ -19,8 +19,11 @@ from pddltools.compile.errors import CompileError, compile_error
 from pddltools.compile.pipeline import TARGETS, Result, compile_task, removals
 from pddltools.compile.planmap import PlanMap, format_plan, to_json, unmap
 from pddltools.compile.task import Task
-from pddltools.diagnostics import Diagnostic, Error, render_json, render_rich
+from pddltools.diagnostics import Diagnostic, Error, Source, render_json, render_rich
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+
+if TYPE_CHECKING:
+    from pddltools.validate.report import PlanReport
 
 OK, FINDINGS, USAGE = 0, 1, 2
 _USAGE_CODES = {"E804", "E806", "E807"}
@@ -122,6 +125,8 @@ def _print_summary(result: Result, summary: dict[str, Any]) -> None:
 
 
 def run_unmap(args: argparse.Namespace) -> int:
+    """The original plan on stdout; when it is not a valid plan of the original task, validate's report
+    of why on stderr (in the JSON, `report`) and exit 1, as `pddltools validate` would."""
     try:
         plan_map = PlanMap.load(args.outdir / "plan-map.json")
         try:
@@ -132,28 +137,49 @@ def run_unmap(args: argparse.Namespace) -> int:
     except CompileError as exc:
         code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
         return _fail(exc.diagnostics, args.format, code)
-    valid, value = _measure(plan_map, format_plan(steps))
+    plan = format_plan(steps)
+    report, unjudged = _judge(plan_map, plan, f"{args.plan}, mapped back")
+    value = _value(report)
     if args.format == "json":
         print(json.dumps({"steps": [{"action": name, "args": list(a)} for name, a in steps],
-                          "original": plan_map.data.get("original"), "valid": valid, "value": value}, indent=1))
+                          "original": plan_map.data.get("original"),
+                          "valid": report.valid if report is not None else None, "value": value,
+                          "report": report.to_json() if report is not None else None,
+                          "not_validated": unjudged}, indent=1))
     else:
-        sys.stdout.write(format_plan(steps))
+        sys.stdout.write(plan)
         if value is not None:
             sys.stdout.write(f"; cost = {value} (on the original task)\n")
-    return OK
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        if report is not None and not report.valid:
+            from pddltools.validate.cli import _print_report  # validate's own words for a verdict
+
+            _print_report(err, report)
+        elif unjudged:
+            err.print(f"pddltools unmap: the plan was not validated: {unjudged}", markup=False)
+    return FINDINGS if report is not None and not report.valid else OK
 
 
-def _measure(plan_map: PlanMap, plan: str) -> tuple[bool | None, int | float | None]:
-    """Whether the plan is valid on the original task (when its files can still be read), and its value
-    there: the original costs, which the compiled task may have dropped."""
+def _judge(plan_map: PlanMap, plan: str, name: str) -> tuple[PlanReport | None, str | None]:
+    """validate's report on the plan, against the original task (the files the plan map names), or
+    why there is none: the original files were moved or no longer parse."""
+    from pddltools.validate import Task as Original
+    from pddltools.validate import validate_plan
+
     original = plan_map.data.get("original") or {}
     try:
-        from pddltools.validate import Task as Original
-        from pddltools.validate import validate_plan
+        task = Original.load(original["domain"], original["problem"])
+    except Error as exc:
+        reason = exc.diagnostics[0].message if exc.diagnostics else str(exc)
+        return None, f"the original task cannot be loaded ({reason})"
+    except (KeyError, TypeError):
+        return None, "the plan map does not name the original domain and problem"
+    return validate_plan(task, Source(plan, name)), None
 
-        report = validate_plan(Original.load(original["domain"], original["problem"]), plan)
-    except (Error, KeyError, TypeError, OSError):
-        return None, None
+
+def _value(report: PlanReport | None) -> int | float | None:
+    """The plan's value on the original task: the original costs, which the compiled task may have dropped."""
+    if report is None or not report.valid or report.value is None:
+        return None
     value = report.value
-    return report.valid, (None if value is None or not report.valid else
-                          int(value) if value == int(value) else float(value))
+    return int(value) if value == int(value) else float(value)
