@@ -6,13 +6,18 @@ reading the output never sees a control character, because off a terminal the ba
 
 from __future__ import annotations
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # rich is imported by the commands that draw, not by the library code that counts
+    from rich.console import Console
+    from rich.progress import Progress
 
 
 def progress_bar(console: Console, *, counted: bool = True) -> Progress:
     """A bar (`counted`: with done/total) drawn on `console` only when it is a terminal; use it as a
     context manager and add tasks to it. It disappears when done, leaving what was printed."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
     columns = ([TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()]
                if counted else [SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn()])
     return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
