@@ -220,11 +220,17 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     and --drop-comments was not given: nothing the user wrote is lost without being asked."""
     err = _stderr()
     formatted: list[tuple[Path, str, str]] = []  # path, its text, its canonical layout
+    dropped: dict[Path, str] = {}  # files with what the printer does not keep: comments, an in-package form
     status = 0
     for path in map(Path, args.files):
         try:
             source = read_source(path)
-            formatted.append((path, source.text, str(parse(source))))
+            warnings: list[Diagnostic] = []
+            formatted.append((path, source.text, str(parse(source, warnings=warnings))))
+            if any(w.code == "W104" for w in warnings):
+                dropped[path] = "an (in-package ...) form"
+            elif _has_comments(source.text):
+                dropped[path] = "comments"
         except Error as exc:
             render_rich(exc.diagnostics, err)
             status = max(status, 2 if isinstance(exc, InputError) else 1)
@@ -234,10 +240,10 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             err.print(f"{path} is not formatted (run pddltools fmt --write {path})", markup=False)
         return max(status, 1 if changed else 0)
     if args.write:
-        commented = [path for path, text, _ in changed if _has_comments(text)]
+        commented = [path for path, _, _ in changed if path in dropped]
         if commented and not args.drop_comments:
             for path in commented:
-                err.print(f"{path} has comments, which the formatter does not keep; "
+                err.print(f"{path} has {dropped[path]}, which the formatter does not keep; "
                           "pass --drop-comments to rewrite it anyway", markup=False)
             err.print("nothing was rewritten", markup=False)
             return 2
