@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from pddltools.cli import main
 from pddltools.diagnostics import Diagnostic, Source
 from pddltools.pddl import ast
 from pddltools.pddl.parser import ParseError, parse
@@ -41,12 +38,3 @@ def test_long_comment_runs_before_a_file_without_the_form_are_read_once() -> Non
     assert isinstance(parse(Source(text), "domain", warnings=warnings), ast.Domain)
     assert warnings == []
 
-
-def test_fmt_write_keeps_the_form_unless_told(tmp_path: Path) -> None:
-    path = tmp_path / "mystery.pddl"
-    original = '(in-package "PDDL")\n(define   (domain d))\n'
-    path.write_text(original)
-    assert main(["fmt", "--write", str(path)]) == 2
-    assert path.read_text() == original
-    assert main(["fmt", "--write", "--drop-comments", str(path)]) == 0
-    assert path.read_text() == "(define (domain d))\n"

@@ -106,17 +106,23 @@ def test_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "quantifiers" in text and "problem-specific" in text and "requirements :strips :typing" in text
 
 
+def _costs_compiled_with_plan(tmp_path: Path, plan: str) -> tuple[Path, Path]:
+    """The costs task compiled into tmp_path/out, and a plan file of the compiled task."""
+    out = tmp_path / "out"
+    assert main(["compile", *files("costs"), "--target", "strips", "-o", str(out), "--format", "json"]) == 0
+    (tmp_path / "plan").write_text(plan)
+    return out, tmp_path / "plan"
+
+
 def test_unmap_exits_1_and_says_why_when_the_plan_stops_short_of_the_goal(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "out"
-    assert main(["compile", *files("costs"), "--target", "strips", "-o", str(out)]) == 0
+    out, plan = _costs_compiled_with_plan(tmp_path, "(drive a b)\n")
     capsys.readouterr()
-    (tmp_path / "plan").write_text("(drive a b)\n")
-    assert main(["unmap", str(out), str(tmp_path / "plan")]) == 1
+    assert main(["unmap", str(out), str(plan)]) == 1
     printed = capsys.readouterr()
     assert printed.out == "(drive a b)\n"  # the mapped plan still comes out, for a look at it
     assert "invalid (goal)" in printed.err and "unsatisfied: (at c)" in printed.err
-    assert main(["unmap", str(out), str(tmp_path / "plan"), "--format", "json"]) == 1
+    assert main(["unmap", str(out), str(plan), "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["valid"] is False and data["value"] is None
     assert data["report"]["reason"] == "goal" and data["report"]["unsatisfied"] == ["(at c)"]
@@ -124,15 +130,13 @@ def test_unmap_exits_1_and_says_why_when_the_plan_stops_short_of_the_goal(
 
 def test_unmap_exits_1_on_an_unknown_object_with_validates_diagnostic(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "out"
-    assert main(["compile", *files("costs"), "--target", "strips", "-o", str(out)]) == 0
+    out, plan = _costs_compiled_with_plan(tmp_path, "(drive a zz)\n")
     capsys.readouterr()
-    (tmp_path / "plan").write_text("(drive a zz)\n")
-    assert main(["unmap", str(out), str(tmp_path / "plan")]) == 1
+    assert main(["unmap", str(out), str(plan)]) == 1
     err = capsys.readouterr().err
     assert "not a plan for this task (unknown-object)" in err
     assert "'zz' is not an object of the problem" in err and "^" in err
-    assert main(["unmap", str(out), str(tmp_path / "plan"), "--format", "json"]) == 1
+    assert main(["unmap", str(out), str(plan), "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["report"]["reason"] == "unknown-object"
 
 

@@ -118,9 +118,12 @@ def test_fmt_check_and_write(files: Path) -> None:
     assert "(:action go" in path.read_text()
 
 
-def test_fmt_write_keeps_comments_unless_told(tmp_path: Path) -> None:
+@pytest.mark.parametrize("original", [
+    "; my notes\n(define (domain d))\n",
+    '(in-package "PDDL")\n(define   (domain d))\n',  # IPC-1998's Lisp form, which the parser skips (W104)
+])
+def test_fmt_write_keeps_comments_unless_told(tmp_path: Path, original: str) -> None:
     path = tmp_path / "c.pddl"
-    original = "; my notes\n(define (domain d))\n"
     path.write_text(original)
     assert main(["fmt", "--write", str(path)]) == 2
     assert path.read_text() == original
