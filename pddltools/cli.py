@@ -9,6 +9,7 @@ import argparse
 import importlib
 import json
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -16,16 +17,16 @@ from typing import Any
 from rich.console import Console
 
 from pddltools import __version__
-from pddltools.cli_options import add_fmt_mode
+from pddltools.cli_options import add_fmt_mode, parse_command_line
 from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(_command(arguments))
-    args = parser.parse_args(arguments)
+    parser = build_parser(_command(arguments), prog=prog)
+    args = parse_command_line(parser, arguments)
     if not hasattr(args, "func"):
         parser.print_help()
         return 2
@@ -45,10 +46,10 @@ def _version() -> str:
     return f"pddltools {__version__} ({parser})"
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, *, prog: str = "pddltools") -> argparse.ArgumentParser:
     """The whole command line, or (given the sub-command about to run) just what that command needs."""
     parser = argparse.ArgumentParser(
-        prog="pddltools",
+        prog=prog,
         description="Language tooling for automated planning: PDDL and RDDL.",
     )
     parser.add_argument("--version", action="version", version=_version())
@@ -59,8 +60,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_parse)
 
-    f = sub.add_parser("fmt", help="print a PDDL file in the canonical layout")
-    add_fmt_mode(f, "canonical layout")
+    f = sub.add_parser("fmt", help="print PDDL files in the canonical layout, check or rewrite them")
+    add_fmt_mode(f, "canonical layout", several=True)
     f.set_defaults(func=cmd_fmt)
 
     if command not in ("parse", "fmt"):
@@ -147,41 +148,67 @@ def _summary_line(path: Path, info: dict[str, Any]) -> str:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
+    from pddltools.progress import progress_bar
+
     out, err = _stdout(), _stderr()
     results: list[dict[str, Any]] = []
     failed = unreadable = 0
-    for path in pddl_files(args.paths):
-        warnings: list[Diagnostic] = []
-        entry: dict[str, Any] = {"file": str(path)}
-        try:
-            node = parse(read_source(path), warnings=warnings)
-        except Error as exc:
-            if isinstance(exc, InputError):
-                unreadable += 1
-            else:
-                failed += 1
-            entry.update(kind=None, name=None, errors=[d.to_json() for d in exc.diagnostics])
-            if args.format == "text":
-                render_rich([*warnings, *exc.diagnostics], err)
-        else:
-            entry.update(summary(node), errors=[])
-            if args.format == "text":
-                render_rich(warnings, err)
-                out.print(_summary_line(path, entry), markup=False)
-        entry["warnings"] = [w.to_json() for w in warnings]
-        results.append(entry)
+    started = time.perf_counter()
+    paths = list(pddl_files(args.paths))
+    with progress_bar(err) as progress:
+        bar = progress.add_task("parsing", total=len(paths))
+        for path in paths:
+            results.append(_parse_one(path, args.format, out, err))
+            if results[-1]["errors"]:
+                if results[-1]["unreadable"]:
+                    unreadable += 1
+                else:
+                    failed += 1
+            progress.advance(bar)
+    seconds = time.perf_counter() - started
     if not results:
         err.print("pddltools parse: no .pddl files found in " + ", ".join(args.paths), markup=False)
         return 2
+    for entry in results:
+        del entry["unreadable"]
     if args.format == "json":
         json.dump({"files": results, "parsed": len(results) - failed - unreadable,
-                   "failed": failed + unreadable}, sys.stdout, indent=2)
+                   "failed": failed + unreadable, "seconds": round(seconds, 3)}, sys.stdout, indent=2)
         sys.stdout.write("\n")
-    elif failed or unreadable:
-        err.print(f"{failed + unreadable} of {len(results)} files failed", markup=False)
+    else:
+        err.print(_parse_summary(results, failed + unreadable, seconds), markup=False)
     if unreadable:
         return 2
     return 1 if failed else 0
+
+
+def _parse_one(path: Path, fmt: str, out: Console, err: Console) -> dict[str, Any]:
+    """One file's entry of `parse`'s JSON (and its line, or its diagnostics, in text)."""
+    warnings: list[Diagnostic] = []
+    entry: dict[str, Any] = {"file": str(path), "unreadable": False}
+    try:
+        node = parse(read_source(path), warnings=warnings)
+    except Error as exc:
+        entry.update(kind=None, name=None, errors=[d.to_json() for d in exc.diagnostics],
+                     unreadable=isinstance(exc, InputError))
+        if fmt == "text":
+            render_rich([*warnings, *exc.diagnostics], err)
+    else:
+        entry.update(summary(node), errors=[])
+        if fmt == "text":
+            render_rich(warnings, err)
+            out.print(_summary_line(path, entry), markup=False)
+    entry["warnings"] = [w.to_json() for w in warnings]
+    return entry
+
+
+def _parse_summary(results: list[dict[str, Any]], failed: int, seconds: float) -> str:
+    """`4850 files in 12.3 s: 272 domains, 4577 problems, 1 failed`."""
+    kinds = [entry["kind"] for entry in results]
+    parts = [f"{n} {kind}{'s' * (n != 1)}" for kind in ("domain", "problem") if (n := kinds.count(kind))]
+    parts.append(f"{failed} failed")
+    files = f"{len(results)} file{'s' * (len(results) != 1)}"
+    return f"{files} in {seconds:.1f} s: {', '.join(parts)}"
 
 
 # -------------------------------------------------------------------------------------------------
@@ -189,30 +216,46 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
+    """Print (several files: each after a `; ==> FILE <==` comment line), check or rewrite. `--write`
+    refuses, before writing any file, when one it would rewrite has comments (the printer drops them)
+    and --drop-comments was not given: nothing the user wrote is lost without being asked."""
     err = _stderr()
-    path = Path(args.file)
-    try:
-        source = read_source(path)
-        node = parse(source)
-    except Error as exc:
-        render_rich(exc.diagnostics, err)
-        return 2 if isinstance(exc, InputError) else 1
-    formatted = str(node)
+    formatted: list[tuple[Path, str, str]] = []  # path, its text, its canonical layout
+    dropped: dict[Path, str] = {}  # files with what the printer does not keep: comments, an in-package form
+    status = 0
+    for path in map(Path, args.files):
+        try:
+            source = read_source(path)
+            warnings: list[Diagnostic] = []
+            formatted.append((path, source.text, str(parse(source, warnings=warnings))))
+            if any(w.code == "W104" for w in warnings):
+                dropped[path] = "an (in-package ...) form"
+            elif _has_comments(source.text):
+                dropped[path] = "comments"
+        except Error as exc:
+            render_rich(exc.diagnostics, err)
+            status = max(status, 2 if isinstance(exc, InputError) else 1)
+    changed = [(path, text, layout) for path, text, layout in formatted if text != layout]
     if args.check:
-        if source.text != formatted:
+        for path, _, _ in changed:
             err.print(f"{path} is not formatted (run pddltools fmt --write {path})", markup=False)
-            return 1
-        return 0
+        return max(status, 1 if changed else 0)
     if args.write:
-        if _has_comments(source.text) and not args.drop_comments:
-            err.print(f"{path} has comments, which the formatter does not keep; "
-                      "pass --drop-comments to rewrite it anyway", markup=False)
+        commented = [path for path, _, _ in changed if path in dropped]
+        if commented and not args.drop_comments:
+            for path in commented:
+                err.print(f"{path} has {dropped[path]}, which the formatter does not keep; "
+                          "pass --drop-comments to rewrite it anyway", markup=False)
+            err.print("nothing was rewritten", markup=False)
             return 2
-        if source.text != formatted:
-            path.write_text(formatted, encoding="utf-8")
-        return 0
-    sys.stdout.write(formatted)
-    return 0
+        for path, _, layout in changed:
+            path.write_text(layout, encoding="utf-8")
+        return status
+    for path, _, layout in formatted:
+        if len(args.files) > 1:
+            sys.stdout.write(f"; ==> {path} <==\n")
+        sys.stdout.write(layout)
+    return status
 
 
 def _has_comments(text: str) -> bool:

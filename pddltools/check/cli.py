@@ -21,7 +21,7 @@ from pddltools.check.tracks import TRACK_IDS, Fit
 from pddltools.diagnostics import Diagnostic, InputError, Severity, read_source, render_github, render_rich
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
-_FIT_STYLE = {Fit.FITS: "green", Fit.COMPILABLE: "yellow", Fit.UNFIT: "red"}
+_FIT_STYLE = {Fit.FITS: "green", Fit.COMPILABLE: "yellow", Fit.UNFIT: "red", Fit.INVALID: "red"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -35,7 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="check each file given, pairing problems with their domain (for pre-commit)")
     p.add_argument("--track", action="append", choices=TRACK_IDS, metavar="TRACK",
                    help=f"only these track verdicts (repeatable): {', '.join(TRACK_IDS)}")
-    p.add_argument("--strict", action="store_true", help="a feature used without its requirement is an error")
+    p.add_argument("--strict", action="store_true",
+                   help="a feature used without its requirement is an error, and so is what the language "
+                        "forbids but planners read one agreed way (W215-W217)")
     p.add_argument("--format", choices=("text", "json", "github"), default="text")
     p.add_argument("--verbose", "-v", action="store_true", help="also show informative findings in text output")
     p.set_defaults(func=run_check)

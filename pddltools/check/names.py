@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from pddltools.check.codes import finding
 from pddltools.check.features import DURATION, TOTAL_TIME
-from pddltools.check.symbols import DomainSymbols, ObjectInfo, ProblemSymbols, suggestion
+from pddltools.check.symbols import DomainSymbols, ObjectInfo, ProblemSymbols, article, suggestion, types_text
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
 from pddltools.pddl.types import type_names
@@ -145,10 +145,10 @@ class NameChecker:
         shown = _term_text(node)
         if verdict == 2:
             self.findings.append(finding(
-                code, f"{what} must be {_article(wanted)}, but {shown} is {_article(_types_text(types))}", node.span))
+                code, f"{what} must be {article(wanted)}, but {shown} is {article(types_text(types))}", node.span))
         else:
             self.findings.append(finding(
-                "W207", f"{what} must be {_article(wanted)}, but {shown} is {_article(_types_text(types))}, "
+                "W207", f"{what} must be {article(wanted)}, but {shown} is {article(types_text(types))}, "
                 "which may not be one", node.span))
 
     def _judge(self, types: tuple[str, ...], required: ast.TypeRef | None, variable: bool) -> int:
@@ -392,7 +392,7 @@ class NameChecker:
             for name in type_names(variable.type):
                 if name not in self.hierarchy:
                     self.findings.append(finding(
-                        "E201", f"type {name} of {variable.name} is not declared in :types"
+                        "E201", f"{variable.name} has type {name}, which is not declared in :types"
                         + suggestion(name, self.hierarchy.declared()), variable.type.span if variable.type else None))
 
     def free_variable(self, variable: ast.Variable, scope: Scope, place: Place) -> None:
@@ -440,17 +440,7 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
 
 
 def _type_text(ref: ast.TypeRef | None) -> str:
-    return _types_text(type_names(ref))
-
-
-def _types_text(types: tuple[str, ...]) -> str:
-    return types[0] if len(types) == 1 else "(either " + " ".join(types) + ")"
-
-
-def _article(text: str) -> str:
-    if text.startswith("(either"):
-        return "one of " + text[len("(either "):-1].replace(" ", ", ")
-    return ("an " if text[:1] in "aeiou" else "a ") + text
+    return types_text(type_names(ref))
 
 
 def _term_text(node: ast.Node) -> str:

@@ -15,7 +15,7 @@ from pddltools.check.informative import domain_information, unreachable_goals
 from pddltools.check.names import NameChecker
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
-from pddltools.check.tracks import Verdict, verdicts
+from pddltools.check.tracks import Verdict, verdicts, with_errors
 from pddltools.diagnostics import Diagnostic, InputError, Severity, Source, read_source
 from pddltools.pddl import ast
 from pddltools.pddl.parser import ParseError, parse
@@ -76,7 +76,7 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
           tracks: Iterable[str] | None = None) -> CheckReport:
     """Check parsed files. Findings come in file order (domain first), each file top to bottom."""
     findings: list[Diagnostic] = []
-    symbols = domain_symbols(domain)
+    symbols = domain_symbols(domain, strict=strict)
     findings += symbols.findings
     names = NameChecker(symbols)
     names.domain()
@@ -86,7 +86,7 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
     findings += domain_information(domain, facts)
     functions = object_functions(domain)
     for problem in problems:
-        table = problem_symbols(symbols, problem, facts.preferences)
+        table = problem_symbols(symbols, problem, facts.preferences, strict=strict)
         findings += table.findings
         problem_names = NameChecker(symbols, table)
         problem_names.problem_parts()
@@ -96,7 +96,9 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
     features = detect(domain, problems, changed=frozenset(facts.changed_functions))
     findings += check_requirements(domain, problems, features, strict=strict)
     files = tuple(_file_of(node) for node in (domain, *problems))
-    return CheckReport(files, tuple(_in_file_order(findings, files)), features, verdicts(features, tracks))
+    errors = sum(1 for f in findings if f.severity is Severity.ERROR)
+    return CheckReport(files, tuple(_in_file_order(findings, files)), features,
+                       verdicts(features, tracks, errors=errors))
 
 
 def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (), *, strict: bool = False,
@@ -129,7 +131,10 @@ def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (
     problems = [p for p in parsed[1:] if isinstance(p, ast.Problem)]
     report = check(domain, problems, strict=strict, tracks=tracks)
     merged = _in_file_order([*findings, *report.findings], files)
-    return CheckReport(files, tuple(merged), report.features, report.tracks, unreadable)
+    # A problem that did not parse is an error of the task too, which check() never saw.
+    errors = sum(1 for f in merged if f.severity is Severity.ERROR)
+    tracks_seen = {tid: with_errors(v, errors) for tid, v in report.tracks.items()}
+    return CheckReport(files, tuple(merged), report.features, tracks_seen, unreadable)
 
 
 def _file_of(node: ast.Node) -> str:

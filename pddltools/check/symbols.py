@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from difflib import get_close_matches
 
 from pddltools.check.codes import finding
-from pddltools.diagnostics import Diagnostic, Span
+from pddltools.diagnostics import Diagnostic, Severity, Span
 from pddltools.pddl import ast
-from pddltools.pddl.types import NUMBER, TypeHierarchy, type_names
+from pddltools.pddl.types import NUMBER, TypeHierarchy, merged_types, type_names
 from pddltools.semantics.derived import strata
 from pddltools.semantics.errors import NotStratified
 
@@ -57,12 +57,13 @@ class ProblemSymbols:
     findings: list[Diagnostic] = field(default_factory=list)
 
 
-def _check_type_refs(symbols: DomainSymbols, names: Iterable[ast.TypedName], what: str) -> None:
+def _check_type_refs(symbols: DomainSymbols, names: Iterable[ast.TypedName], owner: str) -> None:
+    """E201 for each undeclared type among `names`, the parameters (or constants) of `owner`."""
     for typed in names:
         for ref in _type_nodes(typed.type):
             if ref.name not in symbols.hierarchy:
                 symbols.findings.append(finding(
-                    "E201", f"type {ref.name} of {what} {typed.name} is not declared in :types"
+                    "E201", f"{typed.name}{owner} has type {ref.name}, which is not declared in :types"
                     + suggestion(ref.name, symbols.hierarchy.declared()), ref.span))
 
 
@@ -73,9 +74,12 @@ def _type_nodes(ref: ast.TypeRef | None) -> Iterator[ast.TypeName]:
         yield from ref.types
 
 
-def domain_symbols(domain: ast.Domain) -> DomainSymbols:
+def domain_symbols(domain: ast.Domain, *, strict: bool = False) -> DomainSymbols:
+    """`strict`: what planners read in one agreed way though the language forbids it (a type declared
+    with two parents, a repeated parameter name in a declaration) is an error rather than a warning."""
     symbols = DomainSymbols(domain, TypeHierarchy.of(domain))
     found = symbols.findings
+    bent = Severity.ERROR if strict else None
 
     seen_types: dict[str, ast.TypedName] = {}
     for declared in domain.types:
@@ -86,34 +90,40 @@ def domain_symbols(domain: ast.Domain) -> DomainSymbols:
             found.append(finding("W211", f"type {declared.name} is declared twice", declared.span,
                                  notes=(("first declared here", first.span),)))
         else:
-            found.append(finding("E211", f"type {declared.name} is declared twice, with different parents",
-                                 declared.span, notes=(("first declared here", first.span),)))
+            # Fast Downward (set_supertypes) closes over every (type, parent) pair it was given: the type
+            # is below each parent named. TypeHierarchy.of reads it the same way.
+            parents = " and ".join(symbols.hierarchy.parents[declared.name])
+            found.append(finding("W215", f"type {declared.name} is declared twice, with different parents: it "
+                                 f"is read as a subtype of each ({parents}), as Fast Downward reads it",
+                                 declared.span, severity=bent, notes=(("first declared here", first.span),)))
     for name in symbols.hierarchy.cycles():
         decl = seen_types.get(name)
         found.append(finding("E212", f"type {name} is its own ancestor", decl.span if decl else None))
 
     for constant in domain.constants:
-        _check_type_refs(symbols, [constant], "constant")
+        _check_type_refs(symbols, [constant], " (a constant)")
         info = ObjectInfo(constant.name, type_names(constant.type), constant, True)
         first_c = symbols.constants.get(constant.name)
         if first_c is None:
             symbols.constants[constant.name] = info
+        elif first_c.types == info.types:
+            found.append(_duplicate("constant", constant.name, constant.span, first_c.declaration.span, same=True))
         else:
-            found.append(_duplicate("constant", constant.name, constant.span, first_c.declaration.span,
-                                    same=first_c.types == info.types))
+            symbols.constants[constant.name] = _retyped(first_c, info, "constant", found, bent)
 
     for predicate in domain.predicates:
-        _check_type_refs(symbols, predicate.parameters, f"parameter of predicate {predicate.name}:")
+        _check_type_refs(symbols, predicate.parameters, f" of predicate {predicate.name}")
         first_p = symbols.predicates.get(predicate.name)
         if first_p is None:
             symbols.predicates[predicate.name] = predicate
         else:
             found.append(_duplicate("predicate", predicate.name, predicate.span, first_p.span,
                                     same=_signature(first_p.parameters) == _signature(predicate.parameters)))
-        _duplicate_parameters(found, predicate.parameters, f"predicate {predicate.name}")
+        _duplicate_parameters(found, predicate.parameters, f"predicate {predicate.name}", declaration=True,
+                              severity=bent)
 
     for function in domain.functions:
-        _check_type_refs(symbols, function.parameters, f"parameter of function {function.name}:")
+        _check_type_refs(symbols, function.parameters, f" of function {function.name}")
         for ref in _type_nodes(function.type):
             if ref.name not in symbols.hierarchy and ref.name != NUMBER:
                 found.append(finding("E201", f"value type {ref.name} of function {function.name} is not declared"
@@ -125,7 +135,7 @@ def domain_symbols(domain: ast.Domain) -> DomainSymbols:
             found.append(_duplicate("function", function.name, function.span, first_f.span,
                                     same=_signature(first_f.parameters) == _signature(function.parameters)
                                     and first_f.type == function.type))
-        _duplicate_parameters(found, function.parameters, f"function {function.name}")
+        _duplicate_parameters(found, function.parameters, f"function {function.name}", declaration=True, severity=bent)
 
     for structure in domain.structures:
         if isinstance(structure, ast.DerivedPredicate):
@@ -139,12 +149,12 @@ def domain_symbols(domain: ast.Domain) -> DomainSymbols:
                 found.append(finding("E206", f"derived predicate {head.name} has {len(head.parameters)} "
                                      f"parameters, but :predicates declares {len(declared_head.parameters)}",
                                      head.span, notes=(("declared here", declared_head.span),)))
-            _check_type_refs(symbols, head.parameters, f"parameter of derived predicate {head.name}:")
+            _check_type_refs(symbols, head.parameters, f" of derived predicate {head.name}")
             continue
         kind = "action" if isinstance(structure, ast.Action) else "durative action"
-        _check_type_refs(symbols, structure.parameters, f"parameter of {kind} {structure.name}:")
+        _check_type_refs(symbols, structure.parameters, f" of {kind} {structure.name}")
         if isinstance(structure, ast.Action):
-            _check_type_refs(symbols, structure.vars, f":vars of action {structure.name}:")
+            _check_type_refs(symbols, structure.vars, f" (in :vars) of action {structure.name}")
         first_s = symbols.structures.get(structure.name)
         if first_s is None:
             symbols.structures[structure.name] = structure
@@ -163,11 +173,13 @@ def domain_symbols(domain: ast.Domain) -> DomainSymbols:
     return symbols
 
 
-def problem_symbols(symbols: DomainSymbols, problem: ast.Problem, domain_preferences: Iterable[str] = ()
-                    ) -> ProblemSymbols:
-    """`domain_preferences`: preferences the domain names (in preconditions), which the metric may weigh."""
+def problem_symbols(symbols: DomainSymbols, problem: ast.Problem, domain_preferences: Iterable[str] = (), *,
+                    strict: bool = False) -> ProblemSymbols:
+    """`domain_preferences`: preferences the domain names (in preconditions), which the metric may weigh.
+    `strict`: an object declared twice with different types is an error rather than a warning."""
     table = ProblemSymbols(problem)
     found = table.findings
+    bent = Severity.ERROR if strict else None
     if problem.domain != symbols.domain.name:
         found.append(finding("E301", f"the problem is for domain {problem.domain}, but the domain is "
                              f"{symbols.domain.name}", _domain_name_span(problem)))
@@ -182,17 +194,14 @@ def problem_symbols(symbols: DomainSymbols, problem: ast.Problem, domain_prefere
         first = table.objects.get(obj.name)
         if first is None:
             table.objects[obj.name] = info
-        elif first.in_domain:
-            if first.types == info.types:
+        elif first.types == info.types:
+            if first.in_domain:
                 found.append(finding("W302", f"object {obj.name} repeats the domain's constant {obj.name}",
                                      obj.span, notes=(("declared as a constant here", first.declaration.span),)))
             else:
-                found.append(finding("E211", f"object {obj.name} is declared as a {_types(info.types)}, but the "
-                                     f"domain declares the constant {obj.name} as a {_types(first.types)}",
-                                     obj.span, notes=(("declared as a constant here", first.declaration.span),)))
+                found.append(_duplicate("object", obj.name, obj.span, first.declaration.span, same=True))
         else:
-            found.append(_duplicate("object", obj.name, obj.span, first.declaration.span,
-                                    same=first.types == info.types))
+            table.objects[obj.name] = _retyped(first, info, "object", found, bent)
     for formula in (problem.goal, problem.constraints):
         if formula is None:
             continue
@@ -208,8 +217,16 @@ def _signature(parameters: tuple[ast.TypedName, ...]) -> tuple[tuple[str, ...], 
     return tuple(type_names(p.type) for p in parameters)
 
 
-def _types(types: tuple[str, ...]) -> str:
+def types_text(types: tuple[str, ...]) -> str:
+    """A type list as PDDL writes it: `truck`, or `(either truck boat)`."""
     return types[0] if len(types) == 1 else "(either " + " ".join(types) + ")"
+
+
+def article(text: str) -> str:
+    """`a truck`, `an area`, or `one of truck, boat` for an either."""
+    if text.startswith("(either"):
+        return "one of " + text[len("(either "):-1].replace(" ", ", ")
+    return ("an " if text[:1] in "aeiou" else "a ") + text
 
 
 def _duplicate(kind: str, name: str, span: Span | None, first: Span | None, *, same: bool) -> Diagnostic:
@@ -219,14 +236,43 @@ def _duplicate(kind: str, name: str, span: Span | None, first: Span | None, *, s
                    notes=(("first declared here", first),))
 
 
-def _duplicate_parameters(found: list[Diagnostic], parameters: Iterable[ast.TypedName], owner: str) -> None:
+def _retyped(first: ObjectInfo, again: ObjectInfo, kind: str, found: list[Diagnostic],
+             severity: Severity | None) -> ObjectInfo:
+    """An object (or constant) declared a second time with other types: it belongs to each (as
+    `pddltools.pddl.types.typed_objects` reads it for the semantics), reported as W217."""
+    types = merged_types(first.types, again.types)
+    if first.in_domain and not again.in_domain:
+        twice = f"as {article(types_text(again.types))} here and as {article(types_text(first.types))} among the " \
+                "domain's constants"
+    else:
+        twice = f"twice, as {article(types_text(first.types))} and as {article(types_text(again.types))}"
+    found.append(finding(
+        "W217", f"{kind} {again.name} is declared {twice}: it is read as an object of each type ({', '.join(types)})",
+        again.declaration.span, severity=severity, notes=(("first declared here", first.declaration.span),)))
+    return ObjectInfo(first.name, types, first.declaration, first.in_domain)
+
+
+def _duplicate_parameters(found: list[Diagnostic], parameters: Iterable[ast.TypedName], owner: str, *,
+                          declaration: bool = False, severity: Severity | None = None) -> None:
+    """E211 for a parameter named twice. In a predicate or function `declaration` the names are
+    placeholders and only the positions count, so it is W216 (with `severity`, if given): IPC-2000
+    logistics declares `(in ?obj ?obj)`, which every planner reads."""
     seen: dict[str, ast.TypedName] = {}
+    arity = 0
     for parameter in parameters:
-        if parameter.name in seen:
-            found.append(finding("E211", f"parameter {parameter.name} of {owner} is declared twice", parameter.span,
-                                 notes=(("first declared here", seen[parameter.name].span),)))
-        else:
+        arity += 1
+        if parameter.name not in seen:
             seen[parameter.name] = parameter
+            continue
+        notes = (("first declared here", seen[parameter.name].span),)
+        if not declaration:
+            found.append(finding("E211", f"parameter {parameter.name} of {owner} is declared twice", parameter.span,
+                                 notes=notes))
+            continue
+        found.append(finding(
+            "W216", f"parameter {parameter.name} of {owner} is declared twice: names in a declaration are "
+            f"placeholders and only positions count, so this is read as argument {arity} of {owner}",
+            parameter.span, severity=severity, notes=notes))
 
 
 def _domain_name_span(problem: ast.Problem) -> Span | None:
@@ -244,5 +290,5 @@ def _domain_name_span(problem: ast.Problem) -> Span | None:
     return Span(span.source, span.start + name_at, span.start + name_at + len(problem.domain))
 
 
-__all__ = ["DomainSymbols", "ObjectInfo", "ProblemSymbols", "domain_symbols", "problem_symbols",
-           "suggestion"]
+__all__ = ["DomainSymbols", "ObjectInfo", "ProblemSymbols", "article", "domain_symbols", "problem_symbols",
+           "suggestion", "types_text"]

@@ -17,7 +17,7 @@ track) checks it in `tests/check/test_tracks.py`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from pddltools.check.features import Feature, FeatureSet
@@ -108,6 +108,7 @@ class Fit(StrEnum):
     FITS = "fits"
     COMPILABLE = "compilable"
     UNFIT = "unfit"
+    INVALID = "invalid"  # the task has errors: whatever its language, no planner can be given it as it is
 
 
 @dataclass(frozen=True)
@@ -118,16 +119,22 @@ class Verdict:
     to_compile: tuple[Feature, ...]  # compilable: the features to remove
     ruled_out_by: tuple[Feature, ...]  # unfit: the features the track does not have
     lacks_defining: bool = False  # fits the language, but uses none of the track's defining features
+    errors: int = 0  # invalid: how many errors the task has
+    language: Fit | None = None  # invalid: what the verdict on its features alone would be
 
     def compile_command(self, domain: str = "DOMAIN", problem: str = "PROBLEM") -> str | None:
         """The `pddltools compile` call that makes the task fit (or fit a core-only planner)."""
         features = self.to_compile or self.optional_used
         names = sorted({COMPILABLE[f] for f in features if f in COMPILABLE})
-        if not names or self.fit is Fit.UNFIT:
+        if not names or self.fit not in (Fit.FITS, Fit.COMPILABLE):
             return None
         return f"pddltools compile {domain} {problem} --remove {','.join(names)} -o OUTDIR"
 
     def explain(self) -> str:
+        if self.fit is Fit.INVALID and self.language is not None:
+            errors = "1 error (fix it" if self.errors == 1 else f"{self.errors} errors (fix them"
+            return (f"the task has {errors} first); its features alone: {self.language.value}, "
+                    + replace(self, fit=self.language).explain())
         if self.fit is Fit.UNFIT:
             return "uses " + ", ".join(self.ruled_out_by) + ", which this track does not have"
         if self.fit is Fit.COMPILABLE:
@@ -154,7 +161,18 @@ def verdict(track: Track, features: FeatureSet | Iterable[Feature]) -> Verdict:
     return Verdict(track, Fit.COMPILABLE, optional, tuple(outside), ())
 
 
-def verdicts(features: FeatureSet | Iterable[Feature], only: Iterable[str] | None = None) -> dict[str, Verdict]:
-    """The verdict for every track (or the ones named in `only`), keyed by track id."""
+def verdicts(features: FeatureSet | Iterable[Feature], only: Iterable[str] | None = None, *,
+             errors: int = 0) -> dict[str, Verdict]:
+    """The verdict for every track (or the ones named in `only`), keyed by track id. A task with
+    `errors` fits nothing: a track it would fit or could be compiled into says `invalid` instead."""
     wanted = set(only) if only is not None else None
-    return {t.id: verdict(t, features) for t in TRACKS if wanted is None or t.id in wanted}
+    found = {t.id: verdict(t, features) for t in TRACKS if wanted is None or t.id in wanted}
+    return {tid: with_errors(v, errors) for tid, v in found.items()}
+
+
+def with_errors(found: Verdict, errors: int) -> Verdict:
+    """`found` for a task with `errors` errors: unfit stays unfit (its features rule the track out
+    anyway); fits and compilable become invalid, keeping the verdict on the features for the message."""
+    if not errors or found.fit is Fit.UNFIT:
+        return found
+    return replace(found, fit=Fit.INVALID, errors=errors, language=found.language or found.fit)

@@ -10,20 +10,29 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 
 from pddltools.compile.errors import CompileError, compile_error
-from pddltools.compile.pipeline import TARGETS, Result, compile_task, removals
+from pddltools.compile.pipeline import TARGETS, OnPass, Result, compile_task, removals
 from pddltools.compile.planmap import PlanMap, format_plan, to_json, unmap
 from pddltools.compile.task import Task
-from pddltools.diagnostics import Diagnostic, Error, render_json, render_rich
+from pddltools.diagnostics import Diagnostic, Error, Source, render_json, render_rich
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+from pddltools.progress import in_words, progress_bar
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+    from pddltools.validate.report import PlanReport
 
 OK, FINDINGS, USAGE = 0, 1, 2
 _USAGE_CODES = {"E804", "E806", "E807"}
+#: Estimated actions from which a compilation is announced as large before it is made: IPC-2023
+#: rubiks-cube's 12 actions become 48,408 and take most of a minute to compile and write.
+LARGE = 10_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -56,7 +65,7 @@ def _fail(diagnostics: tuple[Diagnostic, ...], fmt: str, code: int) -> int:
     if fmt == "json":
         print(render_json(diagnostics))
     else:
-        render_rich(diagnostics, Console(stderr=True, highlight=False, soft_wrap=True))
+        render_rich(diagnostics, _stderr())
     return code
 
 
@@ -73,10 +82,46 @@ def run_compile(args: argparse.Namespace) -> int:
             raise compile_error("E804", f"{outdir} is not a folder")
         if outdir.is_dir() and any(outdir.iterdir()) and not args.force:
             raise compile_error("E804", f"{outdir} has files in it; use --force to overwrite them")
-        result = compile_task(Task(domain, problem), remove, strict=args.target is not None, method=args.method)
+        with progress_bar(_stderr(), counted=False) as progress:
+            spinner = progress.add_task("compiling")
+            on_pass = _announcer(progress, spinner, len(domain.actions))
+            result = compile_task(Task(domain, problem), remove, strict=args.target is not None, method=args.method,
+                                  on_pass=on_pass)
+            progress.update(spinner, description=f"writing {outdir}")
+            written = _write(result, args, outdir)
     except CompileError as exc:
         code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
         return _fail(exc.diagnostics, args.format, code)
+    if written is not None:
+        return _fail(compile_error("E804", f"cannot write to {outdir}: {written}").diagnostics, args.format, USAGE)
+    summary = _summary(result, outdir)
+    if args.format == "json":
+        print(json.dumps(summary, indent=1))
+    else:
+        _print_summary(result, summary)
+    return OK
+
+
+def _stderr() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _announcer(progress: Progress, spinner: TaskID, actions: int) -> OnPass:
+    """Names each pass on the progress line, and warns on stderr (bar or not) before a pass that is
+    estimated to make a large task, with the estimate in words."""
+    def on_pass(name: str, estimate: int | None) -> None:
+        progress.update(spinner, description=f"compiling: {name.replace('_', ' ')}")
+        if estimate is not None and estimate >= LARGE:
+            words = in_words(estimate)
+            progress.console.print(
+                f"warning: the {name.replace('_', ' ')} pass will make "
+                f"{words if words.startswith('about') else 'about ' + words} actions of the domain's {actions}; "
+                "compiling and writing them may take minutes", markup=False)
+    return on_pass
+
+
+def _write(result: Result, args: argparse.Namespace, outdir: Path) -> OSError | None:
+    """Write the compiled task and its plan map; the error if that failed."""
     target = args.target or f"remove:{args.remove}"
     plan_map = to_json(result, str(Path(args.domain).resolve()), str(Path(args.problem).resolve()), target)
     try:
@@ -85,13 +130,8 @@ def run_compile(args: argparse.Namespace) -> int:
         (outdir / "problem.pddl").write_text(str(result.task.problem) + "\n", encoding="utf-8")
         (outdir / "plan-map.json").write_text(json.dumps(plan_map, indent=1) + "\n", encoding="utf-8")
     except OSError as exc:
-        return _fail(compile_error("E804", f"cannot write to {outdir}: {exc}").diagnostics, args.format, USAGE)
-    summary = _summary(result, outdir)
-    if args.format == "json":
-        print(json.dumps(summary, indent=1))
-    else:
-        _print_summary(result, summary)
-    return OK
+        return exc
+    return None
 
 
 def _summary(result: Result, outdir: Path) -> dict[str, Any]:
@@ -122,6 +162,8 @@ def _print_summary(result: Result, summary: dict[str, Any]) -> None:
 
 
 def run_unmap(args: argparse.Namespace) -> int:
+    """The original plan on stdout; when it is not a valid plan of the original task, validate's report
+    of why on stderr (in the JSON, `report`) and exit 1, as `pddltools validate` would."""
     try:
         plan_map = PlanMap.load(args.outdir / "plan-map.json")
         try:
@@ -132,28 +174,49 @@ def run_unmap(args: argparse.Namespace) -> int:
     except CompileError as exc:
         code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
         return _fail(exc.diagnostics, args.format, code)
-    valid, value = _measure(plan_map, format_plan(steps))
+    plan = format_plan(steps)
+    report, unjudged = _judge(plan_map, plan, f"{args.plan}, mapped back")
+    value = _value(report)
     if args.format == "json":
         print(json.dumps({"steps": [{"action": name, "args": list(a)} for name, a in steps],
-                          "original": plan_map.data.get("original"), "valid": valid, "value": value}, indent=1))
+                          "original": plan_map.data.get("original"),
+                          "valid": report.valid if report is not None else None, "value": value,
+                          "report": report.to_json() if report is not None else None,
+                          "not_validated": unjudged}, indent=1))
     else:
-        sys.stdout.write(format_plan(steps))
+        sys.stdout.write(plan)
         if value is not None:
             sys.stdout.write(f"; cost = {value} (on the original task)\n")
-    return OK
+        err = _stderr()
+        if report is not None and not report.valid:
+            from pddltools.validate.cli import _print_report  # validate's own words for a verdict
+
+            _print_report(err, report)
+        elif unjudged:
+            err.print(f"pddltools unmap: the plan was not validated: {unjudged}", markup=False)
+    return FINDINGS if report is not None and not report.valid else OK
 
 
-def _measure(plan_map: PlanMap, plan: str) -> tuple[bool | None, int | float | None]:
-    """Whether the plan is valid on the original task (when its files can still be read), and its value
-    there: the original costs, which the compiled task may have dropped."""
+def _judge(plan_map: PlanMap, plan: str, name: str) -> tuple[PlanReport | None, str | None]:
+    """validate's report on the plan, against the original task (the files the plan map names), or
+    why there is none: the original files were moved or no longer parse."""
+    from pddltools.validate import Task as Original
+    from pddltools.validate import validate_plan
+
     original = plan_map.data.get("original") or {}
     try:
-        from pddltools.validate import Task as Original
-        from pddltools.validate import validate_plan
+        task = Original.load(original["domain"], original["problem"])
+    except Error as exc:
+        reason = exc.diagnostics[0].message if exc.diagnostics else str(exc)
+        return None, f"the original task cannot be loaded ({reason})"
+    except (KeyError, TypeError):
+        return None, "the plan map does not name the original domain and problem"
+    return validate_plan(task, Source(plan, name)), None
 
-        report = validate_plan(Original.load(original["domain"], original["problem"]), plan)
-    except (Error, KeyError, TypeError, OSError):
-        return None, None
+
+def _value(report: PlanReport | None) -> int | float | None:
+    """The plan's value on the original task: the original costs, which the compiled task may have dropped."""
+    if report is None or not report.valid or report.value is None:
+        return None
     value = report.value
-    return report.valid, (None if value is None or not report.valid else
-                          int(value) if value == int(value) else float(value))
+    return int(value) if value == int(value) else float(value)

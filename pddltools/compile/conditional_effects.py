@@ -41,6 +41,7 @@ from pddltools.compile.formulas import (
 )
 from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
+from pddltools.progress import in_words
 
 Method = Literal["auto", "direct", "polynomial"]
 DIRECT_BIAS = 2
@@ -101,6 +102,26 @@ def polynomial_size(split: _Split) -> int:
     adds = sum(1 for _, effects in split.groups if any(not isinstance(e.effect, ast.Not) for e in effects))
     evals = sum(len(disjuncts(c)) + _negation_size(c) for c, _ in split.groups)
     return 3 + evals + 2 * deletes + 2 * adds
+
+
+def _choose(split: _Split, method: Method) -> tuple[bool, int, int]:
+    """Whether the action gets the direct split, and the two size estimates the choice was made on."""
+    direct, polynomial = direct_size(split), polynomial_size(split)
+    return method == "direct" or (method == "auto" and direct <= DIRECT_BIAS * polynomial), direct, polynomial
+
+
+def estimated_actions(task: Task, method: Method = "auto") -> int:
+    """How many actions the pass will make of `task`'s (before making them: a planner's user is told
+    when the answer is a compilation too big to wait for)."""
+    total = 0
+    for action in task.domain.actions:
+        split = _split(action)
+        if not split.groups:
+            total += 1
+            continue
+        use_direct, direct, polynomial = _choose(split, method)
+        total += direct if use_direct else polynomial
+    return total
 
 
 def _direct(action: ast.Action, split: _Split, taken: set[str]) -> list[ast.Action]:
@@ -197,8 +218,7 @@ def remove_conditional_effects(task: Task, method: Method = "auto") -> Step:
             origins[structure.name] = Origin(structure.name, identity)
             built.append(replace(structure, effect=build_effect(split.unconditional)))
             continue
-        direct, polynomial = direct_size(split), polynomial_size(split)
-        use_direct = method == "direct" or (method == "auto" and direct <= DIRECT_BIAS * polynomial)
+        use_direct, direct, polynomial = _choose(split, method)
         if use_direct:
             copies = _direct(structure, split, taken)
             for copy in copies:
@@ -211,7 +231,7 @@ def remove_conditional_effects(task: Task, method: Method = "auto") -> Step:
             sequenced.append(structure.name)
         notes.append(f"{structure.name}: {len(split.groups)} effect conditions, "
                      f"{'direct split' if use_direct else 'polynomial sequencing'} "
-                     f"(estimated actions: direct {direct}, polynomial {polynomial})")
+                     f"(estimated actions: direct {in_words(direct)}, polynomial {in_words(polynomial)})")
         built.extend(copies)
     structures = [s for s in built if s is not None]
     domain, problem = task.domain, task.problem

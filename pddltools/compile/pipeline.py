@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from pddltools.check.features import REQUIREMENT_OF, Feature, detect
-from pddltools.compile.conditional_effects import Method, remove_conditional_effects
+from pddltools.compile.conditional_effects import Method, estimated_actions, remove_conditional_effects
 from pddltools.compile.costs import remove_costs
 from pddltools.compile.derived import remove_derived
 from pddltools.compile.disjunction import LIMIT, remove_disjunction
@@ -121,6 +121,18 @@ def _stages(remove: frozenset[Feature], method: Method, limit: int
     ]
 
 
+#: A pass about to run, and the number of actions it is estimated to make (None: it has no estimate).
+OnPass = Callable[[str, int | None], None]
+
+
+def _estimate(name: str, task: Task, method: Method) -> int | None:
+    """The actions a pass will make, where that can be known cheaply beforehand: the conditional
+    effects pass is where compilations blow up (a `when` under a `forall` over many objects)."""
+    if name == "conditional_effects":
+        return estimated_actions(task, method)
+    return None
+
+
 #: Features no pass removes; a target that wants them gone must refuse the task.
 UNSUPPORTED = frozenset({F.NUMERIC_FLUENTS, F.DURATIVE_ACTIONS, F.DURATION_INEQUALITIES,
                          F.CONTINUOUS_EFFECTS, F.TIMED_INITIAL_LITERALS, F.PREFERENCES, F.TRAJECTORY_CONSTRAINTS,
@@ -128,10 +140,11 @@ UNSUPPORTED = frozenset({F.NUMERIC_FLUENTS, F.DURATIVE_ACTIONS, F.DURATION_INEQU
 
 
 def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False, method: Method = "auto",
-                 limit: int = LIMIT, measure: bool = True) -> Result:
+                 limit: int = LIMIT, measure: bool = True, on_pass: OnPass | None = None) -> Result:
     """Run the passes that remove `remove` from `task`. `strict` (the named targets): refuse a task that
     uses a feature no pass removes, since the output would not be in the target language. `measure`:
-    print the task after every pass for the report's sizes (0 without)."""
+    print the task after every pass for the report's sizes (0 without). `on_pass` is told of each pass
+    before it runs, with its estimate of the actions it will make (for progress, and for a warning)."""
     started = time.perf_counter()
     found = detect(task.domain, [task.problem])
     if strict:
@@ -158,6 +171,8 @@ def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False
         present = features & found.features
         if not present:
             continue
+        if on_pass is not None:
+            on_pass(name, _estimate(name, task, method))
         t0 = time.perf_counter()
         step = run(task, present)
         seconds = time.perf_counter() - t0

@@ -520,7 +520,9 @@ def parse(source: Source, kind: Kind | None = None, *, fast: bool = True,
     `compiled=False` runs the Python versions of the loop and the scanners (the compiled ones are used
     where `pddltools._speedups` is built)."""
     from pddltools.pddl.errors import explain
+    from pddltools.pddl.prelude import without_prelude
 
+    source, prelude = without_prelude(source)
     parser = _parser(fast, compiled)
     try:
         result, build_warnings = parser.parse(source, via_lark=via_lark)
@@ -532,6 +534,7 @@ def parse(source: Source, kind: Kind | None = None, *, fast: bool = True,
         raise ParseError([_error("E110", f"expected a {kind} file, but this is a {other}: "
                                  f"(define ({other} {result.name}) ...)", span)])
     if warnings is not None:
+        warnings.extend([prelude] if prelude is not None else [])
         warnings.extend(build_warnings)
         warnings.extend(_requirement_warnings(result))
     return cast("ast.Domain | ast.Problem", result)

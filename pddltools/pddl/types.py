@@ -114,15 +114,23 @@ class TypeHierarchy:
 def typed_objects(domain: ast.Domain, problem: ast.Problem | None = None) -> dict[str, tuple[str, ...]]:
     """Every constant of the domain and object of the problem, with the type names it was declared with.
 
-    An object declared in both places (or twice) keeps its first declaration: the checker reports the
-    duplicate.
+    An object declared twice (in both places, or twice in one) with different types belongs to each, as
+    if declared `(either ...)`: IPC-2011's temporal machine shop declares `kiln0 - kiln8 kiln0 - kiln20`
+    and fires kiln0 both ways. The checker reports the repetition (W217).
     """
     declared: dict[str, tuple[str, ...]] = {}
     sections = [domain.constants] + ([problem.objects] if problem is not None else [])
     for section in sections:
         for obj in section:
-            declared.setdefault(obj.name, type_names(obj.type))
+            types = type_names(obj.type)
+            known = declared.get(obj.name)
+            declared[obj.name] = types if known is None else merged_types(known, types)
     return declared
+
+
+def merged_types(first: tuple[str, ...], then: tuple[str, ...]) -> tuple[str, ...]:
+    """The types of an object declared with `first` and again with `then`, each named once, in order."""
+    return first + tuple(t for t in then if t not in first)
 
 
 def objects_by_type(hierarchy: TypeHierarchy, objects: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:

@@ -28,7 +28,8 @@ FORMATS = ("text", "json")
 def register_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     simulate = commands.add_parser("simulate", help="run rounds of an instance offline under a policy")
     simulate.add_argument("domain", metavar="DOMAIN", help="the domain file (or a file holding both)")
-    simulate.add_argument("instance", metavar="INSTANCE", help="the instance file")
+    simulate.add_argument("instance", metavar="INSTANCE", nargs="?",
+                          help="the instance file (leave it out when DOMAIN holds the instance too)")
     simulate.add_argument("--instance-name", help="which instance, when the file holds several")
     _policy_options(simulate)
     simulate.add_argument("--rounds", type=_positive, default=30)
@@ -112,7 +113,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from pddltools.rddlsim.offline import run_rounds
 
     try:
-        problem = load_problem(args.domain, args.instance, args.instance_name)
+        problem = load_problem(args.domain, args.instance or args.domain, args.instance_name)
         result = run_rounds(problem, args.policy, args.rounds, args.seed)
     except Error as exc:
         return _failure(exc, args.format)

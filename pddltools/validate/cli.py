@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.markup import escape
 
+from pddltools.cli_options import parse_command_line
 from pddltools.diagnostics import Error, InputError, read_source, render_json, render_rich
 
 if TYPE_CHECKING:
@@ -67,11 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m pddltools.validate", description="Validate plans.")
     sub = parser.add_subparsers()
     register(sub)
+    sub.choices["validate"].prog = parser.prog  # the usage names the module alone, as it is run
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(["validate", *(sys.argv[1:] if argv is None else argv)])
+    args = parse_command_line(build_parser(), ["validate", *(sys.argv[1:] if argv is None else argv)])
     try:
         return int(args.func(args))
     except BrokenPipeError:

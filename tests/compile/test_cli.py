@@ -47,9 +47,11 @@ def test_unmap_json_restores_unified_parameters(tmp_path: Path, capsys: pytest.C
     assert main(["compile", *files("equality"), "--remove", "equality", "-o", str(out)]) == 0
     capsys.readouterr()
     (tmp_path / "plan").write_text("(look a)\n(rest)\n; cost = 2 (unit cost)\n")
-    assert main(["unmap", str(out), str(tmp_path / "plan"), "--format", "json"]) == 0
-    steps = json.loads(capsys.readouterr().out)["steps"]
-    assert steps == [{"action": "look", "args": ["a", "a"]}, {"action": "rest", "args": ["home"]}]
+    # Not a plan of the task (rest needs the agent at home), so exit 1; the mapping is shown all the same.
+    assert main(["unmap", str(out), str(tmp_path / "plan"), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["steps"] == [{"action": "look", "args": ["a", "a"]}, {"action": "rest", "args": ["home"]}]
+    assert data["report"]["reason"] == "precondition" and data["report"]["failed_step"] == 2
 
 
 def test_unmap_restores_costs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -102,3 +104,54 @@ def test_text_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["compile", *files("quantifiers"), "--target", "typed-strips", "-o", str(tmp_path / "o")]) == 0
     text = capsys.readouterr().out
     assert "quantifiers" in text and "problem-specific" in text and "requirements :strips :typing" in text
+
+
+def _costs_compiled_with_plan(tmp_path: Path, plan: str) -> tuple[Path, Path]:
+    """The costs task compiled into tmp_path/out, and a plan file of the compiled task."""
+    out = tmp_path / "out"
+    assert main(["compile", *files("costs"), "--target", "strips", "-o", str(out), "--format", "json"]) == 0
+    (tmp_path / "plan").write_text(plan)
+    return out, tmp_path / "plan"
+
+
+def test_unmap_exits_1_and_says_why_when_the_plan_stops_short_of_the_goal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, plan = _costs_compiled_with_plan(tmp_path, "(drive a b)\n")
+    capsys.readouterr()
+    assert main(["unmap", str(out), str(plan)]) == 1
+    printed = capsys.readouterr()
+    assert printed.out == "(drive a b)\n"  # the mapped plan still comes out, for a look at it
+    assert "invalid (goal)" in printed.err and "unsatisfied: (at c)" in printed.err
+    assert main(["unmap", str(out), str(plan), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["valid"] is False and data["value"] is None
+    assert data["report"]["reason"] == "goal" and data["report"]["unsatisfied"] == ["(at c)"]
+
+
+def test_unmap_exits_1_on_an_unknown_object_with_validates_diagnostic(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, plan = _costs_compiled_with_plan(tmp_path, "(drive a zz)\n")
+    capsys.readouterr()
+    assert main(["unmap", str(out), str(plan)]) == 1
+    err = capsys.readouterr().err
+    assert "not a plan for this task (unknown-object)" in err
+    assert "'zz' is not an object of the problem" in err and "^" in err
+    assert main(["unmap", str(out), str(plan), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["report"]["reason"] == "unknown-object"
+
+
+def test_unmap_says_when_the_original_task_is_gone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    domain, problem = (source / "domain.pddl", source / "problem.pddl")
+    for copy, original in zip((domain, problem), files("costs"), strict=True):
+        copy.write_text(Path(original).read_text())
+    out = tmp_path / "out"
+    assert main(["compile", str(domain), str(problem), "--target", "strips", "-o", str(out)]) == 0
+    domain.unlink()
+    capsys.readouterr()
+    (tmp_path / "plan").write_text("(drive a b)\n")
+    assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0
+    printed = capsys.readouterr()
+    assert printed.out == "(drive a b)\n"
+    assert "the plan was not validated: the original task cannot be loaded" in printed.err

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -116,9 +118,12 @@ def test_fmt_check_and_write(files: Path) -> None:
     assert "(:action go" in path.read_text()
 
 
-def test_fmt_write_keeps_comments_unless_told(tmp_path: Path) -> None:
+@pytest.mark.parametrize("original", [
+    "; my notes\n(define (domain d))\n",
+    '(in-package "PDDL")\n(define   (domain d))\n',  # IPC-1998's Lisp form, which the parser skips (W104)
+])
+def test_fmt_write_keeps_comments_unless_told(tmp_path: Path, original: str) -> None:
     path = tmp_path / "c.pddl"
-    original = "; my notes\n(define (domain d))\n"
     path.write_text(original)
     assert main(["fmt", "--write", str(path)]) == 2
     assert path.read_text() == original
@@ -131,3 +136,101 @@ def test_console_script_runs_from_any_folder(tmp_path: Path) -> None:
                          capture_output=True, text=True, cwd=tmp_path, check=False)
     assert run.returncode == 0
     assert "parse" in run.stdout and "fmt" in run.stdout
+
+
+def test_parse_ends_with_a_summary_line_and_draws_no_bar_off_a_terminal(
+        files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (files / "bad.pddl").write_text("(define (domain x)\n  (:action a :parameters x))\n")
+    assert main(["parse", str(files)]) == 1
+    printed = capsys.readouterr()
+    assert len(printed.out.splitlines()) == 2  # one line per parsed file, nothing else on stdout
+    last = printed.err.splitlines()[-1]
+    assert re.fullmatch(r"3 files in \d+\.\d s: 1 domain, 1 problem, 1 failed", last), last
+    assert "\x1b" not in printed.err and "━" not in printed.err  # captured output is no terminal
+    assert main(["parse", "--format", "json", str(files)]) == 1
+    assert json.loads(capsys.readouterr().out)["seconds"] >= 0
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal() -> None:
+    from rich.console import Console
+
+    from pddltools.progress import progress_bar
+
+    screen = io.StringIO()
+    with progress_bar(Console(file=screen, force_terminal=True, width=80)) as progress:
+        task = progress.add_task("parsing", total=4)
+        progress.advance(task, 2)
+        progress.refresh()
+    assert "parsing" in screen.getvalue() and "2/4" in screen.getvalue()
+    quiet = io.StringIO()
+    with progress_bar(Console(file=quiet, force_terminal=False)) as progress:
+        progress.advance(progress.add_task("parsing", total=4), 2)
+        progress.refresh()
+    assert quiet.getvalue() == ""
+
+
+def test_big_counts_are_said_in_words() -> None:
+    from pddltools.progress import in_words
+
+    assert in_words(48408) == "48,408"
+    assert in_words(3 * 10**300 + 12345) == "about 3 \u00d7 10^300"  # a times sign
+    assert in_words(96 * 10**20) == "about 1 \u00d7 10^22"
+
+
+def test_fmt_check_takes_several_files_and_names_each_unformatted_one(
+        files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    domain, problem = files / "domain.pddl", files / "sub" / "p1.pddl"
+    assert main(["fmt", "--write", str(problem)]) == 0
+    assert main(["fmt", "--check", str(problem)]) == 0
+    assert main(["fmt", "--check", str(domain), str(problem)]) == 1
+    err = capsys.readouterr().err
+    assert f"{domain} is not formatted" in err and str(problem) not in err
+
+
+def test_fmt_of_several_files_prints_each_under_its_name(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    domain, problem = files / "domain.pddl", files / "sub" / "p1.pddl"
+    before = domain.read_text(), problem.read_text()
+    assert main(["fmt", str(domain), str(problem)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"; ==> {domain} <==\n(define (domain hello)")
+    assert f"; ==> {problem} <==\n(define (problem hi)" in out
+    assert (domain.read_text(), problem.read_text()) == before  # printing writes nothing
+
+
+def test_fmt_write_of_several_files_rewrites_none_when_one_has_comments(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    plain, commented = tmp_path / "a.pddl", tmp_path / "b.pddl"
+    plain.write_text("(define   (domain a))\n")
+    commented.write_text("; my notes\n(define (domain b))\n")
+    assert main(["fmt", "--write", str(plain), str(commented)]) == 2
+    assert "b.pddl has comments" in capsys.readouterr().err
+    assert plain.read_text() == "(define   (domain a))\n"  # not rewritten either: all or nothing
+    assert main(["fmt", "--write", "--drop-comments", str(plain), str(commented)]) == 0
+    assert plain.read_text() == "(define (domain a))\n" and commented.read_text() == "(define (domain b))\n"
+
+
+def test_an_unknown_option_shows_the_sub_commands_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["fmt", "--bogus", "x.pddl"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: pddltools fmt ") and "unrecognized arguments: --bogus" in err
+    with pytest.raises(SystemExit):
+        main(["rddl", "simulate", "--bogus", "a.rddl"])
+    assert capsys.readouterr().err.startswith("usage: pddltools rddl simulate ")
+
+
+def test_python_dash_m_pddltools_runs_the_command_under_its_own_name(files: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "pddltools", "parse", str(files / "domain.pddl")],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0 and run.stdout.startswith(f"{files / 'domain.pddl'}: domain hello")
+    usage = subprocess.run([sys.executable, "-m", "pddltools", "fmt"], capture_output=True, text=True, check=False)
+    assert usage.returncode == 2 and usage.stderr.startswith("usage: python -m pddltools fmt ")
+
+
+def test_python_dash_m_validate_shows_its_own_usage() -> None:
+    run = subprocess.run([sys.executable, "-m", "pddltools.validate", "--help"], capture_output=True, text=True,
+                         check=False)
+    assert run.returncode == 0
+    assert run.stdout.startswith("usage: python -m pddltools.validate [-h]")
+    assert "validate validate" not in run.stdout

@@ -1,4 +1,4 @@
-; expect: E211 3
+; expect: W217 3
 (define (problem p) (:domain constant-object-clash)
   (:objects r1 - robot hall - robot)
   (:init)
