@@ -189,9 +189,9 @@ def run_unmap(args: argparse.Namespace) -> int:
             sys.stdout.write(f"; cost = {value} (on the original task)\n")
         err = _stderr()
         if report is not None and not report.valid:
-            from pddltools.validate.cli import _print_report  # validate's own words for a verdict
+            from pddltools.validate.cli import print_report  # validate's own words for a verdict
 
-            _print_report(err, report)
+            print_report(err, report)
         elif unjudged:
             err.print(f"pddltools unmap: the plan was not validated: {unjudged}", markup=False)
     return FINDINGS if report is not None and not report.valid else OK

@@ -122,7 +122,7 @@ def run_validate(args: argparse.Namespace) -> int:
             if trace is not None:
                 for line in trace.lines():
                     console.print(escape(line))
-            _print_report(console, report)
+            print_report(console, report)
     return _exit_code(reports)
 
 
@@ -139,7 +139,7 @@ def report_errors(exc: Error, fmt: str) -> None:
         render_rich(exc.diagnostics, _stderr())
 
 
-def _print_report(console: Console, r: PlanReport) -> None:
+def print_report(console: Console, r: PlanReport) -> None:
     name = escape(r.plan)
     if r.valid:
         extra = f", makespan {_show(r.makespan)}" if r.makespan is not None else ""

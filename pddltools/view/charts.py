@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 
-from pddltools.score.svg import _nice_max, colour
+from pddltools.score import svg
+from pddltools.score.svg import colour
 from pddltools.validate.report import exact
 from pddltools.validate.trace import PlanStep, Trace
 
@@ -25,24 +26,27 @@ class Axis:
 
     origin: float
     scale: float
-    end: float
+    ticks: svg.Axis
+
+    @property
+    def end(self) -> float:
+        return self.ticks.top
 
     def x(self, value: float) -> float:
         return self.origin + value * self.scale
 
 
 def time_axis(end: float, origin: float = LABELS) -> Axis:
-    top = _nice_max(end)
-    return Axis(origin, PLOT_W / top, top)
+    ticks = svg.nice_axis(end)
+    return Axis(origin, PLOT_W / ticks.top, ticks)
 
 
 def _ticks(axis: Axis, y0: float, y1: float) -> list[str]:
     parts = []
-    for k in range(6):
-        value = axis.end * k / 5
+    for value in axis.ticks.ticks:
         x = axis.x(value)
         parts.append(f'<line x1="{x:.2f}" y1="{y0}" x2="{x:.2f}" y2="{y1}" stroke="#e4e4e4"/>'
-                     f'<text x="{x:.2f}" y="{y1 + 14}" font-size="10" text-anchor="middle">{value:g}</text>')
+                     f'<text x="{x:.2f}" y="{y1 + 14}" font-size="10" text-anchor="middle">{axis.ticks.label(value)}</text>')
     return parts
 
 
@@ -135,7 +139,7 @@ def fluent_plot(series: dict[str, list[tuple[float, float]]], trace: Trace, x_la
     low, high = min(values, default=0.0), max(values, default=1.0)
     low = min(low, 0.0)
     span = high - low if high > low else 1.0
-    top_value = low + _nice_max(span)
+    top_value = low + svg.nice_axis(span).top
 
     def y(value: float) -> float:
         return TOP + plot_h - plot_h * (value - low) / (top_value - low)
