@@ -111,3 +111,74 @@ def test_without_the_address_limit_the_polled_tree_memory_still_holds() -> None:
     outcome = run_limited([PY, str(PLANNERS / "hog.py")], Limits(wall=20, cpu=20, memory=150 * MB,
                                                                   address_space=False))
     assert outcome.status == "memout" and "process tree used" in outcome.reason
+
+
+# A daemon: fork, setsid() (after `pause` seconds), fork again; the middle process writes the grandchild's
+# pid and exits, so the grandchild is an orphan in a session of its own, past any process-group kill.
+DAEMON = """
+import os, sys, time
+pause = float(sys.argv[2])
+if os.fork() == 0:
+    time.sleep(pause)
+    os.setsid()
+    grandchild = os.fork()
+    if grandchild == 0:
+        while True:
+            time.sleep(1)
+    with open(sys.argv[1], "w") as handle:
+        handle.write(str(grandchild))
+    os._exit(0)
+os.wait()
+time.sleep(0.3)
+"""
+
+
+@pytest.mark.parametrize("pause", [0.0, 0.3])
+def test_daemon_that_calls_setsid_is_killed_with_its_run(tmp_path: Path, pause: float) -> None:
+    pids = tmp_path / "pid"
+    outcome = run_limited([PY, "-c", DAEMON, str(pids), str(pause)], Limits(wall=10, cpu=10, memory=500 * MB))
+    assert outcome.status == "exited" and outcome.returncode == 0, outcome
+    assert gone(int(pids.read_text()))
+
+
+def test_daemon_that_calls_setsid_is_killed_at_the_wall_limit(tmp_path: Path) -> None:
+    pids = tmp_path / "pid"
+    code = DAEMON + "time.sleep(60)\n"
+    outcome = run_limited([PY, "-c", code, str(pids), "0.3"], Limits(wall=1.5, cpu=10, memory=500 * MB, grace=0.2))
+    assert outcome.status == "timeout", outcome
+    assert gone(int(pids.read_text()))
+
+
+# A planner forks 400 processes that sleep (and with "ignore", ignore SIGTERM, as does the planner).
+STORM = """
+import os, signal, sys, time
+if sys.argv[3] == "ignore":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+children = []
+for _ in range(int(sys.argv[2])):
+    pid = os.fork()
+    if pid == 0:
+        while True:
+            time.sleep(1)
+    children.append(pid)
+with open(sys.argv[1], "w") as handle:
+    handle.write(" ".join(map(str, children)))
+while True:
+    time.sleep(1)
+"""
+MARGIN = 0.5  # seconds past the wall limit (and the grace, when SIGTERM is ignored) within which a run ends
+
+
+@pytest.mark.parametrize("sigterm", ["obey", "ignore"])
+def test_fork_storm_of_400_processes_ends_within_the_margin_of_its_wall_limit(tmp_path: Path, sigterm: str) -> None:
+    pids = tmp_path / "pids"
+    limits = Limits(wall=3.0, cpu=60, memory=8 << 30, grace=0.2)
+    start = time.monotonic()
+    outcome = run_limited([PY, "-c", STORM, str(pids), "400", sigterm], limits)
+    elapsed = time.monotonic() - start
+    assert outcome.status == "timeout" and "wall-clock" in outcome.reason, outcome
+    children = [int(p) for p in pids.read_text().split()]
+    assert len(children) == 400 and outcome.processes == 401
+    allowed = limits.wall + (limits.grace if sigterm == "ignore" else 0.0) + MARGIN
+    assert elapsed <= allowed, f"ended {elapsed - limits.wall:.2f} s after the wall limit"
+    assert all(gone(pid) for pid in children)
