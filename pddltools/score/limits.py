@@ -15,7 +15,6 @@ output limit is killed, so a flood neither fills the disk nor blocks. No process
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import resource
@@ -28,11 +27,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import psutil  # type: ignore[import-untyped]  # psutil ships no type stubs
 
 from pddltools.score.proctree import Proc, descendants, proportional_memory, reaped_cpu, send
+from pddltools.score.supervisor import Report
 
 _SUPERVISOR = Path(__file__).with_name("supervisor.py")
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder holding `pddltools`
@@ -205,7 +205,7 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-I", str(_SUPERVISOR), str(_PACKAGE_ROOT), str(os.getpid()), str(go_read),
+            [sys.executable, "-I", "-S", str(_SUPERVISOR), str(_PACKAGE_ROOT), str(os.getpid()), str(go_read),
              str(report_write), *argv],
             cwd=cwd, env=dict(env) if env is not None else None, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, pass_fds=(go_read, report_write))
@@ -256,18 +256,17 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
         err.join(5.0)
         report = _read_report(report_read)
     wall = time.monotonic() - start
-    if report.get("error"):
-        number, message = report["error"]
-        raise OSError(number, message)
-    if not verdict and report.get("ended") is not None:
-        wall = report["ended"] - report["started"]  # the command's own time, without the supervisor's start
-    returncode = _returncode(report.get("status"))
+    if report is not None and report.error is not None:
+        raise OSError(*report.error)
+    if not verdict and report is not None and report.ended is not None and report.started is not None:
+        wall = report.ended - report.started  # the command's own time, without the supervisor's start
+    returncode = _returncode(report.status if report is not None else None)
     proc.returncode = returncode
-    cpu = max(monitor.cpu, float(report.get("cpu", 0.0)))
+    cpu = max(monitor.cpu, report.cpu if report is not None else 0.0)
     peak = monitor.peak
     stderr = err.text()
     if not verdict:
-        if not report:
+        if report is None:
             verdict, reason = "crash", "the run's supervisor was killed"
         elif returncode == -signal.SIGXCPU or (returncode != 0 and cpu >= limits.cpu):
             verdict, reason = "timeout", f"used {cpu:.1f} s of CPU time, over {limits.cpu:g} s"
@@ -297,8 +296,8 @@ def _check(monitor: _Monitor, limits: Limits, wall: float, output: int,
     return "", ""
 
 
-def _read_report(fd: int) -> dict[str, Any]:
-    """The supervisor's report (see `supervisor.main`); {} when it died without writing one."""
+def _read_report(fd: int) -> Report | None:
+    """The supervisor's report; None when it died without writing one."""
     data = bytearray()
     try:
         os.set_blocking(fd, False)
@@ -308,11 +307,7 @@ def _read_report(fd: int) -> dict[str, Any]:
         pass
     finally:
         os.close(fd)
-    try:
-        report = json.loads(data.decode()) if data else {}
-    except ValueError:
-        return {}
-    return report if isinstance(report, dict) else {}
+    return Report.decode(bytes(data))
 
 
 class _ExitWait:

@@ -6,31 +6,39 @@ process of the machine once per process of the run (which grows with the square 
 Where those files are missing (another OS, a kernel without CONFIG_PROC_CHILDREN) psutil's
 `children(recursive=True)` does the same in one pass over the machine's processes.
 
-This module imports nothing from the rest of pddltools and psutil only in that fallback: the run's
-supervisor (`supervisor.py`), a process started for every run, imports it and should start quickly.
+This module imports nothing from the rest of pddltools, psutil only in that fallback, and no module of
+the standard library that takes long to import (typing, dataclasses): the run's supervisor
+(`supervisor.py`), a process started for every run, imports it and should start quickly.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable
-from dataclasses import dataclass
+
+TYPE_CHECKING = False  # not typing's: importing typing would cost the supervisor's start a third
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
-@dataclass(frozen=True)
 class Proc:
     """One process as a poll saw it."""
 
-    pid: int
-    group: int  # its process group
-    threads: int
-    zombie: bool
-    cpu: float  # seconds: its own user and system time plus that of the children it has waited for
-    rss: int  # bytes resident
+    __slots__ = ("cpu", "group", "pid", "rss", "threads", "zombie")
+
+    def __init__(self, pid: int, group: int, threads: int, zombie: bool, cpu: float, rss: int) -> None:
+        self.pid = pid
+        self.group = group  # its process group
+        self.threads = threads
+        self.zombie = zombie
+        self.cpu = cpu  # seconds: its own user and system time plus that of the children it has waited for
+        self.rss = rss  # bytes resident
+
+    def __repr__(self) -> str:
+        return f"Proc(pid={self.pid}, group={self.group}, zombie={self.zombie}, cpu={self.cpu}, rss={self.rss})"
 
 
 def descendants(root: int) -> list[Proc]:
@@ -124,7 +132,7 @@ def send(procs: Iterable[Proc], sig: int, spare: int) -> None:
         if proc.group != spare and proc.group > 1:
             groups.add(proc.group)
         else:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError):  # gone already
                 os.kill(proc.pid, sig)
     for group in groups:
         with contextlib.suppress(OSError):

@@ -21,18 +21,20 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import json
 import os
 import resource
 import signal
 import sys
 import time
-from typing import Any
+
+TYPE_CHECKING = False  # typing and json are left out: they would cost the start a third (see proctree)
+if TYPE_CHECKING:
+    from typing import Any
 
 if __name__ == "__main__":  # run by path: the package is found through ROOT
     sys.path.insert(0, sys.argv[1])
 
-from pddltools.score.proctree import descendants, send  # only after ROOT is on the path
+from pddltools.score.proctree import descendants, send  # noqa: E402  # only after ROOT is on the path
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 PR_SET_CHILD_SUBREAPER = 36
@@ -62,34 +64,71 @@ def adopt_orphans() -> bool:
     return bool(adopted)
 
 
-def supervise(parent: int, go: int, command: list[str]) -> dict[str, Any]:
-    """Run `command` once `go` says so; return the report (see `main`)."""
-    report: dict[str, Any] = {"status": None, "started": None, "ended": None, "error": None, "cpu": 0.0}
+class Report:
+    """How the command ended: its wait status (None if it never ran), the monotonic times of its start
+    and exit, the CPU seconds of the whole run, and (errno, message) when it could not start.
+    Sent as one line of text: STATUS STARTED ENDED CPU ERRNO MESSAGE, with - for None."""
+
+    __slots__ = ("cpu", "ended", "error", "started", "status")
+
+    def __init__(self) -> None:
+        self.status: int | None = None
+        self.started: float | None = None
+        self.ended: float | None = None
+        self.cpu = 0.0
+        self.error: tuple[int, str] | None = None
+
+    def encode(self) -> bytes:
+        words = ["-" if v is None else repr(v) for v in (self.status, self.started, self.ended, self.cpu)]
+        number, message = self.error or (0, "")
+        return " ".join([*words, str(number), message.replace("\n", " ")]).encode() + b"\n"
+
+    @classmethod
+    def decode(cls, data: bytes) -> Report | None:
+        """The report in `data`, or None when it is not one (the supervisor died before writing it)."""
+        words = data.decode(errors="replace").rstrip("\n").split(" ", 5)
+        if len(words) != 6:
+            return None
+        report = cls()
+        try:
+            report.status = None if words[0] == "-" else int(words[0])
+            report.started = None if words[1] == "-" else float(words[1])
+            report.ended = None if words[2] == "-" else float(words[2])
+            report.cpu = float(words[3])
+            report.error = (int(words[4]), words[5]) if words[5] else None
+        except ValueError:
+            return None
+        return report
+
+
+def supervise(parent: int, go: int, command: list[str]) -> Report:
+    """Run `command` once `go` says so; return how it ended."""
+    report = Report()
     planner = 0
     try:
         # The runner may have died before PR_SET_PDEATHSIG was set: then nobody would stop this run.
         if os.getppid() != parent or os.read(go, 1) != b"g":
             raise _Stop
-        report["started"] = time.monotonic()
+        report.started = time.monotonic()
         try:
             # A group of its own: one killpg() reaches all of it that did not move out.
             planner = os.posix_spawnp(command[0], command, os.environ, setpgroup=0)
         except OSError as exc:
-            report["error"] = [exc.errno or 0, exc.strerror or str(exc)]
+            report.error = (exc.errno or 0, exc.strerror or str(exc))
             raise _Stop from None
         while True:
             pid, status = os.waitpid(-1, 0)
             if pid == planner:
-                report["status"], report["ended"] = status, time.monotonic()
+                report.status, report.ended = status, time.monotonic()
                 break
         _handle_stops(signal.SIG_IGN)  # the run is ending already
     except _Stop:
         _handle_stops(signal.SIG_IGN)
     reaped = kill_everything(planner)
-    if report["status"] is None and reaped is not None:
-        report["status"] = reaped
+    if report.status is None:
+        report.status = reaped
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    report["cpu"] = usage.ru_utime + usage.ru_stime  # every process of the run has been waited for by now
+    report.cpu = usage.ru_utime + usage.ru_stime  # every process of the run has been waited for by now
     return report
 
 
@@ -115,9 +154,7 @@ def kill_everything(planner: int) -> int | None:
 
 
 def main(argv: list[str]) -> int:
-    """ROOT PARENT GO_FD STATUS_FD COMMAND...: writes {"status": wait status or null, "started",
-    "ended": monotonic times of the command's start and exit, "error": [errno, message] when it could
-    not start, "cpu": CPU seconds of the whole run} to STATUS_FD."""
+    """ROOT PARENT GO_FD STATUS_FD COMMAND...: runs COMMAND, writes its `Report` to STATUS_FD."""
     parent, go, status_fd = int(argv[1]), int(argv[2]), int(argv[3])
     os.set_inheritable(status_fd, False)
     os.set_inheritable(go, False)
@@ -125,7 +162,7 @@ def main(argv: list[str]) -> int:
     adopt_orphans()
     report = supervise(parent, go, argv[4:])
     with contextlib.suppress(OSError):  # the runner is gone; its run is cleaned up all the same
-        os.write(status_fd, json.dumps(report).encode() + b"\n")
+        os.write(status_fd, report.encode())
     return 0
 
 
