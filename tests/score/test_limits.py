@@ -182,3 +182,33 @@ def test_fork_storm_of_400_processes_ends_within_the_margin_of_its_wall_limit(tm
     allowed = limits.wall + (limits.grace if sigterm == "ignore" else 0.0) + MARGIN
     assert elapsed <= allowed, f"ended {elapsed - limits.wall:.2f} s after the wall limit"
     assert all(gone(pid) for pid in children)
+
+
+def test_a_runner_killed_outright_takes_its_run_with_it(tmp_path: Path) -> None:
+    # SIGKILL gives the runner no chance to stop its run: the run's supervisor notices its death
+    # (PR_SET_PDEATHSIG) and kills the tree, the child in a session of its own included.
+    import os
+    import signal
+    import subprocess
+
+    pids = tmp_path / "pids"
+    script = ("from pddltools.score.limits import Limits, run_limited\n"
+              f"run_limited([{PY!r}, {str(PLANNERS / 'forker.py')!r}, {str(pids)!r}], Limits(wall=60, cpu=60))\n")
+    env = {**os.environ, "PYTHONPATH": str(PLANNERS.parents[2])}
+    runner = subprocess.Popen([PY, "-c", script], env=env)
+    deadline = time.monotonic() + 30
+    while (not pids.exists() or len(pids.read_text().split()) < 4) and time.monotonic() < deadline:
+        assert runner.poll() is None
+        time.sleep(0.05)
+    numbers = [int(p) for p in pids.read_text().split()]
+    runner.send_signal(signal.SIGKILL)
+    runner.wait()
+    deadline = time.monotonic() + 10
+    while not all(gone(pid) for pid in numbers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(gone(pid) for pid in numbers)
+
+
+def test_a_command_that_cannot_start_is_an_os_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        run_limited([str(tmp_path / "no-such-planner")], Limits(wall=10))
