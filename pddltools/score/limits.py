@@ -216,15 +216,21 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
     finally:
         os.close(go_read)
         os.close(report_write)
-    # Limits and affinity set on the supervisor are inherited by the command it has not started yet.
-    _set_kernel_limits(proc.pid, limits)
-    if cpus:
+    try:
+        # Limits and affinity set on the supervisor are inherited by the command it has not started yet.
+        _set_kernel_limits(proc.pid, limits)
+        if cpus:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(proc.pid, set(cpus))
+        if on_start is not None:
+            on_start(proc.pid)
         with contextlib.suppress(OSError):
-            os.sched_setaffinity(proc.pid, set(cpus))
-    if on_start is not None:
-        on_start(proc.pid)
-    with contextlib.suppress(OSError):
-        os.write(go_write, b"g")
+            os.write(go_write, b"g")
+    except BaseException:
+        os.close(go_write)  # without its "g" the supervisor exits, having started nothing
+        proc.communicate()
+        os.close(report_read)
+        raise
     os.close(go_write)
     assert proc.stdout is not None and proc.stderr is not None
     out, err = _Drain(proc.stdout), _Drain(proc.stderr)
@@ -385,8 +391,9 @@ def session_marker(pid: int) -> str:
 def kill_stale(marker: str) -> bool:
     """Kill the session a `session_marker` names if it is still running; whether one was found.
 
-    A runner killed with SIGKILL cannot stop the run it was monitoring, which lives in its own session;
-    the next runner uses the marker it left to finish the job before running that problem again.
+    A run's supervisor stops the run when its runner dies, but only where Linux tells it so
+    (PR_SET_PDEATHSIG); elsewhere the next runner uses the marker the killed one left to finish the job
+    before running that problem again.
     """
     try:
         pid_text, started = marker.split()

@@ -212,3 +212,30 @@ def test_a_runner_killed_outright_takes_its_run_with_it(tmp_path: Path) -> None:
 def test_a_command_that_cannot_start_is_an_os_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         run_limited([str(tmp_path / "no-such-planner")], Limits(wall=10))
+
+
+def test_kill_stale_kills_the_tree_a_marker_names(tmp_path: Path) -> None:
+    import subprocess
+
+    from pddltools.score.limits import kill_stale, session_marker
+
+    pids = tmp_path / "pids"
+    planner = subprocess.Popen([PY, str(PLANNERS / "forker.py"), str(pids)], start_new_session=True)
+    deadline = time.monotonic() + 30
+    while (not pids.exists() or len(pids.read_text().split()) < 4) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    marker = session_marker(planner.pid)
+    pid, started = marker.split()
+    assert not kill_stale(f"{pid} {float(started) - 5:.3f}")  # the pid, reused by another process
+    assert kill_stale(marker)
+    planner.wait(timeout=10)
+    assert all(gone(int(p)) for p in pids.read_text().split())
+
+
+def test_a_failing_start_hook_leaves_nothing_behind() -> None:
+    def refuse(pid: int) -> None:
+        raise RuntimeError("cannot write the marker")
+
+    with pytest.raises(RuntimeError):
+        run_limited([PY, "-c", "import time; time.sleep(30)"], Limits(wall=10), on_start=refuse)
+    assert psutil.Process().children() == []
