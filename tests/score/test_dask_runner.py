@@ -12,12 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 
 from pddltools.score.limits import MB, Limits
 from pddltools.score.runner import DaskExecutor, Job, Planner, problem_set, run_jobs, rundir_for
 from pddltools.score.store import Store
+from tests.score.processes import all_gone
 
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
@@ -34,13 +34,6 @@ WORKER_KILLER = (
     "os.kill(int(stat.rsplit(')', 1)[1].split()[1]), signal.SIGKILL); "
     "time.sleep(30)"
 )
-
-
-def gone(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return True
 
 
 @pytest.fixture(scope="module")
@@ -88,10 +81,7 @@ def test_a_runner_killed_mid_campaign_stops_its_runs_on_the_workers(tmp_path: Pa
     runner.send_signal(sig)
     runner.wait(timeout=30)
     # Well before the runs' 60 s limit: the runs were cancelled on the workers and their trees killed.
-    deadline = time.monotonic() + 15
-    while not all(gone(pid) for pid in pids) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert all(gone(pid) for pid in pids), errors.read_text()
+    assert all_gone(pids, within=15), errors.read_text()
     with distributed.Client(cluster) as client:
         assert not any(client.processing().values())  # both workers are free for a `--resume`
     if sig == signal.SIGTERM:

@@ -16,6 +16,7 @@ from pddltools.score.limits import MB, Limits
 from pddltools.score.runner import DaskExecutor, Job, LocalExecutor, Planner, problem_set, run_jobs, rundir_for
 from pddltools.score.store import Store
 from pddltools.score.validation import Verdict
+from tests.score.processes import gone
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "score"
 PLANNERS = CORPUS / "planners"
@@ -160,8 +161,6 @@ def test_sigkill_then_resume_loses_nothing_and_runs_nothing_twice(tmp_path: Path
 
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 128 + signal.SIGTERM)])
 def test_ctrl_c_or_sigterm_stops_the_runs_in_flight(tmp_path: Path, sig: int, status: int) -> None:
-    import psutil
-
     argv = [PY, "-m", "pddltools.cli", "run", str(LINE / "line-01.pddl"), "--planner",
             f"forker={PY} {PLANNERS / 'forker.py'} {{rundir}}/pids", "--db", str(tmp_path / "r.sqlite"),
             "--workdir", str(tmp_path / "runs"), "--wall", "60", "--memory", "500", "--no-validate"]
@@ -189,8 +188,7 @@ def test_ctrl_c_or_sigterm_stops_the_runs_in_flight(tmp_path: Path, sig: int, st
         pytest.fail(f"the runner did not stop within 30 s of {signal.Signals(sig).name}; its stacks:\n"
                     + errors.read_text(errors="replace"))
     assert code == status, errors.read_text(errors="replace")
-    for pid in pids:
-        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert all(gone(pid) for pid in pids)
     with Store.open(tmp_path / "r.sqlite") as store:
         assert store.count() == 0  # an interrupted run is not a finished one
 
