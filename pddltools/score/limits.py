@@ -36,6 +36,9 @@ from pddltools.score.supervisor import Report
 
 _SUPERVISOR = Path(__file__).with_name("supervisor.py")
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder holding `pddltools`
+# The supervisor is isolated from the planner's PYTHON* variables (-I) and, where /proc lists children,
+# starts without site-packages (-S: a third of its start); elsewhere it needs psutil from them.
+_SUPERVISOR_FLAGS = ("-I", "-S") if os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children") else ("-I",)
 
 GB = 1 << 30
 MB = 1 << 20
@@ -185,7 +188,7 @@ def _set_kernel_limits(pid: int, limits: Limits) -> None:
         hard = value + 1 if which == resource.RLIMIT_CPU else value
         try:
             resource.prlimit(pid, which, (value, hard))
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):  # AttributeError: no prlimit (not Linux)
             continue
 
 
@@ -205,7 +208,7 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", str(_SUPERVISOR), str(_PACKAGE_ROOT), str(os.getpid()), str(go_read),
+            [sys.executable, *_SUPERVISOR_FLAGS, str(_SUPERVISOR), str(_PACKAGE_ROOT), str(os.getpid()), str(go_read),
              str(report_write), *argv],
             cwd=cwd, env=dict(env) if env is not None else None, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, pass_fds=(go_read, report_write))

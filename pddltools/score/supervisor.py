@@ -139,7 +139,9 @@ def kill_everything(planner: int) -> int | None:
     if planner:
         with contextlib.suppress(OSError):
             os.killpg(planner, signal.SIGKILL)  # its group at once, before a look at the tree
-    while True:
+    # Bounded (10 s), should a child take long to die (a process in the kernel's uninterruptible sleep
+    # dies only as it leaves it): the SIGKILL is pending, and the run's report must not wait forever.
+    for _ in range(2000):
         send(descendants(me), signal.SIGKILL, spare=me)
         try:
             while True:
@@ -149,8 +151,9 @@ def kill_everything(planner: int) -> int | None:
                 if pid == planner:
                     status = code
         except ChildProcessError:  # no child; as a subreaper, no descendant either
-            return status
+            break
         time.sleep(0.005)
+    return status
 
 
 def main(argv: list[str]) -> int:
