@@ -231,3 +231,19 @@ def test_a_failing_start_hook_leaves_nothing_behind() -> None:
     with pytest.raises(RuntimeError):
         run_limited([PY, "-c", "import time; time.sleep(30)"], Limits(wall=10), on_start=refuse)
     assert set(psutil.Process().children()) == before
+
+
+def test_cpu_of_children_that_already_exited_counts() -> None:
+    # Two children burn 0.7 s of CPU each and exit; the planner then idles. Their time is counted once
+    # they are reaped (it moves into their parent's figures), so together they break a 1 s CPU limit.
+    code = ("import os, time\n"
+            "for _ in range(2):\n"
+            "    if os.fork() == 0:\n"
+            "        t = time.process_time()\n"
+            "        while time.process_time() - t < 0.7: pass\n"
+            "        os._exit(0)\n"
+            "os.wait(); os.wait()\n"
+            "time.sleep(30)\n")
+    outcome = run_limited([PY, "-c", code], Limits(wall=20, cpu=1.0, memory=500 * MB))
+    assert outcome.status == "timeout" and "CPU" in outcome.reason, outcome
+    assert 1.0 <= outcome.cpu < 3
