@@ -1,10 +1,11 @@
 """The supervisor of one run: the planner's parent and, on Linux, the parent of every orphan below it.
 
-`limits.run_limited` starts it as `python -I supervisor.py ROOT PARENT GO_FD STATUS_FD COMMAND...`, in a
-session of its own: ROOT is the folder holding the pddltools package (the script runs by path, with the
-interpreter isolated from the planner's PYTHON* variables), PARENT the runner's pid, GO_FD a pipe it
+`limits.run_limited` starts it as `python -I -S supervisor.py ROOT PARENT GO_FD STATUS_FD COMMAND...`, in
+a session of its own: ROOT is the folder holding the pddltools package (the script runs by path, with
+the interpreter isolated from the planner's PYTHON* variables), PARENT the runner's pid, GO_FD a pipe it
 waits on before starting COMMAND (so that the kernel limits, the CPU affinity and the run's marker are in
-place first), STATUS_FD where it writes, as one JSON line, how COMMAND ended.
+place first), STATUS_FD where it writes how COMMAND ended (a `Report`, one line). COMMAND gets the
+supervisor's environment, folder and standard streams, in a process group of its own.
 
 Why a process of its own: Linux re-parents an orphan to its nearest ancestor that is a child subreaper
 (prctl PR_SET_CHILD_SUBREAPER), else to init. The supervisor is one, so a daemon that forks, calls
@@ -38,6 +39,7 @@ from pddltools.score.proctree import descendants, send  # noqa: E402  # only aft
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 PR_SET_CHILD_SUBREAPER = 36
+_RESTORED = tuple(getattr(signal, name) for name in ("SIGPIPE", "SIGXFSZ", "SIGXFZ") if hasattr(signal, name))
 
 
 class _Stop(Exception):
@@ -111,8 +113,9 @@ def supervise(parent: int, go: int, command: list[str]) -> Report:
             raise _Stop
         report.started = time.monotonic()
         try:
-            # A group of its own: one killpg() reaches all of it that did not move out.
-            planner = os.posix_spawnp(command[0], command, os.environ, setpgroup=0)
+            # A group of its own: one killpg() reaches all of it that did not move out. Python ignores
+            # SIGPIPE and SIGXFSZ and exec keeps that: the command gets them back as subprocess does.
+            planner = os.posix_spawnp(command[0], command, os.environ, setpgroup=0, setsigdef=_RESTORED)
         except OSError as exc:
             report.error = (exc.errno or 0, exc.strerror or str(exc))
             raise _Stop from None

@@ -247,3 +247,14 @@ def test_cpu_of_children_that_already_exited_counts() -> None:
     outcome = run_limited([PY, "-c", code], Limits(wall=20, cpu=1.0, memory=500 * MB))
     assert outcome.status == "timeout" and "CPU" in outcome.reason, outcome
     assert 1.0 <= outcome.cpu < 3
+
+
+def test_the_command_gets_default_signal_dispositions() -> None:
+    # Python ignores SIGPIPE and SIGXFSZ; a planner must not inherit that (a full disk past RLIMIT_FSIZE
+    # kills it, a closed pipe ends a `cmd | head`), as with subprocess.
+    import signal
+
+    outcome = run_limited(["grep", "SigIgn", "/proc/self/status"], Limits(wall=10))
+    ignored = int(outcome.stdout.split()[1], 16)
+    assert outcome.status == "exited"
+    assert not ignored & (1 << (signal.SIGPIPE - 1)) and not ignored & (1 << (signal.SIGXFSZ - 1))
