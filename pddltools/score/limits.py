@@ -1,14 +1,15 @@
 """Run one command as a process tree under wall-clock, CPU and memory limits.
 
-The command starts in a new session (so its process group and session id name the whole tree, also
-children that daemonise by double-forking). The caller's thread polls the tree a few times a second: the
-memory of all its processes added up (proportional set sizes, so pages shared after a fork count once),
-their CPU time added up, the wall clock. Past a limit it sends SIGTERM to everything, then SIGKILL after
-a short grace (a planner that ignores SIGTERM is still stopped). Per-process kernel limits (RLIMIT_AS,
-RLIMIT_CPU, RLIMIT_FSIZE) back the polling up between two polls. Output goes through pipes that are
-drained continuously, keeping only a head and a tail, and a command that writes more than the output
-limit is killed, so a flood neither fills the disk nor blocks. When the command's main process exits,
-whatever it left running is killed too: no process outlives its run.
+The command runs below a supervisor of its own (`supervisor.py`): on Linux a child subreaper, so every
+process of the run, also a daemon that double-forks around setsid(), stays below it; it kills the whole
+tree when the command's main process exits, when asked, or when the runner dies. The caller's thread
+polls the tree a few times a second, at a cost in proportion to its size (`proctree`): the memory of all
+its processes added up (proportional set sizes, so pages shared after a fork count once), their CPU time
+added up, the wall clock. Past a limit it sends SIGTERM to everything, then has the supervisor SIGKILL
+it after a short grace (a planner that ignores SIGTERM is still stopped). Per-process kernel limits
+(RLIMIT_AS, RLIMIT_CPU, RLIMIT_FSIZE) back the polling up between two polls. Output goes through pipes
+that are drained continuously, keeping only a head and a tail, and a command that writes more than the
+output limit is killed, so a flood neither fills the disk nor blocks. No process outlives its run.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import resource
 import select
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -28,6 +30,15 @@ from pathlib import Path
 from typing import IO
 
 import psutil  # type: ignore[import-untyped]  # psutil ships no type stubs
+
+from pddltools.score.proctree import Proc, descendants, proportional_memory, reaped_cpu, send
+from pddltools.score.supervisor import Report
+
+_SUPERVISOR = Path(__file__).with_name("supervisor.py")
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder holding `pddltools`
+# The supervisor is isolated from the planner's PYTHON* variables (-I) and, where /proc lists children,
+# starts without site-packages (-S: a third of its start); elsewhere it needs psutil from them.
+_SUPERVISOR_FLAGS = ("-I", "-S") if os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children") else ("-I",)
 
 GB = 1 << 30
 MB = 1 << 20
@@ -122,82 +133,45 @@ class _Drain(threading.Thread):
         return bytes(self.head) + middle + bytes(self.tail)
 
 
-class _Tree:
-    """The processes of one run: found as descendants of the root and as members of its session."""
+class _Monitor:
+    """The run's processes (everything below its supervisor) as the polls see them.
 
-    def __init__(self, root: int) -> None:
-        self.root = root
-        self.session = root  # the root is the leader of the new session and of its process group
-        self.known: dict[int, psutil.Process] = {}
-        self.cpu: dict[int, float] = {}
-        self.seen = 1  # the root
+    A poll costs in proportion to the run's processes (`proctree`). Proportional set sizes cost a
+    page-table walk per process, so they are read only when the resident sizes added up (an upper bound
+    of the proportional ones) could make a new peak or break the limit, and at most a quarter of the time.
+    """
 
-    def refresh(self) -> list[psutil.Process]:
-        """The live processes of the tree now (zombies excluded)."""
-        found: dict[int, psutil.Process] = {}
-        for proc in list(self.known.values()):
-            try:
-                if proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE:
-                    found[proc.pid] = proc
-                    for child in proc.children(recursive=True):
-                        found.setdefault(child.pid, child)
-            except psutil.Error:
-                continue
-        for pid in psutil.pids():
-            if pid in found or pid == os.getpid():
-                continue
-            try:
-                if os.getsid(pid) == self.session:
-                    found[pid] = psutil.Process(pid)
-            except (OSError, psutil.Error):
-                continue
-        for pid, proc in found.items():
-            if pid not in self.known:
-                self.known[pid] = proc
-                self.seen += 1
-        live = []
-        for proc in found.values():
-            try:
-                if proc.status() != psutil.STATUS_ZOMBIE:
-                    live.append(proc)
-            except psutil.Error:
-                continue
-        return live
+    def __init__(self, supervisor: int, memory_limit: int) -> None:
+        self.supervisor = supervisor
+        self.limit = memory_limit
+        self.seen: set[int] = set()
+        self.procs: list[Proc] = []  # as the latest poll saw them
+        self.cpu = 0.0
+        self.peak = 0
+        self.proportional = 0  # the latest proportional memory of the tree
+        self._next_pss = 0.0
 
-    def measure(self, live: Sequence[psutil.Process]) -> tuple[int, float]:
-        """Memory of the live processes added up, and CPU seconds of every process seen."""
-        rss = 0
-        for proc in live:
-            try:
-                rss += _proportional_memory(proc)
-                times = proc.cpu_times()
-                self.cpu[proc.pid] = max(self.cpu.get(proc.pid, 0.0), times.user + times.system)
-            except psutil.Error:
-                continue
-        return rss, sum(self.cpu.values())
-
-    def signal(self, sig: int) -> None:
-        with contextlib.suppress(OSError):
-            os.killpg(self.session, sig)
-        for proc in self.refresh():
-            try:
-                proc.send_signal(sig)
-            except psutil.Error:
-                continue
-
-
-def _proportional_memory(proc: psutil.Process) -> int:
-    """The process's proportional set size (its private pages plus its share of pages it shares), so that
-    children forked from a large parent are not charged the parent's pages once each; the resident size
-    where the kernel has no smaps_rollup."""
-    try:
-        with open(f"/proc/{proc.pid}/smaps_rollup", "rb") as handle:
-            for line in handle:
-                if line.startswith(b"Pss:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return int(proc.memory_info().rss)
+    def poll(self, deadline: float) -> int:
+        """Look at the tree; return its memory as far as the limit is concerned. A walk over proportional
+        sizes still going at `deadline` (monotonic time: the wall limit) is left for a later poll."""
+        self.procs = procs = descendants(self.supervisor)
+        self.seen.update(p.pid for p in procs)
+        live = [p for p in procs if not p.zombie]
+        # Reaped processes' CPU time is in their waiting parent's figures, ending in the supervisor's.
+        self.cpu = max(self.cpu, reaped_cpu(self.supervisor) + sum(p.cpu for p in procs))
+        resident = sum(p.rss for p in live)
+        now = time.monotonic()
+        if (resident > self.peak or resident > self.limit) and now >= self._next_pss:
+            total = 0
+            for proc in live:
+                if time.monotonic() > deadline:
+                    break
+                total += proportional_memory(proc.pid, proc.rss)
+            else:
+                self.proportional = total
+                self.peak = max(self.peak, total)
+            self._next_pss = now + 4 * (time.monotonic() - now)
+        return self.proportional if resident > self.limit else resident
 
 
 def _set_kernel_limits(pid: int, limits: Limits) -> None:
@@ -214,7 +188,7 @@ def _set_kernel_limits(pid: int, limits: Limits) -> None:
         hard = value + 1 if which == resource.RLIMIT_CPU else value
         try:
             resource.prlimit(pid, which, (value, hard))
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):  # AttributeError: no prlimit (not Linux)
             continue
 
 
@@ -226,65 +200,84 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
 
     Setting `cancel` (the runner is being interrupted) stops the tree as a limit would: status `crash`.
 
-    `on_start(pid)` is called once the command runs (its pid is also its session id), so a caller can note
-    it somewhere that outlives this process: see `kill_stale`.
+    `on_start(pid)` is called once the run's supervisor runs (its pid is also its session id), before the
+    command starts, so a caller can note it somewhere that outlives this process: see `kill_stale`.
     """
+    go_read, go_write = os.pipe()
+    report_read, report_write = os.pipe()
     start = time.monotonic()
-    proc = subprocess.Popen(
-        list(argv), cwd=cwd, env=dict(env) if env is not None else None, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, close_fds=True)
-    # Popen returns once the command has been exec'd: it has not forked yet.
-    _set_kernel_limits(proc.pid, limits)
-    if cpus:
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, *_SUPERVISOR_FLAGS, str(_SUPERVISOR), str(_PACKAGE_ROOT), str(os.getpid()), str(go_read),
+             str(report_write), *argv],
+            cwd=cwd, env=dict(env) if env is not None else None, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True, pass_fds=(go_read, report_write))
+    except BaseException:
+        os.close(go_write)
+        os.close(report_read)
+        raise
+    finally:
+        os.close(go_read)
+        os.close(report_write)
+    try:
+        # Limits and affinity set on the supervisor are inherited by the command it has not started yet.
+        _set_kernel_limits(proc.pid, limits)
+        if cpus:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(proc.pid, set(cpus))
+        if on_start is not None:
+            on_start(proc.pid)
         with contextlib.suppress(OSError):
-            os.sched_setaffinity(proc.pid, set(cpus))
-    if on_start is not None:
-        on_start(proc.pid)
+            os.write(go_write, b"g")
+    except BaseException:
+        os.close(go_write)  # without its "g" the supervisor exits, having started nothing
+        proc.communicate()
+        os.close(report_read)
+        raise
+    os.close(go_write)
     assert proc.stdout is not None and proc.stderr is not None
     out, err = _Drain(proc.stdout), _Drain(proc.stderr)
     out.start()
     err.start()
-    tree = _Tree(proc.pid)
-    tree.known[proc.pid] = psutil.Process(proc.pid)
+    monitor = _Monitor(proc.pid, limits.memory)
     exited = _ExitWait(proc.pid)
-    peak, cpu, verdict, reason = 0, 0.0, "", ""
-    status_code: int | None = None
-    rusage_cpu = 0.0
-    while True:
-        pid, status_code, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            rusage_cpu = usage.ru_utime + usage.ru_stime
-            break
-        live = tree.refresh()
-        rss, cpu = tree.measure(live)
-        peak = max(peak, rss)
-        wall = time.monotonic() - start
-        if cancel is not None and cancel.is_set():
-            verdict, reason = "crash", "the runner was interrupted"
-        elif rss > limits.memory:
-            verdict, reason = "memout", f"the process tree used {rss / MB:.0f} MB, over {limits.memory / MB:g} MB"
-        elif wall > limits.wall:
-            verdict, reason = "timeout", f"ran {wall:.1f} s of wall-clock time, over {limits.wall:g} s"
-        elif cpu > limits.cpu:
-            verdict, reason = "timeout", f"used {cpu:.1f} s of CPU time, over {limits.cpu:g} s"
-        elif out.total + err.total > limits.output:
-            verdict, reason = "crash", f"wrote more than {limits.output / MB:g} MB of output"
-        if verdict:
-            status_code, rusage_cpu = _stop(proc.pid, tree, limits.grace)
-            break
-        exited(poll)
+    verdict, reason = "", ""
+    deadline = start + limits.wall
+    try:
+        while True:
+            if os.wait4(proc.pid, os.WNOHANG)[0]:
+                break
+            began = time.monotonic()
+            verdict, reason = _check(monitor, limits, began - start, out.total + err.total, cancel)
+            if verdict:
+                _stop(proc.pid, monitor.procs, exited, limits.grace)
+                break
+            # A large tree makes a poll slow: the monitor then takes at most about half a core, but wakes
+            # up for the wall limit on time.
+            now = time.monotonic()
+            exited(max(0.0, min(max(poll, now - began), deadline - now + 0.001)))
+    except BaseException:
+        _stop(proc.pid, monitor.procs, exited, 0.0)  # the caller is being interrupted: nothing of the run may stay
+        raise
+    finally:
+        exited.close()
+        out.join(5.0)
+        err.join(5.0)
+        report = _read_report(report_read)
     wall = time.monotonic() - start
-    exited.close()
-    # The main process is gone; anything it left behind (daemons, stuck children) goes with it.
-    _kill_rest(tree)
-    out.join(5.0)
-    err.join(5.0)
-    proc.returncode = _returncode(status_code)
-    cpu = max(sum(tree.cpu.values()), rusage_cpu)
+    if report is not None and report.error is not None:
+        raise OSError(*report.error)
+    if not verdict and report is not None and report.ended is not None and report.started is not None:
+        wall = report.ended - report.started  # the command's own time, without the supervisor's start
+    returncode = _returncode(report.status if report is not None else None)
+    proc.returncode = returncode
+    cpu = max(monitor.cpu, report.cpu if report is not None else 0.0)
+    peak = monitor.peak
     stderr = err.text()
     if not verdict:
-        returncode = proc.returncode
-        if returncode == -signal.SIGXCPU or (returncode != 0 and cpu >= limits.cpu):
+        if report is None:
+            verdict, reason = "crash", "the run's supervisor was killed"
+        elif returncode == -signal.SIGXCPU or (returncode != 0 and cpu >= limits.cpu):
             verdict, reason = "timeout", f"used {cpu:.1f} s of CPU time, over {limits.cpu:g} s"
         elif returncode != 0 and (peak >= 0.9 * limits.memory or _MEMORY_MESSAGES.search(err.head + err.tail)):
             verdict, reason = "memout", f"failed to allocate memory (limit {limits.memory / MB:g} MB)"
@@ -292,7 +285,38 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
             verdict, reason = "crash", f"killed by signal {signal.Signals(-returncode).name}"
         else:
             verdict = "exited"
-    return Outcome(verdict, proc.returncode, wall, cpu, peak, out.text(), stderr, reason, max(tree.seen, 1))
+    return Outcome(verdict, returncode, wall, cpu, peak, out.text(), stderr, reason, max(len(monitor.seen), 1))
+
+
+def _check(monitor: _Monitor, limits: Limits, wall: float, output: int,
+           cancel: threading.Event | None) -> tuple[str, str]:
+    """The status and reason of a limit the run has broken (polling the tree if need be), or ("", "")."""
+    if cancel is not None and cancel.is_set():
+        return "crash", "the runner was interrupted"
+    if wall > limits.wall:
+        return "timeout", f"ran {wall:.1f} s of wall-clock time, over {limits.wall:g} s"
+    if output > limits.output:
+        return "crash", f"wrote more than {limits.output / MB:g} MB of output"
+    memory = monitor.poll(time.monotonic() - wall + limits.wall)
+    if memory > limits.memory:
+        return "memout", f"the process tree used {memory / MB:.0f} MB, over {limits.memory / MB:g} MB"
+    if monitor.cpu > limits.cpu:
+        return "timeout", f"used {monitor.cpu:.1f} s of CPU time, over {limits.cpu:g} s"
+    return "", ""
+
+
+def _read_report(fd: int) -> Report | None:
+    """The supervisor's report; None when it died without writing one."""
+    data = bytearray()
+    try:
+        os.set_blocking(fd, False)
+        while block := os.read(fd, 4096):
+            data += block
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    return Report.decode(bytes(data))
 
 
 class _ExitWait:
@@ -323,30 +347,43 @@ def _returncode(status: int | None) -> int | None:
     return os.waitstatus_to_exitcode(status)
 
 
-def _stop(root: int, tree: _Tree, grace: float) -> tuple[int | None, float]:
-    """SIGTERM the tree, SIGKILL it after `grace`; reap the root. Returns its wait status and CPU time."""
-    tree.signal(signal.SIGTERM)
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline:
-        pid, status, usage = os.wait4(root, os.WNOHANG)
-        if pid:
-            _kill_rest(tree)
-            return status, usage.ru_utime + usage.ru_stime
-        time.sleep(0.02)
-    tree.signal(signal.SIGKILL)
-    _, status, usage = os.wait4(root, 0)
-    _kill_rest(tree)
-    return status, usage.ru_utime + usage.ru_stime
+def _stop(supervisor: int, procs: Sequence[Proc], exited: _ExitWait, grace: float) -> None:
+    """SIGTERM the command's processes (`procs`, as last seen, and their groups); after `grace`, have the
+    supervisor SIGKILL them all; reap it."""
+    send(procs, signal.SIGTERM, spare=supervisor)
+    if _reaped(supervisor, exited, grace):
+        return
+    with contextlib.suppress(OSError):
+        os.kill(supervisor, signal.SIGTERM)  # it kills everything below it and exits
+    if _reaped(supervisor, exited, 5.0):
+        return
+    # The supervisor is stuck (stopped by the command?): kill its tree from here, then it.
+    _kill_below(supervisor)
+    with contextlib.suppress(OSError):
+        os.kill(supervisor, signal.SIGKILL)
+    os.wait4(supervisor, 0)
 
 
-def _kill_rest(tree: _Tree) -> None:
-    """SIGKILL every process of the tree until none is left (a fork loop may spawn while we kill)."""
-    for _ in range(50):
-        live = tree.refresh()
-        if not live:
+def _reaped(pid: int, exited: _ExitWait, timeout: float) -> bool:
+    """Wait up to `timeout` for our child `pid` to exit; reap it; whether it did."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if os.wait4(pid, os.WNOHANG)[0]:
+            return True
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        exited(min(left, 0.05))
+
+
+def _kill_below(pid: int) -> None:
+    """SIGKILL every process below `pid` until none is left (a fork loop may spawn while we kill)."""
+    for _ in range(100):
+        below = [p for p in descendants(pid) if not p.zombie]
+        if not below:
             return
-        tree.signal(signal.SIGKILL)
-        psutil.wait_procs(live, timeout=0.2)
+        send(below, signal.SIGKILL, spare=pid)
+        time.sleep(0.01)
 
 
 def session_marker(pid: int) -> str:
@@ -357,8 +394,9 @@ def session_marker(pid: int) -> str:
 def kill_stale(marker: str) -> bool:
     """Kill the session a `session_marker` names if it is still running; whether one was found.
 
-    A runner killed with SIGKILL cannot stop the run it was monitoring, which lives in its own session;
-    the next runner uses the marker it left to finish the job before running that problem again.
+    A run's supervisor stops the run when its runner dies, but only where Linux tells it so
+    (PR_SET_PDEATHSIG); elsewhere the next runner uses the marker the killed one left to finish the job
+    before running that problem again.
     """
     try:
         pid_text, started = marker.split()
@@ -367,8 +405,7 @@ def kill_stale(marker: str) -> bool:
             return False
     except (ValueError, psutil.Error):
         return False
-    tree = _Tree(pid)
-    tree.known[pid] = psutil.Process(pid)
-    tree.signal(signal.SIGKILL)
-    _kill_rest(tree)
+    _kill_below(pid)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
     return True

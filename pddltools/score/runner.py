@@ -13,6 +13,7 @@ import hashlib
 import os
 import shlex
 import shutil
+import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pddltools.diagnostics import Error, InputError, error
+from pddltools.score.dask_watchdog import stop_when_abandoned
 from pddltools.score.limits import Limits, kill_stale, run_limited, session_marker
 from pddltools.score.store import Run, RunKey, Store, domain_name, sha256_bytes, sha256_file
 from pddltools.score.validation import PlanChecker, count_actions
@@ -263,7 +265,13 @@ class LocalExecutor:
 @dataclass
 class DaskExecutor:
     """Runs on a Dask distributed cluster (dask-jobqueue puts one on Slurm, PBS or SGE): `address` of a
-    scheduler, or a `client` already connected. As many runs in flight as the workers have threads."""
+    scheduler, or a `client` already connected. As many runs in flight as the workers have threads.
+
+    A run whose worker died each time Dask tried it (`KilledWorker`: the OOM killer, a node pre-empted)
+    is a crash, and the campaign goes on. Left early (Ctrl-C, SIGTERM, an error storing a run), the runs
+    in flight are cancelled, and their workers stop them (`dask_watchdog`); a runner killed outright
+    loses its connection, and the scheduler cancels its runs the same way.
+    """
 
     address: str | None = None
     client: Any = None
@@ -275,23 +283,47 @@ class DaskExecutor:
             raise Error([error("S030", "the Dask executor needs the `dask` extra: "
                                        "pip install 'pddltools[dask]'")]) from None
         client = self.client if self.client is not None else Client(self.address)  # type: ignore[no-untyped-call]
+        futures: dict[Any, Job] = {}
         try:
             slots = max(1, sum(client.nthreads().values()))
             pending = iter(jobs)
-            futures: dict[Any, Job] = {}
             for job in _take(pending, slots):
-                futures[client.submit(execute, job, pure=False)] = job
+                futures[client.submit(execute_on_worker, job, pure=False)] = job
             queue = as_completed(list(futures))  # type: ignore[no-untyped-call]
             for future in queue:
-                job = futures.pop(future)
-                done(job, future.result())
+                job = futures[future]
+                attempt = _attempt_of(future)
+                del futures[future]
+                done(job, attempt)
                 for following in _take(pending, 1):
-                    new = client.submit(execute, following, pure=False)
+                    new = client.submit(execute_on_worker, following, pure=False)
                     futures[new] = following
                     queue.add(new)  # type: ignore[no-untyped-call]
         finally:
+            if futures:
+                client.cancel(list(futures))
             if self.client is None:
                 client.close()
+
+
+def execute_on_worker(job: Job) -> Attempt:
+    """`execute` as a Dask task: stopped (its planner's tree killed) once the task is abandoned."""
+    with stop_when_abandoned() as cancel:
+        return execute(job, None, cancel)
+
+
+def _attempt_of(future: Any) -> Attempt:
+    """The future's attempt; a crash when Dask gave up on it because its workers kept dying."""
+    from distributed import KilledWorker
+
+    try:
+        result: Attempt = future.result()
+    except KilledWorker as exc:
+        worker = getattr(exc.last_worker, "address", exc.last_worker)
+        return Attempt("crash", None, 0.0, 0.0, 0, None,
+                       f"its Dask worker died each of the {exc.allowed_failures + 1} times it was run (killed, out "
+                       f"of memory, or its machine lost); the last was {worker}")
+    return result
 
 
 def _take(items: Iterator[Job], count: int) -> list[Job]:
@@ -322,8 +354,33 @@ def run_jobs(jobs: Sequence[Job], store: Store, executor: Executor, checker: Pla
         if on_run is not None:
             on_run(run)
 
-    executor.run(todo, done)
+    with _signals_interrupt():
+        executor.run(todo, done)
     return stored
+
+
+@contextlib.contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP leave the run loop as Ctrl-C does (then exit status 128 + the signal), so that
+    the executors stop or cancel the runs in flight; Python's default would die at once, cleaning nothing
+    up. A signal already ignored (nohup) stays ignored; only the main thread can take signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    for sig, handler in previous.items():
+        if handler == signal.SIG_DFL:
+            signal.signal(sig, interrupt)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            if handler == signal.SIG_DFL:
+                signal.signal(sig, handler)
 
 
 def problem_set(paths: Sequence[str | Path]) -> list[tuple[Path, Path]]:

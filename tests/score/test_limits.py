@@ -10,16 +10,10 @@ import psutil
 import pytest
 
 from pddltools.score.limits import MB, Limits, run_limited
+from tests.score.processes import all_gone, gone
 
 PLANNERS = Path(__file__).resolve().parents[2] / "corpus" / "score" / "planners"
 PY = sys.executable
-
-
-def gone(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return True
 
 
 def test_memory_hog_is_a_memout() -> None:
@@ -111,3 +105,156 @@ def test_without_the_address_limit_the_polled_tree_memory_still_holds() -> None:
     outcome = run_limited([PY, str(PLANNERS / "hog.py")], Limits(wall=20, cpu=20, memory=150 * MB,
                                                                   address_space=False))
     assert outcome.status == "memout" and "process tree used" in outcome.reason
+
+
+# A daemon: fork, setsid() (after `pause` seconds), fork again; the middle process writes the grandchild's
+# pid and exits, so the grandchild is an orphan in a session of its own, past any process-group kill.
+DAEMON = """
+import os, sys, time
+pause = float(sys.argv[2])
+if os.fork() == 0:
+    time.sleep(pause)
+    os.setsid()
+    grandchild = os.fork()
+    if grandchild == 0:
+        while True:
+            time.sleep(1)
+    with open(sys.argv[1], "w") as handle:
+        handle.write(str(grandchild))
+    os._exit(0)
+os.wait()
+time.sleep(0.3)
+"""
+
+
+@pytest.mark.parametrize("pause", [0.0, 0.3])
+def test_daemon_that_calls_setsid_is_killed_with_its_run(tmp_path: Path, pause: float) -> None:
+    pids = tmp_path / "pid"
+    outcome = run_limited([PY, "-c", DAEMON, str(pids), str(pause)], Limits(wall=10, cpu=10, memory=500 * MB))
+    assert outcome.status == "exited" and outcome.returncode == 0, outcome
+    assert gone(int(pids.read_text()))
+
+
+def test_daemon_that_calls_setsid_is_killed_at_the_wall_limit(tmp_path: Path) -> None:
+    pids = tmp_path / "pid"
+    code = DAEMON + "time.sleep(60)\n"
+    outcome = run_limited([PY, "-c", code, str(pids), "0.3"], Limits(wall=1.5, cpu=10, memory=500 * MB, grace=0.2))
+    assert outcome.status == "timeout", outcome
+    assert gone(int(pids.read_text()))
+
+
+# A planner forks 400 processes that sleep (and with "ignore", ignore SIGTERM, as does the planner).
+STORM = """
+import os, signal, sys, time
+if sys.argv[3] == "ignore":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+children = []
+for _ in range(int(sys.argv[2])):
+    pid = os.fork()
+    if pid == 0:
+        while True:
+            time.sleep(1)
+    children.append(pid)
+with open(sys.argv[1], "w") as handle:
+    handle.write(" ".join(map(str, children)))
+while True:
+    time.sleep(1)
+"""
+MARGIN = 0.5  # seconds past the wall limit (and the grace, when SIGTERM is ignored) within which a run ends
+
+
+@pytest.mark.parametrize("sigterm", ["obey", "ignore"])
+def test_fork_storm_of_400_processes_ends_within_the_margin_of_its_wall_limit(tmp_path: Path, sigterm: str) -> None:
+    pids = tmp_path / "pids"
+    limits = Limits(wall=3.0, cpu=60, memory=8 << 30, grace=0.2)
+    start = time.monotonic()
+    outcome = run_limited([PY, "-c", STORM, str(pids), "400", sigterm], limits)
+    elapsed = time.monotonic() - start
+    assert outcome.status == "timeout" and "wall-clock" in outcome.reason, outcome
+    children = [int(p) for p in pids.read_text().split()]
+    assert len(children) == 400 and outcome.processes == 401
+    allowed = limits.wall + (limits.grace if sigterm == "ignore" else 0.0) + MARGIN
+    assert elapsed <= allowed, f"ended {elapsed - limits.wall:.2f} s after the wall limit"
+    assert all(gone(pid) for pid in children)
+
+
+def test_a_runner_killed_outright_takes_its_run_with_it(tmp_path: Path) -> None:
+    # SIGKILL gives the runner no chance to stop its run: the run's supervisor notices its death
+    # (PR_SET_PDEATHSIG) and kills the tree, the child in a session of its own included.
+    import os
+    import signal
+    import subprocess
+
+    pids = tmp_path / "pids"
+    script = ("from pddltools.score.limits import Limits, run_limited\n"
+              f"run_limited([{PY!r}, {str(PLANNERS / 'forker.py')!r}, {str(pids)!r}], Limits(wall=60, cpu=60))\n")
+    env = {**os.environ, "PYTHONPATH": str(PLANNERS.parents[2])}
+    runner = subprocess.Popen([PY, "-c", script], env=env)
+    deadline = time.monotonic() + 30
+    while (not pids.exists() or len(pids.read_text().split()) < 4) and time.monotonic() < deadline:
+        assert runner.poll() is None
+        time.sleep(0.05)
+    numbers = [int(p) for p in pids.read_text().split()]
+    runner.send_signal(signal.SIGKILL)
+    runner.wait()
+    assert all_gone(numbers)
+
+
+def test_a_command_that_cannot_start_is_an_os_error(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        run_limited([str(tmp_path / "no-such-planner")], Limits(wall=10))
+
+
+def test_kill_stale_kills_the_tree_a_marker_names(tmp_path: Path) -> None:
+    import subprocess
+
+    from pddltools.score.limits import kill_stale, session_marker
+
+    pids = tmp_path / "pids"
+    planner = subprocess.Popen([PY, str(PLANNERS / "forker.py"), str(pids)], start_new_session=True)
+    deadline = time.monotonic() + 30
+    while (not pids.exists() or len(pids.read_text().split()) < 4) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    marker = session_marker(planner.pid)
+    pid, started = marker.split()
+    assert not kill_stale(f"{pid} {float(started) - 5:.3f}")  # the pid, reused by another process
+    assert kill_stale(marker)
+    planner.wait(timeout=10)
+    assert all(gone(int(p)) for p in pids.read_text().split())
+
+
+def test_a_failing_start_hook_leaves_nothing_behind() -> None:
+    def refuse(pid: int) -> None:
+        raise RuntimeError("cannot write the marker")
+
+    before = set(psutil.Process().children())  # the test process may have others (Dask's, say)
+    with pytest.raises(RuntimeError):
+        run_limited([PY, "-c", "import time; time.sleep(30)"], Limits(wall=10), on_start=refuse)
+    assert set(psutil.Process().children()) == before
+
+
+def test_cpu_of_children_that_already_exited_counts() -> None:
+    # Two children burn 0.7 s of CPU each and exit; the planner then idles. Their time is counted once
+    # they are reaped (it moves into their parent's figures), so together they break a 1 s CPU limit.
+    code = ("import os, time\n"
+            "for _ in range(2):\n"
+            "    if os.fork() == 0:\n"
+            "        t = time.process_time()\n"
+            "        while time.process_time() - t < 0.7: pass\n"
+            "        os._exit(0)\n"
+            "os.wait(); os.wait()\n"
+            "time.sleep(30)\n")
+    outcome = run_limited([PY, "-c", code], Limits(wall=20, cpu=1.0, memory=500 * MB))
+    assert outcome.status == "timeout" and "CPU" in outcome.reason, outcome
+    assert 1.0 <= outcome.cpu < 3
+
+
+def test_the_command_gets_default_signal_dispositions() -> None:
+    # Python ignores SIGPIPE and SIGXFSZ; a planner must not inherit that (a full disk past RLIMIT_FSIZE
+    # kills it, a closed pipe ends a `cmd | head`), as with subprocess.
+    import signal
+
+    outcome = run_limited(["grep", "SigIgn", "/proc/self/status"], Limits(wall=10))
+    ignored = int(outcome.stdout.split()[1], 16)
+    assert outcome.status == "exited"
+    assert not ignored & (1 << (signal.SIGPIPE - 1)) and not ignored & (1 << (signal.SIGXFSZ - 1))
