@@ -44,9 +44,9 @@ def time_axis(end: float, origin: float = LABELS) -> Axis:
 def _ticks(axis: Axis, y0: float, y1: float) -> list[str]:
     parts = []
     for value in axis.ticks.ticks:
-        x = axis.x(value)
+        x, label = axis.x(value), axis.ticks.label(value)
         parts.append(f'<line x1="{x:.2f}" y1="{y0}" x2="{x:.2f}" y2="{y1}" stroke="#e4e4e4"/>'
-                     f'<text x="{x:.2f}" y="{y1 + 14}" font-size="10" text-anchor="middle">{axis.ticks.label(value)}</text>')
+                     f'<text x="{x:.2f}" y="{y1 + 14}" font-size="10" text-anchor="middle">{label}</text>')
     return parts
 
 
