@@ -12,6 +12,7 @@ The entries are grouped by the tool that reports them (`area`), in the order of 
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass, field
 
 from pddltools.diagnostics import Severity
@@ -51,6 +52,10 @@ def lookup(code: str) -> Code | None:
 def near(code: str, limit: int = 5) -> list[str]:
     """Registered codes that look like `code`: a digit swapped or a letter mistyped, nearest first."""
     wanted = code.strip().upper()
+    # a letter typed for a digit (E2O1, R1O6) is the commonest slip
+    wanted = wanted[:1] + wanted[1:].translate(str.maketrans("OIL", "011"))
+    if wanted in REGISTRY and wanted != code.strip().upper():
+        return [wanted, *[c for c in near(wanted, limit) if c != wanted]][:limit]
     close = difflib.get_close_matches(wanted, REGISTRY, n=limit, cutoff=0.7)
     # the same number under another letter (E106 for R106) is a likely slip that difflib ranks low
     same_number = [c for c in REGISTRY if c[1:] == wanted[1:] and c != wanted and c not in close]
@@ -144,10 +149,8 @@ def _domain(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def _run_line(**fields: object) -> tuple[tuple[str, str], ...]:
-    import json
-
-    run = {"planner": "lama", "domain": "domain.pddl", "problem": "problem.pddl", "plan": None,
-           "time": 1.5, "status": "solved", "config": "default"}
+    run: dict[str, object] = {"planner": "lama", "domain": "domain.pddl", "problem": "problem.pddl",
+                              "plan": None, "time": 1.5, "status": "solved", "config": "default"}
     run.update(fields)
     return (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM), ("results.jsonl", json.dumps(run) + "\n"))
 
@@ -155,9 +158,9 @@ def _run_line(**fields: object) -> tuple[tuple[str, str], ...]:
 _ENTRIES: tuple[Code, ...] = (
     # --- reading files ------------------------------------------------------------------------------
     _code("E001", E, INPUT, "a file or folder cannot be read",
-          """The path named does not exist, is a folder where a file is needed (or a file where a folder
-          is), or the operating system refuses to read it. The message says which, and the command exits
-          with 2 (unreadable input), not 1 (findings).""",
+          """The path named does not exist, is a directory (folder) where a file is needed (or a file where
+          a folder is), or the operating system refuses to open or read it (a results log, an input). The
+          message says which, and the command exits with 2 (unreadable input), not 1 (findings).""",
           (), ("parse", "missing.pddl"),
           "Check the path's spelling and that you may read it; `pddltools parse` also takes a folder."),
     _code("E002", E, INPUT, "a file is binary or not UTF-8 text, or a network endpoint cannot be reached",
@@ -259,8 +262,8 @@ _ENTRIES: tuple[Code, ...] = (
                   "  (:action go :parameters () :precondition (> (fule) 1) :effect (decrease (fuel) 1)))\n"),
           _CHECK, "Declare the function in :functions, or correct its spelling (fuel)."),
     _code("E204", E, CHECK, "undeclared constant or object",
-          """A name in an action (or a goal, or :init) is neither a constant of the domain nor an object of
-          the problem.""",
+          """A name in an action (or a goal, or :init) is neither a constant declared in the domain nor an
+          object declared in the problem.""",
           (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM.replace("(at t1 b)", "(at t1 c)"))),
           _CHECK_PROBLEM, "Declare the object in :objects (or the constant in :constants), or correct its name."),
     _code("E205", E, CHECK, "free variable (not a parameter or quantified variable)",
@@ -325,7 +328,8 @@ _ENTRIES: tuple[Code, ...] = (
     _code("E213", E, CHECK, "is-violated names an undeclared preference",
           """The metric's (is-violated NAME) names no preference of the goal or the constraints.""",
           (("domain.pddl", "(define (domain d)\n  (:requirements :strips :preferences)\n"
-                           "  (:predicates (done))\n  (:action do :parameters () :precondition (and) :effect (done)))\n"),
+                           "  (:predicates (done))\n"
+                           "  (:action do :parameters () :precondition (and) :effect (done)))\n"),
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init)\n  (:goal (preference finished (done)))\n"
                             "  (:metric minimize (is-violated finish)))\n")),
           _CHECK_PROBLEM, "Name a declared preference (finished)."),
@@ -345,7 +349,8 @@ _ENTRIES: tuple[Code, ...] = (
           """A problem declares an object that is already a constant of the domain, with the same type.
           Planners differ on whether this is allowed.""",
           (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n  (:constants home)\n"
-                           "  (:predicates (at ?x))\n  (:action go :parameters (?x) :precondition (and) :effect (at ?x)))\n"),
+                           "  (:predicates (at ?x))\n"
+                           "  (:action go :parameters (?x) :precondition (and) :effect (at ?x)))\n"),
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects home)\n  (:init)\n  (:goal (at home)))\n")),
           _CHECK_PROBLEM, "Delete the object: the constant is available in every problem of the domain."),
     _code("E303", E, CHECK, "derived predicate not declared in :predicates",
@@ -392,11 +397,13 @@ _ENTRIES: tuple[Code, ...] = (
     _code("E451", E, CHECK, "durative-action condition outside at start / over all / at end",
           """A condition of a durative action does not say when it holds. The grammar already requires
           timed conditions in text (the parser reports E103), so this finding comes from trees built by
-          passes or through the Python API.""",
+          passes or through the Python API. Example: an ast.DurativeAction built in Python whose
+          condition is a bare atom.""",
           ),
     _code("E452", E, CHECK, "durative-action effect outside at start / at end",
           """An effect of a durative action does not say when it happens (or says over all). As with E451,
-          text cannot hold this (the parser reports E103); it comes from trees built in Python.""",
+          text cannot hold this (the parser reports E103); it comes from trees built in Python. Example: an
+          ast.DurativeAction built in Python whose effect is a bare atom.""",
           ),
     _code("E453", E, CHECK, "?duration used where it is not allowed",
           """?duration may be read in a durative action's duration constraint and effects, #t only in the
@@ -564,7 +571,7 @@ _ENTRIES: tuple[Code, ...] = (
           Rather than refuse them, pddltools decodes such a file as Windows-1252 and warns at the first
           byte that is not UTF-8. Example: a comment holding the byte 0xB0 (°).""",
           ),
-    _code("R100", E, RSYNTAX, "unexpected token: expected something else here",
+    _code("R100", E, RSYNTAX, "unexpected RDDL token: expected something else here",
           """The RDDL text is tokens in an order RDDL does not allow: a missing ';', a keyword where a name
           should be, an operator without its operand. The message lists what would have been accepted.""",
           _rddl(_RDDL.replace("default = false };\n        flip", "default = false }\n        flip")),
@@ -573,7 +580,7 @@ _ENTRIES: tuple[Code, ...] = (
           """A character that begins no RDDL token (a '#', a stray quote).""",
           _rddl(_RDDL.replace("reward = ", "reward = # ")), _RDDL_CHECK,
           "Delete the character; comments start with //."),
-    _code("R102", E, RSYNTAX, "the file ends too early",
+    _code("R102", E, RSYNTAX, "the RDDL file ends too early",
           """The file ends inside a block: a '}' or ';' is missing, or the file was cut short.""",
           _rddl(_RDDL.rstrip().rstrip("}")), _RDDL_CHECK, "Close every block with '}'."),
     _code("R103", E, RSYNTAX, "no RDDL in the file",
@@ -639,8 +646,10 @@ _ENTRIES: tuple[Code, ...] = (
                 "    cpfs { c' = @blue; };\n    reward = 0;\n}\n"),
           _RDDL_CHECK, "Use a value the enum declares."),
     _code("R206", E, RTYPES, "an expression of the wrong type",
-          """A boolean where a number is needed (or the reverse), a CPF or an initial value whose type is
-          not the fluent's range, a comparison of incomparable values, a switch case of another type.""",
+          """A boolean where a number is needed (or the reverse), operands that mix booleans and numbers, a
+          CPF or an initial value whose type is not the fluent's range, a comparison of incomparable
+          values, a switch case of another type, a tuple where a single value is needed (or a member of a
+          tuple named or valued with the wrong type).""",
           _rddl(_RDDL.replace("reward = if (on) then 1 else 0;", "reward = on ^ 0.5;")), _RDDL_CHECK,
           "Make both sides the type the message names; here if (on) then 0.5 else 0."),
     _code("R207", E, RTYPES, "a fluent with no CPF",
@@ -700,8 +709,8 @@ _ENTRIES: tuple[Code, ...] = (
                 "instance d_1 {\n    domain = d;\n    init-state { lit(kitchen); };\n    horizon = 3;\n}\n"),
           _RDDL_CHECK, "Declare the object, or use a declared one."),
     _code("R217", E, RTYPES, "an assignment to a fluent of the wrong kind",
-          """non-fluents { non-fluents = ...; } sets only non-fluents, and an instance's init-state sets
-          only state fluents.""",
+          """A non-fluents block may only set non-fluents, and an instance's init-state may only set state
+          fluents.""",
           _rddl(_RDDL + _RDDL_INSTANCE.replace("horizon = 3;", "init-state { flip = true; };\n    horizon = 3;")),
           _RDDL_CHECK, "Set the fluent where its kind is set, or not at all (an action takes its default)."),
     _code("R218", E, RTYPES, "a fluent with two CPFs",
@@ -914,7 +923,8 @@ _ENTRIES: tuple[Code, ...] = (
           ),
     _code("S011", E, SCORE, "a task whose plans cannot be validated",
           """The domain and problem of a run could not be loaded for validation (they do not parse, or are
-          unreadable); every plan for them is refused with the first reason, repeated.""",
+          unreadable); every plan for them is refused with the first reason, repeated. Example: scoring
+          runs whose domain file has a syntax error.""",
           ),
     _code("S020", E, SCORE, "a planner that cannot be run",
           """A --planner NAME=COMMAND whose command cannot be started (not found, not executable), or a
@@ -948,7 +958,7 @@ _ENTRIES: tuple[Code, ...] = (
           _run_line(status="finished"), _SCORE, "Use one of the statuses listed (solved, for example)."),
     _code("S044", E, SCORE, "a run names a domain or problem file that does not exist",
           """Paths in a results file are relative to the file; the domain or problem a run names is not
-          there.""",
+          there (no such file).""",
           _run_line(problem="p99.pddl"), _SCORE, "Keep the results file beside the tasks it names, or fix the path."),
     _code("S050", E, SCORE, "a malformed command template",
           """A --learner or --generator template names a field that does not exist or is malformed

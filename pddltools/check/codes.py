@@ -1,4 +1,4 @@
-"""The checker's findings: its codes (E2xx–E6xx, W2xx–W6xx, I4xx), read from the one registry.
+"""The checker's findings: its codes (E2xx to E6xx, W2xx to W6xx, I4xx), read from the one registry.
 
 Codes and their meanings live in `pddltools.codes` with every other tool's; this module picks the
 checker's out of it and builds findings with each code's registered severity.
