@@ -453,9 +453,10 @@ _ENTRIES: tuple[Code, ...] = (
     # --- tarski and Unified Planning bridges -----------------------------------------------------------
     _code("E701", E, INTEROP, "a PDDL construct tarski cannot express",
           """pddltools.interop.tarski refuses a construct tarski's model has no place for (a type declared
-          (either ...), a type with two parents, durative actions ...); the message names the construct
-          and where it is. Example: converting a domain whose :types says `car - (either vehicle
-          thing)` with to_tarski().""",
+          (either ...), a type with two parents, a conditional effect inside another, a preference,
+          total-time, a timed initial literal ...); the message names the construct and where it is.
+          Example: converting a domain whose :types says `car - (either vehicle thing)` with
+          to_tarski().""",
           ),
     _code("E702", E, INTEROP, "a PDDL construct Unified Planning cannot express",
           """pddltools.interop.unified_planning refuses a construct Unified Planning's model has no place
@@ -464,8 +465,9 @@ _ENTRIES: tuple[Code, ...] = (
           ),
     _code("E703", E, INTEROP, "a tarski or Unified Planning construct PDDL's AST cannot express",
           """Converting from tarski or Unified Planning met something pddltools' PDDL AST has no form for
-          (for example a Unified Planning feature beyond PDDL); the message names it. Example: a UP
-          problem with an integer-typed fluent parameter, converted with from_up().""",
+          (Unified Planning's processes and events, more than one quality metric, tarski's state
+          constraints); the message names it. Example: a UP problem with a process, converted with
+          from_up().""",
           ),
     _code("E704", E, INTEROP, "tarski or Unified Planning is not installed",
           """The bridge was called but its framework cannot be imported; the message names the extra to
@@ -926,15 +928,21 @@ _ENTRIES: tuple[Code, ...] = (
           unreadable); every plan for them is refused with the first reason, repeated. Example: scoring
           runs whose domain file has a syntax error.""",
           ),
-    _code("S020", E, SCORE, "a planner that cannot be run",
-          """A --planner NAME=COMMAND whose command cannot be started (not found, not executable), or a
-          malformed planner option. Example: --planner lama=/opt/missing/plan.""",
-          ),
+    _code("S020", E, SCORE, "a malformed runner option",
+          """An option of run, learn, score or report that cannot be used as given: a --planner (or
+          --plan-file, --unsolved-codes ...) that is not NAME=VALUE, a command template naming a field
+          that does not exist, an option naming a planner no --planner defines, --jobs below 1, --seeds
+          not like 1-30 or 1,5,9. Exit code 2.""",
+          (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM)),
+          ("run", "problem.pddl", "--planner", "lama", "--db", "results.sqlite"),
+          "Write --planner NAME=COMMAND, e.g. --planner 'lama=fast-downward.py {domain} {problem}'."),
     _code("S021", E, SCORE, "no problems to run",
-          """The paths given hold no problem files, do not exist, or a problem has no domain file beside
-          it (domain.pddl, or DOMAIN-FOR-PROBLEM naming conventions of the IPC). Example: `pddltools run`
-          over an empty folder.""",
-          ),
+          """A path given does not exist, holds no problem files, or a problem has no domain file: the
+          runner looks for domain.pddl in the problem's folder or the folder above, or for
+          domain-NAME.pddl or NAME-domain.pddl beside NAME.pddl (the IPC layouts). Exit code 2.""",
+          (("problem.pddl", _TYPED_PROBLEM),),
+          ("run", "problem.pddl", "--planner", "lama=true", "--db", "results.sqlite"),
+          "Keep each problem beside its domain, named as the IPC does."),
     _code("S022", E, SCORE, "a domain file or knowledge folder that does not exist",
           """A --domain or --dck path names nothing. Example: `pddltools learn --planner ... --training
           folder` whose domain file is missing.""",
