@@ -82,7 +82,7 @@ def _print_rich(entry: Code, out: Console) -> None:
     out.print(f"[{style}]{entry.code}[/] [dim]({entry.severity.value}, {escape(entry.area)})[/]: "
               f"[bold]{escape(entry.title)}[/]")
     out.print()
-    out.print(escape(entry.explanation))
+    out.print(escape(entry.explanation), soft_wrap=False)  # wrapped at the terminal's width
     if entry.example is None:
         return
     for name, text in entry.example.files:
