@@ -100,7 +100,7 @@ def _markdown_text(text: str) -> str:
 
 
 def codes_reference() -> str:
-    from pddltools.codes import REGISTRY, shown
+    from pddltools.codes import REGISTRY, command_line, shown
 
     out: list[str] = []
     areas: dict[str, list[str]] = {}
@@ -122,6 +122,6 @@ def codes_reference() -> str:
             language = "lisp" if name.endswith(".pddl") else "text"
             out.append(f'```{language} title="{name}"\n{shown(text).rstrip()}\n```\n')
         if entry.example.command:
-            out.append(f"```console\n$ pddltools {shlex.join(entry.example.command)}\n```\n")
+            out.append(f"```console\n$ {command_line(entry.example)}\n```\n")
         out.append(f"**Fix:** {_markdown_text(entry.example.fix)}\n")
     return "\n".join(out)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import shlex
 from dataclasses import dataclass, field
 
 from pddltools.diagnostics import Severity
@@ -24,8 +25,8 @@ class Example:
 
     `files` are (name, text) pairs written to a scratch folder; `command` is the pddltools command line
     (without the leading `pddltools`) run there, and it reports the code: tests/test_codes.py runs every
-    one. An example that no file can trigger (a network peer that stalls, a missing optional package)
-    has no command and only describes the situation in `files`' place, in the explanation.
+    one. A code that no file can trigger (a network peer that stalls, a missing optional package) has
+    no Example; its explanation describes the situation instead ("Example: ...").
     """
 
     files: tuple[tuple[str, str], ...]
@@ -62,6 +63,11 @@ def near(code: str, limit: int = 5) -> list[str]:
     return (same_number + close)[:limit]
 
 
+def command_line(example: Example) -> str:
+    """The example's command as a user types it (arguments quoted for a POSIX shell where needed)."""
+    return shlex.join(("pddltools", *example.command))
+
+
 def shown(text: str) -> str:
     """An example file's text as it can be printed: a NUL byte (the binary-file example) made visible."""
     return text.replace("\x00", "\u2400")
@@ -74,7 +80,7 @@ def render_text(entry: Code) -> str:
         for name, text in entry.example.files:
             lines += ["", f"--- {name}", shown(text).rstrip("\n")]
         if entry.example.command:
-            lines += ["", "$ pddltools " + " ".join(entry.example.command)]
+            lines += ["", "$ " + command_line(entry.example)]
         lines += ["", "Fix: " + entry.example.fix]
     return "\n".join(lines) + "\n"
 

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.syntax import Syntax
 
-from pddltools.codes import REGISTRY, Code, lookup, near, render_text, shown
+from pddltools.codes import REGISTRY, Code, command_line, lookup, near, render_text, shown
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
@@ -35,7 +35,7 @@ def to_json(entry: Code) -> dict[str, Any]:
     data["severity"] = entry.severity.value
     if entry.example is not None:
         data["example"]["files"] = [{"name": name, "text": text} for name, text in entry.example.files]
-        data["example"]["command"] = " ".join(("pddltools", *entry.example.command)) if entry.example.command else None
+        data["example"]["command"] = command_line(entry.example) if entry.example.command else None
     return data
 
 
@@ -92,6 +92,6 @@ def _print_rich(entry: Code, out: Console) -> None:
         out.print(Syntax(shown(text).rstrip("\n"), lexer, theme="ansi_dark", line_numbers=True))
     if entry.example.command:
         out.print()
-        out.print("[dim]$[/] pddltools " + escape(" ".join(entry.example.command)))
+        out.print("[dim]$[/] " + escape(command_line(entry.example)))
     out.print()
     out.print(f"[bold green]Fix:[/] {escape(entry.example.fix)}")
