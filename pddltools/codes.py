@@ -214,7 +214,7 @@ _ENTRIES: tuple[Code, ...] = (
           rather than overflow Python's stack later in a pass or the validator; no IPC domain comes near
           the limit, so the file is usually generated and the generator has a bug (or the text is not
           PDDL). Example: an :and nested inside itself a thousand times.""",
-          ),
+          fix="Write the formula flatter ((and a b c ...) takes any number of parts); fix the generator."),
     _code("E106", E, SYNTAX, "a ')' with no '(' to close",
           """More ')' than '(' : the extra one is pointed at. Usually a form was closed twice, or a line was
           deleted with its opening parenthesis.""",
@@ -405,12 +405,12 @@ _ENTRIES: tuple[Code, ...] = (
           timed conditions in text (the parser reports E103), so this finding comes from trees built by
           passes or through the Python API. Example: an ast.DurativeAction built in Python whose
           condition is a bare atom.""",
-          ),
+          fix="Wrap the condition in (at start ...), (over all ...) or (at end ...)."),
     _code("E452", E, CHECK, "durative-action effect outside at start / at end",
           """An effect of a durative action does not say when it happens (or says over all). As with E451,
           text cannot hold this (the parser reports E103); it comes from trees built in Python. Example: an
           ast.DurativeAction built in Python whose effect is a bare atom.""",
-          ),
+          fix="Wrap the effect in (at start ...) or (at end ...)."),
     _code("E453", E, CHECK, "?duration used where it is not allowed",
           """?duration may be read in a durative action's duration constraint and effects, #t only in the
           effects of a durative action; elsewhere (a condition, an instantaneous action) they mean
@@ -463,22 +463,22 @@ _ENTRIES: tuple[Code, ...] = (
           total-time, a timed initial literal ...); the message names the construct and where it is.
           Example: converting a domain whose :types says `car - (either vehicle thing)` with
           to_tarski().""",
-          ),
+          fix="Rewrite the construct in a form tarski has (a named supertype for (either ...))."),
     _code("E702", E, INTEROP, "a PDDL construct Unified Planning cannot express",
           """pddltools.interop.unified_planning refuses a construct Unified Planning's model has no place
           for; the message names it and where it is. Example: a type with two parents, converted with
           to_up().""",
-          ),
+          fix="Rewrite the construct in a form Unified Planning has (one parent per type), or keep the task in PDDL."),
     _code("E703", E, INTEROP, "a tarski or Unified Planning construct PDDL's AST cannot express",
           """Converting from tarski or Unified Planning met something pddltools' PDDL AST has no form for
           (Unified Planning's processes and events, more than one quality metric, tarski's state
           constraints); the message names it. Example: a UP problem with a process, converted with
           from_up().""",
-          ),
+          fix="Remove the construct from the problem before converting it, or keep that problem in its framework."),
     _code("E704", E, INTEROP, "tarski or Unified Planning is not installed",
           """The bridge was called but its framework cannot be imported; the message names the extra to
           install. Example: to_up() in an environment without unified-planning.""",
-          ),
+          fix="Install the extra the message names, e.g. pip install 'pddltools[up]'."),
     # --- compiler --------------------------------------------------------------------------------------
     _code("E801", E, COMPILE, "a feature this compiler cannot remove (durative actions, numeric fluents ...)",
           """The task uses something the requested compilation cannot remove: durative actions, numeric
@@ -505,7 +505,7 @@ _ENTRIES: tuple[Code, ...] = (
           """Removing the feature would multiply the task beyond a fixed limit: a precondition with too
           many disjuncts in normal form, or quantifiers over too many objects. Example: a precondition
           that is a conjunction of twenty two-way disjunctions (2^20 disjuncts once split).""",
-          ),
+          fix="Give the task to a planner that supports the feature, or rewrite it smaller by hand."),
     _code("E804", E, COMPILE, "the output folder has files (use --force)",
           """compile writes the compiled domain, problem and plan map into OUTDIR; it refuses a folder that
           already has files (or a path that is not a folder, or one it cannot write) rather than mix old
@@ -517,7 +517,7 @@ _ENTRIES: tuple[Code, ...] = (
           """`pddltools unmap OUTDIR PLAN` maps a plan of the compiled task back to the original; a step
           names an action the compiled task does not have, or gives it too few arguments. Example: a
           plan found for another compilation, unmapped with this one's plan map.""",
-          ),
+          fix="Unmap a plan with the plan map of the compilation it was found for."),
     _code("E806", E, COMPILE, "an unknown target or feature name",
           """--remove names a feature the compiler does not remove (the message lists those it does), or a
           target is unknown. Exit code 2.""",
@@ -572,13 +572,13 @@ _ENTRIES: tuple[Code, ...] = (
           """The language server checks a problem against its domain when the domain is open in the editor
           or in a .pddl file in the same folder; neither holds, so names and types in the problem go
           unchecked. Example: opening problem.pddl alone, from a folder without its domain.""",
-          ),
+          fix="Open the domain in the editor, or keep it beside the problem (domain.pddl or the IPC names)."),
     # --- RDDL syntax -----------------------------------------------------------------------------------
     _code("R001", W, RSYNTAX, "an RDDL file that is not UTF-8, read as Windows-1252",
           """Some IPPC files were saved in Windows-1252 (a degree sign, a curly quote in a comment).
           Rather than refuse them, pddltools decodes such a file as Windows-1252 and warns at the first
           byte that is not UTF-8. Example: a comment holding the byte 0xB0 (°).""",
-          ),
+          fix="Save the file as UTF-8 (most editors: \"save with encoding\")."),
     _code("R100", E, RSYNTAX, "unexpected RDDL token: expected something else here",
           """The RDDL text is tokens in an order RDDL does not allow: a missing ';', a keyword where a name
           should be, an operator without its operand. The message lists what would have been accepted.""",
@@ -611,7 +611,7 @@ _ENTRIES: tuple[Code, ...] = (
           check, fmt, simulate, serve, the language server) instead of crashing. Such files are
           generated; the generator should emit sums or aggregations rather than deep chains. Example: a
           reward of a thousand nested parentheses.""",
-          ),
+          fix="Generate flatter expressions: sum_{...} or an aggregation instead of a chain of nested operators."),
     _code("R107", E, RSYNTAX, "an integer enum range that does not run from a smaller to a larger integer",
           """RDDL2 lets an enum be written as a range of integers, {@1..@5}; the range must run from one
           integer up to a larger (or equal) one.""",
@@ -751,22 +751,22 @@ _ENTRIES: tuple[Code, ...] = (
           (R201) when the files go through `rddl check` or `rddl simulate`; this code appears when a model
           built in Python is simulated without checking. Example: a Simulator built from an AST whose
           objects { ... } name a type the domain lacks.""",
-          ),
+          fix="Run `pddltools rddl check` on the model first and fix the R201 it reports."),
     _code("R302", E, RSIM, "an assignment to something that is not a fluent of the domain, met while grounding",
           """An instance or non-fluents block assigns a name that is not a state fluent (init-state) or a
           non-fluent (non-fluents) of the domain; `rddl check` reports it first as R202 or R217. Example: a
           model built in Python whose init-state sets an action fluent.""",
-          ),
+          fix="Run `pddltools rddl check` on the model first and fix what it reports."),
     _code("R303", E, RSIM, "the wrong number of arguments, met while grounding or evaluating",
           """A pvariable, a function or a distribution is given the wrong number of arguments, or a CPF
           the wrong number of parameters; `rddl check` reports it first as R203. Example: a model built in
           Python with an assignment p(a, b) = true to a one-parameter p.""",
-          ),
+          fix="Run `pddltools rddl check` on the model first and fix the R203 it reports."),
     _code("R304", E, RSIM, "an argument or value that is not of the declared type, met while grounding",
           """An object of another type, or a value outside an enum, in an assignment or a cast; `rddl check`
           reports it first as R204 or R205. Example: a model built in Python that assigns lit(lamp1) where
           lit takes a room.""",
-          ),
+          fix="Run `pddltools rddl check` on the model first and fix the R204 or R205 it reports."),
     _code("R305", E, RSIM, "an instance that needs a finite horizon or a number",
           """Simulation runs rounds of `horizon` steps; a horizon of pos-inf (or a discount or
           max-nondef-actions that is not a number) cannot be simulated. The type checker accepts pos-inf,
@@ -778,16 +778,16 @@ _ENTRIES: tuple[Code, ...] = (
           the range is not a tuple type, or a tuple whose members are not the type's. `rddl check`
           reports the same mistakes as R205/R206 first. Example: a model built in Python whose default for
           a real fluent is a tuple.""",
-          ),
+          fix="Run `pddltools rddl check` on the model first and fix the R205 or R206 it reports."),
     _code("R310", E, RSIM, "an expression the simulator does not support",
           """An operator, aggregation, function or distribution the type checker accepts but the simulator
           cannot evaluate. Example: a distribution of an RDDL extension that pddltools' sampler does not
           implement, in a CPF of a model built in Python.""",
-          ),
+          fix="Rewrite the expression with operators the simulator supports, or simulate the model with RDDLSim."),
     _code("R311", E, RSIM, "a name that is neither a pvariable nor an object, met while evaluating",
           """`rddl check` reports unknown names first (R202, R216); this appears for unchecked models built
           in Python. Example: a CPF that reads kitchen where no object kitchen exists.""",
-          ),
+          fix="Run `pddltools rddl check` on the model first and fix the R202 or R216 it reports."),
     _code("R312", E, RSIM, "no case of a switch matches the value",
           """A switch without a default met a value none of its cases names, so the expression has no
           value in that state.""",
@@ -803,16 +803,16 @@ _ENTRIES: tuple[Code, ...] = (
           """The simulator computes CPFs of state, interm and observ fluents only; `rddl check` reports
           such a CPF first (R208). Example: an unchecked model built in Python with a CPF for a
           non-fluent.""",
-          ),
+          fix="Run `pddltools rddl check` on the model first and fix the R208 it reports."),
     _code("R314", E, RSIM, "a fluent with no CPF, met by the simulator",
           """A state, interm or observ fluent has no CPF (the checker's R207). Example: an unchecked model
           built in Python whose state fluent has no CPF.""",
-          ),
+          fix="Run `pddltools rddl check` on the model first and fix the R207 it reports."),
     _code("R315", E, RSIM, "CPFs that depend on each other in a cycle, met by the simulator",
           """The simulator orders the CPFs of one step by what they read; interm or observ fluents that
           read each other have no order (the checker's R209). Example: an unchecked model built in
           Python with i1 = i2; i2 = i1.""",
-          ),
+          fix="Run `pddltools rddl check` on the model first and fix the R209 it reports."),
     _code("R316", E, RSIM, "evaluating an expression failed",
           """Evaluating a CPF, the reward or a constraint raised an arithmetic error in the model: a result
           too large for a float, an infinity rounded to an integer. (A division by zero or the logarithm of
@@ -832,29 +832,29 @@ _ENTRIES: tuple[Code, ...] = (
     _code("R330", E, RSIM, "an action that is not an action fluent of the domain",
           """A policy (or an RDDLSim client) sent an action name the domain does not declare as an action
           fluent. Example: a policy class whose act() returns {("jump", ()): True} for the lamp domain.""",
-          ),
+          fix="Send only the action fluents the domain declares."),
     _code("R331", E, RSIM, "an action with the wrong number of arguments",
           """An action sent by a policy or a client has more or fewer arguments than the action fluent.
           Example: act() returning {("flip", ("a",)): True} for a flip without parameters.""",
-          ),
+          fix="Send each action with as many arguments as its declaration has parameters."),
     _code("R332", E, RSIM, "an action argument that is not an object of the parameter's type",
           """An action's argument is not an object of the parameter's type in the instance. Example: act()
           returning move(kitchen) where move takes a robot.""",
-          ),
+          fix="Send objects of the parameter's type, from the instance's objects."),
     _code("R333", E, RSIM, "an action value of the wrong type",
           """The value sent for an action fluent is not of its range (a number for a bool, a name that is
           not a value of the enum). Example: act() returning {("flip", ()): 2.5}.""",
-          ),
+          fix="Send a value of the action fluent's range (true/false for a bool)."),
     _code("R334", E, RSIM, "more non-default actions than max-nondef-actions allows",
           """The instance limits how many action fluents may differ from their defaults in one step, and
           the actions sent exceed it. Example: a policy that switches on three actions in an instance with
           max-nondef-actions = 1.""",
-          ),
+          fix="Change at most max-nondef-actions actions from their defaults per step."),
     _code("R335", E, RSIM, "a step after the round is over",
           """The round reached its horizon (or its terminate-when condition); the simulator must be reset
           before the next step. Example: calling Simulator.step() a fourth time with horizon 3, without
           reset().""",
-          ),
+          fix="Call reset() before the next round (or stop at the horizon)."),
     _code("R336", E, RSIM, "the actions break an action constraint",
           """An action-preconditions (or constraints) expression is false for the actions sent in the
           current state.""",
@@ -876,32 +876,32 @@ _ENTRIES: tuple[Code, ...] = (
     _code("R350", E, RDDLSIM, "a protocol message that is not plain XML",
           """A peer sent malformed XML, or XML with entities or a DTD (refused, so that a message cannot
           expand into gigabytes). Example: a client that sends <session-request> without closing it.""",
-          ),
+          fix="Send plain XML messages, without entities or a DOCTYPE."),
     _code("R351", E, RDDLSIM, "a protocol message without a field it needs",
           """An XML message lacks an element the protocol requires, or holds a non-number where a number
           is required. Example: a <round-end> without <round-reward>.""",
-          ),
+          fix="Send every element the protocol requires, numbers as numbers."),
     _code("R352", E, RDDLSIM, "a protocol message of an unexpected kind",
           """The root element is not one the protocol allows at this point of the session. Example: a
           client that opens with <round-request> before <session-request>.""",
-          ),
+          fix="Follow the protocol's order: session-request, then round-request, then turns."),
     _code("R353", E, RDDLSIM, "a protocol message that is too large",
           """A message grew past the size limit without its NUL terminator; the connection is closed rather
           than buffer it. Example: a peer that streams bytes without ever sending NUL.""",
-          ),
+          fix="End every message with a NUL byte, and keep messages under the limit."),
     _code("R354", E, RDDLSIM, "the peer closed in the middle of a message",
           """The connection ended after part of a message. Example: a client killed while sending its
           actions.""",
-          ),
+          fix="Close the connection only between messages (after session-end)."),
     _code("R355", E, RDDLSIM, "half a message, then silence",
           """A peer sent part of a message and then nothing for the stall timeout; the session is closed so
           that it cannot hold the server. Example: a client paused in a debugger mid-message.""",
-          ),
+          fix="Send each message whole; a client that must think sends nothing until it has decided."),
     _code("R360", E, RDDLSIM, "the RDDLSim client cannot play the session",
           """`rddl client` met a server that closed, answered out of order, or offered an instance the
           client cannot load; the message says which. Example: a server that ends the session before the
           first round.""",
-          ),
+          fix="Read the message: connect to a server that serves the instance, and play to the session's end."),
     _code("R370", E, RDDLSIM, "a line of the results log is not JSON",
           """`rddl score` reads the JSON-lines log the server writes; a line of it is not JSON (the message
           gives the line number).""",
@@ -915,25 +915,25 @@ _ENTRIES: tuple[Code, ...] = (
           """IPPC scores normalise each instance between a random and a no-op baseline; for an instance the
           log has no baselines for, `rddl score` simulates them from the RDDL files, and none of those
           given defines it. Example: scoring a log of lamp_1 with --rddl pointing at another folder.""",
-          ),
+          fix="Pass --rddl with the folders that define every instance in the log."),
     # --- runner and scorer -----------------------------------------------------------------------------
     _code("S001", E, SCORE, "not a results database",
           """The file given with --db is not an SQLite database, so runs cannot be stored in it. Example:
           `pddltools run --db notes.txt ...` where notes.txt is a text file.""",
-          ),
+          fix="Pass a new path (run creates the database) or one an earlier run wrote."),
     _code("S002", E, SCORE, "a results database from a newer pddltools",
           """The database's schema version is newer than this pddltools knows; reading it could misread
           fields. Example: a database written by a later release, opened with this one.""",
-          ),
+          fix="Upgrade pddltools, or read the database with the release that wrote it."),
     _code("S010", E, SCORE, "plan validation is not available",
           """Scoring validates plans with pddltools.validate, which cannot be imported (a stripped-down
           installation). Example: pddltools installed without its validate package.""",
-          ),
+          fix="Install pddltools whole (pip install pddltools), or pass --no-validate."),
     _code("S011", E, SCORE, "a task whose plans cannot be validated",
           """The domain and problem of a run could not be loaded for validation (they do not parse, or are
           unreadable); every plan for them is refused with the first reason, repeated. Example: scoring
           runs whose domain file has a syntax error.""",
-          ),
+          fix="Fix the domain or problem (`pddltools check` says what is wrong); the runs then validate."),
     _code("S020", E, SCORE, "a malformed runner option",
           """An option of run, learn, score or report that cannot be used as given: a --planner (or
           --plan-file, --unsolved-codes ...) that is not NAME=VALUE, a command template naming a field
@@ -952,11 +952,11 @@ _ENTRIES: tuple[Code, ...] = (
     _code("S022", E, SCORE, "a domain file or knowledge folder that does not exist",
           """A --domain or --dck path names nothing. Example: `pddltools learn --planner ... --training
           folder` whose domain file is missing.""",
-          ),
+          fix="Pass a domain file or knowledge folder that exists."),
     _code("S030", E, SCORE, "the Dask executor needs the dask extra",
           """Running on a Dask cluster needs the `dask` extra (pip install 'pddltools[dask]'). Example:
           `pddltools run --dask tcp://scheduler:8786` without dask installed.""",
-          ),
+          fix="pip install 'pddltools[dask]', or run without --dask."),
     _code("S040", E, SCORE, "a results file that cannot be read",
           """The results file named does not exist or cannot be read.""",
           (), _SCORE, "Pass the file `pddltools run` wrote."),
@@ -978,11 +978,11 @@ _ENTRIES: tuple[Code, ...] = (
           """A --learner or --generator template names a field that does not exist or is malformed
           ({seed}, {problem}, {domain}, {training} and {dck} are the fields). Example: --generator
           'gen --seed {sed} > {problem}'.""",
-          ),
+          fix="Use only the template's fields, in braces: {seed}, {problem}, {domain}, {training}, {dck}."),
     _code("S051", E, SCORE, "the problem generator failed",
           """The --generator command exited with an error (or wrote no problem) for a seed; the message
           gives the seed and the command's output. Example: --generator 'false'.""",
-          ),
+          fix="Run the generator by hand for that seed and fix it; it must write the problem file it is given."),
     _code("S060", E, SCORE, "the report cannot be written",
           """`pddltools report -o FILE` cannot write FILE (a missing folder, no permission).""",
           _run_line(), ("report", "results.jsonl", "-o", "missing/report.html"),

@@ -127,9 +127,9 @@ def test_every_entry_is_explained_with_an_example() -> None:
     for entry in REGISTRY.values():
         assert entry.code == entry.code.upper() and CODE.match(entry.code)
         assert entry.code[0] in "EWIRSVL" and entry.title and len(entry.explanation) > 40, entry.code
-        has_command = entry.example is not None and bool(entry.example.command)
+        assert entry.example is not None and entry.example.fix, entry.code
         # a code that no input file can trigger describes its triggering situation in words
-        assert has_command or "Example:" in entry.explanation or "example" in entry.explanation, entry.code
+        assert entry.example.command or "Example:" in entry.explanation or "example" in entry.explanation, entry.code
 
 
 def test_the_checker_reads_its_codes_from_the_registry() -> None:
