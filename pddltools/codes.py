@@ -138,11 +138,23 @@ def _rddl(body: str) -> tuple[tuple[str, str], ...]:
     return (("lamp.rddl", body),)
 
 
+def _sim(domain: str, instance_body: str) -> tuple[tuple[str, str], ...]:
+    """A domain `d` and an instance `d_1` of it in one file, for `rddl simulate`."""
+    return _rddl(domain + "instance d_1 {\n    domain = d;\n" + instance_body + "    horizon = 3;\n}\n")
+
+
+def _unchecked(codes: str) -> str:
+    """What the simulator's twin of a type-checking code says about the checker."""
+    return (f"`rddl simulate` grounds the files as they are, without running the type checker first; "
+            f"`rddl check` reports the same mistake, with more context, as {codes}.")
+
+
 _CHECK = ("check", "domain.pddl")
 _CHECK_PROBLEM = ("check", "domain.pddl", "problem.pddl")
 _VALIDATE = ("validate", "domain.pddl", "problem.pddl", "plan.txt")
 _RDDL_CHECK = ("rddl", "check", "lamp.rddl")
 _SIMULATE = ("rddl", "simulate", "lamp.rddl", "instance.rddl")
+_SIMULATE_ONE = ("rddl", "simulate", "lamp.rddl", "lamp.rddl", "--rounds", "1")
 _SCORE = ("score", "results.jsonl", "--rules", "ipc2008-sat")
 
 
@@ -747,26 +759,33 @@ _ENTRIES: tuple[Code, ...] = (
           ("rddl", "simulate", "lamp.rddl", "instance.rddl", "--instance-name", "lamp_2"),
           "Name an instance the files define (lamp_1)."),
     _code("R301", E, RSIM, "objects of an undeclared type, met while grounding",
-          """The grounder met a type that is not declared. The type checker reports the same mistake first
-          (R201) when the files go through `rddl check` or `rddl simulate`; this code appears when a model
-          built in Python is simulated without checking. Example: a Simulator built from an AST whose
-          objects { ... } name a type the domain lacks.""",
-          fix="Run `pddltools rddl check` on the model first and fix the R201 it reports."),
-    _code("R302", E, RSIM, "an assignment to something that is not a fluent of the domain, met while grounding",
-          """An instance or non-fluents block assigns a name that is not a state fluent (init-state) or a
-          non-fluent (non-fluents) of the domain; `rddl check` reports it first as R202 or R217. Example: a
-          model built in Python whose init-state sets an action fluent.""",
-          fix="Run `pddltools rddl check` on the model first and fix what it reports."),
+          f"""The grounder met objects (or a parameter) of a type the domain does not declare. {_unchecked("R201")}""",
+          _sim("domain d {\n    types { room : object; };\n"
+               "    pvariables { lit(room) : { state-fluent, bool, default = false }; };\n"
+               "    cpfs { lit'(?r) = lit(?r); };\n    reward = 0;\n}\n",
+               "    objects { rooms : {hall}; };\n"),
+          _SIMULATE_ONE, "Give the objects a declared type (room)."),
+    _code("R302", E, RSIM, "an assignment to something that is not a fluent of the right kind, met while grounding",
+          f"""An instance's init-state sets something that is not a state fluent of the domain, or a
+          non-fluents block something that is not a non-fluent. {_unchecked("R202 or R217")}""",
+          _sim(_RDDL.replace("lamp {", "d {"), "    init-state { flip; };\n"),
+          _SIMULATE_ONE, "Set only state fluents in init-state (an action takes its default)."),
     _code("R303", E, RSIM, "the wrong number of arguments, met while grounding or evaluating",
-          """A pvariable, a function or a distribution is given the wrong number of arguments, or a CPF
-          the wrong number of parameters; `rddl check` reports it first as R203. Example: a model built in
-          Python with an assignment p(a, b) = true to a one-parameter p.""",
-          fix="Run `pddltools rddl check` on the model first and fix the R203 it reports."),
+          f"""A pvariable, a function or a distribution is given the wrong number of arguments, or a CPF
+          the wrong number of parameters. {_unchecked("R203")}""",
+          _sim("domain d {\n    types { room : object; };\n"
+               "    pvariables { lit(room) : { state-fluent, bool, default = false }; };\n"
+               "    cpfs { lit'(?r) = lit(?r); };\n    reward = 0;\n}\n",
+               "    objects { room : {hall}; };\n    init-state { lit(hall, hall); };\n"),
+          _SIMULATE_ONE, "Give as many arguments as the declaration has parameters: lit(hall)."),
     _code("R304", E, RSIM, "an argument or value that is not of the declared type, met while grounding",
-          """An object of another type, or a value outside an enum, in an assignment or a cast; `rddl check`
-          reports it first as R204 or R205. Example: a model built in Python that assigns lit(lamp1) where
-          lit takes a room.""",
-          fix="Run `pddltools rddl check` on the model first and fix the R204 or R205 it reports."),
+          f"""An object of another type, or a value outside an enum, in an assignment or a cast.
+          {_unchecked("R204 or R205")}""",
+          _sim("domain d {\n    types { room : object; lamp : object; };\n"
+               "    pvariables { lit(room) : { state-fluent, bool, default = false }; };\n"
+               "    cpfs { lit'(?r) = lit(?r); };\n    reward = 0;\n}\n",
+               "    objects { room : {hall}; lamp : {l1}; };\n    init-state { lit(l1); };\n"),
+          _SIMULATE_ONE, "Pass an object of the parameter's type: lit(hall)."),
     _code("R305", E, RSIM, "an instance that needs a finite horizon or a number",
           """Simulation runs rounds of `horizon` steps; a horizon of pos-inf (or a discount or
           max-nondef-actions that is not a number) cannot be simulated. The type checker accepts pos-inf,
@@ -774,20 +793,23 @@ _ENTRIES: tuple[Code, ...] = (
           (("lamp.rddl", _RDDL), ("instance.rddl", _RDDL_INSTANCE.replace("horizon = 3;", "horizon = pos-inf;"))),
           _SIMULATE, "Give the instance a finite horizon (or horizon = terminate-when (...); in RDDL2)."),
     _code("R306", E, RSIM, "a tuple value where none is allowed, or a tuple that does not fit its type",
-          """RDDL2 tuple values: a `?member` label outside a default or an instance value, a tuple where
-          the range is not a tuple type, or a tuple whose members are not the type's. `rddl check`
-          reports the same mistakes as R205/R206 first. Example: a model built in Python whose default for
-          a real fluent is a tuple.""",
-          fix="Run `pddltools rddl check` on the model first and fix the R205 or R206 it reports."),
+          f"""RDDL2 tuple values: a tuple where the range is not a tuple type, a `?member` label outside a
+          default or an instance value, or a tuple whose members are not the type's. {_unchecked("R205 or R206")}""",
+          _sim("domain d {\n    pvariables { x : { state-fluent, real, default = 0.0 }; };\n"
+               "    cpfs { x' = x; };\n    reward = x;\n}\n", "    init-state { x = < ? : 2.0 >; };\n"),
+          _SIMULATE_ONE, "Give a plain value (x = 2.0;), or declare x of a tuple type."),
     _code("R310", E, RSIM, "an expression the simulator does not support",
-          """An operator, aggregation, function or distribution the type checker accepts but the simulator
-          cannot evaluate. Example: a distribution of an RDDL extension that pddltools' sampler does not
-          implement, in a CPF of a model built in Python.""",
-          fix="Rewrite the expression with operators the simulator supports, or simulate the model with RDDLSim."),
+          """An operator, aggregation, function or distribution the simulator cannot evaluate (an unknown
+          function is reported by `rddl check` as R214).""",
+          _sim("domain d {\n    pvariables { x : { state-fluent, real, default = 0.0 }; };\n"
+               "    cpfs { x' = cube[x]; };\n    reward = x;\n}\n", ""),
+          _SIMULATE_ONE, "Use RDDL's functions (pow[x, 3]) and distributions."),
     _code("R311", E, RSIM, "a name that is neither a pvariable nor an object, met while evaluating",
-          """`rddl check` reports unknown names first (R202, R216); this appears for unchecked models built
-          in Python. Example: a CPF that reads kitchen where no object kitchen exists.""",
-          fix="Run `pddltools rddl check` on the model first and fix the R202 or R216 it reports."),
+          f"""A bare name in an expression is neither a pvariable nor an object of the instance.
+          {_unchecked("R202 or R216")}""",
+          _sim("domain d {\n    pvariables { x : { state-fluent, bool, default = false }; };\n"
+               "    cpfs { x' = y; };\n    reward = 0;\n}\n", ""),
+          _SIMULATE_ONE, "Declare the pvariable, or correct the name."),
     _code("R312", E, RSIM, "no case of a switch matches the value",
           """A switch without a default met a value none of its cases names, so the expression has no
           value in that state.""",
@@ -800,19 +822,26 @@ _ENTRIES: tuple[Code, ...] = (
           ("rddl", "simulate", "lamp.rddl", "lamp.rddl"),
           "Give the switch a default : ... case, or a case for every value."),
     _code("R313", E, RSIM, "a CPF for something that is not a state, interm or observ fluent",
-          """The simulator computes CPFs of state, interm and observ fluents only; `rddl check` reports
-          such a CPF first (R208). Example: an unchecked model built in Python with a CPF for a
-          non-fluent.""",
-          fix="Run `pddltools rddl check` on the model first and fix the R208 it reports."),
+          f"""The simulator computes CPFs of state, interm and observ fluents only; a CPF for an action
+          fluent or a non-fluent has no place in a step. {_unchecked("R208")}""",
+          _sim("domain d {\n    pvariables {\n        k : { non-fluent, int, default = 1 };\n"
+               "        x : { state-fluent, int, default = 0 };\n    };\n"
+               "    cpfs { x' = x + k; k = 2; };\n    reward = x;\n}\n", ""),
+          _SIMULATE_ONE, "Delete the CPF; set a non-fluent in a non-fluents block or its default."),
     _code("R314", E, RSIM, "a fluent with no CPF, met by the simulator",
-          """A state, interm or observ fluent has no CPF (the checker's R207). Example: an unchecked model
-          built in Python whose state fluent has no CPF.""",
-          fix="Run `pddltools rddl check` on the model first and fix the R207 it reports."),
+          f"""A state, interm or observ fluent has no CPF, so its next value is unknown. {_unchecked("R207")}""",
+          _sim("domain d {\n    pvariables {\n        x : { state-fluent, int, default = 0 };\n"
+               "        y : { state-fluent, int, default = 0 };\n    };\n"
+               "    cpfs { x' = x + 1; };\n    reward = x;\n}\n", ""),
+          _SIMULATE_ONE, "Write a CPF for it (y' = y; keeps the value)."),
     _code("R315", E, RSIM, "CPFs that depend on each other in a cycle, met by the simulator",
-          """The simulator orders the CPFs of one step by what they read; interm or observ fluents that
-          read each other have no order (the checker's R209). Example: an unchecked model built in
-          Python with i1 = i2; i2 = i1.""",
-          fix="Run `pddltools rddl check` on the model first and fix the R209 it reports."),
+          f"""The simulator orders the CPFs of one step by what they read; interm or observ fluents that
+          read each other have no order. {_unchecked("R209")}""",
+          _sim("domain d {\n    pvariables {\n        i1 : { interm-fluent, int, level = 1 };\n"
+               "        i2 : { interm-fluent, int, level = 1 };\n"
+               "        x : { state-fluent, int, default = 0 };\n    };\n"
+               "    cpfs { i1 = i2; i2 = i1; x' = i1; };\n    reward = x;\n}\n", ""),
+          _SIMULATE_ONE, "Break the cycle: compute one of them from state fluents only."),
     _code("R316", E, RSIM, "evaluating an expression failed",
           """Evaluating a CPF, the reward or a constraint raised an arithmetic error in the model: a result
           too large for a float, an infinity rounded to an integer. (A division by zero or the logarithm of
