@@ -514,9 +514,19 @@ _ENTRIES: tuple[Code, ...] = (
           ("compile", "domain.pddl", "problem.pddl", "--remove", "derived-predicates", "-o", "out"),
           "Define the predicates in strata: each from basic facts and predicates of lower strata."),
     _code("E803", E, COMPILE, "a compilation would be too large",
-          """Removing the feature would multiply the task beyond a fixed limit: a precondition with too
-          many disjuncts in normal form, or quantifiers over too many objects. Example: a precondition
-          that is a conjunction of twenty two-way disjunctions (2^20 disjuncts once split).""",
+          """Removing the feature would multiply the task beyond a fixed limit: a precondition with more
+          than 4096 disjuncts once in disjunctive normal form, or quantifiers expanded over too many
+          objects. Thirteen two-way disjunctions make 2^13 = 8192 disjuncts.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips :disjunctive-preconditions)\n"
+                           "  (:predicates (p ?x) (q ?x))\n"
+                           "  (:action a :parameters (?a ?b ?c ?d ?e ?f ?g ?h ?i ?j ?k ?l ?m)\n"
+                           "    :precondition (and (or (p ?a) (q ?a)) (or (p ?b) (q ?b)) (or (p ?c) (q ?c))\n"
+                           "      (or (p ?d) (q ?d)) (or (p ?e) (q ?e)) (or (p ?f) (q ?f)) (or (p ?g) (q ?g))\n"
+                           "      (or (p ?h) (q ?h)) (or (p ?i) (q ?i)) (or (p ?j) (q ?j)) (or (p ?k) (q ?k))\n"
+                           "      (or (p ?l) (q ?l)) (or (p ?m) (q ?m)))\n"
+                           "    :effect (and (not (p ?a)) (q ?a))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects o)\n  (:init (p o))\n  (:goal (q o)))\n")),
+          ("compile", "domain.pddl", "problem.pddl", "--remove", "disjunctive-preconditions", "-o", "out"),
           fix="Give the task to a planner that supports the feature, or rewrite it smaller by hand."),
     _code("E804", E, COMPILE, "the output folder has files (use --force)",
           """compile writes the compiled domain, problem and plan map into OUTDIR; it refuses a folder that
@@ -527,9 +537,12 @@ _ENTRIES: tuple[Code, ...] = (
           "Pass --force to overwrite, or choose an empty folder."),
     _code("E805", E, COMPILE, "a plan that does not fit the compiled task",
           """`pddltools unmap OUTDIR PLAN` maps a plan of the compiled task back to the original; a step
-          names an action the compiled task does not have, or gives it too few arguments. Example: a
-          plan found for another compilation, unmapped with this one's plan map.""",
-          fix="Unmap a plan with the plan map of the compilation it was found for."),
+          names an action the compiled task does not have, or gives it too few arguments: the plan was
+          found for another task or another compilation.""",
+          (("out/plan-map.json", '{"format": "pddltools-plan-map/1", "actions": {}}\n'),
+           ("plan.txt", "(fly t1 a b)\n")),
+          ("unmap", "out", "plan.txt"),
+          "Unmap a plan with the plan map of the compilation it was found for."),
     _code("E806", E, COMPILE, "an unknown target or feature name",
           """--remove names a feature the compiler does not remove (the message lists those it does), or a
           target is unknown. Exit code 2.""",
@@ -947,9 +960,10 @@ _ENTRIES: tuple[Code, ...] = (
           fix="Pass --rddl with the folders that define every instance in the log."),
     # --- runner and scorer -----------------------------------------------------------------------------
     _code("S001", E, SCORE, "not a results database",
-          """The file given with --db is not an SQLite database, so runs cannot be stored in it. Example:
-          `pddltools run --db notes.txt ...` where notes.txt is a text file.""",
-          fix="Pass a new path (run creates the database) or one an earlier run wrote."),
+          """The file given with --db is not an SQLite database, so runs cannot be stored in it.""",
+          (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM), ("notes.txt", "my notes\n")),
+          ("run", "problem.pddl", "--planner", "lama=true", "--db", "notes.txt"),
+          "Pass a new path (run creates the database) or one an earlier run wrote."),
     _code("S002", E, SCORE, "a results database from a newer pddltools",
           """The database's schema version is newer than this pddltools knows; reading it could misread
           fields. Example: a database written by a later release, opened with this one.""",
@@ -979,9 +993,10 @@ _ENTRIES: tuple[Code, ...] = (
           ("run", "problem.pddl", "--planner", "lama=true", "--db", "results.sqlite"),
           "Keep each problem beside its domain, named as the IPC does."),
     _code("S022", E, SCORE, "a domain file or knowledge folder that does not exist",
-          """A --domain or --dck path names nothing. Example: `pddltools learn --planner ... --training
-          folder` whose domain file is missing.""",
-          fix="Pass a domain file or knowledge folder that exists."),
+          """learn's DOMAIN, or run's --dck knowledge folder, names nothing. Exit code 2.""",
+          (), ("learn", "missing.pddl", "--planner", "p", "--learner", "learn {domain}", "--training", ".",
+               "--out", "out", "--db", "results.sqlite"),
+          "Pass a domain file or knowledge folder that exists."),
     _code("S030", E, SCORE, "the Dask executor needs the dask extra",
           """Running on a Dask cluster needs the `dask` extra (pip install 'pddltools[dask]'). Example:
           `pddltools run --dask tcp://scheduler:8786` without dask installed.""",
@@ -1005,9 +1020,11 @@ _ENTRIES: tuple[Code, ...] = (
           _run_line(problem="p99.pddl"), _SCORE, "Keep the results file beside the tasks it names, or fix the path."),
     _code("S050", E, SCORE, "a malformed command template",
           """A --learner or --generator template names a field that does not exist or is malformed
-          ({seed}, {problem}, {domain}, {training} and {dck} are the fields). Example: --generator
-          'gen --seed {sed} > {problem}'.""",
-          fix="Use only the template's fields, in braces: {seed}, {problem}, {domain}, {training}, {dck}."),
+          ({seed}, {problem}, {domain}, {training} and {dck} are the fields).""",
+          (("domain.pddl", _TYPED),),
+          ("learn", "domain.pddl", "--planner", "p", "--learner", "learn {domian}", "--training", ".",
+           "--out", "out", "--db", "results.sqlite"),
+          "Use only the template's fields, in braces: {seed}, {problem}, {domain}, {training}, {dck}."),
     _code("S051", E, SCORE, "the problem generator failed",
           """The --generator command exited with an error (or wrote no problem) for a seed; the message
           gives the seed and the command's output. Example: --generator 'false'.""",
