@@ -59,7 +59,7 @@ def _run(command: str, expected: int, folder: str, where: str, show: bool = True
         LOG.warning("%s: a run directive must start with `pddltools`: %s", where, command)
         return ""
     output = io.StringIO()
-    before = os.getcwd()
+    before, columns = os.getcwd(), os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = "100"  # rich lays out tables for 100 columns, whatever the build's terminal
     try:
         os.chdir(folder)
@@ -70,6 +70,10 @@ def _run(command: str, expected: int, folder: str, where: str, show: bool = True
                 status = stop.code if isinstance(stop.code, int) else 1
     finally:
         os.chdir(before)
+        if columns is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = columns
     text = ANSI.sub("", output.getvalue()).replace(folder + os.sep, "")
     if status != expected or "Traceback" in text:
         LOG.warning("%s: `%s` exited with %s (the page expects %s):\n%s", where, command, status, expected, text)

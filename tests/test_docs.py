@@ -21,9 +21,16 @@ from pddltools.codes import REGISTRY
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-MISSING = [name for name in ("mkdocs", "material", "mkdocstrings_handlers.python")
-           if importlib.util.find_spec(name.split(".")[0]) is None
-           or (name == "mkdocstrings_handlers.python" and importlib.util.find_spec(name) is None)]
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:  # the parent package of a dotted name is missing
+        return False
+
+
+MISSING = [name for name in ("mkdocs", "material", "mkdocstrings_handlers.python") if not _installed(name)]
 
 
 def _hooks() -> ModuleType:
