@@ -594,10 +594,12 @@ _ENTRIES: tuple[Code, ...] = (
           _VALIDATE, "Define the derived predicates in strata (see E304)."),
     # --- language server -------------------------------------------------------------------------------
     _code("L001", INFO, LSP, "a problem's domain is not open nor beside it: only its syntax is checked",
-          """The language server checks a problem against its domain when the domain is open in the editor
-          or in a .pddl file in the same folder; neither holds, so names and types in the problem go
-          unchecked. Example: opening problem.pddl alone, from a folder without its domain.""",
-          fix="Open the domain in the editor, or keep it beside the problem (domain.pddl or the IPC names)."),
+          """The language server checks a problem against its domain when the domain is open in the editor,
+          or is a file in the problem's folder, its parent or a sibling folder (the IPC layouts) whose
+          (define (domain NAME)) matches the problem's :domain. None is found, so names and types in
+          the problem go unchecked; the hint appears once, at the :domain. Example: a problem opened
+          alone from a folder without its domain.""",
+          fix="Open the domain in the editor, or keep it where the server looks (beside the problem)."),
     # --- RDDL syntax -----------------------------------------------------------------------------------
     _code("R001", W, RSYNTAX, "an RDDL file that is not UTF-8, read as Windows-1252",
           """Some IPPC files were saved in Windows-1252 (a degree sign, a curly quote in a comment).
