@@ -81,6 +81,7 @@ PLUGINS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pddltools.score.cli", ("run", "learn", "score", "select", "report")),
     ("pddltools.rddl.cli", ("rddl",)),
     ("pddltools.lsp.cli", ("lsp",)),
+    ("pddltools.explain", ("explain",)),
 )
 
 

@@ -91,7 +91,7 @@ class Builder(Transformer[Token, Any]):
         name, first, last = children
         low, high = first.value[1:], last.value[1:]
         if not (low.isdigit() and high.isdigit()) or int(low) > int(high):
-            raise BuildError("R106", f"an enum range runs from one integer to a larger one, not {first}..{last}",
+            raise BuildError("R107", f"an enum range runs from one integer to a larger one, not {first}..{last}",
                               first.start_pos, last.end_pos)
         values = tuple(f"@{i}" for i in range(int(low), int(high) + 1))
         return ast.EnumType(name.value, values, span=self._node_span(name, last))

@@ -116,7 +116,7 @@ def test_tuple_defaults_must_name_the_members_of_their_type() -> None:
 def test_an_enum_range_runs_between_integers() -> None:
     with pytest.raises(Error) as caught:
         parse_text("domain d { types { e : {@3..@1}; }; }")
-    assert caught.value.diagnostics[0].code == "R106"
+    assert caught.value.diagnostics[0].code == "R107"
     assert parse_text("domain d { types { e : {@0..@2}; }; }").domains[0].types[0].values == ("@0", "@1", "@2")  # type: ignore[union-attr]
 
 

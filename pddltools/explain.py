@@ -1,0 +1,97 @@
+"""`pddltools explain [CODE]`: what a diagnostic code means and how to mend it, as `rustc --explain` does.
+
+Rich on a terminal, plain text on a pipe (so `pddltools explain E201 | less` has no escape codes), JSON
+with --format json. Without a code it lists every code with its one-line meaning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.syntax import Syntax
+
+from pddltools.codes import REGISTRY, Code, command_line, lookup, near, render_text, shown
+
+_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("explain", help="explain a diagnostic code (E201, R106 ...), or list every code",
+                       description="Explain a diagnostic code: what it means, a minimal input that "
+                                   "triggers it, and how to fix it. Without CODE, list every code.")
+    p.add_argument("code", nargs="?", metavar="CODE", help="a code such as E201 (case does not matter)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_explain)
+
+
+def to_json(entry: Code) -> dict[str, Any]:
+    data = asdict(entry)
+    data["severity"] = entry.severity.value
+    if entry.example is not None:
+        data["example"]["files"] = [{"name": name, "text": text} for name, text in entry.example.files]
+        data["example"]["command"] = command_line(entry.example) if entry.example.command else None
+    return data
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    out = Console(highlight=False, soft_wrap=True)
+    if args.code is None:
+        return _list_all(out, args.format)
+    entry = lookup(args.code)
+    if entry is None:
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        hint = near(args.code)
+        err.print(f"pddltools explain: {args.code} is not a pddltools diagnostic code"
+                  + (f"; did you mean {', '.join(hint)}?" if hint else "")
+                  + " (`pddltools explain` lists every code)", markup=False)
+        return 2
+    if args.format == "json":
+        json.dump(to_json(entry), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif out.is_terminal:
+        _print_rich(entry, out)
+    else:
+        sys.stdout.write(render_text(entry))
+    return 0
+
+
+def _list_all(out: Console, form: str) -> int:
+    if form == "json":
+        json.dump([{"code": e.code, "severity": e.severity.value, "area": e.area, "title": e.title}
+                   for e in REGISTRY.values()], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    for entry in REGISTRY.values():
+        line = f"{entry.code}  {entry.severity.value:<7}  {entry.title}"
+        if out.is_terminal:
+            out.print(f"[{_STYLE[entry.severity.value]}]{entry.code}[/]  {entry.severity.value:<7}  "
+                      f"{escape(entry.title)}")
+        else:
+            sys.stdout.write(line + "\n")
+    return 0
+
+
+def _print_rich(entry: Code, out: Console) -> None:
+    style = _STYLE[entry.severity.value]
+    out.print(f"[{style}]{entry.code}[/] [dim]({entry.severity.value}, {escape(entry.area)})[/]: "
+              f"[bold]{escape(entry.title)}[/]")
+    out.print()
+    out.print(escape(entry.explanation), soft_wrap=False)  # wrapped at the terminal's width
+    if entry.example is None:
+        return
+    for name, text in entry.example.files:
+        out.print()
+        out.print(f"[dim]{escape(name)}[/]")
+        lexer = "lisp" if name.endswith(".pddl") else "text"
+        out.print(Syntax(shown(text).rstrip("\n"), lexer, theme="ansi_dark", line_numbers=True))
+    if entry.example.command:
+        out.print()
+        out.print("[dim]$[/] " + escape(command_line(entry.example)))
+    out.print()
+    out.print(f"[bold green]Fix:[/] {escape(entry.example.fix)}")
