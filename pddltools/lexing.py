@@ -150,7 +150,9 @@ class GrammarLexer(Lexer):
                                           and _accepts(states, stack, name), state_stack, text, match.start(), source)
                     if fast is not None:
                         name, value, restart = fast
-                        token = Token(name, "", match.start(), None, None, None, None, restart)
+                        # Its text is the terminal's name, not "": Lark's loop takes the end-of-file
+                        # token's position from the last token only when that token is truthy.
+                        token = Token(name, name, match.start(), None, None, None, None, restart)
                         token.value = value
                         yield token
                         break
