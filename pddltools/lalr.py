@@ -17,7 +17,6 @@ regular expression, keywords, callbacks and scanners, with the tables numbered i
 
 from __future__ import annotations
 
-import re
 import sys
 from array import array
 from collections.abc import Mapping
@@ -28,7 +27,15 @@ from lark.parsers.lalr_analysis import Shift
 
 from pddltools.diagnostics import Source
 from pddltools.frozen import speedups
-from pddltools.lexing import CASELESS, ERROR, NestingTooDeep, Scanner, UnexpectedCharacter, compile_terminals, try_fast_paths
+from pddltools.lexing import (
+    CASELESS,
+    ERROR,
+    NestingTooDeep,
+    Scanner,
+    UnexpectedCharacter,
+    compile_terminals,
+    try_fast_paths,
+)
 
 END = "$END"
 

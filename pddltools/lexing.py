@@ -39,8 +39,9 @@ Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
 ERROR = "__UNEXPECTED_CHARACTER"
 
 #: How a case-insensitive grammar matches: ASCII letters only. Under Unicode rules `[a-z]` with
-#: IGNORECASE also matches `İ`, `ı`, `ſ` and the Kelvin sign, whose lower case is not the ASCII letter
-#: they matched (`İ` lowers to `i` and a combining dot): a name lowered once would not lex again.
+#: IGNORECASE also matches U+0130 (capital I with a dot), U+0131 (dotless i), U+017F (long s) and the
+#: Kelvin sign, whose lower case is not the ASCII letter they matched (U+0130 lowers to `i` and a
+#: combining dot): a name lowered once would not lex again.
 CASELESS = re.IGNORECASE | re.ASCII
 
 
