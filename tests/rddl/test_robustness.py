@@ -171,3 +171,20 @@ def test_enum_ranges_are_bounded() -> None:
     for low, high in ((1, 100_001), (0, 3_000_000), (1, "9" * 5000), ("9" * 5000, 1)):
         found = assert_both_loops_agree(domain.format(low, high))
         assert found[0] == "error" and found[1][0]["code"] == "R106"  # type: ignore[index]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(NUMBER_PLACES), st.lists(st.tuples(st.integers(0, 10_000), st.booleans()), min_size=1,
+                                                max_size=4))
+def test_swapped_brackets_fail_alike_and_located(place: str, swaps: list[tuple[int, bool]]) -> None:
+    """Brackets turned round (`(` for `)`, `{` for `}`) or moved into the next token, through both loops."""
+    chars = list(place.format("2"))
+    brackets = [i for i, c in enumerate(chars) if c in "(){}[]"]
+    turned = {"(": ")", ")": "(", "{": "}", "}": "{", "[": "]", "]": "["}
+    for index, turn in swaps:
+        i = brackets[index % len(brackets)]
+        if turn:
+            chars[i] = turned.get(chars[i], chars[i])  # a bracket moved away left something else here
+        elif i + 1 < len(chars):
+            chars[i], chars[i + 1] = chars[i + 1], chars[i]
+    assert_both_loops_agree("".join(chars))
