@@ -296,8 +296,7 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
             # vertical tab): what lies between two words must be the grammar's white space.
             if not space(text, pos, begin):
                 return None
-            pos = begin
-            pos += len(word)
+            pos = begin + len(word)
             if expect_type:
                 lowered = word.lower()
                 if lowered in hard or not name_rx.fullmatch(word):
