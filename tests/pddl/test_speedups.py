@@ -484,6 +484,34 @@ def test_swapped_parentheses_fail_alike_and_located(text: str) -> None:
     assert_refused_or_printed_back(text)
 
 
+#: Every character Python takes for space (`str.split`, `str.isspace`), the grammar's five among them, and
+#: the letters that match [a-z] ignoring case under Unicode rules.
+SPACE_LIKE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()] + ["\ufeff", "\u200b", "\x00"]
+CASE_FOLDING = ["\u0130", "\u0131", "\u017f", "\u212a"]
+#: Places where a fast path reads the text itself, `{}` standing for the character tried there.
+CHARACTER_PLACES = [
+    "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x{}?y) :precondition (p ?x) :effect (p ?y)))",
+    "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x -{}object) :effect (p ?x)))",
+    "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :precondition (and (p{}?x)) :effect (p ?x)))",
+    "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :effect (and (p ?x){}(not (p ?x)))))",
+    "(define (domain d) (:predicates (p ?x)) (:action a{}:parameters (?x) :effect (p ?x)) (:action b))",
+    "(define (problem p) (:domain d) (:init (p a{}b) (q)) (:goal (q)))",
+    "(define (problem p) (:domain d) (:init (= (f a){}3) (q)) (:goal (q)))",
+    "(define (problem p) (:domain d) (:init (p a) (p x{}) (q)) (:goal (q)))",
+]
+
+
+@needs_speedups
+@pytest.mark.parametrize("place", CHARACTER_PLACES)
+def test_every_path_agrees_with_the_grammar_on_space_like_characters(place: str) -> None:
+    """The fast paths, compiled and in Python, accept a character exactly where the grammar does: U+00A0
+    or a vertical tab in a parameter list, say, is an unexpected character every way (issue 21)."""
+    for char in SPACE_LIKE + CASE_FOLDING:
+        found = assert_paths_agree(place.format(char), f"U+{ord(char):04X}.pddl")
+        if char not in " \t\n\r\f":
+            assert found[0] == "error", f"U+{ord(char):04X} accepted in {place}"
+
+
 def test_the_generators_make_files_that_parse() -> None:
     """The properties above are worth something only if many generated files parse (and others fail)."""
     seen = {"tree": 0, "error": 0}
