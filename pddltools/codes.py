@@ -676,6 +676,27 @@ _ENTRIES: tuple[Code, ...] = (
                 "    pvariables { t : { state-fluent, tier, default = @1 }; };\n"
                 "    cpfs { t' = t; };\n    reward = 0;\n}\n"),
           _RDDL_CHECK, "Write the range from low to high: {@1..@3}."),
+    _code("R108", E, RSYNTAX, "a block comment that is never closed",
+          """A /* comment has no */ after it: the rest of the file would be comment. The error is placed
+          where the comment opens (the lexer's comment rule cannot backtrack, so this is found at once
+          whatever follows).""",
+          _rddl("domain d {\n    /* lights\n    types { room : object; };\n}\n"),
+          _RDDL_CHECK, "Close the comment with */, or use // for a one-line comment."),
+    _code("R109", E, RSYNTAX, "an integer enum range with too many values",
+          """An RDDL2 integer enum range {@1..@N} names every value it holds, and each becomes an object of
+          its own; pddltools reads ranges of up to 100,000 values and refuses larger ones rather than
+          allocate without bound.""",
+          _rddl("domain d {\n    types { tier : {@1..@3000000}; };\n"
+                "    pvariables { t : { state-fluent, tier, default = @1 }; };\n"
+                "    cpfs { t' = t; };\n    reward = 0;\n}\n"),
+          _RDDL_CHECK, "Use an int-valued fluent with a bound instead of an enum of millions of values."),
+    _code("R110", E, RSYNTAX, "an integer literal too long to read",
+          """An integer literal has more than 1,000 digits. RDDL's integers are machine integers; pddltools
+          reads arbitrarily large ones up to that bound and refuses longer ones with this error rather
+          than a crash.""",
+          _rddl("domain d {\n    pvariables { n : { state-fluent, int, default = 0 }; };\n"
+                "    cpfs { n' = n + " + "9" * 1200 + "; };\n    reward = 0;\n}\n"),
+          _RDDL_CHECK, "Use a real (1e300) or a smaller integer."),
     # --- RDDL type checking ----------------------------------------------------------------------------
     _code("R201", E, RTYPES, "undefined type",
           """A type used in a parameter list, a range, an object declaration, a quantifier or a

@@ -17,7 +17,6 @@ regular expression, keywords, callbacks and scanners, with the tables numbered i
 
 from __future__ import annotations
 
-import re
 import sys
 from array import array
 from collections.abc import Mapping
@@ -28,7 +27,15 @@ from lark.parsers.lalr_analysis import Shift
 
 from pddltools.diagnostics import Source
 from pddltools.frozen import speedups
-from pddltools.lexing import ERROR, NestingTooDeep, Scanner, UnexpectedCharacter, compile_terminals, try_fast_paths
+from pddltools.lexing import (
+    CASELESS,
+    ERROR,
+    NestingTooDeep,
+    Scanner,
+    UnexpectedCharacter,
+    compile_terminals,
+    try_fast_paths,
+)
 
 END = "$END"
 
@@ -85,11 +92,14 @@ class FastParser:
         lexer_conf = lark.lexer_conf
         self.pattern, self.ignore, self.keywords = compile_terminals(
             list(lexer_conf.terminals), set(lexer_conf.ignore),
-            lexer_conf.g_regex_flags | (re.IGNORECASE if lowercase else 0), lowercase, skip_ignored=True)
+            lexer_conf.g_regex_flags | (CASELESS if lowercase else 0), lowercase, skip_ignored=True)
         self.lowercase = lowercase
         self.trigger = trigger
         self.fast_paths = dict(fast_paths or {})
         self.max_stack = max_stack or 1 << 62
+        # every terminal some state acts on, asked of at each error (error recovery asks per section)
+        self._terminals = frozenset(t for acts in self.actions.values() for t in acts)
+        self._expected: dict[tuple[Any, ...], frozenset[str]] = {}  # by parser stack
         self.compiled = self._compile() if compiled and speedups is not None else None
 
     def _compile(self) -> speedups.Driver:
@@ -173,8 +183,13 @@ class FastParser:
             stack, _ = self._run(Source(source.text[:offset], source.name), start)
         except Exception:  # the prefix should parse; if not, say nothing rather than guess
             return set()
-        terminals = {t for acts in self.actions.values() for t in acts}
-        return {t for t in terminals if self.accepts(stack, t)}
+        key = tuple(stack)
+        found = self._expected.get(key)
+        if found is None:
+            if len(self._expected) > 1024:
+                self._expected.clear()
+            found = self._expected[key] = frozenset(t for t in self._terminals if self.accepts(stack, t))
+        return set(found)
 
     def _run(self, source: Source, start: str) -> tuple[list[Any], list[Any]]:
         text = source.text

@@ -38,6 +38,12 @@ Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
 
 ERROR = "__UNEXPECTED_CHARACTER"
 
+#: How a case-insensitive grammar matches: ASCII letters only. Under Unicode rules `[a-z]` with
+#: IGNORECASE also matches U+0130 (capital I with a dot), U+0131 (dotless i), U+017F (long s) and the
+#: Kelvin sign, whose lower case is not the ASCII letter they matched (U+0130 lowers to `i` and a
+#: combining dot): a name lowered once would not lex again.
+CASELESS = re.IGNORECASE | re.ASCII
+
 
 class UnexpectedCharacter(Exception):
     """A character no terminal of the grammar can start with."""
@@ -110,22 +116,16 @@ class GrammarLexer(Lexer):
         cls.source = ContextVar(f"{cls.__name__}.source")
 
     def __init__(self, lexer_conf: Any) -> None:
+        flags = lexer_conf.g_regex_flags | (CASELESS if self.lowercase else 0)
         self.pattern, self.ignore, self.keywords = compile_terminals(
-            list(lexer_conf.terminals), set(lexer_conf.ignore), lexer_conf.g_regex_flags, self.lowercase)
+            list(lexer_conf.terminals), set(lexer_conf.ignore), flags, self.lowercase)
         self.terminal_names = {t.name for t in lexer_conf.terminals}
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         raw = lexer_state.text
         text: str = raw if isinstance(raw, str) else raw.text  # Lark >= 1.2 wraps the text in a TextSlice
-        lower_each = False
-        if self.lowercase:
-            lowered = text.lower()
-            # str.lower can change the length of some non-ASCII text: then offsets must stay those of
-            # the original, and each token is lowered on its own.
-            if len(lowered) == len(text):
-                text = lowered
-            else:
-                lower_each = True
+        # Matched caselessly and lowered token by token, as `lalr.FastParser` does: one rule for both.
+        lower_each = self.lowercase and not text.islower()
         ignore = self.ignore
         keywords = self.keywords
         fast_paths = self.fast_paths
@@ -151,7 +151,9 @@ class GrammarLexer(Lexer):
                                           and _accepts(states, stack, name), state_stack, text, match.start(), source)
                     if fast is not None:
                         name, value, restart = fast
-                        token = Token(name, "", match.start(), None, None, None, None, restart)
+                        # Its text is the terminal's name, not "": Lark's loop takes the end-of-file
+                        # token's position from the last token only when that token is truthy.
+                        token = Token(name, name, match.start(), None, None, None, None, restart)
                         token.value = value
                         yield token
                         break

@@ -8,6 +8,7 @@ top-level sections one by one so that every broken section is reported, not just
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -69,7 +70,7 @@ WORDS: dict[str, str] = {
     "$END": "the end of the file",
 }
 
-_PREVIOUS = re.compile(r"(?:;[^\n]*\n|\s)*$")
+_LAST_WORD = re.compile(r"[^\s()]+\Z")
 
 
 def explain(source: Source, exc: Exception, parser: _Parser) -> list[Diagnostic]:
@@ -174,14 +175,36 @@ def _with_end_marker(source: Source) -> Source:
 
 
 def _previous_word(text: str, pos: int) -> str | None:
-    window = text[max(0, pos - 400) : pos]
-    stripped = _PREVIOUS.sub("", window)
-    m = re.search(r"[^\s()]+$|[()]$", stripped)
-    return m.group().lower() if m else None
+    """The word or parenthesis before `pos`, past white space and comments, looked for in the 400
+    characters before it. Read backwards line by line: a regular expression anchored at the end would
+    be tried from every offset of the window, each time over the rest of it (quadratic in blank space)."""
+    limit = max(0, pos - 400)
+    end = pos
+    while end > limit:
+        line_start = max(text.rfind("\n", limit, end) + 1, limit)
+        line = text[line_start:end]
+        # A ';' starts a comment that runs to the end of its line; no token contains one.
+        comment = line.find(";")
+        if comment >= 0:
+            line = line[:comment]
+        line = line.rstrip()
+        if line:
+            if line[-1] in "()":
+                return line[-1]
+            m = _LAST_WORD.search(line)
+            assert m is not None  # the line ends with a character that is not space or a parenthesis
+            return m.group().lower()
+        end = line_start - 1
+    return None
 
 
 def _describe(expected: set[str], parser: _Parser) -> str:
-    literal = {t.name: t.pattern.value for t in parser.lark.terminals if isinstance(t.pattern, PatternStr)}
+    return _description(frozenset(expected), parser)
+
+
+@functools.lru_cache(maxsize=256)  # recovery meets the same few sets again and again
+def _description(expected: frozenset[str], parser: _Parser) -> str:
+    literal = _literals(parser)
     names = set(expected) - {"GD_LITERALS", "EFFECT_LITERALS", "INIT_ELEMENTS", "ACTIONS",
                              "TIMED_CONDITIONS", "TIMED_EFFECTS"}
     if "COLON_NAME" in names:
@@ -201,6 +224,11 @@ def _describe(expected: set[str], parser: _Parser) -> str:
     if len(words) == 2:
         return f"{words[0]} or {words[1]}"
     return "one of " + ", ".join(words)
+
+
+@functools.cache
+def _literals(parser: _Parser) -> dict[str, str]:
+    return {t.name: t.pattern.value for t in parser.lark.terminals if isinstance(t.pattern, PatternStr)}
 
 
 # -------------------------------------------------------------------------------------------------
@@ -285,22 +313,24 @@ def _later_sections(source: Source, first: Diagnostic, parser: _Parser) -> list[
             continue
         if begin <= first.span.start < end:
             continue
-        masked = Source(" " * begin + source.text[begin:end], source.name)
+        # The section alone, as a text of its own (its offsets shifted back after): a copy of the
+        # file up to it, padded, would make recovery quadratic in the number of broken sections.
+        section = Source(source.text[begin:end], source.name)
         try:
-            parser.parse(masked, start=start_rule)
+            parser.parse(section, start=start_rule)
         except (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, _BuildError) as exc:
-            found = _diagnose(masked, exc, parser, start_rule)
+            found = _diagnose(section, exc, parser, start_rule)
             out.append(Diagnostic(found.code, found.severity, found.message,
-                                  _rebase(found.span, source), found.notes))
+                                  _rebase(found.span, source, begin), found.notes))
         except Exception:
             continue
     return out
 
 
-def _rebase(span: Span | None, source: Source) -> Span | None:
+def _rebase(span: Span | None, source: Source, shift: int) -> Span | None:
     if span is None:
         return None
-    return Span(source, min(span.start, len(source.text)), min(span.end, len(source.text) + 1))
+    return Span(source, min(span.start + shift, len(source.text)), min(span.end + shift, len(source.text) + 1))
 
 
 def _skip_space(text: str, pos: int) -> int:

@@ -31,6 +31,7 @@ from fractions import Fraction
 from pddltools.diagnostics import Source, Span
 from pddltools.frozen import fast_constructor, speedups
 from pddltools.larkcache import cache_file
+from pddltools.lexing import CASELESS
 from pddltools.pddl.ast import (
     Action,
     And,
@@ -48,7 +49,7 @@ from pddltools.pddl.ast import (
     TypeName,
     Variable,
 )
-from pddltools.pddl.numbers import parse_number
+from pddltools.pddl.numbers import NumberOutOfRange, parse_number
 
 _intern = sys.intern
 _span = fast_constructor(Span)  # (source, start, length)
@@ -88,13 +89,13 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
     term = rf"(?:{variable}|{name})(?!\?)"
     # Each element is matched together with the white space and comments before it.
     literal_rx = re.compile(ws + "(?:" + atom("pos", term) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', term)}{ws}\)))",
-                            re.IGNORECASE)
+                            CASELESS)
     init_rx = re.compile(
         ws + "(?:" + atom("pos", name) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', name)}{ws}\))"
         + "|" + rf"(?P<eq>\({ws}={ws}{atom('fun', name)}{ws}(?:(?P<number>{number})|(?P<object>{name})){ws}\)))",
-        re.IGNORECASE,
+        CASELESS,
     )
-    arg_rx = re.compile(rf"{ignored}|({variable}|{name})", re.IGNORECASE)
+    arg_rx = re.compile(rf"{ignored}|({variable}|{name})", CASELESS)
     hard = frozenset(t.hard_keywords)
 
     def args(text: str, start: int, end: int, base: Span, base_start: int) -> tuple[Constant | Variable, ...] | None:
@@ -175,7 +176,10 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
                 return None
             value: Number | Constant
             if m.start(num) >= 0:
-                value = Number(parse_number(m.group(num)), span=_length_span(source, m, num))
+                number = _number_or_none(m.group(num))
+                if number is None:
+                    return None
+                value = Number(number, span=_length_span(source, m, num))
             else:
                 word = m.group(obj).lower()
                 if word in hard:
@@ -196,7 +200,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
     timed_rx = re.compile(
         rf"{ws}(?P<whole>\({ws}(?:at{end_word}{ws}(?P<at>{name})|over{end_word}{ws}(?P<over>{name}))"
         rf"{ws}(?:" + atom("pos", term) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', term)}{ws}\))){ws}\))",
-        re.IGNORECASE)
+        CASELESS)
 
     def timed_scanner(times: frozenset[str]) -> Scanner:
         """`(at start L)`, `(at end L)` and (in conditions) `(over all L)` for flat literals L."""
@@ -265,19 +269,20 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
     (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
     to the grammar, action by action."""
     end_word = r"(?![a-z0-9_\-])"
-    header = re.compile(rf"{ws}(?P<open>\(){ws}:action{end_word}{ws}(?P<name>{name}){ws}", re.IGNORECASE)
-    parameters = re.compile(rf":parameters{end_word}{ws}\((?P<params>[^();]*)\){ws}", re.IGNORECASE)
-    precondition = re.compile(rf":precondition{end_word}{ws}", re.IGNORECASE)
-    effect = re.compile(rf":effect{end_word}{ws}", re.IGNORECASE)
-    opening = re.compile(rf"\({ws}(?:(?P<and>and{end_word}{ws})|(?P<empty>\)))", re.IGNORECASE)
+    header = re.compile(rf"{ws}(?P<open>\(){ws}:action{end_word}{ws}(?P<name>{name}){ws}", CASELESS)
+    parameters = re.compile(rf":parameters{end_word}{ws}\((?P<params>[^();]*)\){ws}", CASELESS)
+    precondition = re.compile(rf":precondition{end_word}{ws}", CASELESS)
+    effect = re.compile(rf":effect{end_word}{ws}", CASELESS)
+    opening = re.compile(rf"\({ws}(?:(?P<and>and{end_word}{ws})|(?P<empty>\)))", CASELESS)
     closing = re.compile(rf"{ws}\)")
     after = re.compile(ws)
     fluent = rf"\({ws}(?P<{{0}}_p>{name}){ws}(?P<{{0}}_a>(?:{term}{ws})*)\)"
     assignment = re.compile(
         rf"{ws}(?P<whole>\({ws}(?P<op>{name}){ws}(?P<f>{fluent.format('f')}){ws}"
-        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}\))", re.IGNORECASE)
-    variable_rx = re.compile(variable, re.IGNORECASE)
-    name_rx = re.compile(name, re.IGNORECASE)
+        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}\))", CASELESS)
+    variable_rx = re.compile(variable, CASELESS)
+    space = re.compile(ws).fullmatch
+    name_rx = re.compile(name, CASELESS)
 
     def typed_parameters(text: str, start: int, end: int, source: Source) -> tuple[TypedName, ...] | None:
         out: list[TypedName] = []
@@ -286,9 +291,12 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
         pos = start
         find = text.find
         for word in text[start:end].split():
-            pos = find(word, pos)
-            begin = pos
-            pos += len(word)
+            begin = find(word, pos)
+            # str.split also splits at characters the grammar does not take for space (U+00A0, a
+            # vertical tab): what lies between two words must be the grammar's white space.
+            if not space(text, pos, begin):
+                return None
+            pos = begin + len(word)
             if expect_type:
                 lowered = word.lower()
                 if lowered in hard or not name_rx.fullmatch(word):
@@ -305,7 +313,7 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
                 pending.append((_intern(word.lower()), begin))
             else:
                 return None
-        if expect_type:
+        if expect_type or not space(text, pos, end):
             return None
         out.extend(_typed_name(_span(source, p, len(v)), v, None) for v, p in pending)
         return tuple(out)
@@ -331,7 +339,10 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
             return None
         value: Expression | None
         if m.start("num") >= 0:
-            value = Number(parse_number(m.group("num").lower()), span=_length_span(source, m, "num"))
+            number = _number_or_none(m.group("num"))
+            if number is None:
+                return None
+            value = Number(number, span=_length_span(source, m, "num"))
         else:
             value = function_term(m, "v", text, source)
         if value is None:
@@ -441,7 +452,7 @@ def character_classes(t: Terminals) -> CharacterClasses | None:
     on probes: every ASCII string of one and two characters, for names the three-character ones
     starting with a name's first character and ending with a name character or a delimiter, and long
     runs of the name characters."""
-    flags = re.IGNORECASE
+    flags = CASELESS
     name = re.compile(t.name, flags)
     variable = re.compile(t.variable, flags)
     number = re.compile(t.number, flags)
@@ -493,7 +504,7 @@ def cached_character_classes(t: Terminals) -> CharacterClasses | None:
                 if saved["classes"] is None:
                     return None
                 table, start, end, prefix = saved["classes"]
-                return CharacterClasses(bytes.fromhex(table), start, end, prefix, re.compile(t.number, re.IGNORECASE))
+                return CharacterClasses(bytes.fromhex(table), start, end, prefix, re.compile(t.number, CASELESS))
         except (OSError, ValueError, KeyError, TypeError):
             pass  # no cache yet, or not one this version wrote: compute it
     classes = character_classes(t)
@@ -537,7 +548,7 @@ def _compiled_scanner(classes: CharacterClasses, hard: frozenset[str], init_mode
     number = classes.number
 
     def number_value(word: str) -> int | Fraction | None:
-        return parse_number(word) if number.fullmatch(word) else None
+        return _number_or_none(word) if number.fullmatch(word) else None
 
     # The same constructors as the Python scanners' (Makers, with the extension built), fields in
     # `fields(cls)` order.
@@ -545,6 +556,15 @@ def _compiled_scanner(classes: CharacterClasses, hard: frozenset[str], init_mode
         classes.table, ord(classes.comment_start), ord(classes.comment_end), ord(classes.variable_prefix),
         init_mode, hard, _span, _atom, _not, _constant, _variable, fast_constructor(FunctionTerm),
         fast_constructor(InitAssignment), fast_constructor(Number), number_value, fallback)
+
+
+def _number_or_none(word: str) -> int | Fraction | None:
+    """The value of a NUMBER; None (the scanner declines) past the bound, for the grammar path to
+    report it."""
+    try:
+        return parse_number(word)
+    except NumberOutOfRange:
+        return None
 
 
 def _length_span(source: Source, m: re.Match[str], group: int | str) -> Span:

@@ -1,13 +1,62 @@
-"""Exact numbers: PDDL literals become `int` or `fractions.Fraction`, and print back unchanged."""
+"""Exact numbers: PDDL literals become `int` or `fractions.Fraction`, and print back unchanged.
+
+Exactness has a price that grows with the size of a literal: `1e100000000` as a `Fraction` is an
+integer of a hundred million digits, and printing `1e-99999` means dividing numbers of that size. So
+a literal is refused (`NumberOutOfRange`) when its exact decimal form would need more than
+`MAX_DIGITS` digits: the digits written plus the places its exponent shifts them. No planning task
+needs more (the largest literals of the IPC corpus have a few dozen), and a bound that close to the
+values keeps parsing, arithmetic and printing fast and below Python's int-to-string limit.
+"""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
+
+#: The most digits the exact decimal form of a literal may have (`1e999` and `1e-999` are accepted,
+#: `1e1000` is not).
+MAX_DIGITS = 1000
+
+# A literal as the grammar's NUMBER writes it, with an optional sign as plan files have.
+_DECIMAL = re.compile(r"[+-]?(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?", re.IGNORECASE | re.ASCII)
+# An exponent of more digits than this is out of range whatever its mantissa (checked before int()).
+_EXPONENT_DIGITS = len(str(MAX_DIGITS))
+
+
+class NumberOutOfRange(ValueError):
+    """A literal past `MAX_DIGITS`; the message says so in a user's words."""
+
+
+def check_size(text: str) -> None:
+    """Raise `NumberOutOfRange` if the literal `text` is past the bound (whatever else it is)."""
+    m = _DECIMAL.fullmatch(text)
+    if m is None:  # not a decimal (`1/3` in a plan file, say): bound the length of what is written
+        if len(text) > 2 * MAX_DIGITS + 1:
+            raise NumberOutOfRange(_message(text))
+        return
+    whole, fraction, exponent = m.group(1), m.group(2) or "", m.group(3)
+    shift = 0
+    if exponent is not None:
+        if len(exponent.lstrip("+-").lstrip("0")) > _EXPONENT_DIGITS:
+            raise NumberOutOfRange(_message(text))
+        shift = abs(int(exponent))
+    if len(whole) + len(fraction) + shift > MAX_DIGITS:
+        raise NumberOutOfRange(_message(text))
+
+
+def _message(text: str) -> str:
+    shown = text if len(text) <= 24 else text[:12] + "..." + text[-8:]
+    return (f"the number {shown} is out of range: pddltools reads numbers exactly, up to "
+            f"{MAX_DIGITS:,} decimal digits (counting the places an exponent adds)")
 
 
 def parse_number(text: str) -> int | Fraction:
+    """The exact value of a NUMBER literal; `NumberOutOfRange` past the bound."""
     if text.isdigit():
+        if len(text) > MAX_DIGITS:
+            raise NumberOutOfRange(_message(text))
         return int(text)
+    check_size(text)
     return Fraction(text)
 
 

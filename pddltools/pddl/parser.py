@@ -12,6 +12,7 @@ import gc
 import sys
 import threading
 from collections.abc import Sequence
+from fractions import Fraction
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -28,7 +29,7 @@ from pddltools.larkcache import cache_file
 from pddltools.lexing import GrammarLexer, NestingTooDeep, UnexpectedCharacter
 from pddltools.pddl import ast
 from pddltools.pddl.fastpath import Terminals, build_scanners
-from pddltools.pddl.numbers import parse_number
+from pddltools.pddl.numbers import NumberOutOfRange, parse_number
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
 
 _intern = sys.intern
@@ -87,7 +88,7 @@ class Builder(Transformer[Tok, Any]):
         return ast.Variable(_intern(c[0].value), span=self._tok(c[0]))
 
     def number(self, c: list[Tok]) -> ast.Number:
-        return ast.Number(parse_number(c[0].value), span=self._tok(c[0]))
+        return ast.Number(_number_value(c[0]), span=self._tok(c[0]))
 
     def time_point(self, c: list[Tok]) -> Tok:
         return c[0]
@@ -364,7 +365,7 @@ class Builder(Transformer[Tok, Any]):
     parallel = serial
 
     def _whole_number(self, token: Tok) -> int:
-        value = parse_number(token.value)
+        value = _number_value(token)
         if not isinstance(value, int):
             raise _BuildError("expected a whole number", token.start_pos, token.end_pos)
         return value
@@ -396,6 +397,13 @@ class Builder(Transformer[Tok, Any]):
 
     def start(self, c: list[Any]) -> Any:
         return c[0]
+
+
+def _number_value(token: Tok) -> int | Fraction:
+    try:
+        return parse_number(token.value)
+    except NumberOutOfRange as exc:
+        raise _BuildError(str(exc), token.start_pos, token.end_pos) from None
 
 
 _TIMED = {("at", "start"), ("at", "end"), ("over", "all")}

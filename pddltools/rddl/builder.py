@@ -90,9 +90,12 @@ class Builder(Transformer[Token, Any]):
     def enum_range(self, children: _Children) -> ast.EnumType:
         name, first, last = children
         low, high = first.value[1:], last.value[1:]
-        if not (low.isdigit() and high.isdigit()) or int(low) > int(high):
+        if not (low.isdigit() and high.isdigit()) or _digits_value(low) > _digits_value(high):
             raise BuildError("R107", f"an enum range runs from one integer to a larger one, not {first}..{last}",
                               first.start_pos, last.end_pos)
+        if _digits_value(high) - _digits_value(low) >= MAX_ENUM_RANGE:
+            raise BuildError("R109", f"an enum range has at most {MAX_ENUM_RANGE:,} values, not {first}..{last}: "
+                             "each value is a name of its own", first.start_pos, last.end_pos)
         values = tuple(f"@{i}" for i in range(int(low), int(high) + 1))
         return ast.EnumType(name.value, values, span=self._node_span(name, last))
 
@@ -475,5 +478,24 @@ def _object_name(token: Token) -> str:
 
 def _number(text: str, span: Span) -> ast.Integer | ast.Real:
     if "." in text or "e" in text or "E" in text:
+        # a double, as RDDLSim reads it: `1e999` is infinite, `1e-999` zero
         return ast.Real(float(text), span=span)
+    if len(text) > MAX_INTEGER_DIGITS:
+        shown = text[:12] + "..." + text[-8:]
+        raise BuildError("R110", f"the integer {shown} is out of range: pddltools reads integers of up to "
+                         f"{MAX_INTEGER_DIGITS:,} digits (RDDLSim's are 32 bits)", span.start, span.end)
     return ast.Integer(int(text), span=span)
+
+
+def _digits_value(digits: str) -> int:
+    """The value of a run of digits, capped past anything an enum range may span (so that `int()` of
+    thousands of digits neither fails nor costs)."""
+    return int(digits) if len(digits) <= 18 else 10**18
+
+
+#: The most values an enum range `{@a..@b}` may have: every value becomes a name of its own (the
+#: IPPC and RDDLSim examples have a handful).
+MAX_ENUM_RANGE = 100_000
+#: The longest integer literal read, as for PDDL numbers (`pddltools.pddl.numbers.MAX_DIGITS`): far
+#: below Python's int-to-text limit of 4,300 digits, far above anything a model means.
+MAX_INTEGER_DIGITS = 1000

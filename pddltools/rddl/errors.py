@@ -108,6 +108,10 @@ def _found(token_type: str, value: str, parser: Lark) -> str:
 
 
 def explain(source: Source, exc: UnexpectedInput | UnexpectedCharacter, parser: Lark) -> Diagnostic:
+    opened = _unterminated_comment(source.text, _offset(source, exc))
+    if opened is not None:
+        return error("R108", "this comment is never closed: expected '*/' to end it before the end of the file",
+                     Span(source, opened, opened + 2))
     if isinstance(exc, UnexpectedToken):
         token = exc.token
         start = token.start_pos or 0
@@ -115,9 +119,10 @@ def explain(source: Source, exc: UnexpectedInput | UnexpectedCharacter, parser: 
         expected = expected_words(_really_expected(exc), parser)
         found = _found(token.type, str(token), parser)
         if token.type == "$END":
-            # Lark places the end-of-file token on the last real token: point there, not at comments
+            # Lark places the end-of-file token on the last real token: point at its last character,
+            # not at comments after it (the fast path's token covers a whole run of assignments).
             return error("R102", f"the file ends too early: expected {_join(expected)}",
-                         Span(source, start, end))
+                         Span(source, max(start, end - 1), end))
         return error("R100", f"expected {_join(expected)}, found {found}", Span(source, start, end))
     if isinstance(exc, UnexpectedCharacter):
         return _bad_character(source, exc.pos, exc.char)
@@ -129,6 +134,29 @@ def explain(source: Source, exc: UnexpectedInput | UnexpectedCharacter, parser: 
         return error("R102", f"the file ends too early: expected {_join(expected)}",
                      Span(source, max(0, end - 1), end))
     raise TypeError(f"not a parse error: {exc!r}")  # pragma: no cover - a bug, not bad input
+
+
+def _offset(source: Source, exc: UnexpectedInput | UnexpectedCharacter) -> int:
+    """Where the parse stopped."""
+    if isinstance(exc, UnexpectedToken):
+        return exc.token.start_pos or 0
+    if isinstance(exc, UnexpectedCharacter):
+        return exc.pos
+    if isinstance(exc, UnexpectedCharacters):
+        return exc.pos_in_stream or 0
+    return len(source.text)
+
+
+def _unterminated_comment(text: str, pos: int) -> int | None:
+    """The offset of a `/*` that is never closed and where the parse stopped (the lexer reads it as
+    `/` and `*`, which no rule accepts together), else None."""
+    opened = text.rfind("/*", 0, pos + 2)
+    if opened < 0 or text.find("*/", opened + 2) >= 0:
+        return None
+    line_start = text.rfind("\n", 0, opened) + 1
+    if text.find("//", line_start, opened) >= 0:
+        return None  # inside a line comment: not an opening
+    return opened
 
 
 def _bad_character(source: Source, pos: int, char: str) -> Diagnostic:

@@ -283,8 +283,20 @@ class ExpressionTyper:
                                 f"not {describe(actual)}", arg)
 
     def binary(self, expr: ast.Binary, scope: dict[str, str]) -> str:
-        left = self.infer(expr.left, scope)
-        right = self.infer(expr.right, scope)
+        # `a + b + c + ...` is a left-deep tree as long as the sum: walk down its left spine in a loop
+        # and type it bottom-up, so that a flat 3,000-term sum is not 3,000 levels of recursion.
+        spine: list[ast.Binary] = []
+        node: ast.Expr = expr
+        while isinstance(node, ast.Binary):
+            spine.append(node)
+            node = node.left
+        left = self.infer(node, scope)
+        for step in reversed(spine):
+            left = self._binary(step, left, self.infer(step.right, scope))
+        return left
+
+    def _binary(self, expr: ast.Binary, left: str, right: str) -> str:
+        """The type of `expr`, whose operands have the types `left` and `right`."""
         op = expr.op
         if op in ast.ARITHMETIC_OPERATORS or op in ast.COMPARISON_OPERATORS - {"==", "~="}:
             left, right = (self.numeric(t) for t in (left, right))

@@ -18,6 +18,7 @@ from lark.lexer import PatternStr
 
 from pddltools.diagnostics import Source, Span
 from pddltools.rddl import ast
+from pddltools.rddl.builder import MAX_INTEGER_DIGITS
 
 Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
 
@@ -76,6 +77,8 @@ def build_scanner(parser: Lark) -> Scanner:
                 if "." in number_text or "e" in number_text or "E" in number_text:
                     real = float(number_text)
                     value = ast.Real(-real if minus else real, span=span)
+                elif len(number_text) > MAX_INTEGER_DIGITS:
+                    break  # out of range: the grammar path says so, located
                 else:
                     integer = int(number_text)
                     value = ast.Integer(-integer if minus else integer, span=span)

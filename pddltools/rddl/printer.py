@@ -203,8 +203,22 @@ def format_number(value: float) -> str:
     return text
 
 
+#: An infinite real inside an expression, where `pos-inf` is not allowed (only constants have it): a
+#: decimal past the largest double, which RDDLSim, as we do, reads as infinity.
+_INFINITE_DECIMAL = "1" + "0" * 309 + ".0"
+
+
+def _expression_number(value: float) -> str:
+    if isinstance(value, float) and math.isinf(value):
+        return _INFINITE_DECIMAL if value > 0 else "-" + _INFINITE_DECIMAL
+    return format_number(value)
+
+
 def format_constant(value: ast.Constant) -> str:
-    """A constant as instance files and defaults write it: objects bare, without `$`."""
+    """A constant as instance files and defaults write it: objects bare, without `$`; infinities as
+    `pos-inf` and `neg-inf`."""
+    if isinstance(value, ast.Integer | ast.Real):
+        return format_number(value.value)
     if isinstance(value, ast.ObjectValue):
         return value.name
     if isinstance(value, ast.TupleExpr):
@@ -238,8 +252,17 @@ def format_expr(expr: ast.Expr) -> str:
 
 def _binary(expr: ast.Binary) -> str:
     level = ast.BINARY_PRECEDENCE[expr.op]
-    # all binary operators are left associative: an equal level needs brackets only on the right
-    return f"{_operand(expr.left, level)} {expr.op} {_operand(expr.right, level + 1)}"
+    # All binary operators are left associative: an equal level needs brackets only on the right.
+    # A chain of one level (`a + b + c + ...`, a left-deep tree) is printed in a loop down its left
+    # spine, so that a flat sum of thousands of terms is not as many levels of recursion.
+    spine: list[ast.Binary] = []
+    node: ast.Expr = expr
+    while isinstance(node, ast.Binary) and ast.BINARY_PRECEDENCE[node.op] == level:
+        spine.append(node)
+        node = node.left
+    parts = [_operand(node, level)]
+    parts.extend(f" {step.op} {_operand(step.right, level + 1)}" for step in reversed(spine))
+    return "".join(parts)
 
 
 def _unary(expr: ast.Unary) -> str:
@@ -377,7 +400,7 @@ def _if_then(condition: str, then: ast.Expr, width: int) -> list[str]:
 _EXPR_PRINTERS: dict[type, Callable[[Any], str]] = {
     ast.Boolean: lambda e: "true" if e.value else "false",
     ast.Integer: lambda e: format_number(e.value),
-    ast.Real: lambda e: format_number(e.value),
+    ast.Real: lambda e: _expression_number(e.value),
     ast.Variable: lambda e: e.name,
     ast.EnumValue: lambda e: e.name,
     ast.ObjectValue: lambda e: f"${e.name}",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, error
+from pddltools.pddl.numbers import NumberOutOfRange, check_size
 
 _TOKEN = re.compile(r";[^\n]*|\s+|[()\[\]]|[^\s()\[\];]+")
 
@@ -58,7 +59,10 @@ class Plan:
 
 def _number(text: str, span: Span, what: str, step: int) -> Fraction:
     try:
+        check_size(text)  # `1e100000000` would be exact, and as slow to build as it is long
         value = Fraction(text)
+    except NumberOutOfRange as exc:
+        raise PlanError("syntax", error("V001", f"{what}: {exc}", span), step) from None
     except (ValueError, ZeroDivisionError):
         raise PlanError("syntax", error("V001", f"{what} {text!r} is not a number", span), step) from None
     return value

@@ -221,7 +221,8 @@ GAPS = [" ", "\t", "\r", "\n", "\f", "\r\n", "  ", " \t ", "\n\n  ", "; c\n", " 
         "\f; (:init (and ?x é)\r\n ", "; not (= (f a) 3) \u017f€\n", "\t;;\n;\n"]
 OPTIONAL_GAPS = ["", "", "", *GAPS]  # `(p a)(q b)`, `( p a )`, `(=(f a)3)`
 PLAIN = ["a", "b", "p", "q", "c1", "x-y", "on_table", "f", "g", "loc"]
-# soft keywords, and the non-ASCII letters that [a-z] matches ignoring case: names, all of them
+# soft keywords (names), and the non-ASCII letters that [a-z] would match ignoring case under Unicode
+# rules (not names: they do not lower to the letter they matched, so matching is ASCII-only)
 UNUSUAL = ["at", "over", "start", "end", "number", "all", "either", "domain", "minimize", "within", "always",
            "\u017f", "a\u0131", "İx", "\u212a"]
 HARD = ["and", "not", "or", "forall", "exists", "when", "imply", "increase", "assign", "preference"]
@@ -354,7 +355,8 @@ def body(draw: st.DrawFn, effects: bool) -> str:
 
 
 PARAMETERS = odd(["()", "(?x)", "(?x ?y)", "(?x ?y - t)", "(?X - object ?y)", "(?x - (either a b))", "(?x ;c\n ?y)"],
-                 ["(?x -)", "(- t)", "(?x a)", "(?x - and)"])
+                 ["(?x -)", "(- t)", "(?x a)", "(?x - and)", "(?x\u00a0- t)", "(?x\x0b- t)", "(?x -\u2003t)",
+                  "(\x1c?x)"])
 
 
 @st.composite
@@ -411,6 +413,103 @@ GARBAGE = st.text(alphabet=st.sampled_from(list("()() \n\t;?=-.:aAbpz019é\u017f
                                  "(define (domain d) (:action a :parameters (?x) :precondition (and ", ""]))
 def test_garbage_after_a_header_fails_or_parses_alike(text: str, header: str) -> None:
     assert_paths_agree(header + text)
+
+
+# Hostile inputs (issue 21): numbers past any size a task needs, and parentheses out of place.
+
+DIGIT_COUNTS = [1, 2, 17, 998, 999, 1000, 1001, 4301, 5000]
+FRACTIONS = ["", ".", ".5", ".25", "." + "0" * 997 + "1", "." + "3" * 1200]
+EXPONENTS = ["", "e0", "e+2", "E-3", "e998", "e-999", "e1000", "e-1000", "e5000", "e-99999", "e100000000",
+             "e" + "9" * 40, "e-" + "0" * 50 + "7"]
+
+
+@st.composite
+def extreme_number(draw: st.DrawFn) -> str:
+    """A NUMBER literal from tiny to huge: long mantissas, long fractions, exponents of any size."""
+    digits = "".join(draw(st.sampled_from(["1", "7", "9", "0"])) for _ in range(3))
+    mantissa = (digits * (draw(st.sampled_from(DIGIT_COUNTS)) // 3 + 1))[: draw(st.sampled_from(DIGIT_COUNTS))]
+    mantissa = mantissa.lstrip("0") or "0"
+    return mantissa + draw(st.sampled_from(FRACTIONS)) + draw(st.sampled_from(EXPONENTS))
+
+
+@st.composite
+def with_extreme_numbers(draw: st.DrawFn) -> str:
+    number = draw(extreme_number())
+    if draw(st.booleans()):
+        return f"(define (problem p) (:domain d) (:objects a) (:init (= (f a) {number}) (p a)) (:goal (p a)))"
+    where = draw(st.sampled_from(["(increase (f) {})", "(and (assign (f) {}) (p))", "(and (increase (f) (* 2 {})))"]))
+    return (f"(define (domain d) (:requirements :numeric-fluents) (:predicates (p)) (:functions (f))\n"
+            f"  (:action a :parameters () :precondition (p) :effect {where.format(number)}))")
+
+
+def assert_refused_or_printed_back(text: str) -> None:
+    """Every way parses alike; an error is located, an accepted file prints as text that parses back."""
+    from pddltools.pddl.printer import to_pddl
+
+    found = assert_paths_agree(text)
+    if found[0] == "error":
+        assert all(d["line"] and d["column"] for d in found[1]), found[1]
+        return
+    printed = to_pddl(found[1])
+    assert parse(Source(printed)) == found[1], printed[:300]
+
+
+@needs_speedups
+@GENERATED
+@given(with_extreme_numbers())
+def test_numbers_of_any_size_are_refused_located_or_printed_back(text: str) -> None:
+    assert_refused_or_printed_back(text)
+
+
+@st.composite
+def swapped_parentheses(draw: st.DrawFn, text: str) -> str:
+    """`text` with a few parentheses turned round, or moved into the next word."""
+    parens = [i for i, c in enumerate(text) if c in "()"]
+    chars = list(text)
+    for _ in range(draw(st.integers(1, 4))):
+        if not parens:
+            break
+        i = draw(st.sampled_from(parens))
+        if draw(st.booleans()):
+            chars[i] = "(" if chars[i] == ")" else ")"
+        elif i + 1 < len(chars) and chars[i + 1] not in "()":
+            chars[i], chars[i + 1] = chars[i + 1], chars[i]
+    return "".join(chars)
+
+
+@needs_speedups
+@GENERATED
+@given(st.one_of(problems(), domains()).flatmap(swapped_parentheses))
+def test_swapped_parentheses_fail_alike_and_located(text: str) -> None:
+    assert_refused_or_printed_back(text)
+
+
+#: Every character Python takes for space (`str.split`, `str.isspace`), the grammar's five among them, and
+#: the letters that match [a-z] ignoring case under Unicode rules.
+SPACE_LIKE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()] + ["\ufeff", "\u200b", "\x00"]
+CASE_FOLDING = ["\u0130", "\u0131", "\u017f", "\u212a"]
+#: Places where a fast path reads the text itself, `{}` standing for the character tried there.
+CHARACTER_PLACES = [
+    "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x{}?y) :precondition (p ?x) :effect (p ?y)))",
+    "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x -{}object) :effect (p ?x)))",
+    "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :precondition (and (p{}?x)) :effect (p ?x)))",
+    "(define (domain d) (:predicates (p ?x)) (:action a :parameters (?x) :effect (and (p ?x){}(not (p ?x)))))",
+    "(define (domain d) (:predicates (p ?x)) (:action a{}:parameters (?x) :effect (p ?x)) (:action b))",
+    "(define (problem p) (:domain d) (:init (p a{}b) (q)) (:goal (q)))",
+    "(define (problem p) (:domain d) (:init (= (f a){}3) (q)) (:goal (q)))",
+    "(define (problem p) (:domain d) (:init (p a) (p x{}) (q)) (:goal (q)))",
+]
+
+
+@needs_speedups
+@pytest.mark.parametrize("place", CHARACTER_PLACES)
+def test_every_path_agrees_with_the_grammar_on_space_like_characters(place: str) -> None:
+    """The fast paths, compiled and in Python, accept a character exactly where the grammar does: U+00A0
+    or a vertical tab in a parameter list, say, is an unexpected character every way (issue 21)."""
+    for char in SPACE_LIKE + CASE_FOLDING:
+        found = assert_paths_agree(place.format(char), f"U+{ord(char):04X}.pddl")
+        if char not in " \t\n\r\f":
+            assert found[0] == "error", f"U+{ord(char):04X} accepted in {place}"
 
 
 def test_the_generators_make_files_that_parse() -> None:
