@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from pddltools.pddl import ast
+from pddltools.semantics.derivation import Derivation, Layers
 from pddltools.semantics.derived import strata
 from pddltools.semantics.errors import ArithmeticFault, UnboundVariable, UndefinedValue, Unsupported
 from pddltools.semantics.grounding import Binding, Grounder, Value
@@ -68,11 +69,20 @@ class Evaluator:
 
     def __init__(self, domain: ast.Domain, grounder: Grounder) -> None:
         self.grounder = grounder
+        self.domain = domain
         self.constant_functions = {f.name for f in domain.functions if not f.parameters}
         self.rules = domain.derived_predicates
         self.derived_names = {rule.name for rule in self.rules}
         self._strata = strata(self.rules) if self.rules else []
-        self._derived: dict[int, tuple[State, frozenset[GroundAtom]]] = {}
+        self._derived: dict[int, tuple[State, frozenset[GroundAtom], Layers | None]] = {}
+        # the ground rules (built the first time a state's derived atoms are asked for; False: they
+        # cannot be ground, and the lifted evaluation below is used), the initial state and the
+        # predicates changed other than by actions, and, per state reached by a step, the layers of
+        # the state it was reached from and what the steps since then changed
+        self._program: Derivation | bool | None = None
+        self._world: tuple[State, frozenset[str]] | None = None
+        self._hints: dict[int, tuple[State, Layers, set[GroundAtom], bool]] = {}
+        self._build = threading.Lock()
         # the derived atoms of the state whose fixpoint is being computed, per thread: the scorer
         # validates plans of one task from several threads
         self._local = threading.local()
@@ -320,6 +330,48 @@ class Evaluator:
     # ----------------------------------------------------------------------------------------------
     # Derived predicates
 
+    def set_initial(self, state: State, changing: frozenset[str] = frozenset()) -> None:
+        """The task's initial state, and the predicates that change other than by the actions' effects
+        (timed initial literals): with them, derived predicates are evaluated over ground rules."""
+        self._world = (state, changing)
+
+    def succeeded(self, before: State, after: State, adds: set[GroundAtom], deletes: set[GroundAtom],
+                  fluents: bool) -> None:
+        """`after` was reached from `before` by a step that added `adds`, deleted `deletes` and changed
+        fluents when `fluents`: its derived atoms can be updated from those of `before`."""
+        if not self.rules or self._program is False:
+            return
+        cached = self._derived.get(id(before))
+        if cached is not None and cached[0] is before and cached[2] is not None:
+            hint = (after, cached[2], adds | deletes, fluents)
+        else:
+            earlier = self._hints.pop(id(before), None)
+            if earlier is None or earlier[0] is not before or len(earlier[2]) > 4096:
+                return
+            hint = (after, earlier[1], earlier[2] | adds | deletes, earlier[3] or fluents)
+        if len(self._hints) > 256:  # a plan moves forward; states left behind are not asked again
+            self._hints.clear()
+        self._hints[id(after)] = hint
+
+    def _ground_program(self) -> Derivation | None:
+        program = self._program
+        if program is None:
+            with self._build:
+                program = self._program
+                if program is None:
+                    program = self._ground() or False
+                    self._program = program
+        return program if isinstance(program, Derivation) else None
+
+    def _ground(self) -> Derivation | None:
+        if self._world is None:
+            return None
+        # imported here: the compiler's notion of a static predicate, needed only by tasks with derived predicates
+        from pddltools.compile.statics import static_predicates
+
+        initial, changing = self._world
+        return Derivation.build(self, self._strata, initial.atoms, static_predicates(self.domain) - changing)
+
     def derived(self, state: State) -> frozenset[GroundAtom] | set[GroundAtom]:
         """The derived atoms true in `state`: the least fixpoint of each stratum in turn."""
         partial: tuple[State, set[GroundAtom]] | None = getattr(self._local, "partial", None)
@@ -328,6 +380,17 @@ class Evaluator:
         cached = self._derived.get(id(state))
         if cached is not None and cached[0] is state:
             return cached[1]
+        program = self._ground_program() if self._strata else None
+        if program is not None:
+            atoms = state.atoms if isinstance(state.atoms, set | frozenset) else frozenset(state.atoms)
+            layers: Layers | None = None
+            hint = self._hints.pop(id(state), None)
+            if hint is not None and hint[0] is state:
+                layers = program.update(hint[1], hint[2], hint[3], atoms, state)
+            elif program.consistent(atoms):
+                layers = program.evaluate(atoms, state)
+            if layers is not None:
+                return self._keep(state, frozenset().union(*layers), layers)
         facts: set[GroundAtom] = set()
         self._local.partial = (state, facts)
         try:
@@ -344,10 +407,12 @@ class Evaluator:
                             facts.add(key)
         finally:
             self._local.partial = None
-        result = frozenset(facts)
+        return self._keep(state, frozenset(facts), None)
+
+    def _keep(self, state: State, result: frozenset[GroundAtom], layers: Layers | None) -> frozenset[GroundAtom]:
         if len(self._derived) > 256:  # a plan moves forward; old states are not asked again
             self._derived.clear()
-        self._derived[id(state)] = (state, result)
+        self._derived[id(state)] = (state, result, layers)
         return result
 
     def _fixpoint(self, heads: list[tuple[ast.DerivedPredicate, dict[str, Value], GroundAtom]], state: State,
