@@ -17,9 +17,10 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pddltools.pddl import ast
+from pddltools.semantics.compiled import Collect, Holds, compile_effect, compile_formula
 from pddltools.semantics.derivation import Derivation, Layers
 from pddltools.semantics.derived import strata
 from pddltools.semantics.errors import ArithmeticFault, UnboundVariable, UndefinedValue, Unsupported
@@ -34,6 +35,9 @@ from pddltools.semantics.state import (
     show_atom,
     show_number,
 )
+
+if TYPE_CHECKING:
+    from pddltools.semantics.apply import Effects
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "=": lambda a, b: bool(a == b),
@@ -90,7 +94,10 @@ class Evaluator:
         self._plans: dict[tuple[int, tuple[str, ...]], tuple[ast.Node, _JoinPlan | None]] = {}
         self._index: dict[int, tuple[State, dict[str, list[GroundAtom]],
                                      dict[tuple[str, int, str], list[GroundAtom]]]] = {}
-        self._holds: dict[type, Callable[[Any, Binding, State], bool]] = {
+        self._compiled: dict[int, tuple[ast.Node, Holds]] = {}
+        self._effects: dict[int, tuple[ast.Node, Collect]] = {}
+        #: how each kind of formula is evaluated, node by node (what `compiled` falls back on)
+        self.dispatch: dict[type, Callable[[Any, Binding, State], bool]] = {
             ast.Atom: self._atom, ast.Not: self._not, ast.And: self._and, ast.Or: self._or,
             ast.Imply: self._imply, ast.Exists: self._exists, ast.Forall: self._forall,
             ast.Comparison: self._comparison, ast.Preference: lambda f, b, s: True,
@@ -160,7 +167,33 @@ class Evaluator:
 
     def holds(self, formula: ast.Formula, binding: Binding, state: State) -> bool:
         """Whether `formula`, with its free variables bound by `binding`, is true in `state`."""
-        return self._holds[type(formula)](formula, binding, state)
+        entry = self._compiled.get(id(formula))
+        if entry is not None and entry[0] is formula:
+            return entry[1](binding, state)
+        return self.compiled(formula)(binding, state)
+
+    def compiled(self, formula: ast.Formula) -> Holds:
+        """`formula` as a closure over a binding and a state (`pddltools.semantics.compiled`), made once."""
+        entry = self._compiled.get(id(formula))
+        if entry is not None and entry[0] is formula:
+            return entry[1]
+        test = compile_formula(self, formula)
+        if len(self._compiled) > 100_000:  # formulas made on the fly (messages, tests) are not kept forever
+            self._compiled.clear()
+        self._compiled[id(formula)] = (formula, test)
+        return test
+
+    def effect(self, effect: ast.Node, general: Callable[[ast.Node, Binding, State, Effects], None]) -> Collect:
+        """`effect` as a closure that collects its ground effects, made once; `general` collects the
+        kinds of effect that are not compiled."""
+        entry = self._effects.get(id(effect))
+        if entry is not None and entry[0] is effect:
+            return entry[1]
+        collect = compile_effect(self, effect, general)
+        if len(self._effects) > 100_000:
+            self._effects.clear()
+        self._effects[id(effect)] = (effect, collect)
+        return collect
 
     def _atom(self, f: ast.Atom, b: Binding, s: State) -> bool:
         variable, constant = ast.Variable, ast.Constant
