@@ -11,19 +11,24 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from pddltools import __version__
 from pddltools.cli_options import add_fmt_mode
-from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
-from pddltools.pddl import ast
-from pddltools.pddl.parser import parse
+
+# Imported where they are used, not here: `pddltools --version` and the commands of other packages
+# would pay for rich's console and the parser on every start (`python -X importtime`).
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from pddltools.pddl import ast
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if _command(arguments) is None and "--version" in arguments and not {"-h", "--help"} & set(arguments):
+        print(_version())  # without registering every command's package, as argparse would need
+        return 0
     parser = build_parser(_command(arguments))
     args = parser.parse_args(arguments)
     if not hasattr(args, "func"):
@@ -95,10 +100,14 @@ def _command(argv: Sequence[str]) -> str | None:
 
 
 def _stderr() -> Console:
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _stdout() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
 
 
@@ -117,6 +126,8 @@ def pddl_files(paths: Sequence[str]) -> Iterator[Path]:
 
 
 def summary(node: ast.Domain | ast.Problem) -> dict[str, Any]:
+    from pddltools.pddl import ast
+
     if isinstance(node, ast.Domain):
         counts = {
             "requirements": len(node.requirements),
@@ -146,6 +157,9 @@ def _summary_line(path: Path, info: dict[str, Any]) -> str:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
+    from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
+    from pddltools.pddl.parser import parse
+
     out, err = _stdout(), _stderr()
     results: list[dict[str, Any]] = []
     failed = unreadable = 0
@@ -188,6 +202,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
+    from pddltools.diagnostics import Error, InputError, read_source, render_rich
+    from pddltools.pddl.parser import parse
+
     err = _stderr()
     path = Path(args.file)
     try:
