@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from pddltools.pddl import ast
 from pddltools.semantics.compiled import Collect, Holds, compile_effect, compile_formula
-from pddltools.semantics.derivation import Derivation, Layers
 from pddltools.semantics.derived import strata
 from pddltools.semantics.errors import ArithmeticFault, UnboundVariable, UndefinedValue, Unsupported
 from pddltools.semantics.grounding import Binding, Grounder, Value
@@ -38,6 +37,7 @@ from pddltools.semantics.state import (
 
 if TYPE_CHECKING:
     from pddltools.semantics.apply import Effects
+    from pddltools.semantics.derivation import Derivation, Layers
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "=": lambda a, b: bool(a == b),
@@ -394,13 +394,15 @@ class Evaluator:
                 if program is None:
                     program = self._ground() or False
                     self._program = program
-        return program if isinstance(program, Derivation) else None
+        return None if isinstance(program, bool) else program
 
     def _ground(self) -> Derivation | None:
         if self._world is None:
             return None
-        # imported here: the compiler's notion of a static predicate, needed only by tasks with derived predicates
+        # imported here: only tasks with derived predicates need them (and the compiler's notion of a
+        # static predicate is the one to share)
         from pddltools.compile.statics import static_predicates
+        from pddltools.semantics.derivation import Derivation
 
         initial, changing = self._world
         return Derivation.build(self, self._strata, initial.atoms, static_predicates(self.domain) - changing)
