@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pddltools.semantics.derived import Stratum
-from pddltools.semantics.ground import GroundFormulas, NotGround, Test, compile_ground
+from pddltools.semantics.ground import Ground, GroundFormulas, NotGround, Test, compile_ground, disjuncts, polarity
 from pddltools.semantics.state import GroundAtom, State
 
 if TYPE_CHECKING:
@@ -51,8 +51,14 @@ class Layer:
     own: dict[GroundAtom, list[int]] = field(default_factory=dict)
     #: rules that compare fluents: tested again whenever a fluent changes
     fluent_rules: list[int] = field(default_factory=list)
-    #: a head atom -> its rules (one per ground instance of each `:derived` for its predicate)
+    #: a head atom -> its rules (one per ground instance of each `:derived` for its predicate; in a
+    #: recursive layer, one per disjunct of that instance when it splits into few)
     heads: dict[GroundAtom, list[int]] = field(default_factory=dict)
+    #: the rules a fixpoint from nothing starts with: those that can hold before any atom of the layer
+    base: list[int] = field(default_factory=list)
+    #: the atoms the layer's rules read positively, and negatively (what makes a change monotone)
+    positive: set[GroundAtom] = field(default_factory=set)
+    negative: set[GroundAtom] = field(default_factory=set)
 
 
 class Derivation:
@@ -115,7 +121,10 @@ class Derivation:
             if not touched:
                 continue
             old = before[index]
-            if layer.recursive:
+            if layer.recursive and not fluents and _grows(layer, moved, atoms, facts):
+                # every change can only make rules truer: the old fixpoint is a start for the new one
+                new = frozenset(_fixpoint(layer, atoms, facts, state, set(old), touched))
+            elif layer.recursive:
                 facts -= old
                 new = frozenset(_fixpoint(layer, atoms, facts, state))
             else:
@@ -135,6 +144,19 @@ class Derivation:
         return tuple(out)
 
 
+def _grows(layer: Layer, moved: Set[GroundAtom], atoms: Set[GroundAtom], facts: Set[GroundAtom]) -> bool:
+    """Whether each changed atom the layer reads changed the way its rules read it: became true where
+    read positively only, or false where read negatively only."""
+    positive, negative = layer.positive, layer.negative
+    for atom in moved:
+        if atom in facts or atom in atoms:
+            if atom in negative:
+                return False
+        elif atom in positive:
+            return False
+    return True
+
+
 def _layer(ev: Evaluator, grounder: GroundFormulas, stratum: Stratum) -> Layer:
     layer = Layer(stratum.recursive)
     own_names = {rule.name for rule in stratum.rules}
@@ -144,26 +166,49 @@ def _layer(ev: Evaluator, grounder: GroundFormulas, stratum: Stratum) -> Layer:
             ground = grounder.formula(rule.body, binding)
             if ground is False:
                 continue
-            compiled = compile_ground(ground, ev)
-            index = len(layer.rules)
             head = (rule.name, *[str(binding[p.name]) for p in parameters])
-            layer.rules.append(Rule(head, compiled.test))
-            layer.heads.setdefault(head, []).append(index)
-            for atom in compiled.atoms:
-                layer.readers.setdefault(atom, []).append(index)
-            for atom in compiled.derived:
-                into = layer.own if atom[0] in own_names else layer.readers
-                into.setdefault(atom, []).append(index)
-            if compiled.fluents:
-                layer.fluent_rules.append(index)
+            parts = disjuncts(ground) if stratum.recursive else None
+            for part in parts if parts is not None else [ground]:
+                _add(layer, ev, head, part, own_names)
     return layer
 
 
-def _fixpoint(layer: Layer, atoms: Set[GroundAtom], facts: set[GroundAtom], state: State) -> set[GroundAtom]:
-    """The least fixpoint of a recursive layer, added to `facts` (which holds the lower layers)."""
+def _add(layer: Layer, ev: Evaluator, head: GroundAtom, ground: Ground, own_names: set[str]) -> None:
+    compiled = compile_ground(ground, ev)
+    index = len(layer.rules)
+    layer.rules.append(Rule(head, compiled.test))
+    layer.heads.setdefault(head, []).append(index)
+    for atom in compiled.atoms:
+        layer.readers.setdefault(atom, []).append(index)
+    own = False
+    for atom in compiled.derived:
+        mine = atom[0] in own_names
+        own = own or mine
+        (layer.own if mine else layer.readers).setdefault(atom, []).append(index)
+    if not own or not _conjunction(ground):  # a part that needs an atom of the layer waits for it
+        layer.base.append(index)
+    if compiled.fluents:
+        layer.fluent_rules.append(index)
+    positive, negative = polarity(ground)
+    layer.positive |= positive
+    layer.negative |= negative
+
+
+def _conjunction(ground: Ground) -> bool:
+    """Whether `ground` is a literal or a conjunction of literals."""
+    parts = ground[1] if isinstance(ground, tuple) and ground[0] == "and" else [ground]
+    return all(isinstance(p, tuple) and (p[0] in ("atom", "derived", "lifted") or (
+        p[0] == "not" and isinstance(p[1], tuple) and p[1][0] in ("atom", "derived"))) for p in parts)
+
+
+def _fixpoint(layer: Layer, atoms: Set[GroundAtom], facts: set[GroundAtom], state: State,
+              found: set[GroundAtom] | None = None, start: Iterable[int] | None = None) -> set[GroundAtom]:
+    """The least fixpoint of a recursive layer, added to `facts` (which holds the lower layers), from
+    nothing (testing the rules that read no atom of the layer, then those whose atoms of the layer
+    became true), or from `found` by testing the rules `start` first."""
     rules, own = layer.rules, layer.own
-    found: set[GroundAtom] = set()
-    work = list(range(len(rules) - 1, -1, -1))
+    found = set() if found is None else found
+    work = list(layer.base if start is None else start)
     pop, extend = work.pop, work.extend
     while work:
         rule = rules[pop()]
@@ -176,4 +221,3 @@ def _fixpoint(layer: Layer, atoms: Set[GroundAtom], facts: set[GroundAtom], stat
         if waiting:
             extend(waiting)
     return found
-

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pddltools.pddl import ast
 from pddltools.semantics.grounding import Binding, Value
@@ -34,7 +34,7 @@ class NotGround(Exception):
 # A ground formula before compilation: True/False, or a tagged tuple.
 #   ("atom", key) a basic atom; ("derived", key) a derived atom; ("not", g); ("and", [g...]);
 #   ("or", [g...]); ("lifted", formula, binding) a comparison read in the state.
-Ground = bool | tuple[object, ...]
+Ground = bool | tuple[Any, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,11 +227,11 @@ def compile_ground(g: Ground, ev: Evaluator) -> Compiled:
             return lambda a, d, s: value
         kind = node[0]
         if kind == "atom":
-            key: GroundAtom = node[1]  # type: ignore[assignment]
+            key: GroundAtom = node[1]
             atoms.add(key)
             return lambda a, d, s: key in a
         if kind == "derived":
-            key = node[1]  # type: ignore[assignment]
+            key = node[1]
             derived.add(key)
             return lambda a, d, s: key in d
         if kind == "not":
@@ -244,14 +244,14 @@ def compile_ground(g: Ground, ev: Evaluator) -> Compiled:
                 key = inner[1]
                 derived.add(key)
                 return lambda a, d, s: key not in d
-            test = build(inner)  # type: ignore[arg-type]
+            test = build(inner)
             return lambda a, d, s: not test(a, d, s)
         if kind == "lifted":
             formula, binding = node[1], node[2]
             lifted[0] = True
             holds = ev.holds
-            return lambda a, d, s: holds(formula, binding, s)  # type: ignore[arg-type]
-        return _junction(kind == "and", node[1], build, atoms, derived)  # type: ignore[arg-type]
+            return lambda a, d, s: holds(formula, binding, s)
+        return _junction(kind == "and", node[1], build, atoms, derived)
 
     test = build(g)
     return Compiled(test, frozenset(atoms), frozenset(derived), lifted[0])
@@ -276,8 +276,8 @@ def _junction(conjunction: bool, parts: list[Ground], build: Callable[[Ground], 
             neg_derived.append(inner[1])
         else:
             rest.append(build(part))
-    atoms.update(pos_atoms, neg_atoms)  # type: ignore[arg-type]
-    derived.update(pos_derived, neg_derived)  # type: ignore[arg-type]
+    atoms.update(pos_atoms, neg_atoms)
+    derived.update(pos_derived, neg_derived)
     checks: list[Test] = []
     pa, na, pd, nd = (frozenset(x) for x in (pos_atoms, neg_atoms, pos_derived, neg_derived))
     if conjunction:
@@ -316,3 +316,53 @@ def _junction(conjunction: bool, parts: list[Ground], build: Callable[[Ground], 
                 return True
         return False
     return some
+
+
+def disjuncts(g: Ground, limit: int = 64) -> list[Ground] | None:
+    """`g` as a disjunction of conjunctions of literals, or None when that takes more than `limit`
+    conjunctions (or `g` negates a compound formula). A recursive rule split this way is tested part
+    by part: the parts that read none of its own stratum's atoms once, the others only when one of
+    those atoms becomes true."""
+    if isinstance(g, bool) or g[0] in ("atom", "derived", "lifted"):
+        return [g]
+    kind = g[0]
+    if kind == "not":
+        inner = g[1]
+        return [g] if isinstance(inner, tuple) and inner[0] in ("atom", "derived") else None
+    parts: list[Ground] = g[1]
+    if kind == "or":
+        out: list[Ground] = []
+        for part in parts:
+            found = disjuncts(part, limit)
+            if found is None or len(out) + len(found) > limit:
+                return None
+            out.extend(found)
+        return out
+    conjunctions: list[list[Ground]] = [[]]
+    for part in parts:
+        found = disjuncts(part, limit)
+        if found is None or len(conjunctions) * len(found) > limit:
+            return None
+        conjunctions = [c + _literals(d) for c in conjunctions for d in found]
+    return [c[0] if len(c) == 1 else ("and", c) for c in conjunctions]
+
+
+def _literals(g: Ground) -> list[Ground]:
+    return list(g[1]) if isinstance(g, tuple) and g[0] == "and" else [g]
+
+
+def polarity(g: Ground, positive: bool = True, into: tuple[set[GroundAtom], set[GroundAtom]] | None = None
+             ) -> tuple[set[GroundAtom], set[GroundAtom]]:
+    """The atoms (basic and derived) `g` reads where they occur positively, and where negatively."""
+    out = into if into is not None else (set(), set())
+    if isinstance(g, bool):
+        return out
+    kind = g[0]
+    if kind in ("atom", "derived"):
+        out[0 if positive else 1].add(g[1])
+    elif kind == "not":
+        polarity(g[1], not positive, out)
+    elif kind in ("and", "or"):
+        for part in g[1]:
+            polarity(part, positive, out)
+    return out
