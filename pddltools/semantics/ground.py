@@ -58,7 +58,7 @@ class GroundFormulas:
         self.budget = budget
         self._by_predicate: dict[str, list[GroundAtom]] = {}
         self._by_argument: dict[tuple[str, int, str], list[GroundAtom]] = {}
-        self._matched: dict[tuple[str | int | None, ...], set[str]] = {}
+        self._matched: dict[tuple[object, ...], set[str]] = {}
         for fact in facts:
             self._by_predicate.setdefault(fact[0], []).append(fact)
             for position, value in enumerate(fact[1:]):
@@ -91,55 +91,66 @@ class GroundFormulas:
                                          for inner in self.bindings(f.variables, f.body, b)))
         if isinstance(f, ast.Forall):
             return self._junction("and", (self.formula(f.body, inner)
-                                          for inner in self.ev.grounder.bindings(f.variables, b)))
+                                          for inner in self.bindings(f.variables, f.body, b, positive=False)))
         if isinstance(f, ast.Comparison):
             return self._comparison(f, b)
         raise NotGround(type(f).__name__)
 
-    def bindings(self, variables: Sequence[ast.TypedName], body: ast.Formula, b: Binding) -> Iterator[dict[str, Value]]:
-        """The bindings of `variables` (extending `b`) under which `body` is not false for want of a
-        static atom: each variable in turn takes only the values that the static atoms `body` needs
-        allow (`_values`), or every object of its type when they do not restrict it."""
+    def bindings(self, variables: Sequence[ast.TypedName], body: ast.Formula, b: Binding,
+                 positive: bool = True) -> Iterator[dict[str, Value]]:
+        """The bindings of `variables` (extending `b`) under which `body` can be true (`positive`) or
+        false given the static facts: each variable in turn takes only the values `_values` allows, or
+        every object of its type when they do not restrict it. An existential needs only the first
+        kind, a universal only the second (under the others its body is true)."""
         if not variables:
             yield dict(b)
             return
         first, rest = variables[0], variables[1:]
         unbound = {v.name for v in rest}
         outer = {k: v for k, v in b.items() if k not in unbound and k != first.name}
-        allowed = self._values(body, first.name, outer)
+        allowed = self._values(body, first.name, outer, positive)
         fits = self.ev.grounder.fits
         for value in self.ev.grounder.objects_of(first.type) if allowed is None else sorted(allowed):
             if allowed is not None and not fits(value, first.type):
                 continue
             inner = dict(b)
             inner[first.name] = value
-            yield from self.bindings(rest, body, inner)
+            yield from self.bindings(rest, body, inner, positive)
 
-    def _values(self, f: ast.Formula, name: str, b: Binding) -> set[str] | None:
-        """The values of variable `name` for which `f` can hold given the static facts, the variables
-        of `b` bound and any other free one left open; None when `f` does not restrict it."""
+    def _values(self, f: ast.Formula, name: str, b: Binding, positive: bool = True) -> set[str] | None:
+        """The values of variable `name` for which `f` can be true (`positive`) or false given the
+        static facts, the variables of `b` bound and any other free one left open; None when the static
+        facts do not restrict them."""
         if isinstance(f, ast.Atom):
-            return self._matches(f, name, b) if f.predicate in self.static else None
-        if isinstance(f, ast.And):
-            for part in f.parts:
-                found = self._values(part, name, b)
-                if found is not None:
-                    return found
-            return None
-        if isinstance(f, ast.Or):
-            union: set[str] = set()
-            for part in f.parts:
-                found = self._values(part, name, b)
+            return self._matches(f, name, b) if positive and f.predicate in self.static else None
+        if isinstance(f, ast.Not):
+            return self._values(f.body, name, b, not positive)
+        if isinstance(f, ast.And | ast.Or):
+            # true conjunction / false disjunction: every part; the other two: some part
+            every = isinstance(f, ast.And) == positive
+            return self._combine([(part, positive) for part in f.parts], name, b, every)
+        if isinstance(f, ast.Imply):
+            return self._combine([(f.condition, not positive), (f.consequence, positive)], name, b, not positive)
+        if isinstance(f, ast.Exists | ast.Forall):
+            if isinstance(f, ast.Exists) != positive or any(v.name == name for v in f.variables):
+                return None  # no single instance decides it, or `name` is shadowed
+            hidden = {v.name for v in f.variables}
+            return self._values(f.body, name, {k: v for k, v in b.items() if k not in hidden}, positive)
+        return None
+
+    def _combine(self, parts: list[tuple[ast.Formula, bool]], name: str, b: Binding, every: bool) -> set[str] | None:
+        """When `every` part must hold, the first restriction found is one; when some part must, the
+        union of all of them, if each is restricted."""
+        union: set[str] = set()
+        for part, positive in parts:
+            found = self._values(part, name, b, positive)
+            if every and found is not None:
+                return found
+            if not every:
                 if found is None:
                     return None
                 union |= found
-            return union
-        if isinstance(f, ast.Exists):
-            if any(v.name == name for v in f.variables):
-                return None  # shadowed
-            hidden = {v.name for v in f.variables}
-            return self._values(f.body, name, {k: v for k, v in b.items() if k not in hidden})
-        return None
+        return None if every else union
 
     def _matches(self, f: ast.Atom, name: str, b: Binding) -> set[str] | None:
         positions = [i for i, t in enumerate(f.args) if isinstance(t, ast.Variable) and t.name == name]
@@ -155,7 +166,7 @@ class GroundFormulas:
                 pattern.append(None)
             else:
                 return None  # an object fluent: not decided by static facts
-        key = (f.predicate, positions[0], *pattern)
+        key = (f.predicate, tuple(positions), *pattern)
         cached = self._matched.get(key)
         if cached is not None:
             return cached

@@ -13,13 +13,14 @@ from pddltools.pddl.parser import parse_text
 from pddltools.semantics import Evaluator, State, Task, UnboundVariable
 
 # Recursion through an existential, negation one stratum up, a universal, an implication, equality of
-# objects, a static predicate (`road`) that decides much at grounding time and a fluent comparison
-# that stays lifted.
+# objects, a static predicate (`road`) that decides much at grounding time (also under a universal,
+# a negation and with a variable twice in one atom) and a fluent comparison that stays lifted.
 DOMAIN = """(define (domain net) (:requirements :adl :typing :derived-predicates :numeric-fluents)
   (:types site)
   (:constants hq - site)
   (:predicates (road ?a ?b - site) (open ?a ?b - site) (lit ?x - site)
-               (reach ?a ?b - site) (cut ?x - site) (all-lit) (guarded ?x - site) (busy ?x - site))
+               (reach ?a ?b - site) (cut ?x - site) (all-lit) (guarded ?x - site) (busy ?x - site)
+               (dead-end ?x - site) (mutual ?x - site) (looped ?x - site))
   (:functions (load ?x - site))
   (:derived (reach ?a ?b - site)
     (or (and (road ?a ?b) (open ?a ?b))
@@ -28,12 +29,15 @@ DOMAIN = """(define (domain net) (:requirements :adl :typing :derived-predicates
   (:derived (all-lit) (forall (?x - site) (imply (not (cut ?x)) (lit ?x))))
   (:derived (guarded ?x - site) (or (lit ?x) (exists (?y - site) (and (road ?y ?x) (lit ?y) (reach ?y ?x)))))
   (:derived (busy ?x - site) (and (lit ?x) (> (load ?x) 2)))
+  (:derived (dead-end ?x - site) (forall (?y - site) (imply (road ?x ?y) (not (open ?x ?y)))))
+  (:derived (looped ?x - site) (and (road ?x ?x) (not (exists (?y - site) (and (road ?x ?y) (not (lit ?y)))))))
+  (:derived (mutual ?x - site) (exists (?y - site) (and (road ?x ?y) (road ?y ?x) (lit ?y))))
   (:action open-road :parameters (?a ?b - site) :precondition (road ?a ?b) :effect (open ?a ?b))
   (:action close-road :parameters (?a ?b - site) :precondition (open ?a ?b) :effect (not (open ?a ?b)))
   (:action light :parameters (?x - site) :precondition (not (lit ?x)) :effect (and (lit ?x) (increase (load ?x) 2)))
   (:action dim :parameters (?x - site) :precondition (lit ?x) :effect (and (not (lit ?x)) (decrease (load ?x) 1))))"""
 SITES = ("hq", "s1", "s2", "s3", "s4")
-ROADS = (("hq", "s1"), ("s1", "s2"), ("s2", "s3"), ("s3", "s1"), ("s2", "s4"), ("s4", "hq"))
+ROADS = (("hq", "s1"), ("s1", "s2"), ("s2", "s3"), ("s3", "s1"), ("s2", "s4"), ("s4", "hq"), ("s3", "s3"), ("s1", "s3"))
 PROBLEM = ("(define (problem p) (:domain net) (:objects s1 s2 s3 s4 - site) (:init "
            + " ".join(f"(road {a} {b})" for a, b in ROADS) + " (open hq s1) "
            + " ".join(f"(= (load {s}) 0)" for s in SITES) + ") (:goal (all-lit)))")
@@ -52,7 +56,7 @@ def lifted(task: Task) -> Evaluator:
 def test_the_rules_are_ground(task: Task) -> None:
     derived = task.evaluator.derived(task.initial_state())
     program = task.evaluator._ground_program()
-    assert program is not None and len(program.layers) == 5
+    assert program is not None and len(program.layers) == 8
     assert derived == lifted(task).derived(task.initial_state())
     assert ("reach", "hq", "s1") in derived and ("cut", "s2") in derived and ("all-lit",) not in derived
 
