@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pddltools.pddl import ast
+from pddltools.semantics.compiled import key_maker
 from pddltools.semantics.grounding import Binding, Value
 from pddltools.semantics.state import GroundAtom, State
 
@@ -59,6 +60,7 @@ class GroundFormulas:
         self._by_predicate: dict[str, list[GroundAtom]] = {}
         self._by_argument: dict[tuple[str, int, str], list[GroundAtom]] = {}
         self._matched: dict[tuple[object, ...], set[str]] = {}
+        self._keys: dict[int, tuple[ast.Atom, Callable[[Binding], GroundAtom] | None]] = {}
         for fact in facts:
             self._by_predicate.setdefault(fact[0], []).append(fact)
             for position, value in enumerate(fact[1:]):
@@ -69,7 +71,7 @@ class GroundFormulas:
         if self.budget < 0:
             raise NotGround("too large to ground")
         if isinstance(f, ast.Atom):
-            key = (f.predicate, *[self._object(t, b) for t in f.args])
+            key = self._key(f, b)
             if f.predicate in self.derived_names:
                 return ("derived", key)
             if f.predicate in self.static:
@@ -184,15 +186,18 @@ class GroundFormulas:
         self._matched[key] = out
         return out
 
-    def _object(self, term: ast.Term, b: Binding) -> str:
-        if isinstance(term, ast.Variable):
-            found = b.get(term.name)
-            if found is None:
-                raise NotGround(f"{term.name} is free")
-            return str(found)
-        if isinstance(term, ast.Constant):
-            return term.name
-        raise NotGround("an object fluent as an argument")
+    def _key(self, f: ast.Atom, b: Binding) -> GroundAtom:
+        entry = self._keys.get(id(f))
+        if entry is None or entry[0] is not f:
+            entry = (f, key_maker(f))
+            self._keys[id(f)] = entry
+        make = entry[1]
+        if make is None:
+            raise NotGround("an object fluent as an argument")
+        try:
+            return make(b)
+        except KeyError as exc:
+            raise NotGround(f"{exc.args[0]} is free") from None
 
     def _comparison(self, f: ast.Comparison, b: Binding) -> Ground:
         """Equality of two objects is decided now; anything reading a fluent is kept for the state."""
