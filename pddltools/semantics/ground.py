@@ -60,6 +60,7 @@ class GroundFormulas:
         self._by_predicate: dict[str, list[GroundAtom]] = {}
         self._by_argument: dict[tuple[str, int, str], list[GroundAtom]] = {}
         self._matched: dict[tuple[object, ...], set[str]] = {}
+        self._unrestricted: set[tuple[int, str, bool]] = set()  # the formulas (alive all along) by id
         self._keys: dict[int, tuple[ast.Atom, Callable[[Binding], GroundAtom] | None]] = {}
         for fact in facts:
             self._by_predicate.setdefault(fact[0], []).append(fact)
@@ -122,7 +123,17 @@ class GroundFormulas:
     def _values(self, f: ast.Formula, name: str, b: Binding, positive: bool = True) -> set[str] | None:
         """The values of variable `name` for which `f` can be true (`positive`) or false given the
         static facts, the variables of `b` bound and any other free one left open; None when the static
-        facts do not restrict them."""
+        facts do not restrict them. Whether they do depends only on the formula, not on `b`: a formula
+        found not to is not looked into again."""
+        shape = (id(f), name, positive)
+        if shape in self._unrestricted:
+            return None
+        found = self._restrict(f, name, b, positive)
+        if found is None:
+            self._unrestricted.add(shape)
+        return found
+
+    def _restrict(self, f: ast.Formula, name: str, b: Binding, positive: bool) -> set[str] | None:
         if isinstance(f, ast.Atom):
             return self._matches(f, name, b) if positive and f.predicate in self.static else None
         if isinstance(f, ast.Not):
