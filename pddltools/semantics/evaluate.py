@@ -378,7 +378,7 @@ class Evaluator:
         if cached is not None and cached[0] is before and cached[2] is not None:
             hint = (after, cached[2], adds | deletes, fluents)
         else:
-            earlier = self._hints.pop(id(before), None)
+            earlier = self._hints.get(id(before))  # kept: a state may have several successors
             if earlier is None or earlier[0] is not before or len(earlier[2]) > 4096:
                 return
             hint = (after, earlier[1], earlier[2] | adds | deletes, earlier[3] or fluents)
