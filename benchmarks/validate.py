@@ -72,6 +72,8 @@ def run_val(val: Path, domain: Path, problem: Path, plan: Path) -> tuple[str, fl
     out = done.stdout
     if done.returncode < 0:
         verdict = "crash"
+    elif "Problem in domain definition" in out:
+        verdict = "domain-unread"  # e.g. a type named `number`: see ../shared/plans/README.md, patched/
     elif "Plan valid" in out:
         verdict = "valid"
     elif "Bad plan description" in out or "Bad operator" in out or "Errors:" in out:
@@ -115,15 +117,19 @@ def plan_set(plan_rows: list[dict[str, str]], val: Path | None) -> dict[str, Any
 
 def derived_tasks() -> list[tuple[str, Path, Path]]:
     """Instance 1 (with domain 1 where each instance has its own) of every folder of the corpus whose
-    domain has `:derived` rules."""
+    domain has `:derived` rules; the copy in ../shared/plans/patched where there is one (VAL cannot
+    read the original)."""
     out = []
-    for folder in sorted(p for p in CORPUS.glob("*/*") if p.is_dir()):
+    for original in sorted(p for p in CORPUS.glob("*/*") if p.is_dir()):
+        patched = PLANS / "patched" / original.relative_to(CORPUS)
+        folder = patched if patched.is_dir() else original
         domain = folder / "domain.pddl"
         if not domain.is_file():
             domain = folder / "domains" / "domain-1.pddl"
         problem = folder / "instances" / "instance-1.pddl"
         if domain.is_file() and problem.is_file() and ":derived" in domain.read_text(errors="replace").lower():
-            out.append((f"{folder.parent.name}/{folder.name}", domain, problem))
+            out.append((f"{folder.parent.name}/{folder.name}" + (" (patched)" if folder is patched else ""),
+                        domain, problem))
     return out
 
 
@@ -163,7 +169,7 @@ def derived(val: Path | None) -> list[dict[str, Any]]:
             row["error"] = f"{type(exc).__name__}: {exc}"
             out.append(row)
             continue
-        plan = folder / (name.replace("/", "_") + ".plan")
+        plan = folder / (name.split(" ")[0].replace("/", "_") + ".plan")
         plan.write_text("".join(f"{s}\n" for s in steps))
         start, cpu = time.perf_counter(), time.process_time()
         task = Task.load(domain, problem)

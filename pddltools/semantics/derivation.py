@@ -8,10 +8,11 @@ each atom a rule reads to the rules that read it. Then, in a state:
   just become true (semi-naive: inside a layer every use is positive, so nothing else can make a
   false rule true).
 - `update`: from the derived atoms of the state before a step and the atoms (and whether fluents) the
-  step changed. A non-recursive layer tests again only the rules that read a changed atom; a
-  recursive layer any of whose inputs changed is recomputed whole, since a deleted support may leave
-  a cycle of atoms holding each other up (re-deriving just that part, DRed, is the refinement to make
-  when a task needs it). What a layer changed is passed up to the layers above.
+  step changed. A non-recursive layer tests again only the rules that read a changed atom. A
+  recursive layer continues from its old fixpoint when the changes can only make rules truer;
+  otherwise it deletes and re-derives (DRed): everything that may have lost support is dropped, since
+  a cycle of atoms could otherwise keep holding itself up, and re-derived from what is left. What a
+  layer changed is passed up to the layers above.
 
 The ground rules assume the static atoms (of predicates no effect changes) are those of the initial
 state; `consistent` says whether a state agrees, and the evaluator keeps its lifted evaluation for one
@@ -125,8 +126,7 @@ class Derivation:
                 # every change can only make rules truer: the old fixpoint is a start for the new one
                 new = frozenset(_fixpoint(layer, atoms, facts, state, set(old), touched))
             elif layer.recursive:
-                facts -= old
-                new = frozenset(_fixpoint(layer, atoms, facts, state))
+                new = frozenset(_rederive(layer, atoms, facts, state, old, touched))
             else:
                 current = set(old)
                 rules = layer.rules
@@ -192,6 +192,27 @@ def _add(layer: Layer, ev: Evaluator, head: GroundAtom, ground: Ground, own_name
     positive, negative = polarity(ground)
     layer.positive |= positive
     layer.negative |= negative
+
+
+def _rederive(layer: Layer, atoms: Set[GroundAtom], facts: set[GroundAtom], state: State,
+              old: frozenset[GroundAtom], touched: Set[int]) -> set[GroundAtom]:
+    """The new fixpoint of a recursive layer after changes that may take support away (DRed: delete and
+    re-derive): drop the heads of the touched rules and, transitively, of every rule that reads a
+    dropped atom; what is left of the old fixpoint still holds. Then test the rules of the dropped
+    heads and the touched rules, and go on semi-naively from there."""
+    rules, own = layer.rules, layer.own
+    dropped = {rules[i].atom for i in touched} & old
+    work = list(dropped)
+    while work:
+        for i in own.get(work.pop(), ()):
+            head = rules[i].atom
+            if head in old and head not in dropped:
+                dropped.add(head)
+                work.append(head)
+    facts -= dropped
+    start = [i for head in dropped for i in layer.heads[head]]
+    start.extend(touched)
+    return _fixpoint(layer, atoms, facts, state, set(old - dropped), start)
 
 
 def _conjunction(ground: Ground) -> bool:

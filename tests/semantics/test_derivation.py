@@ -116,3 +116,18 @@ def test_compiled_formulas_keep_the_lifted_errors(task: Task) -> None:
         ev.holds(free, {}, task.initial_state())
     assert ev.holds(free, {"?x": "hq"}, State(frozenset({("lit", "hq")}))) is True
     assert ev.holds(ast.Not(free), {"?x": "s1"}, State(frozenset({("lit", "hq")}))) is True
+
+
+def test_closing_a_road_takes_away_what_a_cycle_held_up(task: Task) -> None:
+    """s1 reaches s4 only through s2; after (s2 s4) closes, s1, and s3 on the cycle s1-s2-s3, must not
+    keep reaching s4 by leaning on each other."""
+    task = Task(task.domain, task.problem)
+    state = task.initial_state().thaw()
+    for a, b in (("s1", "s2"), ("s2", "s3"), ("s3", "s1"), ("s2", "s4")):
+        state = task.advance(task.ground("open-road", (a, b)), state)
+    assert {("reach", "s1", "s4"), ("reach", "s3", "s4")} <= task.evaluator.derived(state)
+    state = task.advance(task.ground("close-road", ("s2", "s4")), state)
+    derived = task.evaluator.derived(state)
+    assert ("reach", "s1", "s4") not in derived and ("reach", "s3", "s4") not in derived
+    assert ("reach", "s3", "s2") in derived
+    assert derived == lifted(task).derived(State(frozenset(state.atoms), dict(state.values)))
