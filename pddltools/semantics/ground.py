@@ -307,6 +307,12 @@ def _junction(conjunction: bool, parts: list[Ground], build: Callable[[Ground], 
     derived.update(pos_derived, neg_derived)
     checks: list[Test] = []
     pa, na, pd, nd = (frozenset(x) for x in (pos_atoms, neg_atoms, pos_derived, neg_derived))
+    if not rest:  # literals only (every part of a split recursive rule): one closure, four set operations
+        if conjunction:
+            return lambda a, d, s: (a.issuperset(pa) and a.isdisjoint(na)  # type: ignore[attr-defined]
+                                    and d.issuperset(pd) and d.isdisjoint(nd))  # type: ignore[attr-defined]
+        return lambda a, d, s: (not a.isdisjoint(pa) or not a.issuperset(na)  # type: ignore[attr-defined]
+                                or not d.isdisjoint(pd) or not d.issuperset(nd))  # type: ignore[attr-defined]
     if conjunction:
         if pa:
             checks.append(lambda a, d, s: a.issuperset(pa))  # type: ignore[attr-defined]
