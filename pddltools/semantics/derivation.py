@@ -67,6 +67,12 @@ class Derivation:
         self.layers = layers
         self.static = static
         self.static_facts = static_facts
+        #: an atom -> (layer, rule) of every rule of a layer above it that reads it: a step's changes
+        #: find the rules to test again without visiting the layers they do not touch
+        self.readers: dict[GroundAtom, list[tuple[int, int]]] = {}
+        for index, layer in enumerate(layers):
+            for atom, rules in layer.readers.items():
+                self.readers.setdefault(atom, []).extend((index, rule) for rule in rules)
 
     @classmethod
     def build(cls, ev: Evaluator, strata: list[Stratum], initial: Set[GroundAtom],
@@ -110,13 +116,10 @@ class Derivation:
         facts: set[GroundAtom] = set().union(*before)
         moved = set(changed)
         out = list(before)
+        pending: dict[int, set[int]] = {}
+        self._note(moved, pending)
         for index, layer in enumerate(self.layers):
-            touched: set[int] = set()
-            readers = layer.readers
-            for atom in moved:
-                found = readers.get(atom)
-                if found:
-                    touched.update(found)
+            touched = pending.pop(index, set())
             if fluents:
                 touched.update(layer.fluent_rules)
             if not touched:
@@ -140,8 +143,17 @@ class Derivation:
                 facts -= old - new
                 facts |= new
             out[index] = new
-            moved |= old ^ new
+            difference = old ^ new
+            if difference:
+                moved |= difference
+                self._note(difference, pending)
         return tuple(out)
+
+    def _note(self, changed: Iterable[GroundAtom], pending: dict[int, set[int]]) -> None:
+        readers = self.readers
+        for atom in changed:
+            for layer, rule in readers.get(atom, ()):
+                pending.setdefault(layer, set()).add(rule)
 
 
 def _grows(layer: Layer, moved: Set[GroundAtom], atoms: Set[GroundAtom], facts: Set[GroundAtom]) -> bool:
