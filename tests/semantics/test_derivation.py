@@ -69,7 +69,8 @@ loads = st.fixed_dictionaries({("load", s): st.integers(0, 4) for s in SITES})
 @settings(max_examples=80, deadline=None)
 @given(open_atoms, lit_atoms, loads)
 def test_ground_rules_agree_with_the_lifted_evaluation(
-        task: Task, opened: set[tuple[str, ...]], lit: set[tuple[str, ...]], values: dict[tuple[str, ...], int]) -> None:
+        task: Task, opened: set[tuple[str, ...]], lit: set[tuple[str, ...]], values: dict[tuple[str, ...], int]
+) -> None:
     roads = {("road", a, b) for a, b in ROADS}
     state = State(frozenset(roads | opened | lit), values)
     assert task.evaluator.derived(state) == lifted(task).derived(state)
