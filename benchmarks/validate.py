@@ -159,31 +159,32 @@ def walk(task: Task, limit: int = 60, seed: int = 1) -> list[str]:
 
 
 def derived(val: Path | None) -> list[dict[str, Any]]:
-    out = []
-    folder = Path(tempfile.mkdtemp(prefix="pddltools-derived-"))
-    for name, domain, problem in derived_tasks():
-        row: dict[str, Any] = {"task": name}
-        try:
-            steps = walk(Task.load(domain, problem))
-        except Exception as exc:  # a task pddltools cannot load or walk is a row, not the end of the run
-            row["error"] = f"{type(exc).__name__}: {exc}"
-            out.append(row)
-            continue
-        plan = folder / (name.split(" ")[0].replace("/", "_") + ".plan")
-        plan.write_text("".join(f"{s}\n" for s in steps))
-        start, cpu = time.perf_counter(), time.process_time()
-        task = Task.load(domain, problem)
-        parsed, parsed_cpu = time.perf_counter(), time.process_time()
-        report = validate_plan(task, plan)
-        validated, validated_cpu = time.perf_counter(), time.process_time()
-        validate_plan(task, plan)  # once more: what each further plan of the task costs (nothing left to ground)
-        row.update(steps=len(steps), verdict=report.verdict, parse_s=parsed - start, parse_cpu_s=parsed_cpu - cpu,
-                   validate_s=validated - parsed, validate_cpu_s=validated_cpu - parsed_cpu,
-                   again_s=time.perf_counter() - validated, again_cpu_s=time.process_time() - validated_cpu)
-        if val is not None:
-            row["val_verdict"], row["val_s"], row["val_cpu_s"] = run_val(val, domain, problem, plan)
-        out.append(row)
-    return out
+    with tempfile.TemporaryDirectory(prefix="pddltools-derived-") as folder:
+        return [_derived_row(name, domain, problem, Path(folder), val) for name, domain, problem in derived_tasks()]
+
+
+def _derived_row(name: str, domain: Path, problem: Path, folder: Path, val: Path | None) -> dict[str, Any]:
+    """One derived-predicate task: its plan found and written to `folder`, then validated by both tools."""
+    row: dict[str, Any] = {"task": name}
+    try:
+        steps = walk(Task.load(domain, problem))
+    except Exception as exc:  # a task pddltools cannot load or walk is a row, not the end of the run
+        row["error"] = f"{type(exc).__name__}: {exc}"
+        return row
+    plan = folder / (name.split(" ")[0].replace("/", "_") + ".plan")
+    plan.write_text("".join(f"{s}\n" for s in steps))
+    start, cpu = time.perf_counter(), time.process_time()
+    task = Task.load(domain, problem)
+    parsed, parsed_cpu = time.perf_counter(), time.process_time()
+    report = validate_plan(task, plan)
+    validated, validated_cpu = time.perf_counter(), time.process_time()
+    validate_plan(task, plan)  # once more: what each further plan of the task costs (nothing left to ground)
+    row.update(steps=len(steps), verdict=report.verdict, parse_s=parsed - start, parse_cpu_s=parsed_cpu - cpu,
+               validate_s=validated - parsed, validate_cpu_s=validated_cpu - parsed_cpu,
+               again_s=time.perf_counter() - validated, again_cpu_s=time.process_time() - validated_cpu)
+    if val is not None:
+        row["val_verdict"], row["val_s"], row["val_cpu_s"] = run_val(val, domain, problem, plan)
+    return row
 
 
 def long_plan(balls: int = 50_000, moved: int = 2_500) -> dict[str, Any]:
