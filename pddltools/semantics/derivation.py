@@ -118,12 +118,14 @@ class Derivation:
         out = list(before)
         pending: dict[int, set[int]] = {}
         self._note(moved, pending)
-        for index, layer in enumerate(self.layers):
-            touched = pending.pop(index, set())
-            if fluents:
-                touched.update(layer.fluent_rules)
-            if not touched:
-                continue
+        if fluents:
+            for index, layer in enumerate(self.layers):
+                if layer.fluent_rules:
+                    pending.setdefault(index, set()).update(layer.fluent_rules)
+        while pending:  # the lowest layer first: what it changes is read only by layers above it
+            index = min(pending)
+            touched = pending.pop(index)
+            layer = self.layers[index]
             old = before[index]
             if layer.recursive and not fluents and _grows(layer, moved, atoms, facts):
                 # every change can only make rules truer: the old fixpoint is a start for the new one
