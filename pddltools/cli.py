@@ -12,19 +12,25 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from pddltools import __version__
 from pddltools.cli_options import add_fmt_mode, parse_command_line
-from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
-from pddltools.pddl import ast
-from pddltools.pddl.parser import parse
+
+# Imported where they are used, not here: `pddltools --version` and the commands of other packages
+# would pay for rich's console and the parser on every start (`python -X importtime`).
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from pddltools.diagnostics import Diagnostic
+    from pddltools.pddl import ast
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if _command(arguments) is None and "--version" in arguments and not {"-h", "--help"} & set(arguments):
+        print(_version())  # without registering every command's package, as argparse would need
+        return 0
     parser = build_parser(_command(arguments), prog=prog)
     args = parse_command_line(parser, arguments)
     if not hasattr(args, "func"):
@@ -98,10 +104,14 @@ def _command(argv: Sequence[str]) -> str | None:
 
 
 def _stderr() -> Console:
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _stdout() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
 
 
@@ -120,6 +130,8 @@ def pddl_files(paths: Sequence[str]) -> Iterator[Path]:
 
 
 def summary(node: ast.Domain | ast.Problem) -> dict[str, Any]:
+    from pddltools.pddl import ast
+
     if isinstance(node, ast.Domain):
         counts = {
             "requirements": len(node.requirements),
@@ -185,6 +197,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def _parse_one(path: Path, fmt: str, out: Console, err: Console) -> dict[str, Any]:
     """One file's entry of `parse`'s JSON (and its line, or its diagnostics, in text)."""
+    from pddltools.diagnostics import Error, InputError, read_source, render_rich
+    from pddltools.pddl.parser import parse
+
     warnings: list[Diagnostic] = []
     entry: dict[str, Any] = {"file": str(path), "unreadable": False}
     try:
@@ -220,6 +235,9 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     """Print (several files: each after a `; ==> FILE <==` comment line), check or rewrite. `--write`
     refuses, before writing any file, when one it would rewrite has comments (the printer drops them)
     and --drop-comments was not given: nothing the user wrote is lost without being asked."""
+    from pddltools.diagnostics import Error, InputError, read_source, render_rich
+    from pddltools.pddl.parser import parse
+
     err = _stderr()
     formatted: list[tuple[Path, str, str]] = []  # path, its text, its canonical layout
     dropped: dict[Path, str] = {}  # files with what the printer does not keep: comments, an in-package form

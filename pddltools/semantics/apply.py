@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 
 from pddltools.pddl import ast
 from pddltools.semantics.errors import ArithmeticFault, EffectConflict, UndefinedValue
@@ -50,7 +51,7 @@ def collect(evaluator: Evaluator, effect: ast.Effect | None, binding: Binding, s
     """The ground effects of `effect` under `binding`, conditions and values read in `state`."""
     out = into if into is not None else Effects()
     if effect is not None:
-        _collect(evaluator, effect, binding, state, out)
+        evaluator.effect(effect, partial(_collect, evaluator))(binding, state, out)
     return out
 
 

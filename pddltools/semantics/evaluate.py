@@ -5,6 +5,11 @@
 state) and object fluents used as terms. Preferences inside a formula count as satisfied here: they are
 soft, and `pddltools.semantics.preferences` counts their violations.
 
+This module is where each construct's meaning is written, node by node. Two faster routes lead to the
+same results: formulas are compiled to closures once (`compiled.py`), and derived predicates are
+evaluated over ground rules (`derivation.py`, updated from each step's changes that `Task` reports
+through `succeeded`); the lifted fixpoint below remains for what those cannot take.
+
 A fluent without a value makes a comparison that reads it false (VAL's reading), and an atom whose
 argument is an undefined object fluent false.
 """
@@ -17,9 +22,10 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pddltools.pddl import ast
+from pddltools.semantics.compiled import Collect, Holds, compile_effect, compile_formula
 from pddltools.semantics.derived import strata
 from pddltools.semantics.errors import ArithmeticFault, UnboundVariable, UndefinedValue, Unsupported
 from pddltools.semantics.grounding import Binding, Grounder, Value
@@ -33,6 +39,10 @@ from pddltools.semantics.state import (
     show_atom,
     show_number,
 )
+
+if TYPE_CHECKING:
+    from pddltools.semantics.apply import Effects
+    from pddltools.semantics.derivation import Derivation, Layers
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "=": lambda a, b: bool(a == b),
@@ -68,11 +78,20 @@ class Evaluator:
 
     def __init__(self, domain: ast.Domain, grounder: Grounder) -> None:
         self.grounder = grounder
+        self.domain = domain
         self.constant_functions = {f.name for f in domain.functions if not f.parameters}
         self.rules = domain.derived_predicates
         self.derived_names = {rule.name for rule in self.rules}
         self._strata = strata(self.rules) if self.rules else []
-        self._derived: dict[int, tuple[State, frozenset[GroundAtom]]] = {}
+        self._derived: dict[int, tuple[State, frozenset[GroundAtom], Layers | None]] = {}
+        # the ground rules (built the first time a state's derived atoms are asked for; False: they
+        # cannot be ground, and the lifted evaluation below is used), the initial state and the
+        # predicates changed other than by actions, and, per state reached by a step, the layers of
+        # the state it was reached from and what the steps since then changed
+        self._program: Derivation | bool | None = None
+        self._world: tuple[State, frozenset[str]] | None = None
+        self._hints: dict[int, tuple[State, Layers, set[GroundAtom], bool]] = {}
+        self._build = threading.Lock()
         # the derived atoms of the state whose fixpoint is being computed, per thread: the scorer
         # validates plans of one task from several threads
         self._local = threading.local()
@@ -80,7 +99,10 @@ class Evaluator:
         self._plans: dict[tuple[int, tuple[str, ...]], tuple[ast.Node, _JoinPlan | None]] = {}
         self._index: dict[int, tuple[State, dict[str, list[GroundAtom]],
                                      dict[tuple[str, int, str], list[GroundAtom]]]] = {}
-        self._holds: dict[type, Callable[[Any, Binding, State], bool]] = {
+        self._compiled: dict[int, tuple[ast.Node, Holds]] = {}
+        self._effects: dict[int, tuple[ast.Node, Collect]] = {}
+        #: how each kind of formula is evaluated, node by node (what `compiled` falls back on)
+        self.dispatch: dict[type, Callable[[Any, Binding, State], bool]] = {
             ast.Atom: self._atom, ast.Not: self._not, ast.And: self._and, ast.Or: self._or,
             ast.Imply: self._imply, ast.Exists: self._exists, ast.Forall: self._forall,
             ast.Comparison: self._comparison, ast.Preference: lambda f, b, s: True,
@@ -150,7 +172,33 @@ class Evaluator:
 
     def holds(self, formula: ast.Formula, binding: Binding, state: State) -> bool:
         """Whether `formula`, with its free variables bound by `binding`, is true in `state`."""
-        return self._holds[type(formula)](formula, binding, state)
+        entry = self._compiled.get(id(formula))
+        if entry is not None and entry[0] is formula:
+            return entry[1](binding, state)
+        return self.compiled(formula)(binding, state)
+
+    def compiled(self, formula: ast.Formula) -> Holds:
+        """`formula` as a closure over a binding and a state (`pddltools.semantics.compiled`), made once."""
+        entry = self._compiled.get(id(formula))
+        if entry is not None and entry[0] is formula:
+            return entry[1]
+        test = compile_formula(self, formula)
+        if len(self._compiled) > 100_000:  # formulas made on the fly (messages, tests) are not kept forever
+            self._compiled.clear()
+        self._compiled[id(formula)] = (formula, test)
+        return test
+
+    def effect(self, effect: ast.Node, general: Callable[[ast.Node, Binding, State, Effects], None]) -> Collect:
+        """`effect` as a closure that collects its ground effects, made once; `general` collects the
+        kinds of effect that are not compiled."""
+        entry = self._effects.get(id(effect))
+        if entry is not None and entry[0] is effect:
+            return entry[1]
+        collect = compile_effect(self, effect, general)
+        if len(self._effects) > 100_000:
+            self._effects.clear()
+        self._effects[id(effect)] = (effect, collect)
+        return collect
 
     def _atom(self, f: ast.Atom, b: Binding, s: State) -> bool:
         variable, constant = ast.Variable, ast.Constant
@@ -320,6 +368,50 @@ class Evaluator:
     # ----------------------------------------------------------------------------------------------
     # Derived predicates
 
+    def set_initial(self, state: State, changing: frozenset[str] = frozenset()) -> None:
+        """The task's initial state, and the predicates that change other than by the actions' effects
+        (timed initial literals): with them, derived predicates are evaluated over ground rules."""
+        self._world = (state, changing)
+
+    def succeeded(self, before: State, after: State, adds: set[GroundAtom], deletes: set[GroundAtom],
+                  fluents: bool) -> None:
+        """`after` was reached from `before` by a step that added `adds`, deleted `deletes` and changed
+        fluents when `fluents`: its derived atoms can be updated from those of `before`."""
+        if not self.rules or self._program is False:
+            return
+        cached = self._derived.get(id(before))
+        if cached is not None and cached[0] is before and cached[2] is not None:
+            hint = (after, cached[2], adds | deletes, fluents)
+        else:
+            earlier = self._hints.get(id(before))  # kept: a state may have several successors
+            if earlier is None or earlier[0] is not before or len(earlier[2]) > 4096:
+                return
+            hint = (after, earlier[1], earlier[2] | adds | deletes, earlier[3] or fluents)
+        if len(self._hints) > 256:  # a plan moves forward; states left behind are not asked again
+            self._hints.clear()
+        self._hints[id(after)] = hint
+
+    def _ground_program(self) -> Derivation | None:
+        program = self._program
+        if program is None:
+            with self._build:
+                program = self._program
+                if program is None:
+                    program = self._ground() or False
+                    self._program = program
+        return None if isinstance(program, bool) else program
+
+    def _ground(self) -> Derivation | None:
+        if self._world is None:
+            return None
+        # imported here: only tasks with derived predicates need them (and the compiler's notion of a
+        # static predicate is the one to share)
+        from pddltools.compile.statics import static_predicates
+        from pddltools.semantics.derivation import Derivation
+
+        initial, changing = self._world
+        return Derivation.build(self, self._strata, initial.atoms, static_predicates(self.domain) - changing)
+
     def derived(self, state: State) -> frozenset[GroundAtom] | set[GroundAtom]:
         """The derived atoms true in `state`: the least fixpoint of each stratum in turn."""
         partial: tuple[State, set[GroundAtom]] | None = getattr(self._local, "partial", None)
@@ -328,6 +420,17 @@ class Evaluator:
         cached = self._derived.get(id(state))
         if cached is not None and cached[0] is state:
             return cached[1]
+        program = self._ground_program() if self._strata else None
+        if program is not None:
+            atoms = state.atoms if isinstance(state.atoms, set | frozenset) else frozenset(state.atoms)
+            layers: Layers | None = None
+            hint = self._hints.pop(id(state), None)
+            if hint is not None and hint[0] is state:
+                layers = program.update(hint[1], hint[2], hint[3], atoms, state)
+            elif program.consistent(atoms):
+                layers = program.evaluate(atoms, state)
+            if layers is not None:
+                return self._keep(state, frozenset().union(*layers), layers)
         facts: set[GroundAtom] = set()
         self._local.partial = (state, facts)
         try:
@@ -344,10 +447,12 @@ class Evaluator:
                             facts.add(key)
         finally:
             self._local.partial = None
-        result = frozenset(facts)
+        return self._keep(state, frozenset(facts), None)
+
+    def _keep(self, state: State, result: frozenset[GroundAtom], layers: Layers | None) -> frozenset[GroundAtom]:
         if len(self._derived) > 256:  # a plan moves forward; old states are not asked again
             self._derived.clear()
-        self._derived[id(state)] = (state, result)
+        self._derived[id(state)] = (state, result, layers)
         return result
 
     def _fixpoint(self, heads: list[tuple[ast.DerivedPredicate, dict[str, Value], GroundAtom]], state: State,

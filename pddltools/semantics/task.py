@@ -87,6 +87,8 @@ class Task:
         self._initial = self._build_initial()
         self.timed_literals: tuple[TimedLiteral, ...] = tuple(
             TimedLiteral(normal(e.time.value), e.body) for e in problem.init if isinstance(e, ast.TimedInitial))
+        self.evaluator.set_initial(self._initial, frozenset(
+            n.predicate for t in self.timed_literals for n in t.element.walk() if isinstance(n, ast.Atom)))
 
     @classmethod
     def load(cls, domain_path: str | Path, problem_path: str | Path) -> Task:
@@ -163,12 +165,17 @@ class Task:
 
     def apply(self, action: GroundAction, state: State) -> State:
         """The state after `action` (its precondition is not checked here); `state` is unchanged."""
-        return apply(state, self.effects(action, state))
+        effects = self.effects(action, state)
+        after = apply(state, effects)
+        self.evaluator.succeeded(state, after, effects.adds, effects.deletes, bool(effects.updates))
+        return after
 
     def advance(self, action: GroundAction, state: State) -> State:
         """The state after `action`, made by changing the thawed `state` in place (see `State.advance`)."""
         effects = self.effects(action, state)
-        return state.advance(effects.deletes, effects.adds, resolve(state, effects))
+        after = state.advance(effects.deletes, effects.adds, resolve(state, effects))
+        self.evaluator.succeeded(state, after, effects.adds, effects.deletes, bool(effects.updates))
+        return after
 
     def applicable_actions(self, state: State) -> Iterator[GroundAction]:
         """Every ground (non-durative) action applicable in `state`, grounded lazily: parameters are
