@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from pddltools.diagnostics import Source, Span
+
 Kind = Literal["domain", "problem"]
 HEAD_BYTES = 16384  # a header comment longer than this hides a file's kind
 _MAX_NEARBY = 400  # files read for their header when looking for a domain by name
@@ -59,6 +61,12 @@ def classify(text: str) -> tuple[Kind | None, str | None]:
         wanted = _PROBLEM_DOMAIN.search(head, problem.end())
         return "problem", wanted.group(1).lower() if wanted else None
     return None, None
+
+
+def domain_name_span(source: Source) -> Span | None:
+    """Where a problem's text says `(:domain NAME)`: the NAME, for findings about its domain."""
+    found = _PROBLEM_DOMAIN.search(_COMMENT.sub(lambda m: " " * len(m.group()), source.text))
+    return Span(source, found.start(1), found.end(1)) if found else None
 
 
 @dataclass(frozen=True)
