@@ -96,15 +96,21 @@ class Resolution:
         return f"{len(self.others) + 1} files declare domain {self.wanted}: checked against {self.domain}, not {others}"
 
 
+def classify_file(path: Path) -> tuple[Kind | None, str | None]:
+    """`classify` of a file's first bytes; (None, None) when it cannot be read."""
+    text = read_head(path)
+    return classify(text) if text is not None else (None, None)
+
+
 @dataclass
 class DomainFinder:
     """Finds domains by the rules above. `given` are files named on the command line (or open in the
-    editor), searched first by name; `head` reads a file's first bytes (the editor passes one that sees
-    unsaved text). Keeps what it read: make one per command."""
+    editor), searched first by name; `classify_path` says what a file holds (the editor passes one that
+    sees unsaved text and keeps what it read). Keeps what it read: make one per command."""
 
     forced: Path | None = None
     given: Sequence[Path] = ()
-    head: Callable[[Path], str | None] = read_head
+    classify_path: Callable[[Path], tuple[Kind | None, str | None]] = classify_file
     _kinds: dict[Path, tuple[Kind | None, str | None]] = field(default_factory=dict)
     _listings: dict[Path, list[Path]] = field(default_factory=dict)
 
@@ -112,8 +118,7 @@ class DomainFinder:
         """What `path` holds, read once: see `classify`."""
         known = self._kinds.get(path)
         if known is None:
-            text = self.head(path)
-            known = self._kinds[path] = classify(text) if text is not None else (None, None)
+            known = self._kinds[path] = self.classify_path(path)
         return known
 
     def find(self, problem: Path, wanted: str | None = None) -> Resolution:
