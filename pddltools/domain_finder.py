@@ -163,7 +163,8 @@ class DomainFinder:
         """Files that may declare the domain: those given, then beside, above and in the folders beside."""
         folder = problem.parent
         try:
-            siblings = sorted(d for d in folder.parent.iterdir() if d.is_dir() and d != folder)
+            # not through links: a link to the problem's own folder would offer each file twice
+            siblings = sorted(d for d in folder.parent.iterdir() if d.is_dir() and not d.is_symlink() and d != folder)
         except OSError:
             siblings = []
         out: list[Path] = [p for p in self.given if p != problem]
@@ -210,6 +211,19 @@ def pair(files: Sequence[Path], finder: DomainFinder) -> tuple[list[Path], list[
         else:
             domains.append(file)
     return domains, problems
+
+
+def task_arguments(paths: Sequence[str], forced: str | None = None) -> tuple[Resolution | None, list[str]]:
+    """For a command taking `DOMAIN PROBLEM ...`: when `--domain` is given or the first path holds a
+    problem, the resolution of that problem's domain and every path from the problem on; else (None,
+    `paths`), the first path being the domain."""
+    if not paths:
+        return None, list(paths)
+    finder = DomainFinder(forced=Path(forced) if forced is not None else None)
+    first = Path(paths[0])
+    if forced is None and finder.kind(first)[0] != "problem":
+        return None, list(paths)
+    return finder.find(first), list(paths)
 
 
 def pddl_files(paths: Iterable[str | Path]) -> list[Path]:

@@ -150,7 +150,7 @@ class Workspace:
                               problem: ast.Problem) -> tuple[tuple[str, Parsed] | None, Resolution | None]:
         """The domain of `problem` as (its URI, its parse) — the file `domain_resolution` finds (the open
         document when that file is open), else an open unsaved buffer declaring it — and the resolution."""
-        found = self.domain_resolution(doc, problem)
+        found = self.domain_resolution(doc, problem.domain)
         if found is not None and found.domain is not None:
             with self._lock:
                 opened = next((d for d in self.documents.values() if d.path == found.domain), None)
@@ -166,9 +166,9 @@ class Workspace:
                     return (other.uri, parsed), found
         return None, found
 
-    def domain_resolution(self, doc: Document, problem: ast.Problem) -> Resolution | None:
-        """How `pddltools.domain_finder` finds the domain of the problem in `doc` (the open documents are
-        the files given, and are read as they are in the editor); None for an unsaved buffer."""
+    def domain_resolution(self, doc: Document, wanted: str) -> Resolution | None:
+        """How `pddltools.domain_finder` finds the domain `wanted` of the problem in `doc` (the open documents
+        are the files given, and are read as they are in the editor); None for an unsaved buffer."""
         path = doc.path
         if path is None:
             return None
@@ -180,7 +180,7 @@ class Workspace:
             text = opened.get(candidate)
             return classify(text[:HEAD_BYTES]) if text is not None else self._file_kind(candidate)
 
-        return DomainFinder(given=sorted(opened), classify_path=classify_path).find(path, problem.domain)
+        return DomainFinder(given=sorted(opened), classify_path=classify_path).find(path, wanted)
 
     def problems_of(self, domain: ast.Domain, except_uri: str) -> list[Document]:
         """Open PDDL documents that are problems for `domain` (re-checked when it changes)."""
