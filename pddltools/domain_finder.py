@@ -19,6 +19,7 @@ Files are classified by their first bytes only (no parse), once per finder.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -179,7 +180,9 @@ class DomainFinder:
         listed = self._listings.get(folder)
         if listed is None:
             try:
-                listed = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".pddl" and p.is_file())
+                # scandir: the entry's type comes with the listing, no stat per file (instances/ holds hundreds)
+                with os.scandir(folder) as entries:
+                    listed = sorted(Path(e.path) for e in entries if e.name.lower().endswith(".pddl") and e.is_file())
             except OSError:
                 listed = []
             self._listings[folder] = listed

@@ -161,3 +161,20 @@ def test_the_corpus_test_sees_both_ipc_layouts() -> None:
         pytest.skip("the shared corpus is not there")
     folders = _ipc_folders()
     assert len(folders) > 200 and sum((f / "domains").is_dir() for f in folders) > 40
+
+
+def test_validate_finds_the_domain_of_the_problem_it_is_given(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from pddltools.cli import main
+
+    folder = tmp_path / "ferry"
+    write(folder, {"domains/domain-2.pddl": "domain ferry", "instances/instance-2.pddl": "problem of ferry"})
+    plan = tmp_path / "p.plan"
+    plan.write_text("(a)\n")
+    assert main(["validate", str(folder / "instances" / "instance-2.pddl"), str(plan)]) == 0
+    assert f"{plan}: valid" in capsys.readouterr().out
+    lonely = tmp_path / "lonely" / "here" / "p.pddl"
+    write(lonely.parent, {"p.pddl": "problem of ferry"})
+    assert main(["validate", str(lonely), str(plan)]) == 2
+    assert "no domain `ferry` found for this problem" in capsys.readouterr().err
+    assert main(["validate", "--domain", str(folder / "domains" / "domain-2.pddl"), str(lonely), str(plan)]) == 0
