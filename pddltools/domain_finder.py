@@ -115,6 +115,11 @@ class DomainFinder:
     _kinds: dict[Path, tuple[Kind | None, str | None]] = field(default_factory=dict)
     _listings: dict[Path, list[Path]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # Absolute (not resolved: links stay as the user named them), so that `domain.pddl` given and the
+        # same file found above `instances/` compare equal, and `..` of a bare file name is its folder's parent.
+        self.given = [_absolute(p) for p in self.given]
+
     def kind(self, path: Path) -> tuple[Kind | None, str | None]:
         """What `path` holds, read once: see `classify`."""
         known = self._kinds.get(path)
@@ -124,6 +129,7 @@ class DomainFinder:
 
     def find(self, problem: Path, wanted: str | None = None) -> Resolution:
         """The domain of `problem`; `wanted` is its (:domain NAME), read from the file when not given."""
+        problem = _absolute(problem)
         if wanted is None:
             wanted = self.kind(problem)[1]
         wanted = wanted.lower() if wanted else None
@@ -187,6 +193,10 @@ class DomainFinder:
                 listed = []
             self._listings[folder] = listed
         return listed
+
+
+def _absolute(path: Path) -> Path:
+    return Path(os.path.abspath(path))
 
 
 def _fits(key: str, stem: str) -> bool:

@@ -131,18 +131,20 @@ def pair_files(files: Sequence[str], domain: str | None = None) -> list[Block]:
     Folders stand for the .pddl files under them."""
     paths = list(dict.fromkeys(pddl_files(files)))
     finder = DomainFinder(forced=Path(domain) if domain is not None else None, given=paths)
-    blocks: dict[Path, Block] = {}
+    blocks: dict[str, Block] = {}  # by absolute path: a domain given and found is one block
     unpaired: list[Block] = []
     for path in paths:
         kind, _ = finder.kind(path)
         if kind != "problem":  # a domain, or a file to be told why it is neither
-            blocks.setdefault(path, Block(str(path)))
+            blocks.setdefault(os.path.abspath(path), Block(str(path)))
             continue
         found = finder.find(path)
         if found.domain is None:
             unpaired.append(Block(None, missing=found))
             continue
-        block = blocks.setdefault(found.domain, Block(str(found.domain)))
+        # named as the problem was: relative to the current folder when the problem's path is relative
+        shown = str(found.domain) if path.is_absolute() or domain is not None else os.path.relpath(found.domain)
+        block = blocks.setdefault(os.path.abspath(found.domain), Block(shown))
         block.problems.append(str(path))
         block.found[str(path)] = found
     return [*blocks.values(), *unpaired]

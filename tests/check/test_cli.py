@@ -197,3 +197,12 @@ def test_each_warns_when_several_files_declare_the_domain(tmp_path: Path, capsys
     warning = next(f for f in report["findings"] if f["code"] == "W300")
     assert warning["file"] == str(folder / "p.pddl") and warning["line"] == 2  # at (:domain hello-logistics)
     assert f"checked against {folder / 'logistics-old.pddl'}, not {folder / 'logistics.pddl'}" in warning["message"]
+
+
+def test_each_with_relative_paths_finds_the_domain_above_and_checks_it_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _ferry(tmp_path / "ferry", 2)
+    monkeypatch.chdir(folder / "instances")  # `..` of a bare file name is still found
+    assert main(["check", "--each", "instance-1.pddl", "../domain.pddl", "instance-2.pddl", "--format", "json"]) == 0
+    [report] = json.loads(capsys.readouterr().out)
+    assert report["files"] == ["../domain.pddl", "instance-1.pddl", "instance-2.pddl"]
