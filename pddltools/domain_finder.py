@@ -131,7 +131,8 @@ class DomainFinder:
         """The domain of `problem`; `wanted` is its (:domain NAME), read from the file when not given."""
         problem = _absolute(problem)
         if wanted is None:
-            wanted = self.kind(problem)[1]
+            kind, name = self.kind(problem)
+            wanted = name if kind == "problem" else None
         wanted = wanted.lower() if wanted else None
         if self.forced is not None:
             return Resolution(problem, self.forced, "given with --domain", wanted)
@@ -174,12 +175,12 @@ class DomainFinder:
             siblings = sorted(d for d in folder.parent.iterdir() if d.is_dir() and not d.is_symlink() and d != folder)
         except OSError:
             siblings = []
-        out: list[Path] = [p for p in self.given if p != problem]
+        out: dict[Path, None] = dict.fromkeys(p for p in self.given if p != problem)  # ordered, each once
         for place in (folder, folder.parent, *siblings[:_MAX_SIBLING_FOLDERS]):
-            out += [p for p in self._files(place) if p != problem and p not in out]
+            out.update(dict.fromkeys(p for p in self._files(place) if p != problem))
             if len(out) >= _MAX_NEARBY:
                 break
-        return out[:_MAX_NEARBY]
+        return list(out)[:_MAX_NEARBY]
 
     def _files(self, folder: Path) -> list[Path]:
         """The .pddl files of `folder`, sorted (listed once)."""
@@ -212,20 +213,6 @@ def _fits(key: str, stem: str) -> bool:
             and int(lead_key.group(2)) == int(lead_stem.group(2)))
 
 
-def pair(files: Sequence[Path], finder: DomainFinder) -> tuple[list[Path], list[Resolution]]:
-    """The domains among `files` and a resolution for each problem among them (files that are neither,
-    or cannot be read, count as domains: checking them says what is wrong)."""
-    domains: list[Path] = []
-    problems: list[Resolution] = []
-    for file in files:
-        kind, _ = finder.kind(file)
-        if kind == "problem":
-            problems.append(finder.find(file))
-        else:
-            domains.append(file)
-    return domains, problems
-
-
 def task_arguments(paths: Sequence[str], forced: str | None = None) -> tuple[Resolution | None, list[str]]:
     """For a command taking `DOMAIN PROBLEM ...`: when `--domain` is given or the first path holds a
     problem, the resolution of that problem's domain and every path from the problem on; else (None,
@@ -237,12 +224,3 @@ def task_arguments(paths: Sequence[str], forced: str | None = None) -> tuple[Res
     if forced is None and finder.kind(first)[0] != "problem":
         return None, list(paths)
     return finder.find(first), list(paths)
-
-
-def pddl_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Each path, with each folder replaced by the .pddl files under it (sorted)."""
-    out: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        out += sorted(p for p in path.rglob("*.pddl") if p.is_file()) if path.is_dir() else [path]
-    return out

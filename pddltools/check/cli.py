@@ -21,8 +21,9 @@ from rich.markup import escape
 
 from pddltools.check.report import CheckReport, check_files, check_problem_alone, in_file_order
 from pddltools.check.tracks import TRACK_IDS, Fit
+from pddltools.cli import pddl_files
 from pddltools.diagnostics import Diagnostic, InputError, Severity, read_source, render_github, render_rich
-from pddltools.domain_finder import DomainFinder, Resolution, domain_name_span, pddl_files
+from pddltools.domain_finder import DomainFinder, Resolution, domain_name_span
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
 _FIT_STYLE = {Fit.FITS: "green", Fit.COMPILABLE: "yellow", Fit.UNFIT: "red"}

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from pddltools.cli import pddl_files
 from pddltools.diagnostics import Diagnostic, Span, error, read_source
-from pddltools.domain_finder import DomainFinder, pddl_files
+from pddltools.domain_finder import DomainFinder
 
 Pair = tuple[Path, Path]
 
@@ -22,10 +23,10 @@ def find_pairs(paths: Sequence[str | Path], domain: str | Path | None = None) ->
     missing: list[Diagnostic] = []
     if forced is not None and not forced.is_file():
         return [], [error("S021", f"no such domain file: {forced}")]
-    existing = []
+    existing: list[str] = []
     for raw in paths:
         if Path(raw).exists():
-            existing.append(raw)
+            existing.append(str(raw))
         else:
             missing.append(error("S021", f"no such file or folder: {raw}"))
     finder = DomainFinder(forced=forced)
