@@ -145,3 +145,10 @@ def test_score_takes_a_domain_name_with_its_path(tmp_path: Path, capsys: pytest.
     assert main(["score", str(results), "--rules", "ipc2008-sat", "--no-validate", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["domains"] == ["my-line"] and data["planners"]["A"]["solved"] == 2
+
+
+def test_runs_of_a_domains_folder_are_grouped_by_the_folder_above(tmp_path: Path) -> None:
+    from pddltools.score.store import domain_name
+
+    assert domain_name(tmp_path / "cyber-security" / "domains" / "domain-10.pddl") == "cyber-security"
+    assert domain_name(tmp_path / "gripper" / "domain.pddl") == "gripper"
