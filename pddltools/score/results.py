@@ -72,7 +72,7 @@ def load_jsonl(file: Path, checker: PlanChecker | None) -> list[Run]:
 
 def _run_document(text: str) -> list[Any] | None:
     """The runs of a `run --format json` document, or None for JSON lines (or anything else)."""
-    if not text.lstrip().startswith("{") or "\n" not in text.strip():
+    if not text.lstrip().startswith("{"):
         return None
     try:
         data = json.loads(text)
