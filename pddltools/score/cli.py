@@ -25,7 +25,7 @@ from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_r
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
 from pddltools.score.pairs import Pair, find_pairs, read_pair_list
-from pddltools.score.results import is_database, load_runs
+from pddltools.score.results import is_database, load_runs, load_text
 from pddltools.score.rules import RULES, learning_impact, score
 from pddltools.score.runner import (
     DaskExecutor,
@@ -97,7 +97,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     lrn.set_defaults(func=cmd_learn)
 
     sc = sub.add_parser("score", help="score results with the IPC rules")
-    sc.add_argument("results", help="a results database or a JSON-lines file of runs")
+    sc.add_argument("results", help="a results database, a JSON-lines file of runs, or - for the JSON of "
+                    "`pddltools run --format json` piped in")
     sc.add_argument("--rules", choices=RULES, required=True)
     sc.add_argument("--learning-impact", action="store_true",
                     help="also the learning-impact view: baseline vs dck, delta, Pareto rank, special award")
@@ -107,7 +108,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     sc.set_defaults(func=cmd_score)
 
     se = sub.add_parser("select", help="choose instances by the IPC-2014 method")
-    se.add_argument("results", help="a results database or a JSON-lines file of runs on the candidates")
+    se.add_argument("results", help="a results database or a JSON-lines file of runs on the candidates "
+                    "(- for standard input)")
     se.add_argument("--size", type=int, default=20, help="instances per domain (default 20)")
     se.add_argument("--min-solved", type=int, default=10, help="fewer solved than this: resize (default 10)")
     se.add_argument("--trivial-time", type=float, default=5.0,
@@ -119,7 +121,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     se.set_defaults(func=cmd_select)
 
     rp = sub.add_parser("report", help="write one self-contained HTML report with plots")
-    rp.add_argument("results", help="a results database or a JSON-lines file of runs")
+    rp.add_argument("results", help="a results database, a JSON-lines file of runs, or - (standard input)")
     rp.add_argument("--rules", choices=RULES, default="ipc2008-sat")
     rp.add_argument("-o", "--output", default="report.html")
     rp.add_argument("--title", default="Planner results")
@@ -185,6 +187,8 @@ def _checker(no_validate: bool) -> PlanChecker | None:
 
 def _load(args: argparse.Namespace) -> list[Run]:
     """Runs to score; a database's plans were validated when they ran, a JSON-lines file's are now."""
+    if args.results == "-":  # piped from `pddltools run --format json`
+        return load_text(sys.stdin.read(), "<stdin>", Path.cwd(), _checker(args.no_validate))
     path = Path(args.results)
     if not path.is_file():
         raise InputError([error("S040", f"cannot read {path}: no such file")])

@@ -48,12 +48,18 @@ def load_jsonl(file: Path, checker: PlanChecker | None) -> list[Run]:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError([error("S040", f"cannot read {file}: {exc}")]) from None
-    source = Source(text, str(file))
+    return load_text(text, str(file), file.parent, checker)
+
+
+def load_text(text: str, name: str, base: Path, checker: PlanChecker | None) -> list[Run]:
+    """The runs of JSON lines or a `run --format json` document read from `name` (a file, or standard
+    input piped from `run`); relative paths are relative to `base`."""
+    source = Source(text, name)
     document = _run_document(text)
     if document is not None:
         # One JSON document (`run --format json`): its runs are located at the document's first line.
         first = Span(source, 0, len(text.split("\n", 1)[0]))
-        return [_run(item, file.parent, first, checker, f"run {n} of 'runs': ")
+        return [_run(item, base, first, checker, f"run {n} of 'runs': ")
                 for n, item in enumerate(document, 1)]
     runs: list[Run] = []
     offset = 0
@@ -66,7 +72,7 @@ def load_jsonl(file: Path, checker: PlanChecker | None) -> list[Run]:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise Error([error("S041", f"not JSON: {exc.msg}", span)]) from None
-        runs.append(_run(item, file.parent, span, checker))
+        runs.append(_run(item, base, span, checker))
     return runs
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -54,6 +55,21 @@ def test_run_json_is_scored_unchanged(tmp_path: Path, capsys: pytest.CaptureFixt
     from_db = json.loads(capsys.readouterr().out)
     assert from_json == from_db
     assert from_json["planners"]["walker"]["solved"] == 3 and from_json["domains"] == ["line"]
+
+
+def test_run_piped_into_score(tmp_path: Path) -> None:
+    """`pddltools run ... --format json | pddltools score - ...`, two processes and a pipe."""
+    folder = line_copy(tmp_path, (1, 2))
+    command = [sys.executable, "-m", "pddltools.cli"]
+    runner = subprocess.Popen([*command, "run", str(folder), "--planner", WALKER, "--db", str(tmp_path / "r.sqlite"),
+                               "--workdir", str(tmp_path / "runs"), "--wall", "30", "--no-validate",
+                               "--format", "json"], stdout=subprocess.PIPE)
+    scorer = subprocess.run([*command, "score", "-", "--rules", "ipc2008-sat", "--no-validate", "--format", "csv"],
+                            stdin=runner.stdout, capture_output=True, text=True, timeout=120)
+    assert runner.stdout is not None
+    runner.stdout.close()
+    assert runner.wait(timeout=120) == 0 and scorer.returncode == 0, scorer.stderr
+    assert scorer.stdout.splitlines() == ["rank,planner,total,solved,line", "1,walker,2.0000,2,2.0000"]
 
 
 def test_a_problem_without_a_domain_is_reported_and_the_rest_run(tmp_path: Path,
