@@ -26,6 +26,7 @@ from pddltools.diagnostics import Diagnostic, InputError, Severity, read_source,
 from pddltools.domain_finder import DomainFinder, Resolution, domain_name_span
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
+_TITLE_NAMES = 10  # problems named in a block's heading; the JSON's `pairs` lists them all
 _FIT_STYLE = {Fit.FITS: "green", Fit.COMPILABLE: "yellow", Fit.UNFIT: "red"}
 
 
@@ -117,7 +118,8 @@ class Block:
         base = Path(self.domain or ".").parent
         names = [os.path.relpath(p, base) if Path(p).is_relative_to(base) else p for p in self.problems]
         count = len(names)
-        return f"{self.domain} with {count} problem{'s' * (count != 1)}: {', '.join(names)}"
+        shown = ", ".join(names[:_TITLE_NAMES]) + (f" and {count - _TITLE_NAMES} more" if count > _TITLE_NAMES else "")
+        return f"{self.domain} with {count} problem{'s' * (count != 1)}: {shown}"
 
     def pairs_json(self) -> list[dict[str, Any]]:
         if self.missing is not None:
