@@ -109,9 +109,9 @@ def test_classify_reads_past_comments() -> None:
 
 
 def _ipc_folders() -> list[Path]:
-    if not SHARED.is_dir():
-        return []
-    return sorted(p for p in SHARED.glob("*/*") if (p / "instances").is_dir())
+    """Every IPC domain folder in shared/: the corpus, and the patched copies beside the plans."""
+    folders = [*SHARED.glob("*/*"), *(SHARED.parents[1] / "plans" / "patched").glob("*/*")]
+    return sorted(p for p in folders if (p / "instances").is_dir())
 
 
 def _published(problem: Path) -> Path:
@@ -125,7 +125,7 @@ def _published(problem: Path) -> Path:
 
 
 @pytest.mark.corpus
-@pytest.mark.parametrize("folder", _ipc_folders(), ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("folder", _ipc_folders(), ids=lambda p: str(p.relative_to(SHARED.parents[1])))
 def test_every_command_finds_the_same_domain(folder: Path) -> None:
     problems = sorted((folder / "instances").glob("*.pddl"))
     expected = {p: _published(p) for p in problems}
