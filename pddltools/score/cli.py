@@ -294,7 +294,8 @@ def _may_replace(args: argparse.Namespace, count: int) -> bool:
         return True
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         return False
-    answer = _err().input(f"{count} of these runs are already in {args.db}. Run them again and replace them? [y/N] ")
+    answer = _err().input(f"{count} of these runs are already in {args.db}. Run them again and replace them? [y/N] ",
+                          markup=False)
     return answer.strip().lower() in ("y", "yes")
 
 

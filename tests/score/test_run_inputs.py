@@ -168,3 +168,33 @@ def test_runs_of_a_domains_folder_are_grouped_by_the_folder_above(tmp_path: Path
 
     assert domain_name(tmp_path / "cyber-security" / "domains" / "domain-10.pddl") == "cyber-security"
     assert domain_name(tmp_path / "gripper" / "domain.pddl") == "gripper"
+
+
+@pytest.mark.parametrize(("answer", "replaced"), [("y", True), ("n", False)])
+def test_at_a_terminal_run_asks_before_replacing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 answer: str, replaced: bool) -> None:
+    import os
+    import pty
+    import select
+
+    folder = line_copy(tmp_path, (1,))
+    assert run(capsys, tmp_path, str(folder))[0] == 0
+    with Store.open(tmp_path / "r.sqlite") as store:
+        [before] = store.runs()
+    controller, terminal = pty.openpty()  # stdin and stderr a terminal, as for a person at a shell
+    command = [sys.executable, "-m", "pddltools.cli", "run", str(folder), "--planner", WALKER, "--db",
+               str(tmp_path / "r.sqlite"), "--workdir", str(tmp_path / "runs"), "--wall", "30", "--no-validate"]
+    with subprocess.Popen(command, stdin=terminal, stderr=terminal, stdout=subprocess.PIPE) as child:
+        os.close(terminal)
+        seen = b""
+        while b"[y/N]" not in seen:
+            ready, _, _ = select.select([controller], [], [], 60)
+            assert ready, f"no question asked: {seen!r}"
+            seen += os.read(controller, 1024)
+        os.write(controller, answer.encode() + b"\n")
+        code = child.wait(timeout=60)
+    os.close(controller)
+    assert b"1 of these runs are already in" in seen
+    with Store.open(tmp_path / "r.sqlite") as store:
+        [after] = store.runs()
+    assert code == (0 if replaced else 2) and (after.finished_at > before.finished_at) == replaced
