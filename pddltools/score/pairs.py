@@ -44,7 +44,7 @@ def find_pairs(paths: Sequence[str | Path], domain: str | Path | None = None) ->
             missing.append(error("S021", f"{file}: {found.missing()}"))
         else:
             pairs.append((found.domain.resolve(), file.resolve()))
-    return pairs, missing
+    return list(dict.fromkeys(pairs)), missing  # a problem named twice (a file, and its folder) runs once
 
 
 def read_pair_list(path: str | Path) -> tuple[list[Pair], list[Diagnostic]]:
