@@ -1,26 +1,32 @@
 """`pddltools check DOMAIN [PROBLEM ...]`: the report for people (rich), machines (JSON) and CI (GitHub).
 
-`--each FILE ...` (what the pre-commit hook runs) checks every file given: a domain alone, a problem
-with its domain, found by its `:domain` name among the files given and beside the problem.
+`--each FILE ...` (what the pre-commit hook runs) checks every file given: each domain once, with the
+problems given that are its (found by `pddltools.domain_finder`: the IPC layouts, then the files that
+declare the problem's `:domain`), and a problem whose domain is not found alone, saying so (E300).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
-from pddltools.check.report import CheckReport, check_files
+from pddltools.check.report import CheckReport, check_files, check_problem_alone, in_file_order
 from pddltools.check.tracks import TRACK_IDS, Fit
+from pddltools.cli import pddl_files
 from pddltools.diagnostics import Diagnostic, InputError, Severity, read_source, render_github, render_rich
+from pddltools.domain_finder import DomainFinder, Resolution, domain_name_span
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
+_TITLE_NAMES = 10  # problems named in a block's heading; the JSON's `pairs` lists them all
 _FIT_STYLE = {Fit.FITS: "green", Fit.COMPILABLE: "yellow", Fit.UNFIT: "red", Fit.INVALID: "red"}
 
 
@@ -32,7 +38,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("domain", metavar="DOMAIN", nargs="?", help="the domain file")
     p.add_argument("problems", metavar="PROBLEM", nargs="*", help="problem files checked against DOMAIN")
     p.add_argument("--each", nargs="+", metavar="FILE", default=None,
-                   help="check each file given, pairing problems with their domain (for pre-commit)")
+                   help="check each file given (folders: the .pddl files in them), each problem with its domain "
+                        "and each domain once (for pre-commit)")
+    p.add_argument("--domain", dest="force_domain", metavar="FILE",
+                   help="with --each: the domain of every problem, instead of the one found for it")
     p.add_argument("--track", action="append", choices=TRACK_IDS, metavar="TRACK",
                    help=f"only these track verdicts (repeatable): {', '.join(TRACK_IDS)}")
     p.add_argument("--strict", action="store_true",
@@ -44,20 +53,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run_check(args: argparse.Namespace) -> int:
+    blocks: list[Block]
     if args.each is not None:
         if args.domain is not None:
             Console(stderr=True).print("pddltools check: give either DOMAIN [PROBLEM ...] or --each FILE ...",
                                        markup=False)
             return 2
-        jobs = pair_files(args.each)
+        blocks = pair_files(args.each, args.force_domain)
+    elif args.force_domain is not None:
+        Console(stderr=True).print("pddltools check: --domain goes with --each; otherwise DOMAIN is the first file",
+                                   markup=False)
+        return 2
     elif args.domain is None:
         Console(stderr=True).print("pddltools check: a DOMAIN file is required", markup=False)
         return 2
     else:
-        jobs = [(args.domain, list(args.problems))]
-    reports = [check_files(domain, problems, strict=args.strict, tracks=args.track) for domain, problems in jobs]
+        blocks = [Block(args.domain, list(args.problems))]
+    reports = [block.check(strict=args.strict, tracks=args.track) for block in blocks]
     if args.format == "json":
-        data: Any = reports[0].to_json() if args.each is None else [r.to_json() for r in reports]
+        data: Any = (reports[0].to_json() if args.each is None
+                     else [{**r.to_json(), "pairs": b.pairs_json()} for b, r in zip(blocks, reports, strict=True)])
         json.dump(data, sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif args.format == "github":
@@ -66,63 +81,86 @@ def run_check(args: argparse.Namespace) -> int:
             sys.stdout.write(lines + "\n")
     else:
         out = Console(highlight=False, soft_wrap=True)
-        for report in reports:
+        for block, report in zip(blocks, reports, strict=True):
+            if args.each is not None:
+                out.print(f"[bold reverse] {escape(block.title())} [/]")
             render_report(report, out, verbose=args.verbose)
+            if args.each is not None:
+                out.print()
     if any(r.unreadable for r in reports):
         return 2
     return 0 if all(r.ok for r in reports) else 1
 
 
-def pair_files(files: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """Domains alone, and each problem with the domain its `:domain` names (among the files given, then
-    the .pddl files beside the problem and in its parent folder). Unpaired problems are checked against
-    nothing but still parsed, so that syntax errors show."""
-    domains: dict[str, str] = {}
-    problems: list[tuple[str, str | None]] = []
-    jobs: list[tuple[str, list[str]]] = []
-    for path in files:
-        kind, name = _peek(path)
-        if kind == "domain" and name is not None:
-            domains.setdefault(name, path)
-            jobs.append((path, []))
-        elif kind == "problem":
-            problems.append((path, name))
-        else:
-            jobs.append((path, []))  # unreadable or not PDDL: check_files reports why
-    for path, domain_name in problems:
-        domain = domains.get(domain_name or "") or _domain_beside(Path(path), domain_name)
-        if domain is None:
-            jobs.append((path, []))
-        else:
-            jobs.append((domain, [path]))
-    return jobs
+@dataclass
+class Block:
+    """One check of `--each`: a domain with the problems found to be its (its findings reported once), or a
+    problem whose domain was not found."""
+
+    domain: str | None
+    problems: list[str] = field(default_factory=list)
+    found: dict[str, Resolution] = field(default_factory=dict)  # how each problem's domain was found
+    missing: Resolution | None = None  # set for a problem without a domain
+
+    def check(self, *, strict: bool, tracks: Sequence[str] | None) -> CheckReport:
+        if self.missing is not None:
+            return check_problem_alone(self.missing.problem, self.missing.missing())
+        assert self.domain is not None
+        report = check_files(self.domain, self.problems, strict=strict, tracks=tracks)
+        notes = [_ambiguity(r) for r in self.found.values() if r.ambiguous]
+        if not notes:
+            return report
+        return replace(report, findings=tuple(in_file_order([*report.findings, *notes], report.files)))
+
+    def title(self) -> str:
+        if self.missing is not None:
+            return f"{self.missing.problem}: no domain found"
+        if not self.problems:
+            return f"{self.domain}"
+        base = Path(self.domain or ".").parent
+        names = [os.path.relpath(p, base) if Path(p).is_relative_to(base) else p for p in self.problems]
+        count = len(names)
+        shown = ", ".join(names[:_TITLE_NAMES]) + (f" and {count - _TITLE_NAMES} more" if count > _TITLE_NAMES else "")
+        return f"{self.domain} with {count} problem{'s' * (count != 1)}: {shown}"
+
+    def pairs_json(self) -> list[dict[str, Any]]:
+        if self.missing is not None:
+            return [{"problem": str(self.missing.problem), "domain": None, "found_by": None}]
+        return [{"problem": p, "domain": self.domain, "found_by": self.found[p].rule if p in self.found else "given"}
+                for p in self.problems]
 
 
-def _peek(path: str) -> tuple[str | None, str | None]:
-    """Whether a file defines a domain or a problem, and the domain's name, read cheaply from its head."""
+def pair_files(files: Sequence[str], domain: str | None = None) -> list[Block]:
+    """Domains, each with the problems among `files` that are its (found by `pddltools.domain_finder`, the
+    files given searched first by name; `domain` forces one), and problems whose domain was not found.
+    Folders stand for the .pddl files under them."""
+    paths = list(dict.fromkeys(pddl_files(files)))
+    finder = DomainFinder(forced=Path(domain) if domain is not None else None, given=paths)
+    blocks: dict[str, Block] = {}  # by absolute path: a domain given and found is one block
+    unpaired: list[Block] = []
+    for path in paths:
+        kind, _ = finder.kind(path)
+        if kind != "problem":  # a domain, or a file to be told why it is neither
+            blocks.setdefault(os.path.abspath(path), Block(str(path)))
+            continue
+        found = finder.find(path)
+        if found.domain is None:
+            unpaired.append(Block(None, missing=found))
+            continue
+        # named as the problem was: relative to the current folder when the problem's path is relative
+        shown = str(found.domain) if path.is_absolute() or domain is not None else os.path.relpath(found.domain)
+        block = blocks.setdefault(os.path.abspath(found.domain), Block(shown))
+        block.problems.append(str(path))
+        block.found[str(path)] = found
+    return [*blocks.values(), *unpaired]
+
+
+def _ambiguity(found: Resolution) -> Diagnostic:
     try:
-        text = read_source(path).text[:20000].lower()
+        span = domain_name_span(read_source(found.problem))
     except InputError:
-        return None, None
-    import re
-
-    domain = re.search(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", text)
-    if domain:
-        return "domain", domain.group(1)
-    problem = re.search(r"\(\s*:domain\s+([^\s()]+)", text)
-    if problem:
-        return "problem", problem.group(1)
-    return None, None
-
-
-def _domain_beside(problem: Path, name: str | None) -> str | None:
-    if name is None:
-        return None
-    for folder in (problem.parent, problem.parent.parent):
-        for candidate in sorted(folder.glob("*.pddl")):
-            if candidate != problem and _peek(str(candidate)) == ("domain", name):
-                return str(candidate)
-    return None
+        span = None
+    return Diagnostic("W300", Severity.WARNING, found.ambiguity(), span)
 
 
 def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -> None:
@@ -135,7 +173,9 @@ def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -
         findings = by_file.get(file)
         if not findings:
             continue
-        out.print(f"[bold underline]{escape(file or 'elsewhere')}[/]")
+        # Findings without a place (an unreadable file) are about the files checked: no heading of their own.
+        if file is not None:
+            out.print(f"[bold underline]{escape(file)}[/]")
         for severity in Severity:
             group = [f for f in findings if f.severity is severity]
             if group:

@@ -16,7 +16,8 @@ from pddltools.check.names import NameChecker
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
 from pddltools.check.tracks import Verdict, verdicts, with_errors
-from pddltools.diagnostics import Diagnostic, InputError, Severity, Source, read_source
+from pddltools.diagnostics import Diagnostic, InputError, Severity, Source, Span, read_source
+from pddltools.domain_finder import domain_name_span
 from pddltools.pddl import ast
 from pddltools.pddl.parser import ParseError, parse
 
@@ -97,7 +98,7 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
     findings += check_requirements(domain, problems, features, strict=strict)
     files = tuple(_file_of(node) for node in (domain, *problems))
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
-    return CheckReport(files, tuple(_in_file_order(findings, files)), features,
+    return CheckReport(files, tuple(in_file_order(findings, files)), features,
                        verdicts(features, tracks, errors=errors))
 
 
@@ -130,18 +131,35 @@ def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (
         return CheckReport(files, tuple(findings), None, {}, unreadable)
     problems = [p for p in parsed[1:] if isinstance(p, ast.Problem)]
     report = check(domain, problems, strict=strict, tracks=tracks)
-    merged = _in_file_order([*findings, *report.findings], files)
+    merged = in_file_order([*findings, *report.findings], files)
     # A problem that did not parse is an error of the task too, which check() never saw.
     errors = sum(1 for f in merged if f.severity is Severity.ERROR)
     tracks_seen = {tid: with_errors(v, errors) for tid, v in report.tracks.items()}
     return CheckReport(files, tuple(merged), report.features, tracks_seen, unreadable)
 
 
+def check_problem_alone(problem_path: str | Path, missing_domain: str) -> CheckReport:
+    """A problem whose domain was not found: its syntax checked, and `missing_domain` (what was looked for)
+    reported at its `(:domain NAME)` as E300."""
+    findings: list[Diagnostic] = []
+    try:
+        source = read_source(problem_path)
+    except InputError as exc:
+        return CheckReport((str(problem_path),), tuple(exc.diagnostics), None, {}, unreadable=True)
+    try:
+        parse(source, "problem", warnings=findings)
+    except ParseError as exc:
+        findings += exc.diagnostics
+    where = domain_name_span(source)
+    findings.append(Diagnostic("E300", Severity.ERROR, missing_domain, where or Span(source, 0, 0)))
+    return CheckReport((str(problem_path),), tuple(in_file_order(findings, [str(problem_path)])), None)
+
+
 def _file_of(node: ast.Node) -> str:
     return node.span.file if node.span is not None else "<built>"
 
 
-def _in_file_order(findings: Iterable[Diagnostic], files: Sequence[str]) -> list[Diagnostic]:
+def in_file_order(findings: Iterable[Diagnostic], files: Sequence[str]) -> list[Diagnostic]:
     order = {name: index for index, name in enumerate(files)}
 
     def key(d: Diagnostic) -> tuple[int, int, int]:

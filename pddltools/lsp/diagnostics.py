@@ -40,13 +40,18 @@ def _pddl_findings(workspace: Workspace, doc: Document) -> list[Diagnostic]:
     if isinstance(node, ast.Domain):
         report = check(node)
     else:
-        found = workspace.domain_for(doc, node)
+        found, resolution = workspace.domain_and_resolution(doc, node)
+        where = word_span(node.span, node.domain, 1, 8)
         if found is None or not isinstance(found[1].node, ast.Domain):
-            where = word_span(node.span, node.domain, 1, 8)
-            out.append(Diagnostic("L001", Severity.INFO,
-                                  f"domain {node.domain} is not open nor in a file beside this problem: "
-                                  "only the problem's syntax is checked", where))
+            missing = resolution.missing() if resolution is not None else f"domain {node.domain} is not open"
+            out.append(Diagnostic("L001", Severity.INFO, f"{missing}; only the problem's syntax is checked", where))
             return out
+        # Which file the problem was checked against, always: a wrong pick shows as wrong findings.
+        chosen = resolution.domain if resolution is not None and resolution.domain is not None else found[0]
+        how = f" ({resolution.rule})" if resolution is not None and resolution.domain is not None else ""
+        out.append(Diagnostic("L002", Severity.INFO, f"checked against {chosen}{how}", where))
+        if resolution is not None and resolution.ambiguous:
+            out.append(Diagnostic("L003", Severity.WARNING, resolution.ambiguity(), where))
         domain = found[1]
         unreliable |= domain.unreliable
         report = check(domain.node, [node])  # type: ignore[arg-type]

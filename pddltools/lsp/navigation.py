@@ -144,13 +144,13 @@ def _place(span: Span) -> str:
 def signature(symbol: Symbol, table: Table) -> str:
     node = symbol.node
     if isinstance(node, ast.PredicateDecl):
-        return f"({node.name}{_params(node.parameters)})"
+        return f"({node.name}{parameters_text(node.parameters)})"
     if isinstance(node, ast.FunctionDecl):
         value = f" - {_type_text(node.type)}" if node.type is not None else ""
-        return f"({node.name}{_params(node.parameters)}){value}"
+        return f"({node.name}{parameters_text(node.parameters)}){value}"
     if isinstance(node, ast.Action | ast.DurativeAction):
         keyword = ":action" if isinstance(node, ast.Action) else ":durative-action"
-        return f"({keyword} {node.name}\n  :parameters ({_params(node.parameters).strip()}))"
+        return f"({keyword} {node.name}\n  :parameters ({parameters_text(node.parameters).strip()}))"
     if isinstance(node, ast.TypedName):
         return f"{node.name} - {_type_text(node.type)}" if node.type is not None else node.name
     if isinstance(node, ast.TypeName):
@@ -160,7 +160,8 @@ def signature(symbol: Symbol, table: Table) -> str:
     return symbol.name
 
 
-def _params(parameters: tuple[ast.TypedName, ...]) -> str:
+def parameters_text(parameters: tuple[ast.TypedName, ...]) -> str:
+    """` ?a - t1 ?b - t2`: each parameter after one space, as a signature writes them."""
     return "".join(f" {p.name}" + (f" - {_type_text(p.type)}" if p.type is not None else "") for p in parameters)
 
 

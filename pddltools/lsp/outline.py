@@ -13,8 +13,8 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from pddltools.diagnostics import Span
-from pddltools.lsp.navigation import signature
-from pddltools.lsp.pddl_index import Symbol, build_table, word_span
+from pddltools.lsp.navigation import parameters_text, signature
+from pddltools.lsp.pddl_index import Symbol, Table, build_table, word_span
 from pddltools.lsp.positions import Positions
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast
@@ -52,7 +52,7 @@ def _domain(domain: ast.Domain, positions: Positions) -> lsp.DocumentSymbol:
     def add(symbols: dict[str, Symbol], kind: lsp.SymbolKind) -> None:
         for name, symbol in symbols.items():
             children.append(_symbol(name, kind, symbol.node.span or symbol.span, symbol.span, positions,
-                                    signature(symbol, table).replace("\n", " ")))
+                                    _detail(symbol, table)))
 
     add(table.types, K.Class)
     add({k: v for k, v in table.objects.items()}, K.Constant)
@@ -61,6 +61,16 @@ def _domain(domain: ast.Domain, positions: Positions) -> lsp.DocumentSymbol:
     add(table.actions, K.Method)
     name = word_span(domain.span, domain.name, 1, 5)
     return _symbol(domain.name, K.Module, domain.span, name, positions, "domain", children)
+
+
+def _detail(symbol: Symbol, table: Table) -> str:
+    """One line for the outline: an action's keyword and parameters (its name is the symbol's), else the
+    signature a hover shows, which is one line for everything but actions."""
+    node = symbol.node
+    if isinstance(node, ast.Action | ast.DurativeAction):
+        keyword = ":action" if isinstance(node, ast.Action) else ":durative-action"
+        return f"{keyword} ({parameters_text(node.parameters).strip()})"
+    return signature(symbol, table)
 
 
 def _problem(problem: ast.Problem, positions: Positions) -> lsp.DocumentSymbol:

@@ -1,11 +1,10 @@
 """The documents the editor has open, their parses (cached by version) and the files they lean on.
 
-A PDDL problem is checked against its domain: the open document, else the file in the problem's
-folder, its parent folder or a sibling folder (the IPC layout `domains/` + `instances/`) whose
-`(define (domain NAME)` matches the problem's `:domain`. An RDDL instance or non-fluents block finds
-the blocks it names among the open documents and the `*.rddl` files of its folder. Open PDDL documents
-are parsed section by section (`incremental`), files read from disk whole and cached by modification
-time. Thread-safe: diagnostics are computed off the event loop."""
+A PDDL problem is checked against the domain `pddltools.domain_finder` finds for it, as every command
+finds it (the open documents count as the files given; an open one is read as the editor has it). An
+RDDL instance or non-fluents block finds the blocks it names among the open documents and the `*.rddl`
+files of its folder. Open PDDL documents are parsed section by section (`incremental`), files read from
+disk whole and cached by modification time. Thread-safe: diagnostics are computed off the event loop."""
 
 from __future__ import annotations
 
@@ -17,6 +16,7 @@ from typing import Literal
 from urllib.parse import unquote, urlparse
 
 from pddltools.diagnostics import Diagnostic, Error, Source, decode_source
+from pddltools.domain_finder import HEAD_BYTES, DomainFinder, Kind, Resolution, classify, classify_file
 from pddltools.lsp.incremental import SectionCache
 from pddltools.lsp.pddl_index import Table, build_table
 from pddltools.lsp.recovery import Parsed, parse_document
@@ -25,8 +25,6 @@ from pddltools.rddl import ast as rast
 from pddltools.rddl.parser import parse as parse_rddl
 
 Language = Literal["pddl", "rddl"]
-_DOMAIN_HEADER = re.compile(r"\(\s*define\s*\(\s*domain\s+([^\s()]+)", re.IGNORECASE)
-_COMMENT = re.compile(r";[^\n]*")
 _MAX_CANDIDATES = 200  # files of a folder read for their header, at most
 
 
@@ -79,7 +77,7 @@ class _Cached:
 class Workspace:
     documents: dict[str, Document] = field(default_factory=dict)
     _parses: dict[str, _Cached] = field(default_factory=dict)
-    _headers: dict[Path, tuple[int, str | None]] = field(default_factory=dict)
+    _headers: dict[Path, tuple[int, tuple[Kind | None, str | None]]] = field(default_factory=dict)
     _sections: dict[str, SectionCache] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
 
@@ -145,29 +143,44 @@ class Workspace:
         return entry
 
     def domain_for(self, doc: Document, problem: ast.Problem) -> tuple[str, Parsed] | None:
-        """The domain `problem` names, as (its URI, its parse): an open document first, then files."""
+        """The domain `problem` names, as (its URI, its parse): see `domain_and_resolution`."""
+        return self.domain_and_resolution(doc, problem)[0]
+
+    def domain_and_resolution(self, doc: Document,
+                              problem: ast.Problem) -> tuple[tuple[str, Parsed] | None, Resolution | None]:
+        """The domain of `problem` as (its URI, its parse) — the file `domain_resolution` finds (the open
+        document when that file is open), else an open unsaved buffer declaring it — and the resolution."""
+        found = self.domain_resolution(doc, problem.domain)
+        if found is not None and found.domain is not None:
+            with self._lock:
+                opened = next((d for d in self.documents.values() if d.path == found.domain), None)
+            parsed = self.pddl(opened) if opened is not None else self._pddl_file(found.domain)
+            if parsed is not None and isinstance(parsed.node, ast.Domain):
+                return ((opened.uri if opened is not None else found.domain.as_uri()), parsed), found
         with self._lock:
-            others = [d for d in self.documents.values() if d.language == "pddl" and d.uri != doc.uri]
-        for other in others:
-            if _declared_domain(other.text) == problem.domain:
+            unsaved = [d for d in self.documents.values() if d.language == "pddl" and d.path is None and d is not doc]
+        for other in unsaved:
+            if classify(other.text[:HEAD_BYTES]) == ("domain", problem.domain):
                 parsed = self.pddl(other)
                 if isinstance(parsed.node, ast.Domain):
-                    return other.uri, parsed
+                    return (other.uri, parsed), found
+        return None, found
+
+    def domain_resolution(self, doc: Document, wanted: str) -> Resolution | None:
+        """How `pddltools.domain_finder` finds the domain `wanted` of the problem in `doc` (the open documents
+        are the files given, and are read as they are in the editor); None for an unsaved buffer."""
         path = doc.path
         if path is None:
             return None
-        open_paths = {d.path for d in others}
-        fallback: tuple[str, Parsed] | None = None
-        for candidate in _candidates(path):
-            if candidate in open_paths:
-                continue
-            if self._file_domain_name(candidate) == problem.domain:
-                on_disk = self._pddl_file(candidate)
-                if on_disk is not None and isinstance(on_disk.node, ast.Domain):
-                    if not on_disk.syntax:
-                        return candidate.as_uri(), on_disk
-                    fallback = fallback or (candidate.as_uri(), on_disk)  # a broken copy, if nothing better
-        return fallback
+        with self._lock:
+            opened = {d.path: d.text for d in self.documents.values()
+                      if d.language == "pddl" and d.path is not None and d.path != path}
+
+        def classify_path(candidate: Path) -> tuple[Kind | None, str | None]:
+            text = opened.get(candidate)
+            return classify(text[:HEAD_BYTES]) if text is not None else self._file_kind(candidate)
+
+        return DomainFinder(given=sorted(opened), classify_path=classify_path).find(path, wanted)
 
     def problems_of(self, domain: ast.Domain, except_uri: str) -> list[Document]:
         """Open PDDL documents that are problems for `domain` (re-checked when it changes)."""
@@ -180,20 +193,20 @@ class Workspace:
                 out.append(doc)
         return out
 
-    def _file_domain_name(self, path: Path) -> str | None:
+    def _file_kind(self, path: Path) -> tuple[Kind | None, str | None]:
+        """What a file on disk holds (`domain_finder.classify`), kept until it changes."""
         try:
             mtime = path.stat().st_mtime_ns
-            cached = self._headers.get(path)
-            if cached is not None and cached[0] == mtime:
-                return cached[1]
-            with path.open("rb") as handle:
-                head = handle.read(4096).decode("utf-8", errors="replace")
         except OSError:
-            return None
-        name = _declared_domain(head)
+            return None, None
         with self._lock:
-            self._headers[path] = (mtime, name)
-        return name
+            cached = self._headers.get(path)
+        if cached is not None and cached[0] == mtime:
+            return cached[1]
+        kind = classify_file(path)
+        with self._lock:
+            self._headers[path] = (mtime, kind)
+        return kind
 
     def _pddl_file(self, path: Path) -> Parsed | None:
         return self._file(path, "pddl")  # type: ignore[return-value]
@@ -305,41 +318,3 @@ def parse_rddl_text(source: Source, max_rounds: int = 8) -> RDDLParsed:
         if not blocks:
             break
     return RDDLParsed(None, tuple(syntax))
-
-
-def _declared_domain(text: str) -> str | None:
-    head = _COMMENT.sub(" ", text[:4096])
-    match = _DOMAIN_HEADER.search(head)
-    return match.group(1).lower() if match else None
-
-
-def _candidates(problem: Path) -> list[Path]:
-    """PDDL files that may hold the domain of `problem`: its folder's, its parent folder's, then those of
-    sibling folders; in each group, files numbered like the problem first (instance-5 and domain-5)."""
-    number = _last_number(problem.stem)
-    folder = problem.parent
-
-    def ranked(paths: list[Path]) -> list[Path]:
-        return sorted(paths, key=lambda p: (_last_number(p.stem) != number or number is None,
-                                            "domain" not in p.stem.lower(), p.name))
-
-    def pddl_in(directory: Path) -> list[Path]:
-        try:
-            return [p for p in directory.iterdir() if p.suffix.lower() == ".pddl" and p.is_file() and p != problem]
-        except OSError:
-            return []
-
-    out = ranked(pddl_in(folder)) + ranked(pddl_in(folder.parent))
-    try:
-        siblings = sorted(d for d in folder.parent.iterdir() if d.is_dir() and d != folder)
-    except OSError:
-        siblings = []
-    nearby: list[Path] = []
-    for sibling in siblings[:20]:
-        nearby += pddl_in(sibling)
-    return (out + ranked(nearby))[:_MAX_CANDIDATES]
-
-
-def _last_number(stem: str) -> str | None:
-    numbers = re.findall(r"\d+", stem)
-    return numbers[-1].lstrip("0") or "0" if numbers else None

@@ -21,10 +21,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from pddltools.diagnostics import Error, InputError, error, render_rich
+from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
-from pddltools.score.results import is_database, load_runs
+from pddltools.score.pairs import Pair, find_pairs, read_pair_list
+from pddltools.score.results import is_database, load_runs, load_text
 from pddltools.score.rules import RULES, learning_impact, score
 from pddltools.score.runner import (
     DaskExecutor,
@@ -33,7 +34,6 @@ from pddltools.score.runner import (
     LocalExecutor,
     Planner,
     absolute_paths,
-    problem_set,
     run_jobs,
     rundir_for,
 )
@@ -47,8 +47,12 @@ OK, FINDINGS, USAGE = 0, 1, 2
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run = sub.add_parser("run", help="run planners over a problem set under limits; results into SQLite")
-    run.add_argument("problems", nargs="+", metavar="PATH",
-                     help="problem files, or folders searched for problems (each paired with its domain file)")
+    run.add_argument("problems", nargs="*", metavar="PATH",
+                     help="problem files, or folders searched for problems (each paired with its domain file: "
+                          "domain.pddl, domains/domain-N.pddl, pNN-domain.pddl, domain_pNN.pddl, ...)")
+    run.add_argument("--domain", metavar="FILE", help="the domain of every problem given as a PATH")
+    run.add_argument("--batch", metavar="LIST", help="a TSV file of domain<TAB>problem lines (a third column, "
+                     "the plan of a `validate --batch` list, is ignored), paths relative to the current folder")
     run.add_argument("--planner", action="append", required=True, metavar="NAME=COMMAND",
                      help="a planner and its command template, e.g. 'fd=fast-downward.py --plan-file {plan} "
                           "{domain} {problem} --search astar(lmcut())'; fields {domain} {problem} {plan} "
@@ -69,6 +73,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run.add_argument("--jobs", type=int, default=None, help="runs at a time (default: one per core)")
     run.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS instead of locally")
     run.add_argument("--resume", action="store_true", help="skip the runs the database already holds")
+    run.add_argument("--overwrite", "--force", action="store_true",
+                     help="run again the runs the database already holds, replacing them")
     run.add_argument("--no-validate", action="store_true", help="store plans without validating them")
     run.add_argument("--format", choices=("text", "json"), default="text")
     run.set_defaults(func=cmd_run)
@@ -92,7 +98,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     lrn.set_defaults(func=cmd_learn)
 
     sc = sub.add_parser("score", help="score results with the IPC rules")
-    sc.add_argument("results", help="a results database or a JSON-lines file of runs")
+    sc.add_argument("results", help="a results database, a JSON-lines file of runs, or - for the JSON of "
+                    "`pddltools run --format json` piped in")
     sc.add_argument("--rules", choices=RULES, required=True)
     sc.add_argument("--learning-impact", action="store_true",
                     help="also the learning-impact view: baseline vs dck, delta, Pareto rank, special award")
@@ -102,7 +109,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     sc.set_defaults(func=cmd_score)
 
     se = sub.add_parser("select", help="choose instances by the IPC-2014 method")
-    se.add_argument("results", help="a results database or a JSON-lines file of runs on the candidates")
+    se.add_argument("results", help="a results database or a JSON-lines file of runs on the candidates "
+                    "(- for standard input)")
     se.add_argument("--size", type=int, default=20, help="instances per domain (default 20)")
     se.add_argument("--min-solved", type=int, default=10, help="fewer solved than this: resize (default 10)")
     se.add_argument("--trivial-time", type=float, default=5.0,
@@ -114,7 +122,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     se.set_defaults(func=cmd_select)
 
     rp = sub.add_parser("report", help="write one self-contained HTML report with plots")
-    rp.add_argument("results", help="a results database or a JSON-lines file of runs")
+    rp.add_argument("results", help="a results database, a JSON-lines file of runs, or - (standard input)")
     rp.add_argument("--rules", choices=RULES, default="ipc2008-sat")
     rp.add_argument("-o", "--output", default="report.html")
     rp.add_argument("--title", default="Planner results")
@@ -157,7 +165,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
 
 
 def _is_usage(exc: Error) -> bool:
-    return any(d.code in {"S010", "S020", "S021", "S030", "S050"} for d in exc.diagnostics)
+    return any(d.code in {"S010", "S020", "S021", "S023", "S024", "S030", "S050"} for d in exc.diagnostics)
 
 
 def _usage(message: str) -> Error:
@@ -180,6 +188,8 @@ def _checker(no_validate: bool) -> PlanChecker | None:
 
 def _load(args: argparse.Namespace) -> list[Run]:
     """Runs to score; a database's plans were validated when they ran, a JSON-lines file's are now."""
+    if args.results == "-":  # piped from `pddltools run --format json`
+        return load_text(sys.stdin.read(), "<stdin>", Path.cwd(), _checker(args.no_validate))
     path = Path(args.results)
     if not path.is_file():
         raise InputError([error("S040", f"cannot read {path}: no such file")])
@@ -207,10 +217,14 @@ def _run(args: argparse.Namespace) -> int:
         planners.append(planner)
     if args.jobs is not None and args.jobs < 1:
         raise _usage("--jobs must be at least 1")
+    if args.resume and args.overwrite:
+        raise _usage("give --resume (keep the stored runs) or --overwrite (replace them), not both")
     limits = _limits(args)
-    pairs = problem_set(args.problems)
+    pairs, missing = _problem_pairs(args)
+    render_rich(missing, _err())
     if not pairs:
-        raise InputError([error("S021", "no problems found in " + ", ".join(args.problems))])
+        where = ", ".join([*args.problems, *([args.batch] if args.batch else [])])
+        raise InputError([error("S021", f"no problems to run in {where}")])
     workdir = Path(args.workdir).resolve()
     jobs: list[Job] = []
     for planner in planners:
@@ -227,7 +241,12 @@ def _run(args: argparse.Namespace) -> int:
     counts: Counter[str] = Counter()
     out = Console(highlight=False, soft_wrap=True)  # one line per run as it finishes, above the progress bar
     with Store.open(args.db) as store:
-        already = len({j.key for j in jobs} & store.keys()) if args.resume else 0
+        stored_before = {j.key for j in jobs} & store.keys()
+        if stored_before and not args.resume and not _may_replace(args, len(stored_before)):
+            raise Error([error("S024", f"{len(stored_before)} of these runs are already in {args.db}: give --resume "
+                                       "to keep them and run the others, or --overwrite to run them again and "
+                                       "replace them")])
+        already = len(stored_before) if args.resume else 0
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("solved {task.fields[solved]}  failed {task.fields[failed]}"), TimeRemainingColumn())
         progress = Progress(*columns, console=_err(), disable=args.format == "json" or not sys.stderr.isatty())
@@ -251,7 +270,34 @@ def _run(args: argparse.Namespace) -> int:
         summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
         out.print(f"{len(stored)} runs into {args.db}" + (f", {already} already there" if already else "")
                   + (f": {summary}" if summary else ""), markup=False)
+    if missing:
+        _err().print(f"{len(missing)} problem{'s' * (len(missing) != 1)} not run: see above", markup=False)
+        return FINDINGS
     return OK
+
+
+def _problem_pairs(args: argparse.Namespace) -> tuple[list[Pair], list[Diagnostic]]:
+    """The pairs to run, from PATHs and --batch, and a diagnostic for each problem that cannot run."""
+    if not args.problems and not args.batch:
+        raise _usage("give problem files or folders, or --batch LIST")
+    if args.domain and not args.problems:
+        raise _usage("--domain applies to the problems given as PATHs: give some")
+    pairs, missing = find_pairs(args.problems, args.domain) if args.problems else ([], [])
+    if args.batch:
+        listed, bad = read_pair_list(args.batch)
+        pairs, missing = pairs + [p for p in listed if p not in pairs], missing + bad
+    return pairs, missing
+
+
+def _may_replace(args: argparse.Namespace, count: int) -> bool:
+    """Whether stored runs may be replaced: --overwrite, or a yes from a person at a terminal."""
+    if args.overwrite:
+        return True
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return False
+    answer = _err().input(f"{count} of these runs are already in {args.db}. Run them again and replace them? [y/N] ",
+                          markup=False)
+    return answer.strip().lower() in ("y", "yes")
 
 
 def _cores() -> int:
@@ -259,9 +305,11 @@ def _cores() -> int:
 
 
 def _run_json(r: Run) -> dict[str, Any]:
+    """A run as `score` reads it back (`time`, `plan_text`, `domain_path`), with run's own field names too."""
     return {"planner": r.planner, "config": r.config, "track": r.track, "domain": r.domain,
-            "problem": r.problem_path, "status": r.status, "wall": r.wall, "cpu": r.cpu,
-            "peak_memory": r.peak_memory, "value": r.value, "length": r.length, "reason": r.reason}
+            "domain_path": r.domain_path, "problem": r.problem_path, "status": r.status, "time": r.wall,
+            "wall": r.wall, "cpu": r.cpu, "peak_memory": r.peak_memory, "memory": r.peak_memory, "value": r.value,
+            "length": r.length, "reason": r.reason, "plan": None, "plan_text": r.plan_text}
 
 
 def _seeds(text: str) -> list[int]:

@@ -1,10 +1,13 @@
-"""Results to score: a results database, or a JSON-lines file with one run per line.
+"""Results to score: a results database, a JSON-lines file with one run per line, or the JSON document
+`pddltools run --format json` prints (its `runs`, read unchanged).
 
-A JSON-lines run has at least `planner`, `domain`, `problem` (paths to the PDDL files, relative to the
-results file's folder or absolute), `plan` (a path to the plan file, relative the same way, or null),
-`time` (seconds), `status` (one of the store's statuses) and `config`; optionally `track`, `cpu`,
-`memory` (bytes). Every plan is validated here: a run said to be solved whose plan is missing or
-invalid counts as `invalid-plan`.
+A run has at least `planner`, `domain`, `problem`, `plan`, `time`, `status` and `config`; optionally
+`track`, `cpu`, `memory` (bytes). `domain` is the domain file's path, or the domain's name with the path in
+`domain_path` (as `run` writes it); `problem` and `domain_path` are paths; every path is relative to the
+results file's folder or absolute. `plan` is the path to the plan file, or null with the plan itself in
+`plan_text` (as `run` writes it) or no plan at all; `wall` is read as `time` when `time` is absent. A plan
+file that does not exist is an error naming it. Every plan is validated here: a run said to be solved
+whose plan is missing or invalid counts as `invalid-plan`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pddltools.score.store import STATUSES, Run, Store, domain_name, sha256_byte
 from pddltools.score.validation import PlanChecker, count_actions
 
 REQUIRED = ("planner", "domain", "problem", "plan", "time", "status", "config")
+_ALIASES = {"time": "wall"}  # a field and the name `run --format json` also gives it
 
 
 def is_database(path: Path) -> bool:
@@ -44,7 +48,19 @@ def load_jsonl(file: Path, checker: PlanChecker | None) -> list[Run]:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError([error("S040", f"cannot read {file}: {exc}")]) from None
-    source = Source(text, str(file))
+    return load_text(text, str(file), file.parent, checker)
+
+
+def load_text(text: str, name: str, base: Path, checker: PlanChecker | None) -> list[Run]:
+    """The runs of JSON lines or a `run --format json` document read from `name` (a file, or standard
+    input piped from `run`); relative paths are relative to `base`."""
+    source = Source(text, name)
+    document = _run_document(text)
+    if document is not None:
+        # One JSON document (`run --format json`): its runs are located at the document's first line.
+        first = Span(source, 0, len(text.split("\n", 1)[0]))
+        return [_run(item, base, first, checker, f"run {n} of 'runs': ")
+                for n, item in enumerate(document, 1)]
     runs: list[Run] = []
     offset = 0
     for line in text.splitlines(keepends=True):
@@ -56,35 +72,48 @@ def load_jsonl(file: Path, checker: PlanChecker | None) -> list[Run]:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise Error([error("S041", f"not JSON: {exc.msg}", span)]) from None
-        runs.append(_run(item, file.parent, span, checker))
+        runs.append(_run(item, base, span, checker))
     return runs
 
 
-def _run(item: Any, base: Path, span: Span, checker: PlanChecker | None) -> Run:
+def _run_document(text: str) -> list[Any] | None:
+    """The runs of a `run --format json` document, or None for JSON lines (or anything else)."""
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return None
+    runs = data.get("runs") if isinstance(data, dict) else None
+    return runs if isinstance(runs, list) else None
+
+
+def _run(item: Any, base: Path, span: Span, checker: PlanChecker | None, which: str = "") -> Run:
     if not isinstance(item, dict):
-        raise Error([error("S042", "a run must be a JSON object", span)])
+        raise Error([error("S042", f"{which}a run must be a JSON object", span)])
+    item = {**{k: item[alias] for k, alias in _ALIASES.items() if alias in item}, **item}
     missing = [k for k in REQUIRED if k not in item]
     if missing:
-        raise Error([error("S042", "a run needs " + ", ".join(repr(k) for k in missing), span)])
+        raise Error([error("S042", f"{which}a run needs " + ", ".join(repr(k) for k in missing), span)])
     status = item["status"]
     if status not in STATUSES:
-        raise Error([error("S043", f"unknown status {status!r}; known: {', '.join(STATUSES)}", span)])
+        raise Error([error("S043", f"{which}unknown status {status!r}; known: {', '.join(STATUSES)}", span)])
     if not isinstance(item["time"], (int, float)):
-        raise Error([error("S042", "'time' must be a number of seconds", span)])
-    domain, problem = base / str(item["domain"]), base / str(item["problem"])
+        raise Error([error("S042", f"{which}'time' must be a number of seconds", span)])
+    domain, problem = _domain_file(item, base), base / str(item["problem"])
     for path in (domain, problem):
         if not path.is_file():
-            raise InputError([error("S044", f"no such file: {path}", span)])
-    plan_text = None
+            raise InputError([error("S044", f"{which}no such file: {path}", span)])
+    plan_text = item.get("plan_text") if isinstance(item.get("plan_text"), str) else None
     value = length = None
-    reason = str(item.get("reason", ""))
+    reason = str(item.get("reason") or "")
     if item["plan"] is not None:
         plan_path = base / str(item["plan"])
         try:
             plan_text = plan_path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            if status == "solved":
-                status, reason = "invalid-plan", f"the plan file {plan_path} cannot be read"
+        except OSError as exc:
+            raise InputError([error("S044", f"{which}cannot read the plan file {plan_path}: "
+                                            f"{exc.strerror or exc}", span)]) from None
     if status == "solved":
         if plan_text is None:
             status, reason = "invalid-plan", reason or "solved, but no plan given"
@@ -97,8 +126,18 @@ def _run(item: Any, base: Path, span: Span, checker: PlanChecker | None) -> Run:
                 status, reason = "invalid-plan", verdict.reason
     return Run(
         planner=str(item["planner"]), track=str(item.get("track", "")), config=str(item["config"]),
-        domain=domain_name(domain), domain_path=str(domain.resolve()), domain_hash=sha256_file(domain),
+        domain=_domain_label(item, domain), domain_path=str(domain.resolve()), domain_hash=sha256_file(domain),
         problem_path=str(problem.resolve()), problem_hash=sha256_file(problem), status=status,
         wall=float(item["time"]), cpu=float(item.get("cpu", item["time"])), peak_memory=int(item.get("memory", 0)),
         plan_hash=sha256_bytes(plan_text.encode()) if plan_text is not None else None, plan_text=plan_text,
         value=value, length=length, reason=reason)
+
+
+def _domain_file(item: dict[str, Any], base: Path) -> Path:
+    """`domain_path` when given (then `domain` is a name), else `domain`, a path."""
+    return base / str(item["domain_path"] if item.get("domain_path") else item["domain"])
+
+
+def _domain_label(item: dict[str, Any], domain: Path) -> str:
+    """The name runs are grouped by: `domain` when it is a name, else the domain file's folder name."""
+    return str(item["domain"]) if item.get("domain_path") else domain_name(domain)

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from pddltools.diagnostics import Error, InputError, error
+from pddltools.diagnostics import Error, error
 from pddltools.score.dask_watchdog import stop_when_abandoned
 from pddltools.score.limits import Limits, kill_stale, run_limited, session_marker
+from pddltools.score.pairs import find_pairs
 from pddltools.score.store import Run, RunKey, Store, domain_name, sha256_bytes, sha256_file
 from pddltools.score.validation import PlanChecker, count_actions
 
@@ -383,33 +384,14 @@ def _signals_interrupt() -> Iterator[None]:
                 signal.signal(sig, handler)
 
 
-def problem_set(paths: Sequence[str | Path]) -> list[tuple[Path, Path]]:
-    """(domain, problem) pairs: each folder is searched for problems, each paired with its domain file.
-
-    A problem's domain is `domain.pddl` in its folder or the folder above, or `domain-NAME.pddl` /
-    `NAME-domain.pddl` beside `NAME.pddl` (the IPC layouts).
-    """
-    pairs: list[tuple[Path, Path]] = []
-    for raw in paths:
-        path = Path(raw)
-        if not path.exists():
-            raise InputError([error("S021", f"no such file or folder: {path}")])
-        files = sorted(p for p in path.rglob("*.pddl")) if path.is_dir() else [path]
-        for file in files:
-            if "domain" in file.name.lower():
-                continue
-            domain = find_domain(file)
-            if domain is None:
-                raise Error([error("S021", f"no domain file found for {file}")])
-            pairs.append((domain.resolve(), file.resolve()))
+def problem_set(paths: Sequence[str | Path], domain: str | Path | None = None) -> list[tuple[Path, Path]]:
+    """(domain, problem) pairs: each folder is searched for problems, each paired with its domain file by
+    `pddltools.domain_finder` (`domain` forces one). Raises for the first problem without a domain;
+    `pddltools.score.pairs.find_pairs` reports each and keeps the rest."""
+    pairs, missing = find_pairs(paths, domain)
+    if missing:
+        raise Error(missing[:1])
     return pairs
-
-
-def find_domain(problem: Path) -> Path | None:
-    stem = problem.stem
-    candidates = [problem.parent / f"domain-{stem}.pddl", problem.parent / f"{stem}-domain.pddl",
-                  problem.parent / "domain.pddl", problem.parent.parent / "domain.pddl"]
-    return next((c for c in candidates if c.is_file()), None)
 
 
 def rundir_for(root: Path, planner: str, config: str, domain: Path, problem: Path) -> str:

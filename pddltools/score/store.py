@@ -91,8 +91,10 @@ def sha256_file(path: str | Path) -> str:
 
 
 def domain_name(domain_path: str | Path) -> str:
-    """Runs are grouped into domains by the domain file's folder name."""
-    return Path(domain_path).resolve().parent.name
+    """Runs are grouped into domains by the domain file's folder name; for a domain per instance in
+    `domains/` (the IPC-2008/2011/2014 layout), by the name of the folder holding `domains/`."""
+    folder = Path(domain_path).resolve().parent
+    return folder.parent.name if folder.name.lower() == "domains" else folder.name
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from rich.markup import escape
 
 from pddltools.cli_options import parse_command_line
 from pddltools.diagnostics import Error, InputError, read_source, render_json, render_rich
+from pddltools.domain_finder import task_arguments
 
 if TYPE_CHECKING:
     from pddltools.validate.report import PlanReport
@@ -32,7 +33,9 @@ OK, FINDINGS, USAGE = 0, 1, 2
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser("validate", help="validate plans against a domain and problem (as VAL does)")
-    p.add_argument("paths", nargs="*", metavar="PATH", help="DOMAIN PROBLEM PLAN [PLAN ...]")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="DOMAIN PROBLEM PLAN [PLAN ...], or PROBLEM PLAN [PLAN "
+                   "...] with the domain found as every command finds it (domain.pddl, domains/domain-N.pddl, ...)")
+    p.add_argument("--domain", metavar="FILE", help="the domain, when the paths start with the problem")
     p.add_argument("--batch", metavar="LIST", help="a TSV file of domain<TAB>problem<TAB>plan lines "
                    "(paths relative to the current folder); prints one JSON object per line")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -93,10 +96,16 @@ def run_validate(args: argparse.Namespace) -> int:
             _stderr().print("pddltools validate: give either --batch LIST or DOMAIN PROBLEM PLAN..., not both")
             return USAGE
         return _run_batch(args)
-    if len(args.paths) < 3:
+    found, paths = task_arguments(args.paths, args.domain)
+    if found is not None and found.domain is not None:
+        paths = [str(found.domain), *paths]
+    elif found is not None and len(paths) >= 2:
+        _stderr().print(f"pddltools validate: {escape(paths[0])}: {escape(found.missing())}")
+        return USAGE
+    if len(paths) < 3:
         _stderr().print("pddltools validate: needs DOMAIN PROBLEM PLAN [PLAN ...] (or --batch LIST)")
         return USAGE
-    domain, problem, *plans = args.paths
+    domain, problem, *plans = paths
     if args.trace and len(plans) != 1:
         _stderr().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
         return USAGE
@@ -112,10 +121,10 @@ def run_validate(args: argparse.Namespace) -> int:
     reports = [validate_plan(task, Path(plan), epsilon=args.epsilon, tolerance=args.tolerance, name=plan,
                              recorder=trace) for plan in plans]
     if args.format == "json":
-        found = [r.to_json() for r in reports]
+        results = [r.to_json() for r in reports]
         if trace is not None:
-            found[0]["trace"] = trace.to_json()
-        print(json.dumps(found, indent=2))
+            results[0]["trace"] = trace.to_json()
+        print(json.dumps(results, indent=2))
     else:
         console = Console(highlight=False, soft_wrap=True)
         for report in reports:

@@ -128,3 +128,81 @@ def test_each_pairs_problems_with_their_domain_by_name(tmp_path: Path, capsys: p
 def test_the_pre_commit_hook_runs_check_each() -> None:
     hooks = (Path(__file__).resolve().parents[2] / ".pre-commit-hooks.yaml").read_text()
     assert "entry: pddltools check --each" in hooks and r"files: \.pddl$" in hooks
+
+
+def _ferry(folder: Path, problems: int, domain_error: bool = False) -> Path:
+    """A folder in the IPC layout: domain.pddl beside instances/ with `problems` instances."""
+    (folder / "instances").mkdir(parents=True)
+    domain = (HELLO / "domain.pddl").read_text()
+    if domain_error:
+        domain = domain.replace("(at ?t ?from)", "(at ?t ?from ?from)", 1)
+        assert "?from ?from" in domain
+    (folder / "domain.pddl").write_text(domain)
+    for n in range(1, problems + 1):
+        (folder / "instances" / f"instance-{n}.pddl").write_text((HELLO / "problem.pddl").read_text())
+    return folder
+
+
+def test_each_reports_a_domains_findings_once_for_all_its_problems(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _ferry(tmp_path / "ferry", 3, domain_error=True)
+    problems = [str(p) for p in sorted((folder / "instances").glob("*.pddl"))]
+    assert main(["check", "--each", *problems, "--format", "github"]) == 1
+    annotations = [line for line in capsys.readouterr().out.splitlines() if line.startswith("::error")]
+    assert len(annotations) == 1 and f"file={folder / 'domain.pddl'}" in annotations[0]
+    assert main(["check", "--each", *problems, "--format", "json"]) == 1
+    [report] = json.loads(capsys.readouterr().out)
+    assert report["files"] == [str(folder / "domain.pddl"), *problems]
+    assert report["pairs"] == [{"problem": p, "domain": str(folder / "domain.pddl"),
+                                "found_by": "domain.pddl in the folder above"} for p in problems]
+
+
+def test_each_takes_a_folder_and_names_the_pair_of_each_block(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    _ferry(tmp_path / "a", 2)
+    _ferry(tmp_path / "b", 1, domain_error=True)
+    assert main(["check", "--each", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "elsewhere" not in out and "is a directory" not in out
+    assert f"{tmp_path / 'a' / 'domain.pddl'} with 2 problems: instances/instance-1.pddl, " \
+           "instances/instance-2.pddl" in out
+    assert f"{tmp_path / 'b' / 'domain.pddl'} with 1 problem: instances/instance-1.pddl" in out
+    assert out.count("Tracks") == 2  # one block per domain
+
+
+def test_each_says_which_domain_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    problem = tmp_path / "alone" / "p1.pddl"
+    problem.parent.mkdir()
+    problem.write_text("(define (problem p1) (:domain ferry)\n  (:objects a b) (:init) (:goal (and)))")
+    assert main(["check", "--each", str(problem)]) == 1
+    out = capsys.readouterr().out
+    assert f"{problem}:1:31: error[E300]: no domain `ferry` found for this problem" in out
+    assert "expected a domain file" not in out and "--domain FILE" in out
+    # --domain says which
+    assert main(["check", "--each", str(problem), "--domain", str(HELLO / "domain.pddl"), "--format", "json"]) == 1
+    [report] = json.loads(capsys.readouterr().out)
+    assert report["files"] == [str(HELLO / "domain.pddl"), str(problem)]
+    assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == ["E301"]
+    assert report["pairs"][0]["found_by"] == "given with --domain"
+
+
+def test_each_warns_when_several_files_declare_the_domain(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "one" / "tasks"
+    folder.mkdir(parents=True)
+    for name in ("logistics.pddl", "logistics-old.pddl"):
+        (folder / name).write_text((HELLO / "domain.pddl").read_text())
+    (folder / "p.pddl").write_text((HELLO / "problem.pddl").read_text())
+    assert main(["check", "--each", str(folder / "p.pddl"), "--format", "json"]) == 0
+    [report] = json.loads(capsys.readouterr().out)
+    warning = next(f for f in report["findings"] if f["code"] == "W300")
+    assert warning["file"] == str(folder / "p.pddl") and warning["line"] == 2  # at (:domain hello-logistics)
+    assert f"checked against {folder / 'logistics-old.pddl'}, not {folder / 'logistics.pddl'}" in warning["message"]
+
+
+def test_each_with_relative_paths_finds_the_domain_above_and_checks_it_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _ferry(tmp_path / "ferry", 2)
+    monkeypatch.chdir(folder / "instances")  # `..` of a bare file name is still found
+    assert main(["check", "--each", "instance-1.pddl", "../domain.pddl", "instance-2.pddl", "--format", "json"]) == 0
+    [report] = json.loads(capsys.readouterr().out)
+    assert report["files"] == ["../domain.pddl", "instance-1.pddl", "instance-2.pddl"]

@@ -69,8 +69,34 @@ async def test_a_problem_is_checked_against_the_domain_beside_it(client: Languag
     assert "pkg3" in errors[1].message
     expected = check_files(CORPUS / "logistics-domain.pddl", [path])
     ours = [f for f in expected.findings if f.span is not None and f.span.file == str(path)]
-    assert len(found) == len(ours)
+    assert codes(found) == ["L002", *(f.code for f in ours)]
+    # the hint says which file the problem was checked against, at the problem's (:domain NAME)
+    assert f"checked against {CORPUS / 'logistics-domain.pddl'}" in found[0].message
+    assert found[0].severity == lsp.DiagnosticSeverity.Hint and found[0].range.start.line == 1
     close_document(client, path)
+
+
+async def test_several_files_declaring_the_domain_make_an_ambiguity_warning(client: LanguageClient,
+                                                                            tmp_path: Path) -> None:
+    domain = "(define (domain tiny) (:predicates (p ?x) {more}) (:action a :parameters (?x) :precondition (p ?x) " \
+             ":effect (p ?x)))"
+    (tmp_path / "a-copy.pddl").write_text(domain.format(more=""))
+    (tmp_path / "b-copy.pddl").write_text(domain.format(more="(r ?x)"))
+    problem = tmp_path / "p.pddl"
+    text = "(define (problem t1) (:domain tiny) (:objects o) (:init (p o)) (:goal (r o)))"
+    found = await open_document(client, problem, text)
+    by_code = {d.code: d for d in found}
+    assert str(tmp_path / "a-copy.pddl") in by_code["L002"].message
+    warning = by_code["L003"]
+    assert warning.severity == lsp.DiagnosticSeverity.Warning and str(tmp_path / "b-copy.pddl") in warning.message
+    assert warning.range.start.character == text.index("tiny")
+    assert "E202" in by_code  # checked against a-copy.pddl, which lacks r
+    # named by the IPC convention, the domain is no longer a guess: no warning
+    (tmp_path / "b-copy.pddl").rename(tmp_path / "domain.pddl")
+    found = await change_document(client, problem, text + "\n")
+    assert "L003" not in codes(found) and "E202" not in codes(found)
+    assert f"checked against {tmp_path / 'domain.pddl'} (domain.pddl beside the problem)" in found[0].message
+    close_document(client, problem)
 
 
 async def test_the_domain_of_an_unsaved_problem_is_found_among_open_documents(client: LanguageClient,
@@ -99,6 +125,7 @@ async def test_a_problem_without_its_domain_says_so(client: LanguageClient, tmp_
     found = await open_document(client, problem, text)
     assert codes(found) == ["L001"]
     assert found[0].range.start.character == text.index("missing")
+    assert "no domain `missing` found for this problem" in found[0].message
     close_document(client, problem)
 
 
@@ -164,7 +191,7 @@ async def test_an_ipc_instance_finds_its_domain_in_the_sibling_folder(client: La
     domain = sorted((folder / "domains").glob("*.pddl"))
     expected = check_files(domain[0] if len(domain) == 1 else folder / "domains" / "domain-1.pddl", [problem])
     ours = [f for f in expected.findings if f.span is not None and f.span.file == str(problem)]
-    assert codes(found) == [f.code for f in ours]
+    assert codes(found) == ["L002", *(f.code for f in ours)]
     close_document(client, problem)
 
 

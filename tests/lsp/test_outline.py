@@ -37,6 +37,11 @@ async def test_domain_symbols(client: LanguageClient) -> None:
     assert children(domain, lsp.SymbolKind.Constant) == ["depot"]
     action = next(c for c in domain.children or () if c.name == "fly-airplane")
     assert action.range.start.line == 22 and action.range.end.line == 25
+    # details read on one line, one space between words (an action's is not its two-line hover squeezed)
+    assert action.detail == ":action (?plane - airplane ?from - airport ?to - airport)"
+    details = {c.name: c.detail for c in domain.children or ()}
+    assert details["at"] == "(at ?obj - physobj ?loc - place)" and details["depot"] == "depot - location"
+    assert all(d is not None and "\n" not in d and "  " not in d for d in details.values())
     assert action.selection_range.start == lsp.Position(line=22, character=11)
 
 
