@@ -188,6 +188,21 @@ _ENTRIES: tuple[Code, ...] = (
           since both are input the command cannot read.""",
           (("domain.pddl", "(define (domain d)\x00)\n"),), ("parse", "domain.pddl"),
           "Save the file as UTF-8 text; check that it is the file you meant (not a compressed archive)."),
+    _code("E300", E, INPUT, "no domain found for a problem",
+          """A problem was given without its domain (check --each, validate PROBLEM PLAN) and no domain file
+          was found for it. pddltools looks, in this order: a file named for the problem (domain-N or
+          domain_N beside it or in domains/, pNN-domain.pddl, domain_pNN.pddl, STEM-domain.pddl), then
+          domain.pddl beside it or in the folder above, then a nearby file whose (define (domain NAME))
+          matches the problem's :domain. The error is placed at the problem's (:domain NAME).""",
+          (("tasks/problem.pddl", _TYPED_PROBLEM),), ("check", "--each", "tasks/problem.pddl"),
+          "Keep the domain beside the problem as the IPC lays it out, or give --domain FILE."),
+    _code("W300", W, INPUT, "several files declare a problem's domain",
+          """No file is named for the problem, and more than one nearby file declares the domain its
+          :domain names. The first (in the order the finder searches) is used; the warning names it and
+          the others, so that a problem is never checked against a domain chosen silently.""",
+          (("tasks/a.pddl", _TYPED), ("tasks/b.pddl", _TYPED), ("tasks/problem.pddl", _TYPED_PROBLEM)),
+          ("check", "--each", "tasks/problem.pddl"),
+          "Remove the stale copy, name the domain file for the problem, or give --domain FILE."),
     # --- PDDL syntax ----------------------------------------------------------------------------------
     _code("E100", E, SYNTAX, "the file is empty",
           """The file holds nothing but white space and comments, so there is no (define ...) to read.""",
@@ -630,6 +645,19 @@ _ENTRIES: tuple[Code, ...] = (
           the problem go unchecked; the hint appears once, at the :domain. Example: a problem opened
           alone from a folder without its domain.""",
           fix="Open the domain in the editor, or keep it where the server looks (beside the problem)."),
+    _code("L002", INFO, LSP, "which domain file a problem was checked against",
+          """A hint at a problem's (:domain NAME) naming the domain file the language server checked it
+          against, and by which rule it was found (open in the editor, named for the problem, domain.pddl
+          beside it, or a nearby file declaring that name), so that the choice is never silent. Example:
+          p01.pddl opened from an IPC folder shows "checked against domain.pddl (domain.pddl beside the
+          problem)".""",
+          fix="Nothing to fix; open another domain file to check the problem against it."),
+    _code("L003", W, LSP, "several files declare a problem's domain; the editor checks against one",
+          """More than one file near the problem declares the domain its :domain names; the language server
+          checked it against the one the hint L002 names. The same situation as W300 of check --each.
+          Example: a folder holding domain.pddl and an edited copy domain-old.pddl, both (define (domain
+          trucks)), and a problem for trucks.""",
+          fix="Remove or rename the stale copy, or open the domain you mean."),
     # --- RDDL syntax -----------------------------------------------------------------------------------
     _code("R001", W, RSYNTAX, "an RDDL file that is not UTF-8, read as Windows-1252",
           """Some IPPC files were saved in Windows-1252 (a degree sign, a curly quote in a comment).
@@ -1038,18 +1066,33 @@ _ENTRIES: tuple[Code, ...] = (
           (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM)),
           ("run", "problem.pddl", "--planner", "lama", "--db", "results.sqlite"),
           "Write --planner NAME=COMMAND, e.g. --planner 'lama=fast-downward.py {domain} {problem}'."),
-    _code("S021", E, SCORE, "no problems to run",
-          """A path given does not exist, holds no problem files, or a problem has no domain file: the
-          runner looks for domain.pddl in the problem's folder or the folder above, or for
-          domain-NAME.pddl or NAME-domain.pddl beside NAME.pddl (the IPC layouts). Exit code 2.""",
-          (("problem.pddl", _TYPED_PROBLEM),),
-          ("run", "problem.pddl", "--planner", "lama=true", "--db", "results.sqlite"),
-          "Keep each problem beside its domain, named as the IPC does."),
+    _code("S021", E, SCORE, "a path to run names nothing, or a problem has no domain",
+          """A path given to run does not exist or holds no problem files, or a problem's domain file is not
+          found (the finder's rules are E300's: a file named for the problem, domain.pddl beside it or
+          above, or a nearby file declaring its :domain). Each such problem is reported and the others
+          still run; the exit code is then 1 (2 when nothing could run).""",
+          (("tasks/problem.pddl", _TYPED_PROBLEM),),
+          ("run", "tasks/problem.pddl", "--planner", "lama=true", "--db", "results.sqlite"),
+          "Keep each problem beside its domain, named as the IPC does, or give --domain FILE."),
     _code("S022", E, SCORE, "a domain file or knowledge folder that does not exist",
           """learn's DOMAIN, or run's --dck knowledge folder, names nothing. Exit code 2.""",
           (), ("learn", "missing.pddl", "--planner", "p", "--learner", "learn {domain}", "--training", ".",
                "--out", "out", "--db", "results.sqlite"),
           "Pass a domain file or knowledge folder that exists."),
+    _code("S023", E, SCORE, "a malformed line in run's --batch list",
+          """run --batch LIST reads domain<TAB>problem lines (a third column, a plan as validate --batch
+          has it, is ignored; blank lines and # comments are skipped). A line with another number of
+          fields, or an empty one, is reported at its place and the other lines still run.""",
+          (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM), ("list.tsv", "domain.pddl problem.pddl\n")),
+          ("run", "--batch", "list.tsv", "--planner", "lama=true", "--db", "results.sqlite"),
+          "Separate the fields with a tab: domain.pddl<TAB>problem.pddl."),
+    _code("S024", E, SCORE, "runs already stored would be replaced",
+          """The runs asked for are already in the results database. A stored run is a result that may
+          have cost hours, so run never replaces it silently: at a terminal it asks; otherwise it refuses.
+          --resume keeps the stored runs and runs only the missing ones; --overwrite (or --force) runs
+          them all again and replaces them. Example: the same pddltools run command given twice, from a
+          script.""",
+          fix="Give --resume to continue a campaign, or --overwrite to run everything again."),
     _code("S030", E, SCORE, "the Dask executor needs the dask extra",
           """Running on a Dask cluster needs the `dask` extra (pip install 'pddltools[dask]'). Example:
           `pddltools run --dask tcp://scheduler:8786` without dask installed.""",
@@ -1067,9 +1110,10 @@ _ENTRIES: tuple[Code, ...] = (
     _code("S043", E, SCORE, "a run with an unknown status",
           """A run's status is not one the scorer knows; the message lists those it does.""",
           _run_line(status="finished"), _SCORE, "Use one of the statuses listed (solved, for example)."),
-    _code("S044", E, SCORE, "a run names a domain or problem file that does not exist",
-          """Paths in a results file are relative to the file; the domain or problem a run names is not
-          there (no such file).""",
+    _code("S044", E, SCORE, "a run names a domain, problem or plan file that does not exist",
+          """Paths in a results file are relative to the file; the domain, problem or plan file a run names
+          is not there (no such file) or cannot be read. A missing plan is an error, never a silent score
+          of 0: the scorer cannot tell a lost file from an invalid plan.""",
           _run_line(problem="p99.pddl"), _SCORE, "Keep the results file beside the tasks it names, or fix the path."),
     _code("S050", E, SCORE, "a malformed command template",
           """A --learner or --generator template names a field that does not exist or is malformed
