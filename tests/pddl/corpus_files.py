@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pddltools.domain_finder import DomainFinder
+
 REPO = Path(__file__).resolve().parents[2]
 SHARED_PDDL = REPO.parent / "shared" / "corpus" / "pddl"
 
@@ -19,12 +21,12 @@ def pddl_files(folder: Path) -> list[Path]:
 
 
 def pairs(folder: Path) -> list[tuple[Path, Path]]:
-    """(domain, problem) pairs: one shared domain.pddl, or domains/domain-N.pddl per instance."""
+    """(domain, problem) pairs of the folder's instances/, each domain found as every command finds it
+    (`pddltools.domain_finder`: one shared domain.pddl, domains/domain-N.pddl per instance, ...)."""
+    finder = DomainFinder()
     out = []
-    for problem in sorted((folder / "instances").glob("instance-*.pddl")):
-        number = problem.stem.split("-", 1)[1]
-        domain = folder / "domains" / f"domain-{number}.pddl"
-        if not domain.exists():
-            domain = folder / "domain.pddl"
+    for problem in sorted((folder / "instances").glob("*.pddl")):
+        domain = finder.find(problem).domain
+        assert domain is not None, f"no domain found for {problem}"
         out.append((domain, problem))
     return out
