@@ -268,10 +268,10 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-        out.print(f"{len(stored)} runs into {args.db}" + (f", {already} already there" if already else "")
+        out.print(f"{count(len(stored), 'run')} into {args.db}" + (f", {already} already there" if already else "")
                   + (f": {summary}" if summary else ""), markup=False)
     if missing:
-        _err().print(f"{len(missing)} problem{'s' * (len(missing) != 1)} not run: see above", markup=False)
+        _err().print(f"{count(len(missing), 'problem')} not run: see above", markup=False)
         return FINDINGS
     return OK
 
