@@ -60,7 +60,7 @@ class DomainFacts:
                 self.first_function_reads.setdefault(sub.function, sub)
             elif isinstance(sub, ast.Preference) and sub.name:
                 self.preferences.add(sub.name)
-            stack.extend(sub._children())
+            stack.extend(sub.child_list())
 
     def _effect(self, effect: ast.Effect, mentioned: set[str]) -> None:
         stack: list[ast.Node] = [effect]

@@ -34,8 +34,6 @@ from pddltools.compile.formulas import (
     conjoin,
     disjoin,
     nnf,
-    sub_effect,
-    sub_formula,
     variables_in,
 )
 from pddltools.compile.statics import Folder, static_predicates
@@ -68,7 +66,7 @@ class _Expander:
             problem_objects = self.note(formula.variables)
             cases: list[ast.Formula] = []
             for binding in self.universe.bindings(formula.variables):
-                case = sub_formula(formula.body, binding)
+                case = ast.substitute(formula.body, binding)
                 if problem_objects:  # the result is this problem's anyway: let its static facts decide
                     case = self.folder.formula(case)
                 case = self.formula(case)
@@ -93,7 +91,7 @@ class _Expander:
             self.note(effect.variables)
             bindings = self.universe.bindings(effect.variables)
             self.grow(_size(body) * len(bindings), effect)  # every copy is as large: refuse before making them
-            return ast.AndEffect(tuple(sub_effect(body, b) for b in bindings))
+            return ast.AndEffect(tuple(ast.substitute(body, b) for b in bindings))
         return effect
 
     def note(self, variables: tuple[ast.TypedName, ...]) -> bool:
@@ -126,7 +124,7 @@ def _lift(formula: ast.Formula, fresh: Fresh, parameters: list[ast.TypedName]) -
             name = fresh("?" + variable.name.lstrip("?") + "-")
             mapping[variable.name] = ast.Variable(name)
             parameters.append(ast.TypedName(name, variable.type))
-        return _lift(sub_formula(formula.body, mapping), fresh, parameters)
+        return _lift(ast.substitute(formula.body, mapping), fresh, parameters)
     return formula
 
 

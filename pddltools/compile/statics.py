@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pddltools.compile.disjunction import dnf_size
-from pddltools.compile.formulas import FALSE, TRUE, Universe, conjoin, conjuncts, disjoin, nnf, sub_effect, sub_formula
+from pddltools.compile.formulas import FALSE, TRUE, Universe, conjoin, conjuncts, disjoin, nnf
 from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 
@@ -117,7 +117,7 @@ def _candidates(action: ast.Action, ground: list[ast.TypedName], universe: Unive
         tests = [a for a in tops if isinstance(a, ast.Atom) and a.predicate in folder.static
                  and all(isinstance(t, ast.Constant) or t == ast.Variable(parameter.name) for t in a.args)]
         objects = [o for o in universe.objects(parameter.type)
-                   if all(folder.formula(sub_formula(t, {parameter.name: ast.Constant(o)})) == TRUE for t in tests)]
+                   if all(folder.formula(ast.substitute(t, {parameter.name: ast.Constant(o)})) == TRUE for t in tests)]
         bindings = [{**b, parameter.name: ast.Constant(o)} for b in bindings for o in objects]
     return bindings
 
@@ -152,9 +152,9 @@ def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
             if blowup > threshold or len(bindings) <= MAX_COPIES:
                 normal = nnf(s.precondition) if s.precondition else TRUE
                 for binding in bindings:
-                    pre = folder.formula(sub_formula(normal, binding))
+                    pre = folder.formula(ast.substitute(normal, binding))
                     if pre != FALSE:
-                        copies.append((binding, pre, folder.effect(sub_effect(s.effect, binding))
+                        copies.append((binding, pre, folder.effect(ast.substitute(s.effect, binding))
                                        if s.effect is not None else None))
                 made = sum(_blowup(ast.Action(s.name, (), pre, eff)) for _, pre, eff in copies)
                 if blowup <= threshold and made >= blowup * max(1, len(bindings)):
