@@ -63,16 +63,9 @@ class DomainFacts:
             stack.extend(sub.child_list())
 
     def _effect(self, effect: ast.Effect, mentioned: set[str]) -> None:
-        stack: list[ast.Node] = [effect]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.AndEffect):
-                stack.extend(node.parts)
-            elif isinstance(node, ast.ForallEffect | ast.Timed):
-                stack.append(node.body)
-            elif isinstance(node, ast.When):
+        for node in ast.effect_parts(effect):
+            if isinstance(node, ast.When):
                 self._condition(node.condition, mentioned)
-                stack.append(node.body)
             elif isinstance(node, ast.Not):
                 if isinstance(node.body, ast.Atom):
                     self.deleted.add(node.body.predicate)

@@ -14,6 +14,35 @@ TRUE = ast.And(())
 FALSE = ast.Or(())
 
 
+class Rewriter:
+    """A pass over formulas and effects that rebuilds each connective, quantifier and effect over its
+    rewritten parts (conjunctions and disjunctions flattened by `conjoin`/`disjoin`). A pass overrides
+    `formula`, `effect` or `condition` for the nodes it changes and leaves the rest to this class, as
+    Unified Planning's compilers subclass one walker."""
+
+    def formula(self, formula: ast.Formula) -> ast.Formula:
+        if isinstance(formula, ast.And):
+            return conjoin(self.formula(p) for p in formula.parts)
+        if isinstance(formula, ast.Or):
+            return disjoin(self.formula(p) for p in formula.parts)
+        if isinstance(formula, ast.Exists | ast.Forall):
+            return replace(formula, body=self.formula(formula.body))
+        return formula
+
+    def condition(self, formula: ast.Formula) -> ast.Formula:
+        """The rewritten condition of a `when` effect."""
+        return self.formula(formula)
+
+    def effect(self, effect: ast.Effect) -> ast.Effect:
+        if isinstance(effect, ast.AndEffect):
+            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
+        if isinstance(effect, ast.When):
+            return ast.When(self.condition(effect.condition), self.effect(effect.body))
+        if isinstance(effect, ast.ForallEffect):
+            return replace(effect, body=self.effect(effect.body))
+        return effect
+
+
 def map_effect(effect: ast.Effect, condition: Callable[[ast.Formula], ast.Formula],
                leaf: Callable[[ast.Effect], ast.Effect] | None = None) -> ast.Effect:
     """The effect rebuilt through `and`, `when` and `forall`: each `when` condition rewritten by

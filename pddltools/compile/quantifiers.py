@@ -30,6 +30,7 @@ from pddltools.compile.formulas import (
     FALSE,
     TRUE,
     Fresh,
+    Rewriter,
     Universe,
     conjoin,
     disjoin,
@@ -44,7 +45,7 @@ MAX_NODES = 2_000_000
 NAMES = frozenset({Feature.EXISTENTIAL_PRECONDITIONS, Feature.UNIVERSAL_PRECONDITIONS, Feature.UNIVERSAL_EFFECTS})
 
 
-class _Expander:
+class _Expander(Rewriter):
     def __init__(self, universe: Universe, remove: frozenset[Feature], folder: Folder) -> None:
         self.universe = universe
         self.folder = folder
@@ -57,10 +58,6 @@ class _Expander:
 
     def formula(self, formula: ast.Formula) -> ast.Formula:
         """Expand the asked-for quantifiers of a formula in negation normal form."""
-        if isinstance(formula, ast.And):
-            return conjoin(self.formula(p) for p in formula.parts)
-        if isinstance(formula, ast.Or):
-            return disjoin(self.formula(p) for p in formula.parts)
         if isinstance(formula, ast.Exists | ast.Forall) and (
                 self.universal if isinstance(formula, ast.Forall) else self.existential):
             problem_objects = self.note(formula.variables)
@@ -75,24 +72,19 @@ class _Expander:
             if isinstance(formula, ast.Forall):
                 return conjoin(cases) if cases else TRUE
             return disjoin(cases) if cases else FALSE
-        if isinstance(formula, ast.Exists | ast.Forall):
-            return replace(formula, body=self.formula(formula.body))
-        return formula
+        return super().formula(formula)
+
+    def condition(self, formula: ast.Formula) -> ast.Formula:
+        return self.formula(nnf(formula))
 
     def effect(self, effect: ast.Effect) -> ast.Effect:
-        if isinstance(effect, ast.AndEffect):
-            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
-        if isinstance(effect, ast.When):
-            return ast.When(self.formula(nnf(effect.condition)), self.effect(effect.body))
-        if isinstance(effect, ast.ForallEffect):
+        if isinstance(effect, ast.ForallEffect) and self.effects:
             body = self.effect(effect.body)
-            if not self.effects:
-                return replace(effect, body=body)
             self.note(effect.variables)
             bindings = self.universe.bindings(effect.variables)
             self.grow(_size(body) * len(bindings), effect)  # every copy is as large: refuse before making them
             return ast.AndEffect(tuple(ast.substitute(body, b) for b in bindings))
-        return effect
+        return super().effect(effect)
 
     def note(self, variables: tuple[ast.TypedName, ...]) -> bool:
         """Whether an expansion ranges over problem objects. That makes the domain this problem's; one

@@ -12,7 +12,7 @@ Numbers are exact: integer literals are `int`, decimal literals `fractions.Fract
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeAlias, TypeVar
@@ -329,6 +329,20 @@ class Assign(Node):
 
 #: Add effects are `Atom`s, delete effects `Not(Atom)`; durative actions wrap effects in `Timed`.
 Effect: TypeAlias = Atom | Not | AndEffect | ForallEffect | When | Assign | Timed
+
+
+def effect_parts(effect: Effect, *, into_timed: bool = True) -> Iterator[Node]:
+    """`effect` and each effect inside it, depth first in source order, through `and`, `forall`, the
+    body of `when` (not its condition: that is a formula) and, with `into_timed`, `at start`/`at end`:
+    where a pass meets every effect once, and reaches the literals and assignments."""
+    stack: list[Node] = [effect]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, AndEffect):
+            stack.extend(reversed(node.parts))
+        elif isinstance(node, ForallEffect | When) or (into_timed and isinstance(node, Timed)):
+            stack.append(node.body)
 
 
 # ------------------------------------------------------------------------------------------------
