@@ -38,7 +38,7 @@ from pddltools.compile.formulas import (
     variables_in,
 )
 from pddltools.compile.statics import Folder, static_predicates
-from pddltools.compile.task import Origin, Step, Task
+from pddltools.compile.task import Origin, Step, Task, rewrite_actions, same_action
 from pddltools.pddl import ast
 
 MAX_NODES = 2_000_000
@@ -125,13 +125,8 @@ def remove_quantifiers(task: Task, remove: frozenset[Feature]) -> Step:
     folder = Folder(static_predicates(task.domain), task.problem.init)
     expander = _Expander(Universe(task.domain, task.problem), remove, folder)
     expander.constants = {c.name for c in task.domain.constants}
-    origins: dict[str, Origin] = {}
-    structures: list[ast.Structure] = []
-    for structure in task.domain.structures:
-        if not isinstance(structure, ast.Action):
-            structures.append(structure)
-            continue
-        action = structure
+
+    def expand(action: ast.Action) -> list[tuple[ast.Action, Origin]]:
         parameters = list(action.parameters) + list(action.vars)
         precondition = action.precondition
         if precondition is not None:
@@ -140,9 +135,10 @@ def remove_quantifiers(task: Task, remove: frozenset[Feature]) -> Step:
                 precondition = _lift(precondition, Fresh(variables_in(action)), parameters)
             precondition = expander.formula(precondition)
         effect = expander.effect(action.effect) if action.effect is not None else None
-        origins[action.name] = Origin(action.name, tuple(range(len(action.parameters))))
-        structures.append(replace(action, parameters=tuple(parameters), vars=(), precondition=precondition,
-                                  effect=effect))
+        return [(replace(action, parameters=tuple(parameters), vars=(), precondition=precondition, effect=effect),
+                 same_action(action))]
+
+    structures, origins = rewrite_actions(task.domain, expand)
     problem = task.problem
     if problem.goal is not None:
         problem = replace(problem, goal=expander.formula(nnf(problem.goal)))
