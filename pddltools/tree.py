@@ -92,20 +92,51 @@ class Tree(Generic[N]):
 def substitute(node: T, mapping: Mapping[str, Any]) -> T:
     """`node` with each free variable named in `mapping` replaced by its value; a binder hides the
     names it binds from everything below it (a quantified `?x` shadowing a parameter `?x` is kept).
+    Untouched subtrees are shared, not copied; rebuilt nodes keep their spans.
 
     The node's class is kept except where `node` is itself a replaced variable: the mapping's values
     are terms of the variable's own place, so the result fits wherever `node` did."""
     if not mapping:
         return node
-    replaced = node.replacement(mapping)
-    if replaced is not None:
-        return typing.cast(T, replaced)  # a variable's replacement is a term of its place, see above
-    bound = node.binds()
-    if bound:
-        mapping = {name: value for name, value in mapping.items() if name not in bound}
-        if not mapping:
-            return node
-    return node.map_children(lambda child: substitute(child, mapping))
+    result: T = _substitute(node, mapping)
+    return result
+
+
+def _substitute(node: Any, mapping: Mapping[str, Any]) -> Any:
+    # The compiler's inner loop (quantifier expansion substitutes every case of every body): the
+    # layout's flags stand in for the `replacement` and `binds` calls, and fields are rebuilt in place.
+    layout = _LAYOUTS.get(type(node)) or _layout(type(node))
+    if layout.variable:
+        replaced = node.replacement(mapping)
+        return node if replaced is None else replaced
+    if not layout.child_fields:
+        return node
+    if layout.binder:
+        bound = node.binds()
+        if bound:
+            mapping = {name: value for name, value in mapping.items() if name not in bound}
+            if not mapping:
+                return node
+    changed = False
+    values = []
+    for name in layout.all_fields:
+        value = getattr(node, name)
+        if name in layout.child_set:
+            new = _substitute_value(value, mapping)
+            if new is not value:
+                changed = True
+                value = new
+        values.append(value)
+    return layout.make(*values) if changed else node
+
+
+def _substitute_value(value: Any, mapping: Mapping[str, Any]) -> Any:
+    if isinstance(value, Tree):
+        return _substitute(value, mapping)
+    if isinstance(value, tuple) and value:
+        new = tuple([_substitute_value(item, mapping) for item in value])
+        return value if all(a is b for a, b in zip(new, value, strict=True)) else new
+    return value
 
 
 # ------------------------------------------------------------------------------------------------
@@ -118,6 +149,8 @@ class _Layout:
     child_fields: tuple[str, ...]  # those whose type mentions a node class
     child_set: frozenset[str]
     make: Callable[..., Any]
+    variable: bool  # stands for a variable: overrides `replacement`
+    binder: bool  # may bind variables: overrides `binds` (or PDDL's `bound_variables`)
 
 
 _LAYOUTS: dict[type, _Layout] = {}
@@ -128,7 +161,10 @@ def _layout(cls: type) -> _Layout:
     if layout is None:
         names = tuple(f.name for f in fields(cls))
         children = tuple(name for name in names if name != "span" and _may_hold_node(cls, name))
-        layout = _Layout(names, children, frozenset(children), fast_constructor(cls))
+        below_root = cls.__mro__[:cls.__mro__.index(Tree) - 1]  # the classes under the language's Node
+        variable = any("replacement" in vars(k) for k in below_root)
+        binder = any(hook in vars(k) for k in below_root for hook in ("binds", "bound_variables"))
+        layout = _Layout(names, children, frozenset(children), fast_constructor(cls), variable, binder)
         _LAYOUTS[cls] = layout
     return layout
 
