@@ -212,3 +212,22 @@ def test_rddl_aggregation_and_cpf_bind_their_variables() -> None:
     cpf = rddl.Cpf("p", ("?x",), rddl.Binary("^", rddl.Variable("?x"), rddl.Variable("?z")), True)
     assert rddl.substitute(cpf, {"?x": rddl.Boolean(True), "?z": rddl.Boolean(False)}).expr == rddl.Binary(
         "^", rddl.Variable("?x"), rddl.Boolean(False))
+
+
+def test_rddl_matrix_and_vector_indices_are_bound() -> None:
+    cov = rddl.PVariable("cov", (rddl.Variable("?i"), rddl.Variable("?k")))
+    matrix = rddl.MatrixOperation("cholesky", "?i", "?j", cov)
+    out = rddl.substitute(matrix, {"?i": rddl.ObjectValue("a"), "?k": rddl.ObjectValue("b")})
+    assert out.body == rddl.PVariable("cov", (rddl.Variable("?i"), rddl.ObjectValue("b")))
+    vector = rddl.VectorDistribution("MultivariateNormal", ("?i",), (rddl.PVariable("m", (rddl.Variable("?i"),)),))
+    assert rddl.substitute(vector, {"?i": rddl.ObjectValue("a")}) is vector
+
+
+def test_effect_parts_reach_every_effect_once_in_source_order() -> None:
+    add, delete = pddl.Atom("a"), pddl.Not(pddl.Atom("d"))
+    timed = pddl.Timed("end", pddl.Atom("t"))
+    effect = pddl.AndEffect((add, pddl.When(pddl.Atom("c"), delete), pddl.ForallEffect((), timed)))
+    parts = list(pddl.effect_parts(effect))
+    assert parts == [effect, add, effect.parts[1], delete, effect.parts[2], timed, pddl.Atom("t")]
+    assert pddl.Atom("c") not in parts  # a `when` condition is a formula, not an effect
+    assert list(pddl.effect_parts(effect, into_timed=False))[-1] is timed
