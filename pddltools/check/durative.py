@@ -36,16 +36,11 @@ def _conditions(formula: ast.Formula, action: str, found: list[Diagnostic]) -> N
 
 
 def _effects(effect: ast.Effect, action: str, found: list[Diagnostic]) -> None:
-    stack: list[ast.Node] = [effect]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.AndEffect):
-            stack.extend(reversed(node.parts))
-        elif isinstance(node, ast.ForallEffect):
-            stack.append(node.body)
-        elif isinstance(node, ast.When):
+    for node in ast.effect_parts(effect, into_timed=False):
+        if isinstance(node, ast.AndEffect | ast.ForallEffect):
+            continue
+        if isinstance(node, ast.When):
             _conditions(node.condition, action, found)
-            stack.append(node.body)
         elif isinstance(node, ast.Timed):
             if node.time == "all":
                 found.append(finding("E452", f"an effect of durative action {action} happens at start or at end, "

@@ -46,33 +46,20 @@ class DomainFacts:
         return facts
 
     def _condition(self, node: ast.Node, mentioned: set[str]) -> None:
-        stack = [node]
-        while stack:
-            sub = stack.pop()
+        for sub in node.walk():
             if isinstance(sub, ast.Variable):
                 mentioned.add(sub.name)
-                continue
-            if isinstance(sub, ast.Constant | ast.Number):
-                continue
-            if isinstance(sub, ast.Atom):
+            elif isinstance(sub, ast.Atom):
                 self.read_predicates.add(sub.predicate)
             elif isinstance(sub, ast.FunctionTerm):
                 self.first_function_reads.setdefault(sub.function, sub)
             elif isinstance(sub, ast.Preference) and sub.name:
                 self.preferences.add(sub.name)
-            stack.extend(sub._children())
 
     def _effect(self, effect: ast.Effect, mentioned: set[str]) -> None:
-        stack: list[ast.Node] = [effect]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.AndEffect):
-                stack.extend(node.parts)
-            elif isinstance(node, ast.ForallEffect | ast.Timed):
-                stack.append(node.body)
-            elif isinstance(node, ast.When):
+        for node in ast.effect_parts(effect):
+            if isinstance(node, ast.When):
                 self._condition(node.condition, mentioned)
-                stack.append(node.body)
             elif isinstance(node, ast.Not):
                 if isinstance(node.body, ast.Atom):
                     self.deleted.add(node.body.predicate)

@@ -307,23 +307,17 @@ class _Detector:
     # -- effects -------------------------------------------------------------------------------
 
     def effect(self, effect: ast.Effect) -> None:
-        stack: list[ast.Node] = [effect]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.AndEffect):
-                stack.extend(reversed(node.parts))
-            elif isinstance(node, ast.ForallEffect):
+        for node in ast.effect_parts(effect):
+            if isinstance(node, ast.ForallEffect):
                 self.use(Feature.UNIVERSAL_EFFECTS, node)
                 self.typed(node.variables)
-                stack.append(node.body)
             elif isinstance(node, ast.When):
                 self.use(Feature.CONDITIONAL_EFFECTS, node)
                 self.formula(node.condition, True)
-                stack.append(node.body)
-            elif isinstance(node, ast.Timed | ast.Not):
-                stack.append(node.body)
             elif isinstance(node, ast.Atom):
                 self.terms(node.args)
+            elif isinstance(node, ast.Not) and isinstance(node.body, ast.Atom):
+                self.terms(node.body.args)
             elif isinstance(node, ast.Assign):
                 self.assignment(node)
 

@@ -14,12 +14,8 @@ from pddltools.pddl import ast
 
 
 def _reads(node: ast.Node | None) -> Iterator[ast.FunctionTerm]:
-    stack = [node] if node is not None else []
-    while stack:
-        sub = stack.pop()
-        if isinstance(sub, ast.FunctionTerm):
-            yield sub
-        stack.extend(sub._children())
+    if node is not None:
+        yield from (sub for sub in node.walk() if isinstance(sub, ast.FunctionTerm))
 
 
 def uninitialised_functions(domain: ast.Domain, problem: ast.Problem, facts: DomainFacts,

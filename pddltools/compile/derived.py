@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pddltools.compile.errors import compile_error
-from pddltools.compile.formulas import TRUE, Fresh, conjoin, disjoin, map_effect, sub_formula, variables_in
+from pddltools.compile.formulas import TRUE, Fresh, conjoin, disjoin, map_effect, variables_in
 from pddltools.compile.statics import changed_predicates
 from pddltools.compile.task import Origin, Step, Task, identity, names_in_use, unique_name
 from pddltools.pddl import ast
@@ -62,7 +62,7 @@ class _Substituter:
             pairs = zip(rule.predicate.parameters, atom.args, strict=True)
             mapping: dict[str, ast.Term] = {p.name: arg for p, arg in pairs}
             body = self.formula(rule.body, fresh)
-            bodies.append(sub_formula(_rename_bound(body, fresh), mapping))
+            bodies.append(ast.substitute(_rename_bound(body, fresh), mapping))
         return disjoin(bodies)
 
     def effect(self, effect: ast.Effect, fresh: Fresh) -> ast.Effect:
@@ -73,7 +73,7 @@ def _rename_bound(formula: ast.Formula, fresh: Fresh) -> ast.Formula:
     """Rename the quantified variables of a substituted body apart from those where it lands."""
     if isinstance(formula, ast.Exists | ast.Forall):
         variables, mapping = _renamed(formula.variables, fresh)
-        body = _rename_bound(sub_formula(formula.body, mapping), fresh)
+        body = _rename_bound(ast.substitute(formula.body, mapping), fresh)
         return replace(formula, variables=variables, body=body)
     if isinstance(formula, ast.And | ast.Or):
         return replace(formula, parts=tuple(_rename_bound(p, fresh) for p in formula.parts))
@@ -229,7 +229,7 @@ def _apart(resets: list[ast.Effect], action: ast.Action) -> list[ast.Effect]:
     for effect in resets:
         if isinstance(effect, ast.ForallEffect):
             variables, mapping = _renamed(effect.variables, fresh)
-            effect = ast.ForallEffect(variables, sub_formula(effect.body, mapping))  # type: ignore[arg-type]
+            effect = ast.ForallEffect(variables, ast.substitute(effect.body, mapping))
         out.append(effect)
     return out
 

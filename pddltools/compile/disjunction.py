@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, contradicts, nnf
-from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
+from pddltools.compile.task import Origin, Step, Task, names_in_use, rewrite_actions, same_action, unique_name
 from pddltools.pddl import ast
 
 LIMIT = 4096
@@ -107,23 +107,17 @@ def _normal(name: str, formula: ast.Formula, limit: int) -> list[ast.Formula]:
 def remove_disjunction(task: Task, limit: int = LIMIT) -> Step:
     """Split disjunctive preconditions and goals (see the module docstring)."""
     taken = names_in_use(task.domain)
-    origins: dict[str, Origin] = {}
-    structures: list[ast.Structure] = []
-    for structure in task.domain.structures:
-        if not isinstance(structure, ast.Action):
-            structures.append(structure)
-            continue
-        identity = Origin(structure.name, tuple(range(len(structure.parameters))))
-        effect = _effect_nnf(structure.effect) if structure.effect is not None else None
-        cases = _normal(structure.name, structure.precondition, limit) if structure.precondition else [TRUE]
+
+    def split(action: ast.Action) -> list[tuple[ast.Action, Origin]]:
+        effect = _effect_nnf(action.effect) if action.effect is not None else None
+        cases = _normal(action.name, action.precondition, limit) if action.precondition else [TRUE]
         if len(cases) == 1:
-            structures.append(replace(structure, precondition=cases[0], effect=effect))
-            origins[structure.name] = identity
-            continue
-        for i, case in enumerate(cases, 1):  # no case at all: the action can never apply, and goes
-            name = unique_name(f"{structure.name}-or{i}", taken)
-            structures.append(replace(structure, name=name, precondition=case, effect=effect))
-            origins[name] = identity
+            return [(replace(action, precondition=cases[0], effect=effect), same_action(action))]
+        # no case at all: the action can never apply, and goes
+        return [(replace(action, name=unique_name(f"{action.name}-or{i}", taken), precondition=case, effect=effect),
+                 same_action(action)) for i, case in enumerate(cases, 1)]
+
+    structures, origins = rewrite_actions(task.domain, split)
     domain, problem = task.domain, task.problem
     if problem.goal is not None:
         goal = nnf(problem.goal)

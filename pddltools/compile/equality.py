@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import cast
 
-from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, map_effect, nnf, sub_effect, sub_formula
+from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, map_effect, nnf
 from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 from pddltools.pddl.types import OBJECT, TypeHierarchy, type_names, typed_objects
@@ -124,8 +124,8 @@ def unify(action: ast.Action, types: Types) -> tuple[ast.Action, tuple[int | str
         term = binding.get(p.name, ast.Variable(p.name))
         args.append(index[term.name] if isinstance(term, ast.Variable) else term.name)
     terms: dict[str, ast.Term] = dict(binding)
-    precondition = sub_formula(conjoin(rest), terms)
-    effect = sub_effect(action.effect, terms) if action.effect is not None else None
+    precondition = ast.substitute(conjoin(rest), terms)
+    effect = ast.substitute(action.effect, terms) if action.effect is not None else None
     return replace(action, parameters=tuple(kept), precondition=precondition, effect=effect), tuple(args)
 
 

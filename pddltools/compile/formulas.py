@@ -1,10 +1,11 @@
-"""Formula and effect helpers shared by the passes: substitution, negation normal form, flattening."""
+"""Formula and effect helpers shared by the passes: negation normal form, flattening, objects, fresh names.
+
+Substitution is the AST's own (`ast.substitute`, scope-aware, from `pddltools.tree`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
 
 from pddltools.pddl import ast
 from pddltools.pddl.types import TypeHierarchy, objects_by_type, type_names, typed_objects
@@ -13,56 +14,33 @@ TRUE = ast.And(())
 FALSE = ast.Or(())
 
 
-def substitute(node: ast.Node, mapping: Mapping[str, ast.Term]) -> ast.Node:
-    """`node` with each free variable named in `mapping` replaced; quantifiers shadow their variables."""
-    if not mapping:
-        return node
-    # The common node types first, built directly: substitution is the compiler's inner loop.
-    kind = type(node)
-    if kind is ast.Atom:
-        atom = cast(ast.Atom, node)
-        return ast.Atom(atom.predicate, tuple(mapping.get(a.name, a) if type(a) is ast.Variable
-                                              else cast(ast.Term, substitute(a, mapping)) for a in atom.args))
-    if kind is ast.Not:
-        return ast.Not(cast(Any, substitute(cast(ast.Not, node).body, mapping)))
-    if kind is ast.And:
-        return ast.And(tuple(cast(Any, substitute(p, mapping)) for p in cast(ast.And, node).parts))
-    if kind is ast.Or:
-        return ast.Or(tuple(cast(Any, substitute(p, mapping)) for p in cast(ast.Or, node).parts))
-    if kind is ast.AndEffect:
-        return ast.AndEffect(tuple(cast(Any, substitute(p, mapping)) for p in cast(ast.AndEffect, node).parts))
-    if kind is ast.When:
-        when = cast(ast.When, node)
-        return ast.When(cast(Any, substitute(when.condition, mapping)), cast(Any, substitute(when.body, mapping)))
-    if isinstance(node, ast.Variable):
-        return mapping.get(node.name, node)
-    if isinstance(node, ast.Exists | ast.Forall | ast.ForallEffect):
-        bound = {v.name for v in node.variables}
-        inner = {k: v for k, v in mapping.items() if k not in bound}
-        return replace(node, body=cast(Any, substitute(node.body, inner)))
-    if isinstance(node, ast.Atom):
-        return replace(node, args=tuple(cast(ast.Term, substitute(a, mapping)) for a in node.args))
-    if isinstance(node, ast.Constant | ast.Number | ast.TypedName | ast.ContinuousTime | ast.IsViolated):
-        return node
-    changes: dict[str, Any] = {}
-    for name in ("body", "condition", "consequence", "left", "right", "fluent", "value", "expression",
-                 "antecedent"):
-        if hasattr(node, name):
-            value = getattr(node, name)
-            if isinstance(value, ast.Node):
-                changes[name] = substitute(value, mapping)
-    for name in ("parts", "args"):
-        if hasattr(node, name):
-            changes[name] = tuple(substitute(p, mapping) for p in getattr(node, name))
-    return replace(node, **changes) if changes else node
+class Rewriter:
+    """A pass over formulas and effects that rebuilds each connective, quantifier and effect over its
+    rewritten parts (conjunctions and disjunctions flattened by `conjoin`/`disjoin`). A pass overrides
+    `formula`, `effect` or `condition` for the nodes it changes and leaves the rest to this class, as
+    Unified Planning's compilers subclass one walker."""
 
+    def formula(self, formula: ast.Formula) -> ast.Formula:
+        if isinstance(formula, ast.And):
+            return conjoin(self.formula(p) for p in formula.parts)
+        if isinstance(formula, ast.Or):
+            return disjoin(self.formula(p) for p in formula.parts)
+        if isinstance(formula, ast.Exists | ast.Forall):
+            return replace(formula, body=self.formula(formula.body))
+        return formula
 
-def sub_formula(formula: ast.Formula, mapping: Mapping[str, ast.Term]) -> ast.Formula:
-    return cast(ast.Formula, substitute(formula, mapping))
+    def condition(self, formula: ast.Formula) -> ast.Formula:
+        """The rewritten condition of a `when` effect."""
+        return self.formula(formula)
 
-
-def sub_effect(effect: ast.Effect, mapping: Mapping[str, ast.Term]) -> ast.Effect:
-    return cast(ast.Effect, substitute(effect, mapping))
+    def effect(self, effect: ast.Effect) -> ast.Effect:
+        if isinstance(effect, ast.AndEffect):
+            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
+        if isinstance(effect, ast.When):
+            return ast.When(self.condition(effect.condition), self.effect(effect.body))
+        if isinstance(effect, ast.ForallEffect):
+            return replace(effect, body=self.effect(effect.body))
+        return effect
 
 
 def map_effect(effect: ast.Effect, condition: Callable[[ast.Formula], ast.Formula],

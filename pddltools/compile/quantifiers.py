@@ -30,23 +30,22 @@ from pddltools.compile.formulas import (
     FALSE,
     TRUE,
     Fresh,
+    Rewriter,
     Universe,
     conjoin,
     disjoin,
     nnf,
-    sub_effect,
-    sub_formula,
     variables_in,
 )
 from pddltools.compile.statics import Folder, static_predicates
-from pddltools.compile.task import Origin, Step, Task
+from pddltools.compile.task import Origin, Step, Task, rewrite_actions, same_action
 from pddltools.pddl import ast
 
 MAX_NODES = 2_000_000
 NAMES = frozenset({Feature.EXISTENTIAL_PRECONDITIONS, Feature.UNIVERSAL_PRECONDITIONS, Feature.UNIVERSAL_EFFECTS})
 
 
-class _Expander:
+class _Expander(Rewriter):
     def __init__(self, universe: Universe, remove: frozenset[Feature], folder: Folder) -> None:
         self.universe = universe
         self.folder = folder
@@ -59,16 +58,12 @@ class _Expander:
 
     def formula(self, formula: ast.Formula) -> ast.Formula:
         """Expand the asked-for quantifiers of a formula in negation normal form."""
-        if isinstance(formula, ast.And):
-            return conjoin(self.formula(p) for p in formula.parts)
-        if isinstance(formula, ast.Or):
-            return disjoin(self.formula(p) for p in formula.parts)
         if isinstance(formula, ast.Exists | ast.Forall) and (
                 self.universal if isinstance(formula, ast.Forall) else self.existential):
             problem_objects = self.note(formula.variables)
             cases: list[ast.Formula] = []
             for binding in self.universe.bindings(formula.variables):
-                case = sub_formula(formula.body, binding)
+                case = ast.substitute(formula.body, binding)
                 if problem_objects:  # the result is this problem's anyway: let its static facts decide
                     case = self.folder.formula(case)
                 case = self.formula(case)
@@ -77,24 +72,19 @@ class _Expander:
             if isinstance(formula, ast.Forall):
                 return conjoin(cases) if cases else TRUE
             return disjoin(cases) if cases else FALSE
-        if isinstance(formula, ast.Exists | ast.Forall):
-            return replace(formula, body=self.formula(formula.body))
-        return formula
+        return super().formula(formula)
+
+    def condition(self, formula: ast.Formula) -> ast.Formula:
+        return self.formula(nnf(formula))
 
     def effect(self, effect: ast.Effect) -> ast.Effect:
-        if isinstance(effect, ast.AndEffect):
-            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
-        if isinstance(effect, ast.When):
-            return ast.When(self.formula(nnf(effect.condition)), self.effect(effect.body))
-        if isinstance(effect, ast.ForallEffect):
+        if isinstance(effect, ast.ForallEffect) and self.effects:
             body = self.effect(effect.body)
-            if not self.effects:
-                return replace(effect, body=body)
             self.note(effect.variables)
             bindings = self.universe.bindings(effect.variables)
             self.grow(_size(body) * len(bindings), effect)  # every copy is as large: refuse before making them
-            return ast.AndEffect(tuple(sub_effect(body, b) for b in bindings))
-        return effect
+            return ast.AndEffect(tuple(ast.substitute(body, b) for b in bindings))
+        return super().effect(effect)
 
     def note(self, variables: tuple[ast.TypedName, ...]) -> bool:
         """Whether an expansion ranges over problem objects. That makes the domain this problem's; one
@@ -126,7 +116,7 @@ def _lift(formula: ast.Formula, fresh: Fresh, parameters: list[ast.TypedName]) -
             name = fresh("?" + variable.name.lstrip("?") + "-")
             mapping[variable.name] = ast.Variable(name)
             parameters.append(ast.TypedName(name, variable.type))
-        return _lift(sub_formula(formula.body, mapping), fresh, parameters)
+        return _lift(ast.substitute(formula.body, mapping), fresh, parameters)
     return formula
 
 
@@ -135,13 +125,8 @@ def remove_quantifiers(task: Task, remove: frozenset[Feature]) -> Step:
     folder = Folder(static_predicates(task.domain), task.problem.init)
     expander = _Expander(Universe(task.domain, task.problem), remove, folder)
     expander.constants = {c.name for c in task.domain.constants}
-    origins: dict[str, Origin] = {}
-    structures: list[ast.Structure] = []
-    for structure in task.domain.structures:
-        if not isinstance(structure, ast.Action):
-            structures.append(structure)
-            continue
-        action = structure
+
+    def expand(action: ast.Action) -> list[tuple[ast.Action, Origin]]:
         parameters = list(action.parameters) + list(action.vars)
         precondition = action.precondition
         if precondition is not None:
@@ -150,9 +135,10 @@ def remove_quantifiers(task: Task, remove: frozenset[Feature]) -> Step:
                 precondition = _lift(precondition, Fresh(variables_in(action)), parameters)
             precondition = expander.formula(precondition)
         effect = expander.effect(action.effect) if action.effect is not None else None
-        origins[action.name] = Origin(action.name, tuple(range(len(action.parameters))))
-        structures.append(replace(action, parameters=tuple(parameters), vars=(), precondition=precondition,
-                                  effect=effect))
+        return [(replace(action, parameters=tuple(parameters), vars=(), precondition=precondition, effect=effect),
+                 same_action(action))]
+
+    structures, origins = rewrite_actions(task.domain, expand)
     problem = task.problem
     if problem.goal is not None:
         problem = replace(problem, goal=expander.formula(nnf(problem.goal)))

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pddltools.compile.disjunction import dnf_size
-from pddltools.compile.formulas import FALSE, TRUE, Universe, conjoin, conjuncts, disjoin, nnf, sub_effect, sub_formula
+from pddltools.compile.formulas import FALSE, TRUE, Rewriter, Universe, conjuncts, nnf
 from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
 from pddltools.pddl import ast
 
@@ -46,7 +46,9 @@ def changed_predicates(effect: ast.Effect) -> set[str]:
     return set()
 
 
-class Folder:
+class Folder(Rewriter):
+    """Folds static atoms of constants, and equalities of constants, to true or false."""
+
     def __init__(self, static: frozenset[str], init: tuple[ast.InitElement, ...]) -> None:
         self.static = static
         self.facts = {e for e in init if isinstance(e, ast.Atom) and e.predicate in static}
@@ -62,26 +64,16 @@ class Folder:
         if isinstance(formula, ast.Not):
             body = self.formula(formula.body)
             return FALSE if body == TRUE else TRUE if body == FALSE else ast.Not(body)
-        if isinstance(formula, ast.And):
-            return conjoin(self.formula(p) for p in formula.parts)
-        if isinstance(formula, ast.Or):
-            return disjoin(self.formula(p) for p in formula.parts)
-        if isinstance(formula, ast.Exists | ast.Forall):
-            return replace(formula, body=self.formula(formula.body))
-        return formula
+        return super().formula(formula)
 
     def effect(self, effect: ast.Effect) -> ast.Effect:
-        if isinstance(effect, ast.AndEffect):
-            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
-        if isinstance(effect, ast.When):
+        if isinstance(effect, ast.When):  # a folded condition drops the effect or unwraps it
             condition = self.formula(effect.condition)
             if condition == FALSE:
                 return ast.AndEffect()
             body = self.effect(effect.body)
             return body if condition == TRUE else ast.When(condition, body)
-        if isinstance(effect, ast.ForallEffect):
-            return replace(effect, body=self.effect(effect.body))
-        return effect
+        return super().effect(effect)
 
 
 def _conditions(effect: ast.Effect | None) -> list[ast.Formula]:
@@ -117,7 +109,7 @@ def _candidates(action: ast.Action, ground: list[ast.TypedName], universe: Unive
         tests = [a for a in tops if isinstance(a, ast.Atom) and a.predicate in folder.static
                  and all(isinstance(t, ast.Constant) or t == ast.Variable(parameter.name) for t in a.args)]
         objects = [o for o in universe.objects(parameter.type)
-                   if all(folder.formula(sub_formula(t, {parameter.name: ast.Constant(o)})) == TRUE for t in tests)]
+                   if all(folder.formula(ast.substitute(t, {parameter.name: ast.Constant(o)})) == TRUE for t in tests)]
         bindings = [{**b, parameter.name: ast.Constant(o)} for b in bindings for o in objects]
     return bindings
 
@@ -152,9 +144,9 @@ def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
             if blowup > threshold or len(bindings) <= MAX_COPIES:
                 normal = nnf(s.precondition) if s.precondition else TRUE
                 for binding in bindings:
-                    pre = folder.formula(sub_formula(normal, binding))
+                    pre = folder.formula(ast.substitute(normal, binding))
                     if pre != FALSE:
-                        copies.append((binding, pre, folder.effect(sub_effect(s.effect, binding))
+                        copies.append((binding, pre, folder.effect(ast.substitute(s.effect, binding))
                                        if s.effect is not None else None))
                 made = sum(_blowup(ast.Action(s.name, (), pre, eff)) for _, pre, eff in copies)
                 if blowup <= threshold and made >= blowup * max(1, len(bindings)):

@@ -7,7 +7,7 @@ arguments from the new one's. Composing the origins of a pipeline's steps gives 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from pddltools.pddl import ast
@@ -40,7 +40,28 @@ class Step:
 
 
 def identity(domain: ast.Domain) -> dict[str, Origin]:
-    return {a.name: Origin(a.name, tuple(range(len(a.parameters)))) for a in domain.actions}
+    return {a.name: same_action(a) for a in domain.actions}
+
+
+def same_action(action: ast.Action) -> Origin:
+    """The origin of an action that keeps the name and parameters of `action`."""
+    return Origin(action.name, tuple(range(len(action.parameters))))
+
+
+def rewrite_actions(domain: ast.Domain, rewrite: Callable[[ast.Action], Iterable[tuple[ast.Action, Origin]]],
+                    ) -> tuple[list[ast.Structure], dict[str, Origin]]:
+    """The domain's structures with each action replaced by what `rewrite` makes of it (no action, one,
+    or several, each with its origin), every other structure kept in its place; and those origins."""
+    structures: list[ast.Structure] = []
+    origins: dict[str, Origin] = {}
+    for structure in domain.structures:
+        if not isinstance(structure, ast.Action):
+            structures.append(structure)
+            continue
+        for action, origin in rewrite(structure):
+            structures.append(action)
+            origins[action.name] = origin
+    return structures, origins
 
 
 def compose(earlier: Mapping[str, Origin], later: Mapping[str, Origin]) -> dict[str, Origin]:

@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pddltools.compile.formulas import TRUE, conjoin, disjoin, nnf
+from pddltools.compile.formulas import TRUE, Rewriter, conjoin, disjoin, nnf
 from pddltools.compile.task import Step, Task, identity, names_in_use, unique_name
 from pddltools.pddl import ast
 from pddltools.pddl.types import OBJECT, TypeHierarchy, type_names, typed_objects
 
 
-class _Types:
+class _Types(Rewriter):
+    """Type predicates for typed variables; `formula` keeps the connectives as written."""
+
     def __init__(self, domain: ast.Domain) -> None:
         self.hierarchy = TypeHierarchy.of(domain)
         self.taken = names_in_use(domain) - {t.name for t in domain.types}
@@ -60,15 +62,11 @@ class _Types:
         return formula
 
     def effect(self, effect: ast.Effect) -> ast.Effect:
-        if isinstance(effect, ast.AndEffect):
-            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
-        if isinstance(effect, ast.When):
-            return ast.When(self.formula(effect.condition), self.effect(effect.body))
         if isinstance(effect, ast.ForallEffect):
             guards = self.guards(effect.variables)
             body = self.effect(effect.body)
             return ast.ForallEffect(_untyped(effect.variables), ast.When(conjoin(guards), body) if guards else body)
-        return effect
+        return super().effect(effect)
 
 
 def _untyped(names: Sequence[ast.TypedName]) -> tuple[ast.TypedName, ...]:

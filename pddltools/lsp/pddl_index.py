@@ -11,7 +11,8 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Literal
 
 from pddltools.diagnostics import Span
@@ -130,17 +131,10 @@ def _name_of(typed: ast.TypedName) -> Span:
 
 
 def _bound(binder: ast.Node) -> tuple[ast.TypedName, ...]:
-    if isinstance(binder, ast.Action):
-        return binder.parameters + binder.vars
-    if isinstance(binder, ast.DurativeAction):
-        return binder.parameters
-    if isinstance(binder, ast.DerivedPredicate):
-        return binder.predicate.parameters
+    """The names `binder` declares: its bound variables, or a declaration's parameters."""
     if isinstance(binder, ast.PredicateDecl | ast.FunctionDecl):
         return binder.parameters
-    if isinstance(binder, ast.Forall | ast.Exists | ast.ForallEffect):
-        return binder.variables
-    return ()
+    return binder.bound_variables()
 
 
 def build_table(domain: ast.Domain | None, problem: ast.Problem | None = None) -> Table:
@@ -281,24 +275,13 @@ def path_at(root: ast.Node, offset: int) -> list[ast.Node]:
 
 
 def _child_at(node: ast.Node, offset: int) -> ast.Node | None:
-    for f in fields(node):
-        if f.name == "span":
-            continue
-        value = getattr(node, f.name)
-        if isinstance(value, ast.Node):
-            if _holds(value, offset):
-                return value
-        elif isinstance(value, tuple) and value and isinstance(value[0], ast.Node):
-            found = _in_sequence(value, offset)
-            if found is not None:
-                return found
-    return None
-
-
-def _in_sequence(items: tuple[ast.Node, ...], offset: int) -> ast.Node | None:
+    items = node.child_list()
     if len(items) < 16:
         return next((item for item in items if _holds(item, offset)), None)
+    # A long list (a large problem's :init): bisect on the starts, where sections came in order.
     starts = [item.span.start if item.span is not None else -1 for item in items]
+    if any(a > b for a, b in pairwise(starts)):
+        return next((item for item in items if _holds(item, offset)), None)
     index = bisect.bisect_right(starts, offset) - 1
     for candidate in (index, index - 1):  # `a|b` with no space: the one ending here
         if 0 <= candidate < len(items) and _holds(items[candidate], offset):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from pddltools.diagnostics import Span
 from pddltools.rddl import ast
@@ -27,19 +27,6 @@ class RUse:
     node: ast.Node | None = None
 
 
-def _walk(node: ast.Node) -> Iterator[ast.Node]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        for f in fields(current):  # type: ignore[arg-type]
-            value = getattr(current, f.name)
-            if isinstance(value, ast.Node):
-                stack.append(value)
-            elif isinstance(value, tuple):
-                stack.extend(v for v in value if isinstance(v, ast.Node))
-
-
 def _head(span: Span | None, name: str) -> Span | None:
     """The name at the start of `span`."""
     if span is None or not span.text.startswith(name):
@@ -48,7 +35,7 @@ def _head(span: Span | None, name: str) -> Span | None:
 
 
 def uses(rddl: ast.RDDLFile) -> Iterator[RUse]:
-    for node in _walk(rddl):
+    for node in rddl.walk():
         if isinstance(node, ast.PVariableDecl | ast.ObjectType | ast.EnumType):
             head = _head(node.span, node.name)
             if head is not None:

@@ -4,50 +4,33 @@ Every node is a frozen, hashable dataclass. Equality and hashing ignore source p
 a printed and re-parsed tree equals the original, and a pass can compare what it built with what it
 was given. Names are lower case (the parser normalises them). `str(node)` prints PDDL
 (see `pddltools.pddl.printer`); `dataclasses.replace` rebuilds a node; `children()` and `walk()`
-traverse formulas and effects without knowing every node type.
+traverse any node, `rebuild()`/`map_children()` rebuild one, and `substitute()` replaces free
+variables, quantifiers and parameters hiding the names they bind (all from `pddltools.tree`).
 
 Numbers are exact: integer literals are `int`, decimal literals `fractions.Fraction`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, TypeVar
 
-from pddltools.diagnostics import Span
+from pddltools import tree
+from pddltools.tree import Tree
 
 
 @dataclass(frozen=True, slots=True)
-class Node:
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+class Node(Tree["Node"]):
+    """Base of every PDDL node: the shared walker (`pddltools.tree`) over PDDL nodes; `str()` prints PDDL."""
 
-    def children(self) -> Iterator[Node]:
-        """The direct sub-nodes, in source order."""
-        return iter(self._children())
+    def bound_variables(self) -> tuple[TypedName, ...]:
+        """The variables this node declares for everything below it (parameters, quantified ones)."""
+        return ()
 
-    def _children(self) -> list[Node]:
-        out: list[Node] = []
-        for name in _child_fields(type(self)):
-            value = getattr(self, name)
-            if isinstance(value, Node):
-                out.append(value)
-            elif isinstance(value, tuple):
-                out.extend(item for item in value if isinstance(item, Node))
-        return out
-
-    def walk(self) -> Iterator[Node]:
-        """This node and every node below it, depth first, in source order (iteratively)."""
-        stack: list[Node] = [self]
-        pop, extend = stack.pop, stack.extend
-        while stack:
-            node = pop()
-            yield node
-            below = node._children()
-            if below:
-                below.reverse()
-                extend(below)
+    def binds(self) -> frozenset[str]:
+        return frozenset(v.name for v in self.bound_variables())
 
     def __str__(self) -> str:
         from pddltools.pddl.printer import to_pddl
@@ -55,17 +38,12 @@ class Node:
         return to_pddl(self)
 
 
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+N = TypeVar("N", bound=Node)
 
 
-def _child_fields(cls: type) -> tuple[str, ...]:
-    """The fields of a node class that can hold sub-nodes (all but `span`), looked up once per class:
-    `dataclasses.fields` is too slow to call for every node of a large problem."""
-    names = _CHILD_FIELDS.get(cls)
-    if names is None:
-        names = tuple(f.name for f in fields(cls) if f.name != "span")
-        _CHILD_FIELDS[cls] = names
-    return names
+def substitute(node: N, mapping: Mapping[str, Expression]) -> N:
+    """`node` with each free variable named in `mapping` replaced: see `pddltools.tree.substitute`."""
+    return tree.substitute(node, mapping)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -100,6 +78,9 @@ class TypedName(Node):
 @dataclass(frozen=True, slots=True)
 class Variable(Node):
     name: str  # with its leading "?"
+
+    def replacement(self, mapping: Mapping[str, Node]) -> Node | None:
+        return mapping.get(self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,12 +165,18 @@ class Imply(Node):
 @dataclass(frozen=True, slots=True)
 class Exists(Node):
     variables: tuple[TypedName, ...]
+
+    def bound_variables(self) -> tuple[TypedName, ...]:
+        return self.variables
     body: Formula
 
 
 @dataclass(frozen=True, slots=True)
 class Forall(Node):
     variables: tuple[TypedName, ...]
+
+    def bound_variables(self) -> tuple[TypedName, ...]:
+        return self.variables
     body: Formula
 
 
@@ -314,6 +301,9 @@ class AndEffect(Node):
 @dataclass(frozen=True, slots=True)
 class ForallEffect(Node):
     variables: tuple[TypedName, ...]
+
+    def bound_variables(self) -> tuple[TypedName, ...]:
+        return self.variables
     body: Effect
 
 
@@ -339,6 +329,20 @@ class Assign(Node):
 
 #: Add effects are `Atom`s, delete effects `Not(Atom)`; durative actions wrap effects in `Timed`.
 Effect: TypeAlias = Atom | Not | AndEffect | ForallEffect | When | Assign | Timed
+
+
+def effect_parts(effect: Effect, *, into_timed: bool = True) -> Iterator[Node]:
+    """`effect` and each effect inside it, depth first in source order, through `and`, `forall`, the
+    body of `when` (not its condition: that is a formula) and, with `into_timed`, `at start`/`at end`:
+    where a pass meets every effect once, and reaches the literals and assignments."""
+    stack: list[Node] = [effect]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, AndEffect):
+            stack.extend(reversed(node.parts))
+        elif isinstance(node, ForallEffect | When) or (into_timed and isinstance(node, Timed)):
+            stack.append(node.body)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -374,6 +378,9 @@ class Action(Node):
     effect: Effect | None = None
     vars: tuple[TypedName, ...] = ()  # PDDL 1.2 `:vars`: bound like parameters, not in the plan
 
+    def bound_variables(self) -> tuple[TypedName, ...]:
+        return self.parameters + self.vars
+
 
 @dataclass(frozen=True, slots=True)
 class DurativeAction(Node):
@@ -382,6 +389,9 @@ class DurativeAction(Node):
     duration: Formula | None = None
     condition: Formula | None = None
     effect: Effect | None = None
+
+    def bound_variables(self) -> tuple[TypedName, ...]:
+        return self.parameters
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,6 +404,9 @@ class DerivedPredicate(Node):
     @property
     def name(self) -> str:
         return self.predicate.name
+
+    def bound_variables(self) -> tuple[TypedName, ...]:
+        return self.predicate.parameters
 
 
 Structure: TypeAlias = Action | DurativeAction | DerivedPredicate

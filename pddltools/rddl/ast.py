@@ -2,7 +2,8 @@
 
 Every node carries a `span` (where it came from) that takes no part in equality or hashing, so two
 parses of equivalent text compare equal wherever their positions differ. `str(node)` is the printer
-(`pddltools.rddl.printer`); `dataclasses.replace` rebuilds a node.
+(`pddltools.rddl.printer`); `dataclasses.replace` rebuilds a node; `children()`, `walk()`, `rebuild()`
+and `substitute()` come from `pddltools.tree`, aggregations and CPFs binding their variables.
 
 Conventions the parser guarantees, so that consumers need not re-check them:
 - names keep their case (RDDL is case sensitive); variables keep their `?`, enum values their `@`;
@@ -13,15 +14,18 @@ Conventions the parser guarantees, so that consumers need not re-check them:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TypeVar
 
-from pddltools.diagnostics import Span
+from pddltools import tree
+from pddltools.tree import Tree
 
 
-class Node:
-    """Base of every node; `str()` prints RDDL."""
-
-    __slots__ = ()
+@dataclass(frozen=True, slots=True)
+class Node(Tree["Node"]):
+    """Base of every RDDL node: the shared walker (`pddltools.tree`) over RDDL nodes, with the span
+    declared there; `str()` prints RDDL."""
 
     def __str__(self) -> str:
         from pddltools.rddl.printer import format_node
@@ -36,13 +40,11 @@ class Node:
 @dataclass(frozen=True, slots=True)
 class Boolean(Node):
     value: bool
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Integer(Node):
     value: int
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +52,6 @@ class Real(Node):
     """A real literal; `pos-inf` and `neg-inf` are `Real(inf)` and `Real(-inf)`."""
 
     value: float
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,9 @@ class Variable(Node):
     """A parameter `?x` (the name includes the `?`)."""
 
     name: str
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+    def replacement(self, mapping: Mapping[str, Node]) -> Node | None:
+        return mapping.get(self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +69,6 @@ class EnumValue(Node):
     """An enum constant `@low` (the name includes the `@`)."""
 
     name: str
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,6 @@ class ObjectValue(Node):
     """An object constant: `$obj` in an expression, a bare name in an instance or a default."""
 
     name: str
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,6 @@ class PVariable(Node):
     name: str
     args: tuple[Expr, ...] = ()
     primed: bool = False
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +96,6 @@ class Unary(Node):
 
     op: str
     operand: Expr
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 #: Binary operators, loosest first; operators on one line share a precedence level.
@@ -120,7 +119,6 @@ class Binary(Node):
     op: str
     left: Expr
     right: Expr
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +127,6 @@ class Binding(Node):
 
     variable: str
     type: str
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 #: Aggregations written `op_{?x : t, ...} body`.
@@ -146,7 +143,9 @@ class Aggregation(Node):
     op: str
     bindings: tuple[Binding, ...]
     body: Expr
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+    def binds(self) -> frozenset[str]:
+        return frozenset(b.variable for b in self.bindings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +153,6 @@ class IfThenElse(Node):
     condition: Expr
     then: Expr
     otherwise: Expr
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,14 +161,12 @@ class SwitchCase(Node):
 
     value: Expr | None
     result: Expr
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Switch(Node):
     subject: Expr
     cases: tuple[SwitchCase, ...]
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +175,6 @@ class Function(Node):
 
     name: str
     args: tuple[Expr, ...]
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +183,6 @@ class Distribution(Node):
 
     name: str
     args: tuple[Expr, ...]
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +191,6 @@ class DiscreteCase(Node):
 
     value: str
     probability: Expr | None
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +200,6 @@ class Discrete(Node):
     name: str
     type: str
     cases: tuple[DiscreteCase, ...]
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +209,9 @@ class VectorDistribution(Node):
     name: str
     indices: tuple[str, ...]
     args: tuple[Expr, ...]
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+    def binds(self) -> frozenset[str]:
+        return frozenset(self.indices)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +222,9 @@ class MatrixOperation(Node):
     row: str
     column: str
     body: Expr
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+    def binds(self) -> frozenset[str]:
+        return frozenset((self.row, self.column))
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +234,6 @@ class TupleExpr(Node):
     in a constant)."""
 
     entries: tuple[tuple[str, Expr], ...]
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +243,6 @@ class Member(Node):
 
     base: Expr
     label: Expr
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +252,6 @@ class Multinomial(Node):
     type: str
     count: Expr
     cases: tuple[DiscreteCase, ...]
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +260,6 @@ class Dirichlet(Node):
 
     type: str
     alpha: Expr
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 Expr = (
@@ -284,7 +276,6 @@ class TerminateWhen(Node):
     """`horizon = terminate-when (condition);` (RDDL2): the round ends once the state satisfies it."""
 
     condition: Expr
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -297,7 +288,6 @@ class ObjectType(Node):
 
     name: str
     parent: str = "object"
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +296,6 @@ class EnumType(Node):
 
     name: str
     values: tuple[str, ...]
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +306,6 @@ class TupleType(Node):
     name: str
     members: tuple[tuple[str, str], ...]
     index: str | None = None
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 TypeDef = ObjectType | EnumType | TupleType
@@ -338,7 +326,6 @@ class PVariableDecl(Node):
     range: str
     default: Constant | None = None
     level: Constant | None = None
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +336,9 @@ class Cpf(Node):
     params: tuple[str, ...]
     expr: Expr
     primed: bool = False
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+    def binds(self) -> frozenset[str]:
+        return frozenset(self.params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,7 +355,6 @@ class Domain(Node):
     action_preconditions: tuple[Expr, ...] = ()
     state_invariants: tuple[Expr, ...] = ()
     termination: tuple[Expr, ...] = ()
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -379,7 +367,6 @@ class ObjectsDecl(Node):
 
     type: str
     names: tuple[str, ...]
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,7 +379,6 @@ class Assignment(Node):
     name: str
     args: tuple[str, ...]
     value: Constant
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,7 +387,6 @@ class NonFluents(Node):
     domain: str | None = None
     objects: tuple[ObjectsDecl, ...] = ()
     values: tuple[Assignment, ...] = ()
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -415,7 +400,6 @@ class Instance(Node):
     max_nondef_actions: Constant | None = None
     horizon: Constant | TerminateWhen | None = None
     discount: Constant | None = None
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 Block = Domain | NonFluents | Instance
@@ -426,7 +410,6 @@ class RDDLFile(Node):
     """One parsed text: its blocks in order (a file may hold a domain, non-fluents and instances)."""
 
     blocks: tuple[Block, ...] = ()
-    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
     @property
     def domains(self) -> tuple[Domain, ...]:
@@ -439,3 +422,11 @@ class RDDLFile(Node):
     @property
     def instances(self) -> tuple[Instance, ...]:
         return tuple(b for b in self.blocks if isinstance(b, Instance))
+
+
+N = TypeVar("N", bound=Node)
+
+
+def substitute(node: N, mapping: Mapping[str, Expr]) -> N:
+    """`node` with each free variable named in `mapping` replaced: see `pddltools.tree.substitute`."""
+    return tree.substitute(node, mapping)

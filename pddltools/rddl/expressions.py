@@ -431,22 +431,7 @@ class ExpressionTyper:
 
 def pvariable_uses(expr: ast.Expr) -> Iterator[ast.PVariable]:
     """Every pvariable read anywhere in `expr` (tuple entries included)."""
-    stack: list[object] = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.PVariable):
-            yield node
-        for name in getattr(node, "__slots__", ()):
-            if name == "span":
-                continue
-            value = getattr(node, name)
-            if isinstance(value, ast.Node):
-                stack.append(value)
-            elif isinstance(value, tuple):
-                # a tuple expression's entries are (label, expression) pairs
-                stack.extend(v for v in value if isinstance(v, ast.Node))
-                stack.extend(v[1] for v in value if isinstance(v, tuple) and len(v) == 2
-                             and isinstance(v[1], ast.Node))
+    return (node for node in expr.walk() if isinstance(node, ast.PVariable))
 
 
 def pvariables_in(expr: ast.Expr) -> Iterable[str]:

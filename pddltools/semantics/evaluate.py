@@ -20,9 +20,9 @@ import contextlib
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pddltools.pddl import ast
 from pddltools.semantics.compiled import Collect, Holds, compile_effect, compile_formula
@@ -595,23 +595,10 @@ def _arithmetic(op: str, args: list[Number]) -> Number:
     return normal(out)
 
 
-def ground(node: ast.Node, binding: Binding) -> ast.Node:
+N = TypeVar("N", bound=ast.Node)
+
+
+def ground(node: N, binding: Binding) -> N:
     """`node` with its bound variables replaced by their values (for messages)."""
-    if isinstance(node, ast.Variable):
-        if node.name in binding:
-            value: Value = binding[node.name]
-            return ast.Constant(value) if isinstance(value, str) else ast.Number(value)
-        return node
-    if isinstance(node, ast.Exists | ast.Forall | ast.ForallEffect):
-        hidden = {v.name for v in node.variables}
-        binding = {k: v for k, v in binding.items() if k not in hidden}
-    changes: dict[str, Any] = {}
-    for f in fields(node):
-        if f.name == "span":
-            continue
-        current = getattr(node, f.name)
-        if isinstance(current, ast.Node):
-            changes[f.name] = ground(current, binding)
-        elif isinstance(current, tuple) and current and isinstance(current[0], ast.Node):
-            changes[f.name] = tuple(ground(c, binding) for c in current)
-    return replace(node, **changes) if changes else node
+    return ast.substitute(node, {name: ast.Constant(value) if isinstance(value, str) else ast.Number(value)
+                                 for name, value in binding.items()})

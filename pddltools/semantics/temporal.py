@@ -11,7 +11,7 @@ other reads or changes, except that two additive updates (`increase`/`decrease`)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pddltools.pddl import ast
@@ -79,14 +79,8 @@ def loosened(formula: ast.Formula, numeric: Callable[[ast.Expression], bool],
             return ast.Comparison(formula.op, formula.left, up_right)
         return ast.And((ast.Comparison("<", formula.left, up_right), ast.Comparison(">", up_left, formula.right)))
     # anything else: the same node over loosened parts (leaves such as atoms come back unchanged)
-    changes: dict[str, object] = {}
-    for f in fields(formula):
-        current = getattr(formula, f.name)
-        if isinstance(current, ast.Node) and f.name != "span":
-            changes[f.name] = loosened(current, numeric, slack)  # type: ignore[arg-type]
-        elif isinstance(current, tuple) and current and all(isinstance(c, ast.Node) for c in current):
-            changes[f.name] = tuple(loosened(c, numeric, slack) for c in current)
-    return replace(formula, **changes) if changes else formula  # type: ignore[arg-type]
+    return formula.map_children(
+        lambda part: loosened(part, numeric, slack) if isinstance(part, ast.Formula) else part)
 
 
 def _split_formula(node: ast.Formula | None, default: str = "start") -> dict[str, list[ast.Formula]]:

@@ -1,0 +1,208 @@
+"""The one way every syntax tree of pddltools is walked and rebuilt: the base of the PDDL and RDDL nodes.
+
+A node is a frozen, slotted dataclass whose `span` (where it came from) takes no part in equality or
+hashing. Which of its fields can hold sub-nodes is read once per class from its type hints, so a new
+node class needs no traversal code: `children()`, `walk()`, `rebuild()`, `map_children()` and
+`substitute()` work on it at once. A field may hold a node, a tuple of nodes, or tuples nesting nodes
+(RDDL's `< @x : e >` entries); sub-nodes are always listed and replaced in field order, which the
+parsers keep equal to source order.
+
+Binding is declared where it happens: a node that binds variables over its sub-nodes (a quantifier, a
+`forall` effect, an action's parameters, an RDDL aggregation) says so through `binds()`, and the
+node that stands for a variable answers `replacement()`; `substitute` needs nothing else, so every
+pass substitutes with the same scoping rules.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any, Generic, TypeVar
+
+from pddltools.diagnostics import Span
+from pddltools.frozen import fast_constructor
+
+N = TypeVar("N", bound="Tree[Any]")
+T = TypeVar("T", bound="Tree[Any]")
+
+
+@dataclass(frozen=True, slots=True)
+class Tree(Generic[N]):
+    """A node of a syntax tree whose nodes are all `N`s (the language's own `Node` class)."""
+
+    span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+    def children(self) -> Iterator[N]:
+        """The direct sub-nodes, in source order."""
+        return iter(self.child_list())
+
+    def child_list(self) -> list[N]:
+        out: list[Any] = []
+        for name in _layout(type(self)).child_fields:
+            _collect(getattr(self, name), out)
+        return out
+
+    def walk(self) -> Iterator[N]:
+        """This node and every node below it, depth first, in source order (iteratively, so that a
+        deeply nested formula does not reach Python's recursion limit)."""
+        stack: list[Any] = [self]
+        pop, extend = stack.pop, stack.extend
+        while stack:
+            node = pop()
+            yield node
+            below = node.child_list()
+            if below:
+                below.reverse()
+                extend(below)
+
+    def rebuild(self: T, children: Iterable[N]) -> T:
+        """This node with its sub-nodes replaced, in the order `children()` lists them; every other
+        field and the span are kept."""
+        layout = _layout(type(self))
+        given = iter(children)
+        values = [_refill(getattr(self, name), given) if name in layout.child_set else getattr(self, name)
+                  for name in layout.all_fields]
+        if next(given, None) is not None:
+            raise ValueError(f"too many children to rebuild a {type(self).__name__}")
+        rebuilt: T = layout.make(*values)
+        return rebuilt
+
+    def map_children(self: T, function: Callable[[N], N]) -> T:
+        """This node with `function` applied to each direct sub-node; the node itself when every
+        sub-node comes back unchanged (so an unchanged tree is shared, not copied)."""
+        below = self.child_list()
+        if not below:
+            return self
+        mapped = [function(child) for child in below]
+        if all(new is old for new, old in zip(mapped, below, strict=True)):
+            return self
+        return self.rebuild(mapped)
+
+    def binds(self) -> frozenset[str]:
+        """The variable names this node binds over all its sub-nodes (none, unless overridden)."""
+        return frozenset()
+
+    def replacement(self, mapping: Mapping[str, N]) -> N | None:
+        """What `substitute` puts in this node's place, or None to look inside it; only the
+        language's variable node overrides it."""
+        return None
+
+
+def substitute(node: T, mapping: Mapping[str, Any]) -> T:
+    """`node` with each free variable named in `mapping` replaced by its value; a binder hides the
+    names it binds from everything below it (a quantified `?x` shadowing a parameter `?x` is kept).
+    Untouched subtrees are shared, not copied; rebuilt nodes keep their spans.
+
+    The node's class is kept except where `node` is itself a replaced variable: the mapping's values
+    are terms of the variable's own place, so the result fits wherever `node` did."""
+    if not mapping:
+        return node
+    result: T = _substitute(node, mapping)
+    return result
+
+
+def _substitute(node: Any, mapping: Mapping[str, Any]) -> Any:
+    # The compiler's inner loop (quantifier expansion substitutes every case of every body): the
+    # layout's flags stand in for the `replacement` and `binds` calls, and fields are rebuilt in place.
+    layout = _LAYOUTS.get(type(node)) or _layout(type(node))
+    if layout.variable:
+        replaced = node.replacement(mapping)
+        return node if replaced is None else replaced
+    if not layout.child_fields:
+        return node
+    if layout.binder:
+        bound = node.binds()
+        if bound:
+            mapping = {name: value for name, value in mapping.items() if name not in bound}
+            if not mapping:
+                return node
+    changed = False
+    values = []
+    for name in layout.all_fields:
+        value = getattr(node, name)
+        if name in layout.child_set:
+            new = _substitute_value(value, mapping)
+            if new is not value:
+                changed = True
+                value = new
+        values.append(value)
+    return layout.make(*values) if changed else node
+
+
+def _substitute_value(value: Any, mapping: Mapping[str, Any]) -> Any:
+    if isinstance(value, Tree):
+        return _substitute(value, mapping)
+    if isinstance(value, tuple) and value:
+        new = tuple([_substitute_value(item, mapping) for item in value])
+        return value if all(a is b for a, b in zip(new, value, strict=True)) else new
+    return value
+
+
+# ------------------------------------------------------------------------------------------------
+# The per-class layout, read once: `dataclasses.fields` and type hints are too slow to read per node.
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    all_fields: tuple[str, ...]  # in `fields()` order: the constructor's positional order
+    child_fields: tuple[str, ...]  # those whose type mentions a node class
+    child_set: frozenset[str]
+    make: Callable[..., Any]
+    variable: bool  # stands for a variable: overrides `replacement`
+    binder: bool  # may bind variables: overrides `binds` (or PDDL's `bound_variables`)
+
+
+_LAYOUTS: dict[type, _Layout] = {}
+
+
+def _layout(cls: type) -> _Layout:
+    layout = _LAYOUTS.get(cls)
+    if layout is None:
+        names = tuple(f.name for f in fields(cls))
+        children = tuple(name for name in names if name != "span" and _may_hold_node(cls, name))
+        below_root = cls.__mro__[:cls.__mro__.index(Tree) - 1]  # the classes under the language's Node
+        variable = any("replacement" in vars(k) for k in below_root)
+        binder = any(hook in vars(k) for k in below_root for hook in ("binds", "bound_variables"))
+        layout = _Layout(names, children, frozenset(children), fast_constructor(cls), variable, binder)
+        _LAYOUTS[cls] = layout
+    return layout
+
+
+def _may_hold_node(cls: type, name: str) -> bool:
+    """Whether the declared type of field `name` mentions a `Tree` class (a field of type `str` or
+    `tuple[str, ...]` never holds one). Where the hints cannot be resolved, every field is looked at."""
+    try:
+        hint = typing.get_type_hints(cls)[name]
+    except (NameError, TypeError, KeyError):
+        return True
+    return _mentions_tree(hint)
+
+
+def _mentions_tree(hint: Any) -> bool:
+    if isinstance(hint, type) and issubclass(hint, Tree):
+        return True
+    return any(_mentions_tree(arg) for arg in typing.get_args(hint))
+
+
+def _collect(value: Any, out: list[Any]) -> None:
+    if isinstance(value, Tree):
+        out.append(value)
+    elif isinstance(value, tuple):
+        for item in value:
+            if isinstance(item, Tree):
+                out.append(item)
+            elif isinstance(item, tuple):
+                _collect(item, out)
+
+
+def _refill(value: Any, given: Iterator[Any]) -> Any:
+    """`value` (a field's content) with each node in it taken from `given`, in order."""
+    if isinstance(value, Tree):
+        replacement = next(given, None)
+        if replacement is None:
+            raise ValueError("too few children to rebuild the node")
+        return replacement
+    if isinstance(value, tuple) and any(isinstance(item, Tree | tuple) for item in value):
+        return tuple(_refill(item, given) for item in value)
+    return value
