@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.syntax import Syntax
 
 from pddltools.codes import REGISTRY, Code, command_line, lookup, near, render_text, shown
+from pddltools.exit_codes import ExitCode
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
@@ -50,7 +51,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         err.print(f"pddltools explain: {args.code} is not a pddltools diagnostic code"
                   + (f"; did you mean {', '.join(hint)}?" if hint else "")
                   + " (`pddltools explain` lists every code)", markup=False)
-        return 2
+        return ExitCode.USAGE
     if args.format == "json":
         json.dump(to_json(entry), sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -58,7 +59,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         _print_rich(entry, out)
     else:
         sys.stdout.write(render_text(entry))
-    return 0
+    return ExitCode.OK
 
 
 def _list_all(out: Console, form: str) -> int:
@@ -66,7 +67,7 @@ def _list_all(out: Console, form: str) -> int:
         json.dump([{"code": e.code, "severity": e.severity.value, "area": e.area, "title": e.title}
                    for e in REGISTRY.values()], sys.stdout, indent=2)
         sys.stdout.write("\n")
-        return 0
+        return ExitCode.OK
     for entry in REGISTRY.values():
         line = f"{entry.code}  {entry.severity.value:<7}  {entry.title}"
         if out.is_terminal:
@@ -74,7 +75,7 @@ def _list_all(out: Console, form: str) -> int:
                       f"{escape(entry.title)}")
         else:
             sys.stdout.write(line + "\n")
-    return 0
+    return ExitCode.OK
 
 
 def _print_rich(entry: Code, out: Console) -> None:

@@ -19,9 +19,10 @@ from typing import Any
 from rich.console import Console
 
 from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
+from pddltools.exit_codes import ExitCode
 from pddltools.rddl.loading import MissingPath
 
-OK, FAILED, USAGE = 0, 1, 2
+OK, FINDINGS, USAGE = ExitCode.OK, ExitCode.FINDINGS, ExitCode.USAGE
 FORMATS = ("text", "json")
 
 
@@ -98,7 +99,7 @@ def _emit(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], output: str) -
 def _failure(exc: Error, output: str) -> int:
     _emit(exc.diagnostics, output)
     usage = isinstance(exc, (InputError, MissingPath)) or type(exc).__name__ in ("ProblemError", "PolicyError")
-    return USAGE if usage else FAILED
+    return USAGE if usage else FINDINGS
 
 
 def _log_to_stderr() -> None:
@@ -121,7 +122,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         from pddltools.diagnostics import error
 
         _emit([error("R106", "expressions are nested too deeply to simulate")], args.format)
-        return FAILED
+        return FINDINGS
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2))
         return OK
@@ -164,7 +165,7 @@ def run_serve(args: argparse.Namespace) -> int:
             from pddltools.diagnostics import error
 
             _emit([error("R300", "no instance of the folders can be simulated")], args.format)
-            return FAILED
+            return FINDINGS
         try:
             listener = await server.start(args.host, args.port)
         except OSError as exc:
@@ -219,7 +220,7 @@ def run_client(args: argparse.Namespace) -> int:
         total = result.end.total_reward if result.end else sum(r.round_reward for r in result.rounds)
         print(f"{result.instance}: session {result.session_id}, {len(result.rounds)} rounds, total reward "
               f"{total:.4f}" + ("" if result.end else " (no session-end)"))
-    return OK if result.end is not None else FAILED
+    return OK if result.end is not None else FINDINGS
 
 
 def run_score(args: argparse.Namespace) -> int:

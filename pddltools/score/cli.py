@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
+from pddltools.exit_codes import ExitCode
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
 from pddltools.score.pairs import Pair, find_pairs, read_pair_list
@@ -42,7 +43,7 @@ from pddltools.score.store import Run, Store
 from pddltools.score.validation import PlanChecker, Validator
 from pddltools.score.wording import count
 
-OK, FINDINGS, USAGE = 0, 1, 2
+OK, FINDINGS, USAGE = ExitCode.OK, ExitCode.FINDINGS, ExitCode.USAGE
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -1,6 +1,7 @@
 """`pddltools view DOMAIN PROBLEM PLAN -o plan.html [--force]`.
 
-Exit codes as `validate`'s: 0 the plan is valid, 1 it is not (the page is written either way), 2 bad
+`--format json` prints validate's envelope (the plan's entry in `files`) with the page written as
+`output`. Exit codes as `validate`'s: 0 the plan is valid, 1 it is not (the page is written either way), 2 bad
 usage, a task that does not load, an unreadable plan, or an output file that exists (kept unless
 `--force`: nothing the user has is replaced without asking).
 """
@@ -8,16 +9,17 @@ usage, a task that does not load, an unreadable plan, or an output file that exi
 from __future__ import annotations
 
 import argparse
-import json
 from fractions import Fraction
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 
-from pddltools.validate.cli import positive_number, report_errors
+from pddltools.envelope import envelope, print_json
+from pddltools.exit_codes import ExitCode
+from pddltools.validate.cli import plan_entry, plan_summary, positive_number, task_entries
 
-OK, FINDINGS, USAGE = 0, 1, 2
+OK, FINDINGS, USAGE = ExitCode.OK, ExitCode.FINDINGS, ExitCode.USAGE
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -51,7 +53,13 @@ def run_view(args: argparse.Namespace) -> int:
     try:
         task = Task.load(args.domain, args.problem)
     except Error as exc:
-        report_errors(exc, args.format)
+        if args.format == "json":
+            print_json(envelope("view", task_entries(args.domain, args.problem, exc.diagnostics),
+                                plan_summary([]), output=None))
+        else:
+            from pddltools.diagnostics import render_rich
+
+            render_rich(exc.diagnostics, err)
         return USAGE
     trace = Trace(task)
     report = validate_plan(task, Path(args.plan), epsilon=args.epsilon, tolerance=args.tolerance, name=args.plan,
@@ -67,7 +75,8 @@ def run_view(args: argparse.Namespace) -> int:
         err.print(f"pddltools view: cannot write {escape(str(out))}: {escape(exc.strerror or str(exc))}")
         return USAGE
     if args.format == "json":
-        print(json.dumps({"output": str(out), "report": report.to_json()}, indent=2))
+        files = [*task_entries(args.domain, args.problem, ()), plan_entry(report.to_json())]
+        print_json(envelope("view", files, plan_summary([report]), output=str(out)))
     else:
         Console(highlight=False, soft_wrap=True).print(f"wrote {escape(str(out))}: {report.verdict}"
                                                        + (f" ({report.reason})" if report.reason else ""))
