@@ -108,15 +108,15 @@ def _command(argv: Sequence[str]) -> str | None:
 
 
 def _stderr() -> Console:
-    from rich.console import Console
+    from pddltools.consoles import stderr_console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return stderr_console()
 
 
 def _stdout() -> Console:
-    from rich.console import Console
+    from pddltools.consoles import stdout_console
 
-    return Console(highlight=False, soft_wrap=True)
+    return stdout_console()
 
 
 # -------------------------------------------------------------------------------------------------

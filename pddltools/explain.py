@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.syntax import Syntax
 
 from pddltools.codes import REGISTRY, Code, command_line, lookup, near, render_text, shown
+from pddltools.consoles import stderr_console, stdout_console
 from pddltools.exit_codes import ExitCode
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
@@ -41,12 +42,12 @@ def to_json(entry: Code) -> dict[str, Any]:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    out = Console(highlight=False, soft_wrap=True)
+    out = stdout_console()
     if args.code is None:
         return _list_all(out, args.format)
     entry = lookup(args.code)
     if entry is None:
-        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        err = stderr_console()
         hint = near(args.code)
         err.print(f"pddltools explain: {args.code} is not a pddltools diagnostic code"
                   + (f"; did you mean {', '.join(hint)}?" if hint else "")

@@ -21,6 +21,7 @@ from rich.markup import escape
 from pddltools.check.report import CheckReport, check_files, check_problem_alone, in_file_order
 from pddltools.check.tracks import TRACK_IDS, Fit
 from pddltools.cli import pddl_files
+from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, InputError, Severity, read_source, render_github, render_rich
 from pddltools.domain_finder import DomainFinder, Resolution, domain_name_span
 from pddltools.envelope import envelope, print_json
@@ -57,16 +58,16 @@ def run_check(args: argparse.Namespace) -> int:
     blocks: list[Block]
     if args.each is not None:
         if args.domain is not None:
-            Console(stderr=True).print("pddltools check: give either DOMAIN [PROBLEM ...] or --each FILE ...",
+            stderr_console().print("pddltools check: give either DOMAIN [PROBLEM ...] or --each FILE ...",
                                        markup=False)
             return ExitCode.USAGE
         blocks = pair_files(args.each, args.force_domain)
     elif args.force_domain is not None:
-        Console(stderr=True).print("pddltools check: --domain goes with --each; otherwise DOMAIN is the first file",
+        stderr_console().print("pddltools check: --domain goes with --each; otherwise DOMAIN is the first file",
                                    markup=False)
         return ExitCode.USAGE
     elif args.domain is None:
-        Console(stderr=True).print("pddltools check: a DOMAIN file is required", markup=False)
+        stderr_console().print("pddltools check: a DOMAIN file is required", markup=False)
         return ExitCode.USAGE
     else:
         blocks = [Block(args.domain, list(args.problems))]
@@ -78,7 +79,7 @@ def run_check(args: argparse.Namespace) -> int:
         if lines:
             sys.stdout.write(lines + "\n")
     else:
-        out = Console(highlight=False, soft_wrap=True)
+        out = stdout_console()
         for block, report in zip(blocks, reports, strict=True):
             if args.each is not None:
                 out.print(f"[bold reverse] {escape(block.title())} [/]")

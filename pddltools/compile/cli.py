@@ -19,6 +19,7 @@ from pddltools.compile.errors import CompileError, compile_error
 from pddltools.compile.pipeline import TARGETS, OnPass, Result, compile_task, removals
 from pddltools.compile.planmap import PlanMap, format_plan, to_json, unmap
 from pddltools.compile.task import Task
+from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, Source, render_rich
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode
@@ -111,7 +112,7 @@ def run_compile(args: argparse.Namespace) -> int:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return stderr_console()
 
 
 def _announcer(progress: Progress, spinner: TaskID, actions: int) -> OnPass:
@@ -151,7 +152,7 @@ def _summary(result: Result, outdir: Path) -> dict[str, Any]:
 
 
 def _print_summary(result: Result, summary: dict[str, Any]) -> None:
-    console = Console(highlight=False, soft_wrap=True)
+    console = stdout_console()
     console.width = max(console.width, 120)  # the table's seven columns, even when piped
     table = Table("pass", "actions", "predicates", "init atoms", "domain bytes", "problem bytes", "ms")
     for p in result.passes:

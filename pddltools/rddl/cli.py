@@ -17,6 +17,7 @@ from typing import Any
 from rich.console import Console
 
 from pddltools.cli_options import add_fmt_mode
+from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, render_github, render_rich
 from pddltools.envelope import envelope, failure, file_entry, print_json
 from pddltools.exit_codes import ExitCode
@@ -58,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False)
+    return stderr_console()
 
 
 def _blocks(rddl: ast.RDDLFile | None) -> list[dict[str, str]]:

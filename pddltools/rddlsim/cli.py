@@ -18,6 +18,7 @@ from typing import Any
 
 from rich.console import Console
 
+from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
 from pddltools.exit_codes import ExitCode
 from pddltools.rddl.loading import MissingPath
@@ -86,7 +87,7 @@ def _positive(text: str) -> int:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False)
+    return stderr_console()
 
 
 def _emit(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], output: str) -> None:

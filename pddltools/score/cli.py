@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
 from pddltools.exit_codes import ExitCode
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
@@ -152,7 +153,7 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return stderr_console()
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -240,7 +241,7 @@ def _run(args: argparse.Namespace) -> int:
     executor: Executor = DaskExecutor(args.dask) if args.dask else LocalExecutor(args.jobs or _cores())
     checker = _checker(args.no_validate)
     counts: Counter[str] = Counter()
-    out = Console(highlight=False, soft_wrap=True)  # one line per run as it finishes, above the progress bar
+    out = stdout_console()  # one line per run as it finishes, above the progress bar
     with Store.open(args.db) as store:
         stored_before = {j.key for j in jobs} & store.keys()
         if stored_before and not args.resume and not _may_replace(args, len(stored_before)):
@@ -353,7 +354,7 @@ def _learn(args: argparse.Namespace) -> int:
                   sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        out_c = Console(highlight=False, soft_wrap=True)
+        out_c = stdout_console()
         out_c.print(f"{k.planner} learned on {k.domain}: {k.status} in {k.wall:.1f} s, knowledge {k.folder} "
                     f"sha256 {k.content_hash}" + (f" ({learned.reason})" if learned.reason else ""), markup=False)
         if repro is not None:
@@ -389,7 +390,7 @@ def _score(args: argparse.Namespace) -> int:
                              *(f"{e.domains[d]:.4f}" for d in scores.domains)])
         sys.stdout.write(buffer.getvalue())
     else:
-        console = Console(highlight=False, soft_wrap=True)
+        console = stdout_console()
         table = _table(f"{args.rules}: {count(len(runs), 'run')}, {count(len(scores.ignored), 'problem')} "
                        "solved by none", ("rank", "planner", "total", "solved"), names=(1,))
         for e in scores.entrants:
@@ -433,7 +434,7 @@ def _select(args: argparse.Namespace) -> int:
         json.dump({"domains": [s.to_json() for s in selections]}, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        console = Console(highlight=False, soft_wrap=True)
+        console = stdout_console()
         for s in selections:
             console.print(f"{s.domain}: {s.verdict}: {s.reason}", markup=False)
             for c in s.candidates:
@@ -461,7 +462,7 @@ def _report(args: argparse.Namespace) -> int:
         json.dump({"output": args.output, "bytes": len(html.encode()), "runs": len(runs)}, sys.stdout)
         sys.stdout.write("\n")
     else:
-        Console(highlight=False, soft_wrap=True).print(f"wrote {args.output} ({count(len(runs), 'run')})", markup=False)
+        stdout_console().print(f"wrote {args.output} ({count(len(runs), 'run')})", markup=False)
     return OK
 
 

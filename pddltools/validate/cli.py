@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from pddltools.cli_options import parse_command_line
+from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
 from pddltools.domain_finder import task_arguments
 from pddltools.envelope import envelope, placed, print_json
@@ -65,7 +66,7 @@ def positive_number(what: str) -> Callable[[str], Fraction]:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return stderr_console()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -133,7 +134,7 @@ def run_validate(args: argparse.Namespace) -> int:
         print_json(envelope("validate", [*task_entries(domain, problem, ()), *entries], plan_summary(reports),
                             task_loaded=True))
     else:
-        console = Console(highlight=False, soft_wrap=True)
+        console = stdout_console()
         for report in reports:
             if trace is not None:
                 for line in trace.lines():
@@ -211,7 +212,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             render_rich(exc.diagnostics, _stderr())
         return USAGE
     status = OK
-    console = Console(highlight=False, soft_wrap=True)
+    console = stdout_console()
     for entry in validate_batch(source.text.splitlines(), epsilon=args.epsilon, tolerance=args.tolerance):
         if args.format == "json":
             print_json(plan_entry(entry), indent=None)

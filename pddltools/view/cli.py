@@ -12,9 +12,9 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 
+from pddltools.consoles import stderr_console, stdout_console
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
 from pddltools.validate.cli import plan_entry, plan_summary, positive_number, task_entries
@@ -45,7 +45,7 @@ def run_view(args: argparse.Namespace) -> int:
     from pddltools.validate.trace import Trace
     from pddltools.view.page import render_page
 
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = stderr_console()
     out = Path(args.output)
     if out.exists() and not args.force:
         err.print(f"pddltools view: {escape(str(out))} exists; give --force to replace it")
@@ -78,7 +78,7 @@ def run_view(args: argparse.Namespace) -> int:
         files = [*task_entries(args.domain, args.problem, ()), plan_entry(report.to_json())]
         print_json(envelope("view", files, plan_summary([report]), output=str(out)))
     else:
-        Console(highlight=False, soft_wrap=True).print(f"wrote {escape(str(out))}: {report.verdict}"
+        stdout_console().print(f"wrote {escape(str(out))}: {report.verdict}"
                                                        + (f" ({report.reason})" if report.reason else ""))
     return OK if report.valid else FINDINGS
 
