@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except BrokenPipeError:
-        return 0
+        return OK
 
 
 def run_validate(args: argparse.Namespace) -> int:
