@@ -31,7 +31,7 @@ def failing_files(output: str) -> dict[str, list[str]]:
 def pddltools(*argv: str | Path, cwd: Path = ROOT) -> tuple[int, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-m", "pddltools.cli", *map(str, argv), "--format", "json"], cwd=cwd,
-                          env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+                          env=env, capture_output=True, text=True, timeout=600)
     return done.returncode, done.stdout
 
 

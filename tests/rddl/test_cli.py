@@ -35,7 +35,8 @@ def test_parse_json_lists_files_blocks_and_summary(capsys: pytest.CaptureFixture
     assert code == 1
     report = json.loads(out)
     first, second = report["files"]
-    assert first == {"path": str(SPLIT / "instance.rddl"), "kind": "rddl", "ok": True, "diagnostics": [], "borrowed": [],
+    assert first == {"path": str(SPLIT / "instance.rddl"), "kind": "rddl", "ok": True, "diagnostics": [],
+                     "borrowed": [],
                      "blocks": [{"kind": "non-fluents", "name": "nf_split"},
                                 {"kind": "instance", "name": "split_1"}]}
     assert second["ok"] is False and second["blocks"] == []
