@@ -166,3 +166,14 @@ def test_rddl_fmt(capsys: pytest.CaptureFixture[str]) -> None:
             conforms("rddl fmt", data)
     _, data = output(capsys, "rddl", "fmt", str(CORPUS / "rddl"), "--format", "json")
     conforms("rddl fmt", data)
+
+
+def test_score_and_select(capsys: pytest.CaptureFixture[str]) -> None:
+    results = CORPUS / "score" / "results" / "line.jsonl"
+    for rules in ("ipc2008-sat", "ipc2008-opt", "ipc2011-time"):
+        _, data = output(capsys, "score", str(results), "--rules", rules, "--format", "json")
+        conforms("score", data)
+        assert set(data["planners"]) == {"A", "B"}
+    _, data = output(capsys, "select", str(results), "--size", "4", "--min-solved", "2", "--format", "json")
+    conforms("select", data)
+    assert data["summary"]["domains"] == len(data["domains"]) == 1

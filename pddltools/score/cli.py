@@ -23,6 +23,7 @@ from rich.table import Table
 
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
+from pddltools.envelope import envelope, file_entry, print_json
 from pddltools.exit_codes import ExitCode
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
@@ -186,6 +187,11 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
 
 def _checker(no_validate: bool) -> PlanChecker | None:
     return None if no_validate else Validator()
+
+
+def _results_entry(args: argparse.Namespace) -> dict[str, Any]:
+    """The envelope's entry of the RESULTS read: a problem in it stops the command before any output."""
+    return file_entry("<stdin>" if args.results == "-" else args.results, "results", [])
 
 
 def _load(args: argparse.Namespace) -> list[Run]:
@@ -379,8 +385,9 @@ def _score(args: argparse.Namespace) -> int:
         data = scores.to_json()
         if impact is not None:
             data["learning_impact"] = impact.to_json()
-        json.dump(data, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(envelope("score", [_results_entry(args)], {"files": 1, "runs": len(runs),
+                                                              "planners": len(scores.entrants),
+                                                              "domains": len(scores.domains)}, **data))
     elif args.format == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -431,8 +438,9 @@ def _select(args: argparse.Namespace) -> int:
     runs = _load(args)
     selections = select(runs, Thresholds(args.size, args.min_solved, args.trivial_time, args.max_trivial_fraction))
     if args.format == "json":
-        json.dump({"domains": [s.to_json() for s in selections]}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        summary = {"files": 1, "runs": len(runs), "domains": len(selections),
+                   "selected": sum(1 for s in selections if s.verdict == "selected")}
+        print_json(envelope("select", [_results_entry(args)], summary, domains=[s.to_json() for s in selections]))
     else:
         console = stdout_console()
         for s in selections:

@@ -53,7 +53,7 @@ def test_run_json_is_scored_unchanged(tmp_path: Path, capsys: pytest.CaptureFixt
     from_json = json.loads(capsys.readouterr().out)
     assert main(["score", str(tmp_path / "r.sqlite"), "--rules", "ipc2008-sat", "--format", "json"]) == 0
     from_db = json.loads(capsys.readouterr().out)
-    assert from_json == from_db
+    assert {**from_json, "files": None} == {**from_db, "files": None}  # the scores; the files read differ
     assert from_json["planners"]["walker"]["solved"] == 3 and from_json["domains"] == ["line"]
 
 
