@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
     from pddltools.validate.report import PlanReport
 
-OK, FINDINGS, USAGE = ExitCode.OK, ExitCode.FINDINGS, ExitCode.USAGE
 _USAGE_CODES = {"E804", "E806", "E807"}
 #: Estimated actions from which a compilation is announced as large before it is made: IPC-2023
 #: rubiks-cube's 12 actions become 48,408 and take most of a minute to compile and write.
@@ -80,7 +79,7 @@ def run_compile(args: argparse.Namespace) -> int:
         domain = parse_domain_file(args.domain)
         problem = parse_problem_file(args.problem)
     except Error as exc:
-        return _fail(exc.diagnostics, args.format, USAGE, "compile", inputs)
+        return _fail(exc.diagnostics, args.format, ExitCode.USAGE, "compile", inputs)
     outdir: Path = args.output
     try:
         remove = removals(args.target, args.remove.split(",") if args.remove else ())
@@ -96,11 +95,11 @@ def run_compile(args: argparse.Namespace) -> int:
             progress.update(spinner, description=f"writing {outdir}")
             written = _write(result, args, outdir)
     except CompileError as exc:
-        code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
+        code = ExitCode.USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else ExitCode.FINDINGS
         return _fail(exc.diagnostics, args.format, code, "compile", inputs)
     if written is not None:
-        return _fail(compile_error("E804", f"cannot write to {outdir}: {written}").diagnostics, args.format, USAGE,
-                     "compile", inputs)
+        refusal = compile_error("E804", f"cannot write to {outdir}: {written}")
+        return _fail(refusal.diagnostics, args.format, ExitCode.USAGE, "compile", inputs)
     summary = _summary(result, outdir)
     if args.format == "json":
         totals = {"files": len(inputs), "actions": summary["actions"], "passes": len(summary["passes"]),
@@ -108,7 +107,7 @@ def run_compile(args: argparse.Namespace) -> int:
         print_json(envelope("compile", placed(inputs, ()), totals, **summary), indent=1)
     else:
         _print_summary(result, summary)
-    return OK
+    return ExitCode.OK
 
 
 def _stderr() -> Console:
@@ -183,7 +182,7 @@ def run_unmap(args: argparse.Namespace) -> int:
             raise compile_error("E807", f"cannot read the plan {args.plan}: {exc}") from exc
         steps = unmap(plan_map, text)
     except CompileError as exc:
-        code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
+        code = ExitCode.USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else ExitCode.FINDINGS
         return _fail(exc.diagnostics, args.format, code, "unmap", inputs)
     plan = format_plan(steps)
     report, unjudged = _judge(plan_map, plan, f"{args.plan}, mapped back")
@@ -208,7 +207,7 @@ def run_unmap(args: argparse.Namespace) -> int:
             print_report(err, report)
         elif unjudged:
             err.print(f"pddltools unmap: the plan was not validated: {unjudged}", markup=False)
-    return FINDINGS if report is not None and not report.valid else OK
+    return ExitCode.FINDINGS if report is not None and not report.valid else ExitCode.OK
 
 
 def _judge(plan_map: PlanMap, plan: str, name: str) -> tuple[PlanReport | None, str | None]:

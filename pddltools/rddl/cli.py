@@ -25,7 +25,6 @@ from pddltools.rddl import ast
 from pddltools.rddl.loading import FileResult, check_paths, collect, parse_paths
 from pddltools.rddl.printer import format_file
 
-OK, FINDINGS, USAGE = ExitCode.OK, ExitCode.FINDINGS, ExitCode.USAGE
 FORMATS = ("text", "json", "github")
 
 
@@ -71,8 +70,8 @@ def _blocks(rddl: ast.RDDLFile | None) -> list[dict[str, str]]:
 
 def _exit_code(results: list[FileResult]) -> int:
     if any(r.unreadable for r in results):
-        return USAGE
-    return OK if all(r.ok for r in results) else FINDINGS
+        return ExitCode.USAGE
+    return ExitCode.OK if all(r.ok for r in results) else ExitCode.FINDINGS
 
 
 def _report(results: list[FileResult], output: str, command: str, summary: str, extra: dict[str, Any]) -> None:
@@ -92,7 +91,7 @@ def _report(results: list[FileResult], output: str, command: str, summary: str, 
 
 def _usage_error(exc: Error, output: str, command: str) -> int:
     _emit(list(exc.diagnostics), output, command)
-    return USAGE
+    return ExitCode.USAGE
 
 
 def _emit(diagnostics: list[Diagnostic], output: str, command: str, path: Path | None = None) -> None:
@@ -158,18 +157,18 @@ def run_fmt(args: argparse.Namespace) -> int:
         from pddltools.diagnostics import error
 
         _emit([error("E001", f"{path} is a folder: fmt formats one file")], args.format, "rddl fmt", path)
-        return USAGE
+        return ExitCode.USAGE
     (result,) = parse_paths([path])
     if result.rddl is None:
         _emit(result.diagnostics, args.format, "rddl fmt", path)
-        return USAGE if result.unreadable else FINDINGS
+        return ExitCode.USAGE if result.unreadable else ExitCode.FINDINGS
     try:
         text = format_file(result.rddl)
     except RecursionError:
         from pddltools.diagnostics import error
 
         _emit([error("R106", f"{path}: expressions are nested too deeply to print")], args.format, "rddl fmt", path)
-        return FINDINGS
+        return ExitCode.FINDINGS
     original = result.rddl.span.source.text if result.rddl.span else ""
     changed = text != original
     if args.check:
@@ -178,11 +177,11 @@ def run_fmt(args: argparse.Namespace) -> int:
         elif changed:
             _stderr().print(f"{path} is not in the standard layout (pddltools rddl fmt --write to fix)",
                             markup=False, soft_wrap=True)
-        return FINDINGS if changed else OK
+        return ExitCode.FINDINGS if changed else ExitCode.OK
     if args.write and changed and _has_comments(original) and not args.drop_comments:
         _stderr().print(f"{path} has comments, which the formatter does not keep; "
                         "pass --drop-comments to rewrite it anyway", markup=False, soft_wrap=True)
-        return USAGE
+        return ExitCode.USAGE
     if args.write and changed:
         path.write_text(text, encoding="utf-8")
     if args.format == "json":
@@ -192,7 +191,7 @@ def run_fmt(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     if result.diagnostics and args.format == "text":
         render_rich(result.diagnostics, _stderr())
-    return OK
+    return ExitCode.OK
 
 
 def _fmt_json(path: Path, diagnostics: list[Diagnostic], *, changed: bool, written: bool, text: str | None) -> None:

@@ -45,8 +45,6 @@ from pddltools.score.store import Run, Store
 from pddltools.score.validation import PlanChecker, Validator
 from pddltools.score.wording import count
 
-OK, FINDINGS, USAGE = ExitCode.OK, ExitCode.FINDINGS, ExitCode.USAGE
-
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run = sub.add_parser("run", help="run planners over a problem set under limits; results into SQLite")
@@ -163,7 +161,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
             return func(args)
         except Error as exc:
             render_rich(exc.diagnostics, _err())
-            return USAGE if isinstance(exc, InputError) or _is_usage(exc) else FINDINGS
+            return ExitCode.USAGE if isinstance(exc, InputError) or _is_usage(exc) else ExitCode.FINDINGS
     return wrapped
 
 
@@ -280,8 +278,8 @@ def _run(args: argparse.Namespace) -> int:
                   + (f": {summary}" if summary else ""), markup=False)
     if missing:
         _err().print(f"{len(missing)} problem{'s' * (len(missing) != 1)} not run: see above", markup=False)
-        return FINDINGS
-    return OK
+        return ExitCode.FINDINGS
+    return ExitCode.OK
 
 
 def _problem_pairs(args: argparse.Namespace) -> tuple[list[Pair], list[Diagnostic]]:
@@ -368,8 +366,8 @@ def _learn(args: argparse.Namespace) -> int:
                 a.content_hash[:12] for a in repro.again)
             out_c.print(f"re-run {len(repro.again)} time(s): {verdict}", markup=False)
     if k.status != "learned" or (repro is not None and not repro.reproduced):
-        return FINDINGS
-    return OK
+        return ExitCode.FINDINGS
+    return ExitCode.OK
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -422,7 +420,7 @@ def _score(args: argparse.Namespace) -> int:
                 it.add_row(i.planner, f"{i.baseline:.2f}", f"{i.dck:.2f}", f"{i.delta:+.2f}", str(i.pareto_rank),
                            award)
             console.print(it)
-    return OK
+    return ExitCode.OK
 
 
 def _table(title: str, columns: tuple[str, ...], names: tuple[int, ...] = (0,)) -> Table:
@@ -447,7 +445,7 @@ def _select(args: argparse.Namespace) -> int:
             console.print(f"{s.domain}: {s.verdict}: {s.reason}", markup=False)
             for c in s.candidates:
                 console.print(f"  {Path(c.problem).name}: solved by {c.solved_by}/{c.planners}: {c.why}", markup=False)
-    return OK
+    return ExitCode.OK
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -471,7 +469,7 @@ def _report(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         stdout_console().print(f"wrote {args.output} ({count(len(runs), 'run')})", markup=False)
-    return OK
+    return ExitCode.OK
 
 
 cmd_run = _guard(_run)

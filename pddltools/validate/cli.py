@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from pddltools.validate.report import PlanReport
     from pddltools.validate.trace import Trace
 
-OK, FINDINGS, USAGE = ExitCode.OK, ExitCode.FINDINGS, ExitCode.USAGE
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -83,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except BrokenPipeError:
-        return OK
+        return ExitCode.OK
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -94,24 +93,24 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.batch:
         if args.trace:
             _stderr().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN, not --batch")
-            return USAGE
+            return ExitCode.USAGE
         if args.paths:
             _stderr().print("pddltools validate: give either --batch LIST or DOMAIN PROBLEM PLAN..., not both")
-            return USAGE
+            return ExitCode.USAGE
         return _run_batch(args)
     found, paths = task_arguments(args.paths, args.domain)
     if found is not None and found.domain is not None:
         paths = [str(found.domain), *paths]
     elif found is not None and len(paths) >= 2:
         _stderr().print(f"pddltools validate: {escape(paths[0])}: {escape(found.missing())}")
-        return USAGE
+        return ExitCode.USAGE
     if len(paths) < 3:
         _stderr().print("pddltools validate: needs DOMAIN PROBLEM PLAN [PLAN ...] (or --batch LIST)")
-        return USAGE
+        return ExitCode.USAGE
     domain, problem, *plans = paths
     if args.trace and len(plans) != 1:
         _stderr().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
-        return USAGE
+        return ExitCode.USAGE
     try:
         task = Task.load(domain, problem)
     except Error as exc:
@@ -120,7 +119,7 @@ def run_validate(args: argparse.Namespace) -> int:
                                 plan_summary([]), task_loaded=False))
         else:
             render_rich(exc.diagnostics, _stderr())
-        return USAGE
+        return ExitCode.USAGE
     trace: Trace | None = None
     if args.trace:
         from pddltools.validate.trace import Trace
@@ -161,8 +160,8 @@ def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
 
 def _exit_code(reports: list[PlanReport]) -> int:
     if any(r.reason == "unreadable" for r in reports):
-        return USAGE
-    return OK if all(r.valid for r in reports) else FINDINGS
+        return ExitCode.USAGE
+    return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FINDINGS
 
 
 def print_report(console: Console, r: PlanReport) -> None:
@@ -210,8 +209,8 @@ def _run_batch(args: argparse.Namespace) -> int:
             print_json(plan_entry({**_unread(args.batch, exc), "batch_line": None}), indent=None)
         else:
             render_rich(exc.diagnostics, _stderr())
-        return USAGE
-    status = OK
+        return ExitCode.USAGE
+    status = ExitCode.OK
     console = stdout_console()
     for entry in validate_batch(source.text.splitlines(), epsilon=args.epsilon, tolerance=args.tolerance):
         if args.format == "json":
@@ -224,9 +223,9 @@ def _run_batch(args: argparse.Namespace) -> int:
             value = f", value {entry['value']}" if entry["valid"] else ""
             console.print(f"line {entry['batch_line']}: {escape(str(entry['plan']))}: {shown}{step}{value}")
         if entry.get("error") or entry.get("reason") == "unreadable":
-            status = USAGE
+            status = ExitCode.USAGE
         elif not entry["valid"]:
-            status = worst(status, FINDINGS)
+            status = worst(status, ExitCode.FINDINGS)
     return status
 
 

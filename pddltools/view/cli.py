@@ -19,8 +19,6 @@ from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
 from pddltools.validate.cli import plan_entry, plan_summary, positive_number, task_entries
 
-OK, FINDINGS, USAGE = ExitCode.OK, ExitCode.FINDINGS, ExitCode.USAGE
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser("view", help="write a validated plan as one self-contained HTML page")
@@ -49,7 +47,7 @@ def run_view(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.exists() and not args.force:
         err.print(f"pddltools view: {escape(str(out))} exists; give --force to replace it")
-        return USAGE
+        return ExitCode.USAGE
     try:
         task = Task.load(args.domain, args.problem)
     except Error as exc:
@@ -60,27 +58,27 @@ def run_view(args: argparse.Namespace) -> int:
             from pddltools.diagnostics import render_rich
 
             render_rich(exc.diagnostics, err)
-        return USAGE
+        return ExitCode.USAGE
     trace = Trace(task)
     report = validate_plan(task, Path(args.plan), epsilon=args.epsilon, tolerance=args.tolerance, name=args.plan,
                            recorder=trace)
     if report.reason == "unreadable":
         err.print(f"pddltools view: {escape(report.message)}")
-        return USAGE
+        return ExitCode.USAGE
     html = render_page(report, trace, args.plan)
     try:
         with out.open("w" if args.force else "x", encoding="utf-8") as handle:
             handle.write(html)
     except OSError as exc:
         err.print(f"pddltools view: cannot write {escape(str(out))}: {escape(exc.strerror or str(exc))}")
-        return USAGE
+        return ExitCode.USAGE
     if args.format == "json":
         files = [*task_entries(args.domain, args.problem, ()), plan_entry(report.to_json())]
         print_json(envelope("view", files, plan_summary([report]), output=str(out)))
     else:
         stdout_console().print(f"wrote {escape(str(out))}: {report.verdict}"
                                                        + (f" ({report.reason})" if report.reason else ""))
-    return OK if report.valid else FINDINGS
+    return ExitCode.OK if report.valid else ExitCode.FINDINGS
 
 
 __all__ = ["register", "run_view"]
