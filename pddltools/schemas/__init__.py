@@ -16,7 +16,7 @@ from typing import Any
 from pddltools.exit_codes import ExitCode
 
 #: The commands with a schema, as typed on the command line (`validate-batch`: one line of --batch).
-COMMANDS = ("parse", "check", "validate", "validate-batch", "compile", "unmap", "fmt", "view", "score", "select",
+COMMANDS = ("parse", "check", "validate", "validate-batch", "compile", "unmap", "fmt", "view", "run", "score", "select",
             "rddl parse", "rddl check", "rddl fmt")
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

@@ -269,9 +269,12 @@ def _run(args: argparse.Namespace) -> int:
 
             stored = run_jobs(jobs, store, executor, checker, resume=args.resume, on_run=on_run)
     if args.format == "json":
-        json.dump({"db": args.db, "ran": len(stored), "skipped": already, "statuses": dict(counts),
-                   "runs": [_run_json(r) for r in stored]}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        # the problems run, and those that could not run with why (their domain was not found)
+        files = [*(file_entry(problem, "problem", []) for _, problem in pairs),
+                 *(file_entry(d.span.file if d.span else None, "problem", [d]) for d in missing)]
+        totals = {"files": len(files), "ran": len(stored), "skipped": already, "not_run": len(missing)}
+        print_json(envelope("run", files, totals, db=args.db, ran=len(stored), skipped=already,
+                            statuses=dict(counts), runs=[_run_json(r) for r in stored]))
     else:
         summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
         out.print(f"{len(stored)} runs into {args.db}" + (f", {already} already there" if already else "")
