@@ -10,6 +10,7 @@ A page writes, on a line of its own,
   Commands on one page share the folder, so a page can `compile` and then `unmap` what it wrote.
 - `<!-- help: COMMAND -->`: the output of `pddltools COMMAND --help`.
 - `<!-- codes -->`: the reference of every diagnostic code, from `pddltools.codes`.
+- `<!-- schemas -->`: every command's JSON Schema, from `pddltools.schemas`.
 - `<!-- include: PATH -->`: a Markdown file of the repository (its first heading dropped).
 """
 
@@ -27,7 +28,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 LOG = logging.getLogger("mkdocs.hooks.pddltools")
-DIRECTIVE = re.compile(r"^<!-- (run(?: (\d+))?|help|codes|include)(?::\s*(.*?))? -->$", re.MULTILINE)
+DIRECTIVE = re.compile(r"^<!-- (run(?: (\d+))?|help|codes|schemas|include)(?::\s*(.*?))? -->$", re.MULTILINE)
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -46,6 +47,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
                 return _run(f"pddltools {argument} --help", 0, scratch, where, show=False)
             if kind == "codes":
                 return codes_reference()
+            if kind == "schemas":
+                return schemas_reference()
             return _include(argument)
 
         return DIRECTIVE.sub(expand, markdown)
@@ -128,4 +131,26 @@ def codes_reference() -> str:
         if entry.example.command:
             out.append(f"```console\n$ {command_line(entry.example)}\n```\n")
         out.append(f"**Fix:** {_markdown_text(entry.example.fix)}\n")
+    return "\n".join(out)
+
+
+# -------------------------------------------------------------------------------------------------
+# The JSON Schemas
+
+
+def schemas_reference() -> str:
+    """Each command's schema, as `pddltools schema COMMAND` prints it."""
+    import json
+
+    from pddltools.schemas import COMMANDS, schema
+
+    out: list[str] = []
+    for command in COMMANDS:
+        data = schema(command)
+        anchor = command.replace(" ", "-")
+        out.append(f"## {command} {{ #{anchor} }}\n")
+        if "description" in data:
+            out.append(_markdown_text(data["description"]) + "\n")
+        out.append(f"```console\n$ pddltools schema {command}\n```\n")
+        out.append(f"```json\n{json.dumps(data, indent=2)}\n```\n")
     return "\n".join(out)

@@ -1,13 +1,13 @@
 """The `pddltools` command: one sub-command per job, each a thin layer over the Python API.
 
-Exit codes: 0 ok, 1 findings (a file does not parse, a check failed), 2 usage or unreadable input.
+Exit codes are `pddltools.exit_codes.ExitCode` (0 ok, 1 findings, 2 usage or unreadable input, 130
+interrupted); `--format json` prints `pddltools.envelope`'s envelope.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pddltools import __version__
 from pddltools.cli_options import add_fmt_mode, parse_command_line
+from pddltools.exit_codes import ExitCode, worst
 
 # Imported where they are used, not here: `pddltools --version` and the commands of other packages
 # would pay for rich's console and the parser on every start (`python -X importtime`).
@@ -30,18 +31,18 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if _command(arguments) is None and "--version" in arguments and not {"-h", "--help"} & set(arguments):
         print(_version())  # without registering every command's package, as argparse would need
-        return 0
+        return ExitCode.OK
     parser = build_parser(_command(arguments), prog=prog)
     args = parse_command_line(parser, arguments)
     if not hasattr(args, "func"):
         parser.print_help()
-        return 2
+        return ExitCode.USAGE
     try:
         return int(args.func(args))
     except KeyboardInterrupt:
-        return 130
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:  # `pddltools fmt big.pddl | head`
-        return 0
+        return ExitCode.OK
 
 
 def _version() -> str:
@@ -68,6 +69,8 @@ def build_parser(command: str | None = None, *, prog: str = "pddltools") -> argp
 
     f = sub.add_parser("fmt", help="print PDDL files in the canonical layout, check or rewrite them")
     add_fmt_mode(f, "canonical layout", several=True)
+    f.add_argument("--format", choices=("text", "json"), default="text",
+                   help="json: the envelope, each file's canonical layout in `text` (none with --check/--write)")
     f.set_defaults(func=cmd_fmt)
 
     if command not in ("parse", "fmt"):
@@ -88,6 +91,7 @@ PLUGINS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pddltools.rddl.cli", ("rddl",)),
     ("pddltools.lsp.cli", ("lsp",)),
     ("pddltools.explain", ("explain",)),
+    ("pddltools.schemas", ("schema",)),
 )
 
 
@@ -104,15 +108,15 @@ def _command(argv: Sequence[str]) -> str | None:
 
 
 def _stderr() -> Console:
-    from rich.console import Console
+    from pddltools.consoles import stderr_console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return stderr_console()
 
 
 def _stdout() -> Console:
-    from rich.console import Console
+    from pddltools.consoles import stdout_console
 
-    return Console(highlight=False, soft_wrap=True)
+    return stdout_console()
 
 
 # -------------------------------------------------------------------------------------------------
@@ -161,61 +165,53 @@ def _summary_line(path: Path, info: dict[str, Any]) -> str:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
+    from pddltools.envelope import envelope, print_json
     from pddltools.progress import progress_bar
 
     out, err = _stdout(), _stderr()
     results: list[dict[str, Any]] = []
-    failed = unreadable = 0
+    statuses: list[ExitCode] = []
     started = time.perf_counter()
     paths = list(pddl_files(args.paths))
     with progress_bar(err) as progress:
         bar = progress.add_task("parsing", total=len(paths))
         for path in paths:
-            results.append(_parse_one(path, args.format, out, err))
-            if results[-1]["errors"]:
-                if results[-1]["unreadable"]:
-                    unreadable += 1
-                else:
-                    failed += 1
+            entry, status = _parse_one(path, args.format, out, err)
+            results.append(entry)
+            statuses.append(status)
             progress.advance(bar)
     seconds = time.perf_counter() - started
     if not results:
         err.print("pddltools parse: no .pddl files found in " + ", ".join(args.paths), markup=False)
-        return 2
-    for entry in results:
-        del entry["unreadable"]
+        return ExitCode.USAGE
+    failed = sum(1 for status in statuses if status is not ExitCode.OK)
     if args.format == "json":
-        json.dump({"files": results, "parsed": len(results) - failed - unreadable,
-                   "failed": failed + unreadable, "seconds": round(seconds, 3)}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(envelope("parse", results, {"files": len(results), "parsed": len(results) - failed,
+                                               "failed": failed, "seconds": round(seconds, 3)}))
     else:
-        err.print(_parse_summary(results, failed + unreadable, seconds), markup=False)
-    if unreadable:
-        return 2
-    return 1 if failed else 0
+        err.print(_parse_summary(results, failed, seconds), markup=False)
+    return worst(*statuses)
 
 
-def _parse_one(path: Path, fmt: str, out: Console, err: Console) -> dict[str, Any]:
-    """One file's entry of `parse`'s JSON (and its line, or its diagnostics, in text)."""
+def _parse_one(path: Path, fmt: str, out: Console, err: Console) -> tuple[dict[str, Any], ExitCode]:
+    """One file's entry of `parse`'s envelope (and its line, or its diagnostics, in text), and its status."""
     from pddltools.diagnostics import Error, InputError, read_source, render_rich
+    from pddltools.envelope import file_entry
     from pddltools.pddl.parser import parse
 
     warnings: list[Diagnostic] = []
-    entry: dict[str, Any] = {"file": str(path), "unreadable": False}
     try:
         node = parse(read_source(path), warnings=warnings)
     except Error as exc:
-        entry.update(kind=None, name=None, errors=[d.to_json() for d in exc.diagnostics],
-                     unreadable=isinstance(exc, InputError))
         if fmt == "text":
             render_rich([*warnings, *exc.diagnostics], err)
-    else:
-        entry.update(summary(node), errors=[])
-        if fmt == "text":
-            render_rich(warnings, err)
-            out.print(_summary_line(path, entry), markup=False)
-    entry["warnings"] = [w.to_json() for w in warnings]
-    return entry
+        status = ExitCode.USAGE if isinstance(exc, InputError) else ExitCode.FINDINGS
+        return file_entry(path, None, [*exc.diagnostics, *warnings], ok=False, name=None), status
+    info = summary(node)
+    if fmt == "text":
+        render_rich(warnings, err)
+        out.print(_summary_line(path, info), markup=False)
+    return file_entry(path, info.pop("kind"), warnings, ok=True, **info), ExitCode.OK
 
 
 def _parse_summary(results: list[dict[str, Any]], failed: int, seconds: float) -> str:
@@ -236,45 +232,73 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     refuses, before writing any file, when one it would rewrite has comments (the printer drops them)
     and --drop-comments was not given: nothing the user wrote is lost without being asked."""
     from pddltools.diagnostics import Error, InputError, read_source, render_rich
-    from pddltools.pddl.parser import parse
 
     err = _stderr()
     formatted: list[tuple[Path, str, str]] = []  # path, its text, its canonical layout
     dropped: dict[Path, str] = {}  # files with what the printer does not keep: comments, an in-package form
-    status = 0
+    failures: list[dict[str, Any]] = []  # the envelope's entries of files that could not be formatted
+    status = ExitCode.OK
     for path in map(Path, args.files):
         try:
             source = read_source(path)
             warnings: list[Diagnostic] = []
-            formatted.append((path, source.text, str(parse(source, warnings=warnings))))
+            formatted.append((path, source.text, _canonical(source, warnings)))
             if any(w.code == "W104" for w in warnings):
                 dropped[path] = "an (in-package ...) form"
             elif _has_comments(source.text):
                 dropped[path] = "comments"
         except Error as exc:
-            render_rich(exc.diagnostics, err)
-            status = max(status, 2 if isinstance(exc, InputError) else 1)
+            if args.format == "text":
+                render_rich(exc.diagnostics, err)
+            failures.append({"path": str(path), "diagnostics": exc.diagnostics})
+            status = worst(status, ExitCode.USAGE if isinstance(exc, InputError) else ExitCode.FINDINGS)
     changed = [(path, text, layout) for path, text, layout in formatted if text != layout]
+    written = False
     if args.check:
-        for path, _, _ in changed:
-            err.print(f"{path} is not formatted (run pddltools fmt --write {path})", markup=False)
-        return max(status, 1 if changed else 0)
-    if args.write:
+        if args.format == "text":
+            for path, _, _ in changed:
+                err.print(f"{path} is not formatted (run pddltools fmt --write {path})", markup=False)
+        status = worst(status, ExitCode.FINDINGS if changed else ExitCode.OK)
+    elif args.write:
         commented = [path for path, _, _ in changed if path in dropped]
         if commented and not args.drop_comments:
             for path in commented:
                 err.print(f"{path} has {dropped[path]}, which the formatter does not keep; "
                           "pass --drop-comments to rewrite it anyway", markup=False)
             err.print("nothing was rewritten", markup=False)
-            return 2
+            return ExitCode.USAGE
         for path, _, layout in changed:
             path.write_text(layout, encoding="utf-8")
-        return status
-    for path, _, layout in formatted:
-        if len(args.files) > 1:
-            sys.stdout.write(f"; ==> {path} <==\n")
-        sys.stdout.write(layout)
+        written = True
+    elif args.format == "text":
+        for path, _, layout in formatted:
+            if len(args.files) > 1:
+                sys.stdout.write(f"; ==> {path} <==\n")
+            sys.stdout.write(layout)
+    if args.format == "json":
+        _fmt_json(formatted, failures, written=written, text=not (args.check or args.write))
     return status
+
+
+def _canonical(source: Any, warnings: list[Diagnostic]) -> str:
+    from pddltools.pddl.parser import parse
+
+    return str(parse(source, warnings=warnings))
+
+
+def _fmt_json(formatted: list[tuple[Path, str, str]], failures: list[dict[str, Any]], *, written: bool,
+              text: bool) -> None:
+    """fmt's envelope: per file whether it `changed` (is not in the canonical layout), was `written`, and
+    (when neither --check nor --write) its canonical layout as `text`."""
+    from pddltools.envelope import envelope, file_entry, print_json
+
+    files = [file_entry(path, "pddl", [], changed=old != new, written=written and old != new,
+                        text=new if text else None) for path, old, new in formatted]
+    files += [file_entry(f["path"], "pddl", f["diagnostics"], ok=False, changed=False, written=False, text=None)
+              for f in failures]
+    changed = sum(1 for f in files if f["changed"])
+    print_json(envelope("fmt", files, {"files": len(files), "changed": changed,
+                                       "failed": len(failures)}))
 
 
 def _has_comments(text: str) -> bool:

@@ -17,6 +17,8 @@ from rich.markup import escape
 from rich.syntax import Syntax
 
 from pddltools.codes import REGISTRY, Code, command_line, lookup, near, render_text, shown
+from pddltools.consoles import stderr_console, stdout_console
+from pddltools.exit_codes import ExitCode
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
@@ -40,17 +42,17 @@ def to_json(entry: Code) -> dict[str, Any]:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    out = Console(highlight=False, soft_wrap=True)
+    out = stdout_console()
     if args.code is None:
         return _list_all(out, args.format)
     entry = lookup(args.code)
     if entry is None:
-        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        err = stderr_console()
         hint = near(args.code)
         err.print(f"pddltools explain: {args.code} is not a pddltools diagnostic code"
                   + (f"; did you mean {', '.join(hint)}?" if hint else "")
                   + " (`pddltools explain` lists every code)", markup=False)
-        return 2
+        return ExitCode.USAGE
     if args.format == "json":
         json.dump(to_json(entry), sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -58,7 +60,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         _print_rich(entry, out)
     else:
         sys.stdout.write(render_text(entry))
-    return 0
+    return ExitCode.OK
 
 
 def _list_all(out: Console, form: str) -> int:
@@ -66,7 +68,7 @@ def _list_all(out: Console, form: str) -> int:
         json.dump([{"code": e.code, "severity": e.severity.value, "area": e.area, "title": e.title}
                    for e in REGISTRY.values()], sys.stdout, indent=2)
         sys.stdout.write("\n")
-        return 0
+        return ExitCode.OK
     for entry in REGISTRY.values():
         line = f"{entry.code}  {entry.severity.value:<7}  {entry.title}"
         if out.is_terminal:
@@ -74,7 +76,7 @@ def _list_all(out: Console, form: str) -> int:
                       f"{escape(entry.title)}")
         else:
             sys.stdout.write(line + "\n")
-    return 0
+    return ExitCode.OK
 
 
 def _print_rich(entry: Code, out: Console) -> None:

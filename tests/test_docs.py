@@ -110,3 +110,13 @@ def test_the_codes_reference_escapes_markup_in_the_prose() -> None:
     text = _hooks().codes_reference()
     assert "&lt;session-request&gt;" in text and "<session-request>" not in text
     assert "### R106: expressions nested too deeply { #r106 }" in text
+
+
+def test_the_json_page_publishes_every_schema(site: Path) -> None:
+    from pddltools.schemas import COMMANDS, schema
+
+    html = (site / "reference" / "json" / "index.html").read_text(encoding="utf-8")
+    for command in COMMANDS:
+        assert f'id="{command.replace(" ", "-")}"' in html, command
+        assert schema(command)["title"] in html, command
+    assert "defs/diagnostic" in html

@@ -46,4 +46,10 @@ def test_the_package_builds_without_a_c_compiler(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "pddltools/frozen.py" in names and "pddltools/grammars/pddl.lark" in names
     assert "pddltools/_speedups.pyi" in names
+    # the JSON Schemas `pddltools schema` prints are package data, one per command and the shared envelope
+    from pddltools.schemas import COMMANDS
+
+    assert {f"pddltools/schemas/{c.replace(' ', '-')}.json" for c in COMMANDS} | {"pddltools/schemas/envelope.json"} \
+        <= set(names)
+    assert "pddltools/view/page.py" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]

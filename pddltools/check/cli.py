@@ -8,7 +8,6 @@ declare the problem's `:domain`), and a problem whose domain is not found alone,
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -22,8 +21,11 @@ from rich.markup import escape
 from pddltools.check.report import CheckReport, check_files, check_problem_alone, in_file_order
 from pddltools.check.tracks import TRACK_IDS, Fit
 from pddltools.cli import pddl_files
+from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, InputError, Severity, read_source, render_github, render_rich
 from pddltools.domain_finder import DomainFinder, Resolution, domain_name_span
+from pddltools.envelope import envelope, print_json
+from pddltools.exit_codes import ExitCode
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
 _TITLE_NAMES = 10  # problems named in a block's heading; the JSON's `pairs` lists them all
@@ -56,31 +58,28 @@ def run_check(args: argparse.Namespace) -> int:
     blocks: list[Block]
     if args.each is not None:
         if args.domain is not None:
-            Console(stderr=True).print("pddltools check: give either DOMAIN [PROBLEM ...] or --each FILE ...",
+            stderr_console().print("pddltools check: give either DOMAIN [PROBLEM ...] or --each FILE ...",
                                        markup=False)
-            return 2
+            return ExitCode.USAGE
         blocks = pair_files(args.each, args.force_domain)
     elif args.force_domain is not None:
-        Console(stderr=True).print("pddltools check: --domain goes with --each; otherwise DOMAIN is the first file",
+        stderr_console().print("pddltools check: --domain goes with --each; otherwise DOMAIN is the first file",
                                    markup=False)
-        return 2
+        return ExitCode.USAGE
     elif args.domain is None:
-        Console(stderr=True).print("pddltools check: a DOMAIN file is required", markup=False)
-        return 2
+        stderr_console().print("pddltools check: a DOMAIN file is required", markup=False)
+        return ExitCode.USAGE
     else:
         blocks = [Block(args.domain, list(args.problems))]
     reports = [block.check(strict=args.strict, tracks=args.track) for block in blocks]
     if args.format == "json":
-        data: Any = (reports[0].to_json() if args.each is None
-                     else [{**r.to_json(), "pairs": b.pairs_json()} for b, r in zip(blocks, reports, strict=True)])
-        json.dump(data, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(_envelope(blocks, reports, each=args.each is not None))
     elif args.format == "github":
         lines = render_github([f for r in reports for f in r.findings])
         if lines:
             sys.stdout.write(lines + "\n")
     else:
-        out = Console(highlight=False, soft_wrap=True)
+        out = stdout_console()
         for block, report in zip(blocks, reports, strict=True):
             if args.each is not None:
                 out.print(f"[bold reverse] {escape(block.title())} [/]")
@@ -88,8 +87,20 @@ def run_check(args: argparse.Namespace) -> int:
             if args.each is not None:
                 out.print()
     if any(r.unreadable for r in reports):
-        return 2
-    return 0 if all(r.ok for r in reports) else 1
+        return ExitCode.USAGE
+    return ExitCode.OK if all(r.ok for r in reports) else ExitCode.FINDINGS
+
+
+def _envelope(blocks: list[Block], reports: list[CheckReport], *, each: bool) -> dict[str, Any]:
+    """check's envelope: one check's features and tracks beside `files`; with --each, `checks` lists each
+    domain's (and each lone problem's) with its `files` and how each problem's domain was found (`pairs`)."""
+    files = [entry for report in reports for entry in report.file_entries()]
+    totals = {key: sum(r.summary()[key] for r in reports) for key in ("files", "errors", "warnings", "infos")}
+    if not each:
+        return envelope("check", files, totals, **reports[0].to_json())
+    checks = [{"files": list(r.files), **r.to_json(), "pairs": b.pairs_json()}
+              for b, r in zip(blocks, reports, strict=True)]
+    return envelope("check", files, totals, checks=checks)
 
 
 @dataclass

@@ -49,11 +49,23 @@ class CheckReport:
     def compile_files(self) -> tuple[str, str]:
         return (self.files[0] if self.files else "DOMAIN", self.files[1] if len(self.files) > 1 else "PROBLEM")
 
+    def file_entries(self) -> list[dict[str, Any]]:
+        """The envelope's `files`: the domain, then the problems, each with its findings (a lone problem
+        whose domain was not found, E300, is a problem)."""
+        from pddltools.envelope import placed
+
+        alone = self.features is None and len(self.files) == 1 and any(f.code == "E300" for f in self.findings)
+        kinds = ["problem" if alone else "domain", *("problem" for _ in self.files[1:])]
+        return placed(list(zip(self.files, kinds, strict=True)), self.findings)
+
+    def summary(self) -> dict[str, int]:
+        return {"files": len(self.files), "errors": len(self.errors), "warnings": len(self.warnings),
+                "infos": len(self.infos)}
+
     def to_json(self) -> dict[str, Any]:
+        """What the check found beside the findings: the features used and the track verdicts."""
         features = self.features.uses if self.features is not None else ()
         return {
-            "files": list(self.files),
-            "findings": [f.to_json() for f in self.findings],
             "features": [use.feature.value for use in features],
             "feature_uses": [
                 {"feature": use.feature.value, "file": use.span.file if use.span else None,
@@ -69,7 +81,6 @@ class CheckReport:
                       "ruled_out_by": [f.value for f in v.ruled_out_by]}
                 for tid, v in self.tracks.items()
             },
-            "summary": {"errors": len(self.errors), "warnings": len(self.warnings), "infos": len(self.infos)},
         }
 
 

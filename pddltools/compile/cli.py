@@ -19,7 +19,10 @@ from pddltools.compile.errors import CompileError, compile_error
 from pddltools.compile.pipeline import TARGETS, OnPass, Result, compile_task, removals
 from pddltools.compile.planmap import PlanMap, format_plan, to_json, unmap
 from pddltools.compile.task import Task
-from pddltools.diagnostics import Diagnostic, Error, Source, render_json, render_rich
+from pddltools.consoles import stderr_console, stdout_console
+from pddltools.diagnostics import Diagnostic, Error, Source, render_rich
+from pddltools.envelope import envelope, placed, print_json
+from pddltools.exit_codes import ExitCode
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
 from pddltools.progress import in_words, progress_bar
 
@@ -28,7 +31,6 @@ if TYPE_CHECKING:
 
     from pddltools.validate.report import PlanReport
 
-OK, FINDINGS, USAGE = 0, 1, 2
 _USAGE_CODES = {"E804", "E806", "E807"}
 #: Estimated actions from which a compilation is announced as large before it is made: IPC-2023
 #: rubiks-cube's 12 actions become 48,408 and take most of a minute to compile and write.
@@ -61,20 +63,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     u.set_defaults(func=run_unmap)
 
 
-def _fail(diagnostics: tuple[Diagnostic, ...], fmt: str, code: int) -> int:
+def _fail(diagnostics: tuple[Diagnostic, ...], fmt: str, code: int, command: str,
+          files: list[tuple[str, str | None]]) -> int:
+    """Report what stopped `command`; in JSON, its envelope with the diagnostics in the entries of `files`."""
     if fmt == "json":
-        print(render_json(diagnostics))
+        print_json(envelope(command, placed(files, diagnostics), {"files": len(files)}))
     else:
         render_rich(diagnostics, _stderr())
     return code
 
 
 def run_compile(args: argparse.Namespace) -> int:
+    inputs: list[tuple[str, str | None]] = [(str(args.domain), "domain"), (str(args.problem), "problem")]
     try:
         domain = parse_domain_file(args.domain)
         problem = parse_problem_file(args.problem)
     except Error as exc:
-        return _fail(exc.diagnostics, args.format, USAGE)
+        return _fail(exc.diagnostics, args.format, ExitCode.USAGE, "compile", inputs)
     outdir: Path = args.output
     try:
         remove = removals(args.target, args.remove.split(",") if args.remove else ())
@@ -90,20 +95,23 @@ def run_compile(args: argparse.Namespace) -> int:
             progress.update(spinner, description=f"writing {outdir}")
             written = _write(result, args, outdir)
     except CompileError as exc:
-        code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
-        return _fail(exc.diagnostics, args.format, code)
+        code = ExitCode.USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else ExitCode.FINDINGS
+        return _fail(exc.diagnostics, args.format, code, "compile", inputs)
     if written is not None:
-        return _fail(compile_error("E804", f"cannot write to {outdir}: {written}").diagnostics, args.format, USAGE)
+        refusal = compile_error("E804", f"cannot write to {outdir}: {written}")
+        return _fail(refusal.diagnostics, args.format, ExitCode.USAGE, "compile", inputs)
     summary = _summary(result, outdir)
     if args.format == "json":
-        print(json.dumps(summary, indent=1))
+        totals = {"files": len(inputs), "actions": summary["actions"], "passes": len(summary["passes"]),
+                  "seconds": summary["seconds"]}
+        print_json(envelope("compile", placed(inputs, ()), totals, **summary), indent=1)
     else:
         _print_summary(result, summary)
-    return OK
+    return ExitCode.OK
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return stderr_console()
 
 
 def _announcer(progress: Progress, spinner: TaskID, actions: int) -> OnPass:
@@ -143,7 +151,7 @@ def _summary(result: Result, outdir: Path) -> dict[str, Any]:
 
 
 def _print_summary(result: Result, summary: dict[str, Any]) -> None:
-    console = Console(highlight=False, soft_wrap=True)
+    console = stdout_console()
     console.width = max(console.width, 120)  # the table's seven columns, even when piped
     table = Table("pass", "actions", "predicates", "init atoms", "domain bytes", "problem bytes", "ms")
     for p in result.passes:
@@ -164,6 +172,8 @@ def _print_summary(result: Result, summary: dict[str, Any]) -> None:
 def run_unmap(args: argparse.Namespace) -> int:
     """The original plan on stdout; when it is not a valid plan of the original task, validate's report
     of why on stderr (in the JSON, `report`) and exit 1, as `pddltools validate` would."""
+    inputs: list[tuple[str, str | None]] = [(str(args.outdir / "plan-map.json"), "plan-map"),
+                                            (str(args.plan), "plan")]
     try:
         plan_map = PlanMap.load(args.outdir / "plan-map.json")
         try:
@@ -172,17 +182,20 @@ def run_unmap(args: argparse.Namespace) -> int:
             raise compile_error("E807", f"cannot read the plan {args.plan}: {exc}") from exc
         steps = unmap(plan_map, text)
     except CompileError as exc:
-        code = USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else FINDINGS
-        return _fail(exc.diagnostics, args.format, code)
+        code = ExitCode.USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else ExitCode.FINDINGS
+        return _fail(exc.diagnostics, args.format, code, "unmap", inputs)
     plan = format_plan(steps)
     report, unjudged = _judge(plan_map, plan, f"{args.plan}, mapped back")
     value = _value(report)
     if args.format == "json":
-        print(json.dumps({"steps": [{"action": name, "args": list(a)} for name, a in steps],
-                          "original": plan_map.data.get("original"),
-                          "valid": report.valid if report is not None else None, "value": value,
-                          "report": report.to_json() if report is not None else None,
-                          "not_validated": unjudged}, indent=1))
+        files = placed(inputs, report.diagnostics if report is not None else ())
+        files[1]["ok"] = report is None or report.valid
+        print_json(envelope("unmap", files, {"files": len(files), "steps": len(steps)},
+                            steps=[{"action": name, "args": list(a)} for name, a in steps],
+                            original=plan_map.data.get("original"),
+                            valid=report.valid if report is not None else None, value=value,
+                            report=report.to_json() if report is not None else None, not_validated=unjudged),
+                   indent=1)
     else:
         sys.stdout.write(plan)
         if value is not None:
@@ -194,7 +207,7 @@ def run_unmap(args: argparse.Namespace) -> int:
             print_report(err, report)
         elif unjudged:
             err.print(f"pddltools unmap: the plan was not validated: {unjudged}", markup=False)
-    return FINDINGS if report is not None and not report.valid else OK
+    return ExitCode.FINDINGS if report is not None and not report.valid else ExitCode.OK
 
 
 def _judge(plan_map: PlanMap, plan: str, name: str) -> tuple[PlanReport | None, str | None]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from pddltools.exit_codes import ExitCode
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser("lsp", help="the language server for PDDL and RDDL (Language Server Protocol "
@@ -22,5 +24,5 @@ def run(args: argparse.Namespace) -> int:
         import sys
 
         sys.stderr.write(f"pddltools lsp needs pygls and lsprotocol (pip install 'pddltools[lsp]'): {exc}\n")
-        return 2
+        return ExitCode.USAGE
     return main()

@@ -2,14 +2,14 @@
 
 `simulate`, `serve`, `client` and `score` live in `pddltools.rddlsim.cli` and register here.
 
-Exit codes: 0 all well, 1 a file is not valid RDDL or has errors, 2 bad usage or unreadable input.
-Diagnostics go to stderr (rich) or, with `--format json|github`, to stdout for machines.
+Exit codes (`ExitCode`): 0 all well, 1 a file is not valid RDDL or has errors, 2 bad usage or unreadable
+input. Diagnostics go to stderr (rich) or, with `--format json|github`, to stdout for machines (json:
+`pddltools.envelope`'s envelope).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,12 +17,14 @@ from typing import Any
 from rich.console import Console
 
 from pddltools.cli_options import add_fmt_mode
+from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, render_github, render_rich
+from pddltools.envelope import envelope, failure, file_entry, print_json
+from pddltools.exit_codes import ExitCode
 from pddltools.rddl import ast
 from pddltools.rddl.loading import FileResult, check_paths, collect, parse_paths
 from pddltools.rddl.printer import format_file
 
-OK, FINDINGS, USAGE = 0, 1, 2
 FORMATS = ("text", "json", "github")
 
 
@@ -56,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False)
+    return stderr_console()
 
 
 def _blocks(rddl: ast.RDDLFile | None) -> list[dict[str, str]]:
@@ -68,18 +70,17 @@ def _blocks(rddl: ast.RDDLFile | None) -> list[dict[str, str]]:
 
 def _exit_code(results: list[FileResult]) -> int:
     if any(r.unreadable for r in results):
-        return USAGE
-    return OK if all(r.ok for r in results) else FINDINGS
+        return ExitCode.USAGE
+    return ExitCode.OK if all(r.ok for r in results) else ExitCode.FINDINGS
 
 
-def _report(results: list[FileResult], output: str, summary: str, extra: dict[str, Any]) -> None:
+def _report(results: list[FileResult], output: str, command: str, summary: str, extra: dict[str, Any]) -> None:
     diagnostics = [d for r in results for d in r.diagnostics]
     if output == "json":
-        files = [{"path": str(r.path), "ok": r.ok, "blocks": _blocks(r.rddl),
-                  "borrowed": [{"kind": kind, "name": name, "path": str(path)}
-                               for kind, name, path in r.borrowed],
-                  "diagnostics": [d.to_json() for d in r.diagnostics]} for r in results]
-        print(json.dumps({"files": files, "summary": extra}, indent=2))
+        files = [file_entry(r.path, "rddl", r.diagnostics, ok=r.ok, blocks=_blocks(r.rddl),
+                            borrowed=[{"kind": kind, "name": name, "path": str(path)}
+                                      for kind, name, path in r.borrowed]) for r in results]
+        print_json(envelope(command, files, extra))
     elif output == "github":
         if diagnostics:
             print(render_github(diagnostics))
@@ -88,14 +89,20 @@ def _report(results: list[FileResult], output: str, summary: str, extra: dict[st
         print(summary)
 
 
-def _usage_error(exc: Error, output: str) -> int:
-    _emit(list(exc.diagnostics), output)
-    return USAGE
+def _usage_error(exc: Error, output: str, command: str) -> int:
+    _emit(list(exc.diagnostics), output, command)
+    return ExitCode.USAGE
 
 
-def _emit(diagnostics: list[Diagnostic], output: str) -> None:
+def _emit(diagnostics: list[Diagnostic], output: str, command: str, path: Path | None = None) -> None:
+    """Diagnostics that stopped `command` before it had a result; in JSON, in the entry of `path` (or of
+    no file: a usage error)."""
     if output == "json":
-        print(json.dumps({"files": [], "diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
+        if path is None:
+            print_json(failure(command, diagnostics))
+        else:
+            entry = file_entry(path, "rddl", diagnostics, ok=False, changed=False, written=False, text=None)
+            print_json(envelope(command, [entry], {"files": 1, "changed": 0, "failed": 1}))
     elif output == "github":
         print(render_github(diagnostics))
     else:
@@ -110,13 +117,13 @@ def run_parse(args: argparse.Namespace) -> int:
     try:
         paths = collect(args.paths)
     except Error as exc:
-        return _usage_error(exc, args.format)
+        return _usage_error(exc, args.format, "rddl parse")
     results = parse_paths(paths)
     failed = sum(1 for r in results if not r.ok)
     blocks = sum(len(r.rddl.blocks) for r in results if r.rddl is not None)
     summary = (f"parsed {_plural(len(results), 'file')} ({_plural(blocks, 'block')}): "
                + ("all valid RDDL" if not failed else f"{failed} not valid RDDL"))
-    _report(results, args.format, summary, {"files": len(results), "valid": len(results) - failed,
+    _report(results, args.format, "rddl parse", summary, {"files": len(results), "valid": len(results) - failed,
                                              "invalid": failed, "blocks": blocks})
     return _exit_code(results)
 
@@ -125,7 +132,7 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         paths = collect(args.paths)
     except Error as exc:
-        return _usage_error(exc, args.format)
+        return _usage_error(exc, args.format, "rddl check")
     results = check_paths(paths)
     errors = sum(1 for r in results for d in r.diagnostics if d.is_error)
     warnings = sum(1 for r in results for d in r.diagnostics if not d.is_error)
@@ -139,7 +146,7 @@ def run_check(args: argparse.Namespace) -> int:
     if borrowed and args.format == "text":
         uses = "; ".join(f"{kind} {name} from {path}" for kind, name, path in borrowed)
         summary += f" (using {uses})"
-    _report(results, args.format, summary, {"files": len(results), "with_errors": bad,
+    _report(results, args.format, "rddl check", summary, {"files": len(results), "with_errors": bad,
                                              "errors": errors, "warnings": warnings})
     return _exit_code(results)
 
@@ -149,44 +156,48 @@ def run_fmt(args: argparse.Namespace) -> int:
     if path.is_dir():
         from pddltools.diagnostics import error
 
-        _emit([error("E001", f"{path} is a folder: fmt formats one file")], args.format)
-        return USAGE
+        _emit([error("E001", f"{path} is a folder: fmt formats one file")], args.format, "rddl fmt", path)
+        return ExitCode.USAGE
     (result,) = parse_paths([path])
     if result.rddl is None:
-        _emit(result.diagnostics, args.format)
-        return USAGE if result.unreadable else FINDINGS
+        _emit(result.diagnostics, args.format, "rddl fmt", path)
+        return ExitCode.USAGE if result.unreadable else ExitCode.FINDINGS
     try:
         text = format_file(result.rddl)
     except RecursionError:
         from pddltools.diagnostics import error
 
-        _emit([error("R106", f"{path}: expressions are nested too deeply to print")], args.format)
-        return FINDINGS
+        _emit([error("R106", f"{path}: expressions are nested too deeply to print")], args.format, "rddl fmt", path)
+        return ExitCode.FINDINGS
     original = result.rddl.span.source.text if result.rddl.span else ""
     changed = text != original
     if args.check:
         if args.format == "json":
-            print(json.dumps({"path": str(path), "changed": changed, "written": False, "text": None,
-                              "diagnostics": [d.to_json() for d in result.diagnostics]}, indent=2))
+            _fmt_json(path, result.diagnostics, changed=changed, written=False, text=None)
         elif changed:
             _stderr().print(f"{path} is not in the standard layout (pddltools rddl fmt --write to fix)",
                             markup=False, soft_wrap=True)
-        return FINDINGS if changed else OK
+        return ExitCode.FINDINGS if changed else ExitCode.OK
     if args.write and changed and _has_comments(original) and not args.drop_comments:
         _stderr().print(f"{path} has comments, which the formatter does not keep; "
                         "pass --drop-comments to rewrite it anyway", markup=False, soft_wrap=True)
-        return USAGE
+        return ExitCode.USAGE
     if args.write and changed:
         path.write_text(text, encoding="utf-8")
     if args.format == "json":
-        print(json.dumps({"path": str(path), "changed": changed, "written": bool(args.write and changed),
-                          "text": None if args.write else text,
-                          "diagnostics": [d.to_json() for d in result.diagnostics]}, indent=2))
+        _fmt_json(path, result.diagnostics, changed=changed, written=bool(args.write and changed),
+                  text=None if args.write else text)
     elif not args.write:
         sys.stdout.write(text)
     if result.diagnostics and args.format == "text":
         render_rich(result.diagnostics, _stderr())
-    return OK
+    return ExitCode.OK
+
+
+def _fmt_json(path: Path, diagnostics: list[Diagnostic], *, changed: bool, written: bool, text: str | None) -> None:
+    """`rddl fmt`'s envelope, shaped as PDDL `fmt`'s: one file, whether it changed, was written, its layout."""
+    entry = file_entry(path, "rddl", diagnostics, changed=changed, written=written, text=text)
+    print_json(envelope("rddl fmt", [entry], {"files": 1, "changed": int(changed), "failed": 0}))
 
 
 def _has_comments(text: str) -> bool:

@@ -18,10 +18,11 @@ from typing import Any
 
 from rich.console import Console
 
+from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
+from pddltools.exit_codes import ExitCode
 from pddltools.rddl.loading import MissingPath
 
-OK, FAILED, USAGE = 0, 1, 2
 FORMATS = ("text", "json")
 
 
@@ -85,7 +86,7 @@ def _positive(text: str) -> int:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False)
+    return stderr_console()
 
 
 def _emit(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], output: str) -> None:
@@ -98,7 +99,7 @@ def _emit(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], output: str) -
 def _failure(exc: Error, output: str) -> int:
     _emit(exc.diagnostics, output)
     usage = isinstance(exc, (InputError, MissingPath)) or type(exc).__name__ in ("ProblemError", "PolicyError")
-    return USAGE if usage else FAILED
+    return ExitCode.USAGE if usage else ExitCode.FINDINGS
 
 
 def _log_to_stderr() -> None:
@@ -121,15 +122,15 @@ def run_simulate(args: argparse.Namespace) -> int:
         from pddltools.diagnostics import error
 
         _emit([error("R106", "expressions are nested too deeply to simulate")], args.format)
-        return FAILED
+        return ExitCode.FINDINGS
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2))
-        return OK
+        return ExitCode.OK
     for number, reward in enumerate(result.rewards, 1):
         print(f"round {number:>3}: {reward:.4f}")
     print(f"{result.instance}: mean {result.mean:.4f}, std {result.std:.4f} over {len(result.rewards)} rounds "
           f"(policy {args.policy}, seed {args.seed}, horizon {result.horizon})")
-    return OK
+    return ExitCode.OK
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -146,7 +147,7 @@ def run_serve(args: argparse.Namespace) -> int:
         from pddltools.diagnostics import error
 
         _emit([error("E001", f"cannot open results log {args.log}: {exc}")], args.format)
-        return USAGE
+        return ExitCode.USAGE
     if skipped and args.format == "text":
         render_rich(skipped, _stderr())  # files that do not parse are left out; the others are served
     _log_to_stderr()
@@ -164,14 +165,14 @@ def run_serve(args: argparse.Namespace) -> int:
             from pddltools.diagnostics import error
 
             _emit([error("R300", "no instance of the folders can be simulated")], args.format)
-            return FAILED
+            return ExitCode.FINDINGS
         try:
             listener = await server.start(args.host, args.port)
         except OSError as exc:
             from pddltools.diagnostics import error
 
             _emit([error("E002", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format)
-            return USAGE
+            return ExitCode.USAGE
         port = listener.sockets[0].getsockname()[1]
         # before the first line goes out: whoever reads it may signal at once
         stop = asyncio.Event()
@@ -191,7 +192,7 @@ def run_serve(args: argparse.Namespace) -> int:
         for task in list(server.active):
             task.cancel()
         results.close()
-        return OK
+        return ExitCode.OK
 
     return asyncio.run(main())
 
@@ -210,7 +211,7 @@ def run_client(args: argparse.Namespace) -> int:
         from pddltools.diagnostics import error
 
         _emit([error("E002", f"cannot connect to {args.host}:{args.port}: {exc}")], args.format)
-        return USAGE
+        return ExitCode.USAGE
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2))
     else:
@@ -219,7 +220,7 @@ def run_client(args: argparse.Namespace) -> int:
         total = result.end.total_reward if result.end else sum(r.round_reward for r in result.rounds)
         print(f"{result.instance}: session {result.session_id}, {len(result.rounds)} rounds, total reward "
               f"{total:.4f}" + ("" if result.end else " (no session-end)"))
-    return OK if result.end is not None else FAILED
+    return ExitCode.OK if result.end is not None else ExitCode.FINDINGS
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -237,7 +238,7 @@ def run_score(args: argparse.Namespace) -> int:
     if args.format == "json":
         out: dict[str, Any] = {"clients": [c.to_json() for c in clients], "baselines": baselines}
         print(json.dumps(out, indent=2))
-        return OK
+        return ExitCode.OK
     for client in clients:
         print(f"client {client.client}")
         for item in client.instances:
@@ -246,4 +247,4 @@ def run_score(args: argparse.Namespace) -> int:
         for domain, value in client.domains.items():
             print(f"  domain {domain:<33} score {value:.3f}")
         print(f"  overall score {client.overall:.3f}")
-    return OK
+    return ExitCode.OK

@@ -21,7 +21,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
+from pddltools.envelope import envelope, file_entry, print_json
+from pddltools.exit_codes import ExitCode
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
 from pddltools.score.pairs import Pair, find_pairs, read_pair_list
@@ -41,8 +44,6 @@ from pddltools.score.selection import Thresholds, select
 from pddltools.score.store import Run, Store
 from pddltools.score.validation import PlanChecker, Validator
 from pddltools.score.wording import count
-
-OK, FINDINGS, USAGE = 0, 1, 2
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -151,7 +152,7 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return stderr_console()
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -160,7 +161,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
             return func(args)
         except Error as exc:
             render_rich(exc.diagnostics, _err())
-            return USAGE if isinstance(exc, InputError) or _is_usage(exc) else FINDINGS
+            return ExitCode.USAGE if isinstance(exc, InputError) or _is_usage(exc) else ExitCode.FINDINGS
     return wrapped
 
 
@@ -184,6 +185,11 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
 
 def _checker(no_validate: bool) -> PlanChecker | None:
     return None if no_validate else Validator()
+
+
+def _results_entry(args: argparse.Namespace) -> dict[str, Any]:
+    """The envelope's entry of the RESULTS read: a problem in it stops the command before any output."""
+    return file_entry("<stdin>" if args.results == "-" else args.results, "results", [])
 
 
 def _load(args: argparse.Namespace) -> list[Run]:
@@ -239,7 +245,7 @@ def _run(args: argparse.Namespace) -> int:
     executor: Executor = DaskExecutor(args.dask) if args.dask else LocalExecutor(args.jobs or _cores())
     checker = _checker(args.no_validate)
     counts: Counter[str] = Counter()
-    out = Console(highlight=False, soft_wrap=True)  # one line per run as it finishes, above the progress bar
+    out = stdout_console()  # one line per run as it finishes, above the progress bar
     with Store.open(args.db) as store:
         stored_before = {j.key for j in jobs} & store.keys()
         if stored_before and not args.resume and not _may_replace(args, len(stored_before)):
@@ -263,17 +269,20 @@ def _run(args: argparse.Namespace) -> int:
 
             stored = run_jobs(jobs, store, executor, checker, resume=args.resume, on_run=on_run)
     if args.format == "json":
-        json.dump({"db": args.db, "ran": len(stored), "skipped": already, "statuses": dict(counts),
-                   "runs": [_run_json(r) for r in stored]}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        # the problems run, and those that could not run with why (their domain was not found)
+        files = [*(file_entry(problem, "problem", []) for _, problem in pairs),
+                 *(file_entry(d.span.file if d.span else None, "problem", [d]) for d in missing)]
+        totals = {"files": len(files), "ran": len(stored), "skipped": already, "not_run": len(missing)}
+        print_json(envelope("run", files, totals, db=args.db, ran=len(stored), skipped=already,
+                            statuses=dict(counts), runs=[_run_json(r) for r in stored]))
     else:
         summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
         out.print(f"{count(len(stored), 'run')} into {args.db}" + (f", {already} already there" if already else "")
                   + (f": {summary}" if summary else ""), markup=False)
     if missing:
         _err().print(f"{count(len(missing), 'problem')} not run: see above", markup=False)
-        return FINDINGS
-    return OK
+        return ExitCode.FINDINGS
+    return ExitCode.OK
 
 
 def _problem_pairs(args: argparse.Namespace) -> tuple[list[Pair], list[Diagnostic]]:
@@ -352,7 +361,7 @@ def _learn(args: argparse.Namespace) -> int:
                   sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        out_c = Console(highlight=False, soft_wrap=True)
+        out_c = stdout_console()
         out_c.print(f"{k.planner} learned on {k.domain}: {k.status} in {k.wall:.1f} s, knowledge {k.folder} "
                     f"sha256 {k.content_hash}" + (f" ({learned.reason})" if learned.reason else ""), markup=False)
         if repro is not None:
@@ -360,8 +369,8 @@ def _learn(args: argparse.Namespace) -> int:
                 a.content_hash[:12] for a in repro.again)
             out_c.print(f"re-run {len(repro.again)} time(s): {verdict}", markup=False)
     if k.status != "learned" or (repro is not None and not repro.reproduced):
-        return FINDINGS
-    return OK
+        return ExitCode.FINDINGS
+    return ExitCode.OK
 
 
 def _score(args: argparse.Namespace) -> int:
@@ -377,8 +386,9 @@ def _score(args: argparse.Namespace) -> int:
         data = scores.to_json()
         if impact is not None:
             data["learning_impact"] = impact.to_json()
-        json.dump(data, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(envelope("score", [_results_entry(args)], {"files": 1, "runs": len(runs),
+                                                              "planners": len(scores.entrants),
+                                                              "domains": len(scores.domains)}, **data))
     elif args.format == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -388,7 +398,7 @@ def _score(args: argparse.Namespace) -> int:
                              *(f"{e.domains[d]:.4f}" for d in scores.domains)])
         sys.stdout.write(buffer.getvalue())
     else:
-        console = Console(highlight=False, soft_wrap=True)
+        console = stdout_console()
         table = _table(f"{args.rules}: {count(len(runs), 'run')}, {count(len(scores.ignored), 'problem')} "
                        "solved by none", ("rank", "planner", "total", "solved"), names=(1,))
         for e in scores.entrants:
@@ -413,7 +423,7 @@ def _score(args: argparse.Namespace) -> int:
                 it.add_row(i.planner, f"{i.baseline:.2f}", f"{i.dck:.2f}", f"{i.delta:+.2f}", str(i.pareto_rank),
                            award)
             console.print(it)
-    return OK
+    return ExitCode.OK
 
 
 def _table(title: str, columns: tuple[str, ...], names: tuple[int, ...] = (0,)) -> Table:
@@ -429,15 +439,16 @@ def _select(args: argparse.Namespace) -> int:
     runs = _load(args)
     selections = select(runs, Thresholds(args.size, args.min_solved, args.trivial_time, args.max_trivial_fraction))
     if args.format == "json":
-        json.dump({"domains": [s.to_json() for s in selections]}, sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        summary = {"files": 1, "runs": len(runs), "domains": len(selections),
+                   "selected": sum(1 for s in selections if s.verdict == "selected")}
+        print_json(envelope("select", [_results_entry(args)], summary, domains=[s.to_json() for s in selections]))
     else:
-        console = Console(highlight=False, soft_wrap=True)
+        console = stdout_console()
         for s in selections:
             console.print(f"{s.domain}: {s.verdict}: {s.reason}", markup=False)
             for c in s.candidates:
                 console.print(f"  {Path(c.problem).name}: solved by {c.solved_by}/{c.planners}: {c.why}", markup=False)
-    return OK
+    return ExitCode.OK
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -460,8 +471,8 @@ def _report(args: argparse.Namespace) -> int:
         json.dump({"output": args.output, "bytes": len(html.encode()), "runs": len(runs)}, sys.stdout)
         sys.stdout.write("\n")
     else:
-        Console(highlight=False, soft_wrap=True).print(f"wrote {args.output} ({count(len(runs), 'run')})", markup=False)
-    return OK
+        stdout_console().print(f"wrote {args.output} ({count(len(runs), 'run')})", markup=False)
+    return ExitCode.OK
 
 
 cmd_run = _guard(_run)

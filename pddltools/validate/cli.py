@@ -1,18 +1,18 @@
 """`pddltools validate DOMAIN PROBLEM PLAN...` and `pddltools validate --batch LIST`.
 
-Exit codes: 0 every plan valid, 1 a plan is invalid or not a plan for the task, 2 bad usage, a task
-that does not load, or a plan file that cannot be read. `--format json` prints a list with one object
-per plan (`PlanReport.to_json`); `--batch` prints one JSON object per line of LIST, in order.
-`--trace` (one plan) adds the state changes step by step: printed after the verdict, or as the
-report's `trace` field in JSON.
+Exit codes (`ExitCode`): 0 every plan valid, 1 a plan is invalid or not a plan for the task, 2 bad usage,
+a task that does not load, or a plan file that cannot be read. `--format json` prints the envelope: the
+domain, the problem and each plan in `files`, a plan's entry carrying `PlanReport.to_json`'s fields;
+`--batch` prints one JSON object per line of LIST, in order: not an envelope but a plan's entry of one
+(with the line's `batch_line`, `domain`, `problem`, `error`). `--trace` (one plan) adds the state
+changes step by step: printed after the verdict, or as the plan entry's `trace` field in JSON.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,14 +21,16 @@ from rich.console import Console
 from rich.markup import escape
 
 from pddltools.cli_options import parse_command_line
-from pddltools.diagnostics import Error, InputError, read_source, render_json, render_rich
+from pddltools.consoles import stderr_console, stdout_console
+from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
 from pddltools.domain_finder import task_arguments
+from pddltools.envelope import envelope, placed, print_json
+from pddltools.exit_codes import ExitCode, worst
 
 if TYPE_CHECKING:
     from pddltools.validate.report import PlanReport
     from pddltools.validate.trace import Trace
 
-OK, FINDINGS, USAGE = 0, 1, 2
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -63,7 +65,7 @@ def positive_number(what: str) -> Callable[[str], Fraction]:
 
 
 def _stderr() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return stderr_console()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except BrokenPipeError:
-        return 0
+        return ExitCode.OK
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -91,29 +93,33 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.batch:
         if args.trace:
             _stderr().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN, not --batch")
-            return USAGE
+            return ExitCode.USAGE
         if args.paths:
             _stderr().print("pddltools validate: give either --batch LIST or DOMAIN PROBLEM PLAN..., not both")
-            return USAGE
+            return ExitCode.USAGE
         return _run_batch(args)
     found, paths = task_arguments(args.paths, args.domain)
     if found is not None and found.domain is not None:
         paths = [str(found.domain), *paths]
     elif found is not None and len(paths) >= 2:
         _stderr().print(f"pddltools validate: {escape(paths[0])}: {escape(found.missing())}")
-        return USAGE
+        return ExitCode.USAGE
     if len(paths) < 3:
         _stderr().print("pddltools validate: needs DOMAIN PROBLEM PLAN [PLAN ...] (or --batch LIST)")
-        return USAGE
+        return ExitCode.USAGE
     domain, problem, *plans = paths
     if args.trace and len(plans) != 1:
         _stderr().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
-        return USAGE
+        return ExitCode.USAGE
     try:
         task = Task.load(domain, problem)
     except Error as exc:
-        report_errors(exc, args.format)
-        return USAGE
+        if args.format == "json":
+            print_json(envelope("validate", task_entries(domain, problem, exc.diagnostics),
+                                plan_summary([]), task_loaded=False))
+        else:
+            render_rich(exc.diagnostics, _stderr())
+        return ExitCode.USAGE
     trace: Trace | None = None
     if args.trace:
         from pddltools.validate.trace import Trace
@@ -121,12 +127,13 @@ def run_validate(args: argparse.Namespace) -> int:
     reports = [validate_plan(task, Path(plan), epsilon=args.epsilon, tolerance=args.tolerance, name=plan,
                              recorder=trace) for plan in plans]
     if args.format == "json":
-        results = [r.to_json() for r in reports]
+        entries = [plan_entry(r.to_json()) for r in reports]
         if trace is not None:
-            results[0]["trace"] = trace.to_json()
-        print(json.dumps(results, indent=2))
+            entries[0]["trace"] = trace.to_json()
+        print_json(envelope("validate", [*task_entries(domain, problem, ()), *entries], plan_summary(reports),
+                            task_loaded=True))
     else:
-        console = Console(highlight=False, soft_wrap=True)
+        console = stdout_console()
         for report in reports:
             if trace is not None:
                 for line in trace.lines():
@@ -135,17 +142,26 @@ def run_validate(args: argparse.Namespace) -> int:
     return _exit_code(reports)
 
 
+def plan_entry(report: dict[str, Any]) -> dict[str, Any]:
+    """A plan's entry in the envelope's `files`: `PlanReport.to_json`'s fields, with the plan file as
+    `path`, `kind` "plan" and `ok` its validity."""
+    return {"path": report["plan"], "kind": "plan", "ok": report["valid"], **report}
+
+
+def task_entries(domain: str, problem: str, diagnostics: Sequence[Diagnostic]) -> list[dict[str, Any]]:
+    """The domain's and the problem's entries, each with the diagnostics found in it."""
+    return placed([(domain, "domain"), (problem, "problem")], diagnostics)
+
+
+def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
+    valid = sum(1 for r in reports if r.valid)
+    return {"files": 2 + len(reports), "plans": len(reports), "valid": valid, "invalid": len(reports) - valid}
+
+
 def _exit_code(reports: list[PlanReport]) -> int:
     if any(r.reason == "unreadable" for r in reports):
-        return USAGE
-    return OK if all(r.valid for r in reports) else FINDINGS
-
-
-def report_errors(exc: Error, fmt: str) -> None:
-    if fmt == "json":
-        print(render_json(exc.diagnostics))
-    else:
-        render_rich(exc.diagnostics, _stderr())
+        return ExitCode.USAGE
+    return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FINDINGS
 
 
 def print_report(console: Console, r: PlanReport) -> None:
@@ -189,25 +205,38 @@ def _run_batch(args: argparse.Namespace) -> int:
     try:
         source = read_source(args.batch)
     except InputError as exc:
-        report_errors(exc, args.format)
-        return USAGE
-    worst = OK
-    console = Console(highlight=False, soft_wrap=True)
+        if args.format == "json":
+            print_json(plan_entry({**_unread(args.batch, exc), "batch_line": None}), indent=None)
+        else:
+            render_rich(exc.diagnostics, _stderr())
+        return ExitCode.USAGE
+    status = ExitCode.OK
+    console = stdout_console()
     for entry in validate_batch(source.text.splitlines(), epsilon=args.epsilon, tolerance=args.tolerance):
         if args.format == "json":
-            sys.stdout.write(json.dumps(entry) + "\n")
+            print_json(plan_entry(entry), indent=None)
         elif entry.get("error"):
             console.print(f"line {entry['batch_line']}: [red]error[/red]: {escape(str(entry['error']))}")
         else:
-            status = "[green]valid[/green]" if entry["valid"] else f"[red]{entry['verdict']}[/red] ({entry['reason']})"
+            shown = "[green]valid[/green]" if entry["valid"] else f"[red]{entry['verdict']}[/red] ({entry['reason']})"
             step = f" at step {entry['failed_step']}" if entry.get("failed_step") else ""
             value = f", value {entry['value']}" if entry["valid"] else ""
-            console.print(f"line {entry['batch_line']}: {escape(str(entry['plan']))}: {status}{step}{value}")
+            console.print(f"line {entry['batch_line']}: {escape(str(entry['plan']))}: {shown}{step}{value}")
         if entry.get("error") or entry.get("reason") == "unreadable":
-            worst = USAGE
-        elif not entry["valid"] and worst == OK:
-            worst = FINDINGS
-    return worst
+            status = ExitCode.USAGE
+        elif not entry["valid"]:
+            status = worst(status, ExitCode.FINDINGS)
+    return status
 
 
-__all__ = ["build_parser", "main", "positive_number", "register", "report_errors", "run_validate"]
+def _unread(path: str, exc: InputError) -> dict[str, Any]:
+    """The batch line for a LIST that cannot be read: a plan entry's fields, `error` saying why."""
+    from pddltools.validate.report import PlanReport
+
+    report = PlanReport(plan=path, valid=False, verdict="error", reason="unreadable",
+                        message="; ".join(d.message for d in exc.diagnostics), diagnostics=exc.diagnostics)
+    return {**report.to_json(), "domain": None, "problem": None, "error": report.message}
+
+
+__all__ = ["build_parser", "main", "plan_entry", "plan_summary", "positive_number", "register", "run_validate",
+           "task_entries"]

@@ -1,6 +1,7 @@
 """`pddltools view DOMAIN PROBLEM PLAN -o plan.html [--force]`.
 
-Exit codes as `validate`'s: 0 the plan is valid, 1 it is not (the page is written either way), 2 bad
+`--format json` prints validate's envelope (the plan's entry in `files`) with the page written as
+`output`. Exit codes as `validate`'s: 0 the plan is valid, 1 it is not (the page is written either way), 2 bad
 usage, a task that does not load, an unreadable plan, or an output file that exists (kept unless
 `--force`: nothing the user has is replaced without asking).
 """
@@ -8,16 +9,15 @@ usage, a task that does not load, an unreadable plan, or an output file that exi
 from __future__ import annotations
 
 import argparse
-import json
 from fractions import Fraction
 from pathlib import Path
 
-from rich.console import Console
 from rich.markup import escape
 
-from pddltools.validate.cli import positive_number, report_errors
-
-OK, FINDINGS, USAGE = 0, 1, 2
+from pddltools.consoles import stderr_console, stdout_console
+from pddltools.envelope import envelope, print_json
+from pddltools.exit_codes import ExitCode
+from pddltools.validate.cli import plan_entry, plan_summary, positive_number, task_entries
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -43,35 +43,42 @@ def run_view(args: argparse.Namespace) -> int:
     from pddltools.validate.trace import Trace
     from pddltools.view.page import render_page
 
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    err = stderr_console()
     out = Path(args.output)
     if out.exists() and not args.force:
         err.print(f"pddltools view: {escape(str(out))} exists; give --force to replace it")
-        return USAGE
+        return ExitCode.USAGE
     try:
         task = Task.load(args.domain, args.problem)
     except Error as exc:
-        report_errors(exc, args.format)
-        return USAGE
+        if args.format == "json":
+            print_json(envelope("view", task_entries(args.domain, args.problem, exc.diagnostics),
+                                plan_summary([]), output=None))
+        else:
+            from pddltools.diagnostics import render_rich
+
+            render_rich(exc.diagnostics, err)
+        return ExitCode.USAGE
     trace = Trace(task)
     report = validate_plan(task, Path(args.plan), epsilon=args.epsilon, tolerance=args.tolerance, name=args.plan,
                            recorder=trace)
     if report.reason == "unreadable":
         err.print(f"pddltools view: {escape(report.message)}")
-        return USAGE
+        return ExitCode.USAGE
     html = render_page(report, trace, args.plan)
     try:
         with out.open("w" if args.force else "x", encoding="utf-8") as handle:
             handle.write(html)
     except OSError as exc:
         err.print(f"pddltools view: cannot write {escape(str(out))}: {escape(exc.strerror or str(exc))}")
-        return USAGE
+        return ExitCode.USAGE
     if args.format == "json":
-        print(json.dumps({"output": str(out), "report": report.to_json()}, indent=2))
+        files = [*task_entries(args.domain, args.problem, ()), plan_entry(report.to_json())]
+        print_json(envelope("view", files, plan_summary([report]), output=str(out)))
     else:
-        Console(highlight=False, soft_wrap=True).print(f"wrote {escape(str(out))}: {report.verdict}"
+        stdout_console().print(f"wrote {escape(str(out))}: {report.verdict}"
                                                        + (f" ({report.reason})" if report.reason else ""))
-    return OK if report.valid else FINDINGS
+    return ExitCode.OK if report.valid else ExitCode.FINDINGS
 
 
 __all__ = ["register", "run_view"]

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,11 @@ from pddltools.cli import main
 CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "pddl"
 HELLO = CORPUS / "examples" / "hello"
 BAD = CORPUS / "check"
+
+
+def findings(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every diagnostic of check's envelope, file by file."""
+    return [d for f in data["files"] for d in f["diagnostics"]]
 
 
 def run(*args: str | Path) -> tuple[int, str, str]:
@@ -35,13 +41,14 @@ def test_a_clean_task_exits_0_with_features_and_every_track(capsys: pytest.Captu
 def test_json_has_the_documented_fields(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--format", "json", str(HELLO / "domain.pddl"), str(HELLO / "problem.pddl")]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["files"] == [str(HELLO / "domain.pddl"), str(HELLO / "problem.pddl")]
+    assert [(f["path"], f["kind"]) for f in data["files"]] == [(str(HELLO / "domain.pddl"), "domain"),
+                                                                (str(HELLO / "problem.pddl"), "problem")]
     assert data["features"] == ["typing", "action-costs"]
     assert set(data["tracks"]) == set(TRACK_IDS)
     assert data["tracks"]["ipc2008-seq-sat"] == "fits"
     assert data["tracks"]["ipc2011-learning"] == "compilable"
     assert "--remove action-costs" in data["track_details"]["ipc2011-learning"]["compile"]
-    finding = data["findings"][0]
+    finding = findings(data)[0]
     assert {"code", "severity", "message", "file", "line", "column"} <= set(finding)
     assert data["summary"]["errors"] == 0
 
@@ -60,7 +67,7 @@ def test_several_errors_in_one_file_are_all_reported(tmp_path: Path, capsys: pyt
   (:predicates (p ?x))
   (:action a :parameters (?x) :precondition (and (q ?x) (p ?y)) :effect (p ?x ?x)))""")
     assert main(["check", "--format", "json", str(domain)]) == 1
-    codes = [(f["code"], f["line"]) for f in json.loads(capsys.readouterr().out)["findings"]
+    codes = [(f["code"], f["line"]) for f in findings(json.loads(capsys.readouterr().out))
              if f["severity"] == "error"]
     assert codes == [("E202", 3), ("E205", 3), ("E206", 3)]
 
@@ -91,7 +98,7 @@ def test_syntax_errors_of_every_file_are_reported_and_exit_1(tmp_path: Path,
     problem.write_text("(define (problem p) (:domain hello-logistics) (:init (at t1 depot) (:goal (and)))")
     assert main(["check", "--format", "json", str(HELLO / "domain.pddl"), str(problem)]) == 1
     data = json.loads(capsys.readouterr().out)
-    errors = [f for f in data["findings"] if f["severity"] == "error"]
+    errors = [f for f in findings(data) if f["severity"] == "error"]
     assert [f["code"] for f in errors] == ["E107", "E103"]  # the unclosed (:init, and what follows it
     assert {f["file"] for f in errors} == {str(problem)}
     assert data["features"]  # the domain is still checked
@@ -120,9 +127,10 @@ def test_each_pairs_problems_with_their_domain_by_name(tmp_path: Path, capsys: p
     problem.write_text((HELLO / "problem.pddl").read_text().replace("(at parcel depot)", "(at parcel nowhere)"))
     # The problem alone is given, as pre-commit gives changed files: its domain is found beside it.
     assert main(["check", "--each", str(problem), "--format", "json"]) == 1
-    [report] = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)
+    [report] = data["checks"]
     assert report["files"] == [str(tmp_path / "tasks" / "domain.pddl"), str(problem)]
-    assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == ["E204"]
+    assert [f["code"] for f in findings(data) if f["severity"] == "error"] == ["E204"]
 
 
 def test_the_pre_commit_hook_runs_check_each() -> None:
@@ -151,7 +159,7 @@ def test_each_reports_a_domains_findings_once_for_all_its_problems(tmp_path: Pat
     annotations = [line for line in capsys.readouterr().out.splitlines() if line.startswith("::error")]
     assert len(annotations) == 1 and f"file={folder / 'domain.pddl'}" in annotations[0]
     assert main(["check", "--each", *problems, "--format", "json"]) == 1
-    [report] = json.loads(capsys.readouterr().out)
+    [report] = json.loads(capsys.readouterr().out)["checks"]
     assert report["files"] == [str(folder / "domain.pddl"), *problems]
     assert report["pairs"] == [{"problem": p, "domain": str(folder / "domain.pddl"),
                                 "found_by": "domain.pddl in the folder above"} for p in problems]
@@ -180,9 +188,10 @@ def test_each_says_which_domain_is_missing(tmp_path: Path, capsys: pytest.Captur
     assert "expected a domain file" not in out and "--domain FILE" in out
     # --domain says which
     assert main(["check", "--each", str(problem), "--domain", str(HELLO / "domain.pddl"), "--format", "json"]) == 1
-    [report] = json.loads(capsys.readouterr().out)
+    data = json.loads(capsys.readouterr().out)
+    [report] = data["checks"]
     assert report["files"] == [str(HELLO / "domain.pddl"), str(problem)]
-    assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == ["E301"]
+    assert [f["code"] for f in findings(data) if f["severity"] == "error"] == ["E301"]
     assert report["pairs"][0]["found_by"] == "given with --domain"
 
 
@@ -193,8 +202,8 @@ def test_each_warns_when_several_files_declare_the_domain(tmp_path: Path, capsys
         (folder / name).write_text((HELLO / "domain.pddl").read_text())
     (folder / "p.pddl").write_text((HELLO / "problem.pddl").read_text())
     assert main(["check", "--each", str(folder / "p.pddl"), "--format", "json"]) == 0
-    [report] = json.loads(capsys.readouterr().out)
-    warning = next(f for f in report["findings"] if f["code"] == "W300")
+    data = json.loads(capsys.readouterr().out)
+    warning = next(f for f in findings(data) if f["code"] == "W300")
     assert warning["file"] == str(folder / "p.pddl") and warning["line"] == 2  # at (:domain hello-logistics)
     assert f"checked against {folder / 'logistics-old.pddl'}, not {folder / 'logistics.pddl'}" in warning["message"]
 
@@ -204,5 +213,5 @@ def test_each_with_relative_paths_finds_the_domain_above_and_checks_it_once(
     folder = _ferry(tmp_path / "ferry", 2)
     monkeypatch.chdir(folder / "instances")  # `..` of a bare file name is still found
     assert main(["check", "--each", "instance-1.pddl", "../domain.pddl", "instance-2.pddl", "--format", "json"]) == 0
-    [report] = json.loads(capsys.readouterr().out)
+    [report] = json.loads(capsys.readouterr().out)["checks"]
     assert report["files"] == ["../domain.pddl", "instance-1.pddl", "instance-2.pddl"]

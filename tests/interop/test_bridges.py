@@ -1,5 +1,6 @@
 """The bridges on small inputs: what each target cannot express is refused at its place, action costs
-and durative actions cross both ways, the README examples run, and the core never imports the frameworks."""
+and durative actions cross both ways, the examples of the interop guide (docs/guide/interop.md) run, and
+the core never imports the frameworks."""
 
 from __future__ import annotations
 
@@ -154,7 +155,7 @@ def test_a_missing_framework_names_the_extra() -> None:
     assert "pip install 'pddltools[up]'" in caught.value.diagnostics[0].message
 
 
-def test_readme_examples() -> None:
+def test_guide_examples() -> None:
     from tarski.grounding import NaiveGroundingStrategy
     from unified_planning.shortcuts import OneshotPlanner, get_environment
 

@@ -51,12 +51,13 @@ def test_parse_json(files: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (files / "bad.pddl").write_text("(define (domain x)\n  (:action a :parameters x))\n")
     assert main(["parse", "--format", "json", str(files)]) == 1
     data = json.loads(capsys.readouterr().out)
-    assert data["parsed"] == 2 and data["failed"] == 1
-    by_name = {Path(f["file"]).name: f for f in data["files"]}
+    assert data["summary"]["parsed"] == 2 and data["summary"]["failed"] == 1
+    by_name = {Path(f["path"]).name: f for f in data["files"]}
     assert by_name["domain.pddl"]["kind"] == "domain"
     assert by_name["domain.pddl"]["counts"]["actions"] == 1
     assert by_name["p1.pddl"]["domain"] == "hello"
-    error = by_name["bad.pddl"]["errors"][0]
+    assert by_name["bad.pddl"]["ok"] is False and by_name["domain.pddl"]["ok"] is True
+    error = by_name["bad.pddl"]["diagnostics"][0]
     assert (error["code"], error["line"], error["column"]) == ("E103", 2, 26)
     assert error["message"] == "expected a parameter list such as (?x - type) after ':parameters', found 'x'"
 
@@ -148,7 +149,7 @@ def test_parse_ends_with_a_summary_line_and_draws_no_bar_off_a_terminal(
     assert re.fullmatch(r"3 files in \d+\.\d s: 1 domain, 1 problem, 1 failed", last), last
     assert "\x1b" not in printed.err and "━" not in printed.err  # captured output is no terminal
     assert main(["parse", "--format", "json", str(files)]) == 1
-    assert json.loads(capsys.readouterr().out)["seconds"] >= 0
+    assert json.loads(capsys.readouterr().out)["summary"]["seconds"] >= 0
 
 
 def test_the_progress_bar_is_drawn_on_a_terminal() -> None:

@@ -35,7 +35,8 @@ def test_parse_json_lists_files_blocks_and_summary(capsys: pytest.CaptureFixture
     assert code == 1
     report = json.loads(out)
     first, second = report["files"]
-    assert first == {"path": str(SPLIT / "instance.rddl"), "ok": True, "diagnostics": [], "borrowed": [],
+    assert first == {"path": str(SPLIT / "instance.rddl"), "kind": "rddl", "ok": True, "diagnostics": [],
+                     "borrowed": [],
                      "blocks": [{"kind": "non-fluents", "name": "nf_split"},
                                 {"kind": "instance", "name": "split_1"}]}
     assert second["ok"] is False and second["blocks"] == []
@@ -103,7 +104,7 @@ def test_fmt_prints_and_writes_only_when_asked(capsys: pytest.CaptureFixture[str
     assert (code, out) == (0, "")
     assert path.read_text() == formatted
     code, out, _ = run(capsys, "fmt", "--format", "json", str(path))
-    assert json.loads(out)["changed"] is False
+    assert json.loads(out)["files"][0]["changed"] is False
 
 
 def test_fmt_keeps_comments_unless_told_and_checks_layout(

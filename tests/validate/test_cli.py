@@ -33,9 +33,9 @@ def test_many_plans_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "validate", str(ADL / "domain.pddl"), str(ADL / "problem.pddl"), *plans, "--format",
                        "json")
     assert code == 1
-    data = json.loads(out)
-    assert [d["plan"] for d in data] == plans
-    assert all(set(d) == JSON_FIELDS for d in data)
+    data = [f for f in json.loads(out)["files"] if f["kind"] == "plan"]
+    assert [d["plan"] for d in data] == [d["path"] for d in data] == plans
+    assert all(set(d) == JSON_FIELDS | {"path", "kind", "ok"} for d in data)
     assert [(d["valid"], d["reason"], d["failed_step"]) for d in data] == [
         (True, None, None), (False, "precondition", 1), (False, "type", 1)]
     assert data[1]["unsatisfied"] == ["(open lab)"] and data[1]["advice"] == ["make (open lab) true before step 1"]
@@ -65,9 +65,9 @@ def test_epsilon_option(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["validate", str(TEMPORAL / "domain.pddl"), str(TEMPORAL / "problem.pddl"), str(TEMPORAL / "epsilon.plan"),
             "--format", "json"]
     code, out, _ = run(capsys, *args)
-    assert code == 1 and json.loads(out)[0]["reason"] == "epsilon"
+    assert code == 1 and json.loads(out)["files"][2]["reason"] == "epsilon"
     code, out, _ = run(capsys, *args, "--epsilon", "0.0001")
-    assert code == 0 and json.loads(out)[0]["value"] == 15.5
+    assert code == 0 and json.loads(out)["files"][2]["value"] == 15.5
 
 
 def test_batch(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -108,4 +108,4 @@ def test_lean_entry_point(capsys: pytest.CaptureFixture[str]) -> None:
     from pddltools.validate.cli import main as lean
 
     code = lean([str(ADL / "domain.pddl"), str(ADL / "problem.pddl"), str(ADL / "valid.plan"), "--format", "json"])
-    assert code == 0 and json.loads(capsys.readouterr().out)[0]["valid"]
+    assert code == 0 and json.loads(capsys.readouterr().out)["files"][2]["valid"]

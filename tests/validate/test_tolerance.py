@@ -124,7 +124,7 @@ def test_cli_tolerance_is_in_every_temporal_verdict(capsys: pytest.CaptureFixtur
     code, out, _ = _cli(capsys, plan, "--tolerance", "0.001", "--epsilon", "0.01")
     assert code == 1
     code, out, _ = _cli(capsys, plan, "--format", "json", "--tolerance", "1/1000")
-    assert code == 1 and json.loads(out)[0]["tolerance"] == 0.001
+    assert code == 1 and json.loads(out)["files"][2]["tolerance"] == 0.001
     with pytest.raises(SystemExit) as usage:
         _cli(capsys, plan, "--tolerance", "0")
     assert usage.value.code == 2 and "the tolerance must be positive" in capsys.readouterr().err

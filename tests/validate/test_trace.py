@@ -86,8 +86,8 @@ def test_cli_trace_json(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["validate", str(area / "domain.pddl"), str(area / "problem.pddl"), str(area / "concurrent.plan"),
                  "--trace", "--format", "json"])
     data = json.loads(capsys.readouterr().out)
-    assert code == 0 and len(data) == 1
-    trace = data[0]["trace"]
+    assert code == 0 and data["summary"]["plans"] == 1
+    trace = data["files"][2]["trace"]
     assert trace["failed_at"] is None
     assert [c["time"] for c in trace["changes"]] == [0, 5, 10, 12, 12.5, 15.5, 30]
     assert trace["changes"][1]["fluents"] == [{"fluent": "(energy)", "before": 10, "after": 9}]

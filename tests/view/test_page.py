@@ -131,7 +131,7 @@ def test_a_file_that_is_no_plan_shows_its_located_fault(tmp_path: Path, capsys: 
     code = main(["view", str(area / "domain.pddl"), str(area / "problem.pddl"), str(bad), "-o", str(out),
                  "--format", "json"])
     data = json.loads(capsys.readouterr().out)
-    assert code == 1 and data["output"] == str(out) and data["report"]["reason"] == "syntax"
+    assert code == 1 and data["output"] == str(out) and data["files"][2]["reason"] == "syntax"
     html = out.read_text(encoding="utf-8")
     assert 'data-verdict="error"' in html and "not a plan for this task" in html
     assert "line 1, column 1: this step&#x27;s &#x27;(&#x27; is never closed" in html
