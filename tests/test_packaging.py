@@ -44,6 +44,6 @@ def test_the_package_builds_without_a_c_compiler(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     (wheel,) = out.glob("pddltools-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "pddltools/frozen.py" in names and "pddltools/grammars/pddl.lark" in names
-    assert "pddltools/_speedups.pyi" in names
+    assert "pddltools/syntax/frozen.py" in names and "pddltools/grammars/pddl.lark" in names
+    assert "pddltools/syntax/_speedups.pyi" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
