@@ -39,11 +39,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Tree
 
-from pddltools import frozen
 from pddltools.diagnostics import InputError, Source, Span, read_source
 from pddltools.pddl import ast
 from pddltools.pddl.fastpath import CharacterClasses, Terminals, _compiled_scanner, build_scanners, character_classes
 from pddltools.pddl.parser import ParseError, _BuildError, _parser, _terminals, parse
+from pddltools.syntax import frozen
 from pddltools.syntax.frozen import fast_constructor
 from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
 from pddltools.syntax.lexing import NestingTooDeep, UnexpectedCharacter
@@ -773,7 +773,7 @@ def test_flat_scanner_hands_non_ascii_elements_to_python() -> None:
             calls.append(pos)
             return python(text, pos, source)
 
-        scan = _compiled_scanner(classes, hard, init_mode, fallback)
+        scan = _compiled_scanner(classes, terminals.words, hard, init_mode, fallback)
         for text, handed_over_at in [("(p a) (q b)", None), ("(p a) (q é) (r c)", 5), ("(café a)", 0),
                                      ("(p a) (p \u017f) (p b)", 5), ("(p a) (p é", 5), ("(p " + "b " * 300 + ")", 0)]:
             calls.clear()

@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 
-from pddltools import frozen
 from pddltools.diagnostics import InputError, Source, Span
 from pddltools.rddl import parser as rddl_parser
 from pddltools.rddl.builder import BuildError
 from pddltools.rddl.parser import RDDLLexer, RDDLSyntaxError, parse, read_rddl_source
+from pddltools.syntax import frozen
 from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
 from pddltools.syntax.lexing import UnexpectedCharacter
 
