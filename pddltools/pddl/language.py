@@ -55,6 +55,19 @@ class PDDL(Language):
             return None
         return Header(m.group(1).lower(), m.group("name").lower(), m.start() + text[m.start():].index("("), m.end())
 
+    def section_keywords(self) -> frozenset[str]:
+        return self._section_keywords
+
+    @cached_property
+    def _section_keywords(self) -> frozenset[str]:
+        # the word after '(' in each alternative of the grammar's domain_section and problem_section
+        lark = _parser(True).lark
+        literal = {t.name: t.pattern.value for t in lark.terminals if isinstance(t.pattern, PatternStr)}
+        kinds = {r.expansion[0].name for r in lark.rules
+                 if r.origin.name in ("domain_section", "problem_section") and len(r.expansion) == 1}
+        return frozenset(literal[r.expansion[1].name] for r in lark.rules
+                         if r.origin.name in kinds and len(r.expansion) > 1 and r.expansion[1].name in literal)
+
     def parse_section(self, source: Source, kind: str) -> SectionParse:
         return self._section(source, f"{kind}_section")
 

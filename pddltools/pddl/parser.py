@@ -462,9 +462,9 @@ class _Parser:
     def __init__(self, fast: bool, compiled: bool = True, grammar: str | None = None) -> None:
         """`grammar`: another text than pddl.lark (tests derive the fast paths from a variant of it)."""
         self.builder = Builder()
-        lexer = PDDLLexer if fast else GrammarPathLexer
+        lexer: type[PDDLLexer] = PDDLLexer if fast else GrammarPathLexer
         if grammar is not None:  # a lexer class of its own: the fast paths are set on the class
-            lexer = type(lexer.__name__, (lexer,), {"fast_paths": {}})
+            lexer = cast("type[PDDLLexer]", type(lexer.__name__, (lexer,), {"fast_paths": {}}))
         self.lark = Lark(grammar or grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
                          start=["start", "domain_section", "problem_section"], strict=True,
                          maybe_placeholders=True,

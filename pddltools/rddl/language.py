@@ -29,6 +29,14 @@ class RDDL(Language):
     def header(self, text: str) -> Header | None:
         return None  # no header: the blocks follow one another
 
+    def section_keywords(self) -> frozenset[str]:
+        # the first word of each kind of block: `domain`, `non-fluents`, `instance`
+        lark = _parser("fast").lark
+        literal = {t.name: t.pattern.value for t in lark.terminals if isinstance(t.pattern, PatternStr)}
+        blocks = {r.expansion[0].name for r in lark.rules if r.origin.name == "_block" and len(r.expansion) == 1}
+        return frozenset(literal[r.expansion[0].name] for r in lark.rules
+                         if r.origin.name in blocks and r.expansion and r.expansion[0].name in literal)
+
     def parse_section(self, source: Source, kind: str) -> SectionParse:
         return self.parse_sections(source)
 

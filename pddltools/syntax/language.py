@@ -65,6 +65,10 @@ class Language(ABC):
         """The header of a file made of sections, or None when `text` does not start with one."""
 
     @abstractmethod
+    def section_keywords(self) -> frozenset[str]:
+        """The keywords that open a top-level section, read off the grammar (`:action`, `:init`)."""
+
+    @abstractmethod
     def parse_section(self, source: Source, kind: str) -> SectionParse:
         """One section of a file of `kind` (a `Header.kind`), parsed alone; never raises for bad text."""
 
