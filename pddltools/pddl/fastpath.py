@@ -221,7 +221,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
     if classes is not None:
         scan_literals = _compiled_scanner(classes, w, hard, False, scan_literals)
         scan_init = _compiled_scanner(classes, w, hard, True, scan_init)
-    end_word = r"(?![a-z0-9_\-])"
+    end_word = _word_end(t.name)
     timed_rx = re.compile(
         rf"{ws}(?P<whole>{o}{ws}(?:{re.escape(w.at)}{end_word}{ws}(?P<at>{name})|{re.escape(w.over)}{end_word}{ws}"
         rf"(?P<over>{name})){ws}(?:" + atom("pos", term) + "|" + negation + ")"
@@ -294,7 +294,7 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
     precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
     (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
     to the grammar, action by action."""
-    end_word = r"(?![a-z0-9_\-])"
+    end_word = _word_end(t.name)
     w = t.words
     o, c = re.escape(w.open), re.escape(w.close)
     header = re.compile(rf"{ws}(?P<open>{o}){ws}{re.escape(w.action)}{end_word}{ws}(?P<name>{name}){ws}", CASELESS)
@@ -591,6 +591,15 @@ def _compiled_scanner(classes: CharacterClasses, words: Words, hard: frozenset[s
         ord(words.open), ord(words.close), words.negation.lower(), words.equals.lower(), init_mode, hard,
         _span, _atom, _not, _constant, _variable, fast_constructor(FunctionTerm),
         fast_constructor(InitAssignment), fast_constructor(Number), number_value, fallback)
+
+
+def _word_end(name: str) -> str:
+    """A look-ahead saying that a keyword ends here: no character follows that would continue a NAME
+    (read off the grammar's NAME by probing the ASCII characters, as `character_classes` does)."""
+    rx = re.compile(name, CASELESS)
+    lead = next(c for c in _ASCII if rx.fullmatch(c))
+    rest = "".join(c for c in _ASCII if rx.fullmatch(lead + c))
+    return f"(?![{re.escape(rest)}])"
 
 
 def _number_or_none(word: str) -> int | Fraction | None:
