@@ -46,10 +46,10 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
 
 
 def _version() -> str:
-    from pddltools.frozen import speedups
+    from pddltools.syntax.frozen import speedups
 
     parser = ("compiled parser" if speedups is not None
-              else "parser in pure Python: pddltools._speedups was not built (no C compiler at install time)")
+              else "parser in pure Python: pddltools.syntax._speedups was not built (no C compiler at install time)")
     return f"pddltools {__version__} ({parser})"
 
 

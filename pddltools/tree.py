@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Generic, TypeVar
 
 from pddltools.diagnostics import Span
-from pddltools.frozen import fast_constructor
+from pddltools.syntax.frozen import fast_constructor
 
 N = TypeVar("N", bound="Tree[Any]")
 T = TypeVar("T", bound="Tree[Any]")

@@ -22,6 +22,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from pddltools.syntax.testing import parser_variant
+
 REPO = Path(__file__).resolve().parents[1]
 FUZZ = REPO.parent / "shared" / "fuzz"
 
@@ -54,20 +56,22 @@ def _pddl(path: Path, compiled: bool) -> dict[str, Any]:
     outcomes: dict[str, Any] = {}
     for label, fast in (("fast", True), ("grammar", False)):
         try:
-            tree = parse(source, fast=fast, compiled=compiled)
+            with parser_variant(fast=fast, compiled=compiled):
+                tree = parse(source)
         except ParseError as exc:
             outcomes[label] = ("error", _diagnostics(exc))
             continue
         printed = to_pddl(tree)
-        again = parse(Source(printed, "printed.pddl"), fast=fast, compiled=compiled)
+        with parser_variant(fast=fast, compiled=compiled):
+            again = parse(Source(printed, "printed.pddl"))
         outcomes[label] = ("tree", printed, again == tree and to_pddl(again) == printed)
     return outcomes
 
 
 def _rddl_python_loop() -> None:
     """Put a Python loop over the same tables in the place of the parser's compiled one."""
-    from pddltools.lalr import FastParser
     from pddltools.rddl import parser as rddl_parser
+    from pddltools.syntax.lalr import FastParser
 
     parser = rddl_parser._parser("fast")
     assert parser.driver is not None
@@ -85,7 +89,8 @@ def _rddl(path: Path) -> dict[str, Any]:
     outcomes: dict[str, Any] = {}
     for label, lexer in (("fast", "fast"), ("grammar", "grammar")):
         try:
-            tree = parse_file(path) if lexer == "fast" else parse_text(path.read_text(), str(path), lexer=lexer)
+            with parser_variant(fast=lexer == "fast"):
+                tree = parse_file(path)
         except RDDLSyntaxError as exc:
             outcomes[label] = ("error", _diagnostics(exc))
             continue

@@ -44,8 +44,8 @@ def test_the_package_builds_without_a_c_compiler(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     (wheel,) = out.glob("pddltools-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "pddltools/frozen.py" in names and "pddltools/grammars/pddl.lark" in names
-    assert "pddltools/_speedups.pyi" in names
+    assert "pddltools/syntax/frozen.py" in names and "pddltools/grammars/pddl.lark" in names
+    assert "pddltools/syntax/_speedups.pyi" in names
     # the JSON Schemas `pddltools schema` prints are package data, one per command and the shared envelope
     from pddltools.schemas import COMMANDS
 

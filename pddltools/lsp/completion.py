@@ -11,65 +11,38 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import cache
-from typing import Any
 
-from lark.lexer import PatternStr
 from lsprotocol import types as lsp
 
 from pddltools.diagnostics import Source
-from pddltools.lsp.incremental import HEADER
 from pddltools.lsp.navigation import signature
 from pddltools.lsp.pddl_index import Symbol, enclosing_scope
 from pddltools.lsp.recovery import sections
 from pddltools.lsp.workspace import Document, Workspace
+from pddltools.pddl.language import LANGUAGE as PDDL_LANGUAGE
 from pddltools.rddl import ast as rast
+from pddltools.syntax.language import Language
 
 _RDDL_WORD = re.compile(r"[\w\-?@$']")
-_KEYWORD_SHAPE = re.compile(r"[:a-zA-Z#][\w\-]*")
 _VARIABLE = re.compile(r"\?[^\s()]+")
 
 
-@cache
-def _grammar(language: str) -> tuple[Any, dict[str, str], frozenset[str]]:
-    """The parser, its literal terminals (name -> text), and the terminals that may also be names."""
+def _language(language: str) -> Language:
     if language == "pddl":
-        from pddltools.pddl.parser import _parser
+        return PDDL_LANGUAGE
+    from pddltools.rddl.language import LANGUAGE as RDDL_LANGUAGE
 
-        parser: Any = _parser(True)
-    else:
-        from pddltools.rddl.parser import _parser as _rddl_parser
-
-        parser = _rddl_parser("fast")
-    lark = parser.lark
-    literals = {t.name: t.pattern.value for t in lark.terminals
-                if isinstance(t.pattern, PatternStr) and _KEYWORD_SHAPE.fullmatch(t.pattern.value)}
-    soft = frozenset(rule.expansion[0].name for rule in lark.rules
-                     if rule.origin.name == "name" and len(rule.expansion) == 1)
-    return parser, literals, soft
+    return RDDL_LANGUAGE
 
 
 def expected_terminals(language: str, text: str, name: str, offset: int) -> set[str]:
     """The terminals the parser would shift at `offset` of `text` (empty when the text before it is broken)."""
-    parser, _, _ = _grammar(language)
-    source = Source(text, name)
-    driver = parser.driver if language == "pddl" else (parser.driver[0] if parser.driver else None)
-    if driver is None:
-        return set()
-    start = "start"
-    with parser.lock:  # the builder's callbacks run during the replay and need their source
-        parser.builder.source = source
-        if language == "pddl":
-            parser.builder.warnings = []
-        try:
-            found: set[str] = driver.expected_at(source, start, offset)
-        except Exception:  # a replay that fails is no reason to fail completion
-            found = set()
-    return found
+    return _language(language).expected_terminals(Source(text, name), offset)
 
 
 def keywords(language: str, expected: set[str]) -> list[str]:
-    _, literals, soft = _grammar(language)
+    grammar = _language(language)
+    literals, soft = grammar.keywords(), grammar.soft_keywords()
     names_allowed = "NAME" in expected
     return sorted(literals[t] for t in expected if t in literals and not (names_allowed and t in soft))
 
@@ -120,13 +93,13 @@ def _replay_text(text: str, offset: int) -> str:
     section the cursor is in. Sections above are blanked: they cannot change what the grammar allows
     here (top-level sections may come in any order), a broken one would stop the replay, and a
     5,000-line prefix would take far longer than a completion may."""
-    header = HEADER.match(text)
+    header = PDDL_LANGUAGE.header(text)
     if header is None:
         return text
     around = [s for s in sections(text) if s.start < offset]
-    if not around or around[-1].start <= header.end():
+    if not around or around[-1].start <= header.end:
         return text
-    begin, end = header.end(), around[-1].start
+    begin, end = header.end, around[-1].start
     text = text[:begin] + " " * (end - begin) + text[end:]
     if offset - end > _LARGE_SECTION:
         text = _shorten_runs(text, end, offset)

@@ -2,8 +2,8 @@
 
 A keystroke changes one top-level section (an action, :predicates, :init); re-parsing the whole file
 for it costs hundreds of milliseconds on a 5,000-line domain. Here each section is parsed on its own
-(the grammar's `domain_section` / `problem_section` start rules) into a cache keyed by its text, and the
-`Domain` or `Problem` is assembled from the sections the way the parser's builder does.
+(`pddl.LANGUAGE.parse_section`) into a cache keyed by its text, and the `Domain` or `Problem` is
+assembled from the sections by the parser's own assembly (`LANGUAGE.assemble`).
 
 Spans: a section is parsed as a text of its own, so its spans count from the section's start. Each
 section's spans are then hung below one anchor span (a `Span` whose origin is another span is what
@@ -21,20 +21,17 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic, Source, Span, error
-from pddltools.lexing import NestingTooDeep, UnexpectedCharacter
 from pddltools.lsp.recovery import Parsed, Section, parse_document, sections
 from pddltools.pddl import ast
-from pddltools.pddl.errors import _balance_errors, _diagnose, _paren_balance
-from pddltools.pddl.parser import _BuildError, _parser, _requirement_warnings
+from pddltools.pddl.language import LANGUAGE
+from pddltools.syntax.language import SectionParse
 
-HEADER = re.compile(r"(?:\s+|;[^\n]*)*\(\s*define\s*\(\s*(domain|problem)\s+([A-Za-z][\w\-]*)\s*\)", re.IGNORECASE)
 _SPACE = re.compile(r"(?:\s+|;[^\n]*)*")
 _PARENS = re.compile(r";[^\n]*|[()]")
-_SYNTAX = (UnexpectedCharacter, NestingTooDeep, _BuildError)
 
 
 @dataclass
@@ -68,13 +65,12 @@ class SectionCache:
 
 def _parse(source: Source, cache: SectionCache) -> Parsed | None:
     text = source.text
-    header = HEADER.match(text)
+    header = LANGUAGE.header(text)
     if header is None:
         return None
-    kind = header.group(1).lower()
-    rule = "domain_section" if kind == "domain" else "problem_section"
+    kind = rule = header.kind
     parts = sections(text)
-    if not parts or _SPACE.match(text, header.end()).end() != parts[0].start:  # type: ignore[union-attr]
+    if not parts or _SPACE.match(text, header.end).end() != parts[0].start:  # type: ignore[union-attr]
         return None
     used: dict[tuple[str, str], _SectionResult] = {}
     results: list[_SectionResult] = []
@@ -114,31 +110,24 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
         results.append(entry)
     cache.entries = used
     if parts and not closed and not any(s is parts[-1] for s in cut):
-        at = header.start() + (text[header.start():].index("("))
+        at = header.start
         syntax.append(error("E107", "unbalanced parentheses: this '(' is never closed", Span(source, at, at + 1)))
-    node = _assemble(kind, header, source, results)
-    if node is None:
+    assembled = LANGUAGE.assemble(header, Span(source, header.start, len(text.rstrip())), [r.value for r in results])
+    if assembled is None:
         return None
-    warnings = [w for r in results for w in r.warnings] + _requirement_warnings(node)
+    node, file_warnings = assembled
+    assert isinstance(node, ast.Domain | ast.Problem)
+    warnings = [w for r in results for w in r.warnings] + file_warnings
     return Parsed(node, tuple(sorted(syntax, key=lambda d: d.span.start if d.span else -1)), tuple(warnings),
                   tuple(cut))
 
 
-def _parse_section(name: str, text: str, rule: str) -> _SectionResult:
+def _parse_section(name: str, text: str, kind: str) -> _SectionResult:
     own = Source(text, name)
-    parser = _parser(True)
     anchor = Span(own, 0, len(text))
-    try:
-        value, warnings = parser.parse(own, start=rule)
-    except Exception as exc:
-        if not _is_syntax(exc):
-            raise
-        errors = _explain(own, exc, rule)
-        _hang([], errors, own, anchor)
-        return _SectionResult(None, [], errors, anchor, rule)
-    warnings = list(warnings)
-    _hang(_nodes(value), warnings, own, anchor)
-    return _SectionResult(value, warnings, [], anchor, rule)
+    found = LANGUAGE.parse_section(own, kind)
+    _hang(found, own, anchor)
+    return _SectionResult(found.value, list(found.warnings), list(found.errors), anchor, kind)
 
 
 _STRUCTURES = (":action", ":durative-action", ":derived")
@@ -166,20 +155,16 @@ def _parse_new_structures(name: str, text: str, parts: list[Section], ends: list
         at += len(section) + 1
     pieces.append(")")
     own = Source("".join(pieces), name)
-    try:
-        domain, warnings = _parser(True).parse(own)
-    except Exception as exc:
-        if not _is_syntax(exc):
-            raise
+    found = LANGUAGE.parse_sections(own)
+    if found.errors or len(found.nodes) != len(wanted):
         return {}
-    if not isinstance(domain, ast.Domain) or len(domain.structures) != len(wanted):
-        return {}
+    warnings = found.warnings
     out: dict[int, _SectionResult] = {}
-    for index, node, offset in zip(wanted, domain.structures, offsets, strict=True):
+    for index, node, offset in zip(wanted, found.nodes, offsets, strict=True):
         length = ends[index] - parts[index].start  # type: ignore[operator]
         anchor = Span(own, 0, length)
         mine = [w for w in warnings if w.span is not None and offset <= w.span.start < offset + length]
-        _rebase([node], mine, own, anchor, offset)
+        _rebase([node], mine, own, anchor, offset)  # type: ignore[list-item]
         out[index] = _SectionResult(node, mine, [], anchor, rule)
     return out
 
@@ -199,49 +184,10 @@ def _rebase(nodes: list[ast.Node], diagnostics: list[Diagnostic], own: Source, a
                 object.__setattr__(span, "origin", anchor)
 
 
-def _is_syntax(exc: BaseException) -> bool:
-    from lark.exceptions import UnexpectedToken
-
-    from pddltools.lalr import UnexpectedInput
-
-    return isinstance(exc, (*_SYNTAX, UnexpectedToken, UnexpectedInput))
-
-
-def _explain(own: Source, exc: Exception, rule: str) -> list[Diagnostic]:
-    parser = _parser(True)
-    first = _on(own, _diagnose(own, exc, parser, rule))
-    balance = _paren_balance(own.text)
-    if balance.unclosed or balance.extra is not None:
-        found = [_on(own, d) for d in _balance_errors(own, balance, first)]
-        # "found the end of the file" would be wrong: the section ends, the file goes on
-        return found if first.code == "E102" and found else [first, *found]
-    return [first]
-
-
-def _on(own: Source, diagnostic: Diagnostic) -> Diagnostic:
-    """`diagnostic` with its span on `own` (the parser points past the end on a copy of the text)."""
-    span = diagnostic.span
-    if span is None or span.origin is own:
-        return diagnostic
-    start = min(span.start, len(own.text))
-    return replace(diagnostic, span=Span(own, start, max(start + 1, min(span.end, len(own.text)))))
-
-
-def _nodes(value: Any) -> list[ast.Node]:
-    if isinstance(value, ast.Node):
-        return [value]
-    if isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], str):
-        inner = value[1]
-        if isinstance(inner, ast.Node):
-            return [inner]
-        if isinstance(inner, tuple):
-            return [n for n in inner if isinstance(n, ast.Node)]
-    return []
-
-
-def _hang(nodes: list[ast.Node], diagnostics: list[Diagnostic], own: Source, anchor: Span) -> None:
+def _hang(found: SectionParse, own: Source, anchor: Span) -> None:
     """Re-parent every span made on the section's own text below `anchor`."""
-    _rebase(nodes, diagnostics, own, anchor, 0)
+    nodes = [n for n in found.nodes if isinstance(n, ast.Node)]
+    _rebase(nodes, [*found.warnings, *found.errors], own, anchor, 0)
 
 
 def _move(anchor: Span, source: Source, start: int) -> None:
@@ -290,37 +236,3 @@ def _structure_error(source: Source, part: Section, end: int | None) -> list[Dia
     return [error("E103", f"expected '(' to open the next section or ')' to end the file, found '{found}'",
                   Span(source, at, at + 1))]
 
-
-def _assemble(kind: str, header: re.Match[str], source: Source, results: list[_SectionResult]
-              ) -> ast.Domain | ast.Problem | None:
-    """The file's node from its sections, as the parser's builder makes it (None: let the full parser
-    judge a combination the builder refuses, such as two :constraints)."""
-    name = header.group(2).lower()
-    span = Span(source, header.start() + source.text[header.start():].index("("), len(source.text.rstrip()))
-    fields: dict[str, Any] = {}
-    if kind == "domain":
-        structures: list[ast.Structure] = []
-        for entry in results:
-            value = entry.value
-            if isinstance(value, tuple):
-                section, items, _ = value
-                if section == "constraints":
-                    if section in fields:
-                        return None
-                    fields[section] = items
-                else:
-                    fields[section] = fields.get(section, ()) + items
-            else:
-                structures.append(value)
-        return ast.Domain(name, structures=tuple(structures), **fields, span=span)
-    for entry in results:
-        section, items, _ = entry.value
-        if section in ("requirements", "objects", "init"):
-            fields[section] = fields.get(section, ()) + items
-        elif section in fields:
-            return None
-        else:
-            fields[section] = items
-    if "domain" not in fields:
-        return None
-    return ast.Problem(name, span=span, **fields)

@@ -12,17 +12,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from pddltools.diagnostics import Diagnostic, Source
 from pddltools.pddl import ast
+from pddltools.pddl.language import LANGUAGE
 from pddltools.pddl.parser import ParseError, parse
 
-#: Keywords that open a top-level section of a domain or a problem; nowhere else does "(:" precede them.
-SECTION_KEYWORDS = (":requirements", ":types", ":constants", ":predicates", ":functions", ":constraints",
-                    ":action", ":durative-action", ":derived", ":domain", ":objects", ":init", ":goal",
-                    ":metric", ":length")
-_SECTION = re.compile(r"\(\s*(" + "|".join(re.escape(k) for k in SECTION_KEYWORDS) + r")(?![\w\-])",
-                      re.IGNORECASE)
+
+@cache
+def _section() -> re.Pattern[str]:
+    """The opening of a top-level section of a domain or a problem, by the grammar's keywords for them
+    (nowhere else does "(:" precede them); longer keywords first, so that none stops at a prefix."""
+    keywords = sorted(LANGUAGE.section_keywords(), key=lambda k: (-len(k), k))
+    return re.compile(r"\(\s*(" + "|".join(re.escape(k) for k in keywords) + r")(?![\w\-])", re.IGNORECASE)
+
 _COMMENT = re.compile(r";[^\n]*")
 
 # Findings that depend on what a cut section declared or did.
@@ -67,7 +71,7 @@ class Parsed:
 def sections(text: str) -> list[Section]:
     """The top-level sections of a PDDL text, found by their opening keyword (so also when unbalanced)."""
     plain = _COMMENT.sub(lambda m: " " * len(m.group()), text)
-    found = [(m.start(), m.group(1).lower()) for m in _SECTION.finditer(plain)]
+    found = [(m.start(), m.group(1).lower()) for m in _section().finditer(plain)]
     return [Section(keyword, start, found[i + 1][0] if i + 1 < len(found) else len(text))
             for i, (start, keyword) in enumerate(found)]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from lark import Token
@@ -17,8 +18,8 @@ from lark.exceptions import UnexpectedToken
 from lark.lexer import PatternStr
 
 from pddltools.diagnostics import Diagnostic, Source, Span, error
-from pddltools.lalr import Tok, UnexpectedInput
-from pddltools.lexing import NestingTooDeep, UnexpectedCharacter
+from pddltools.syntax.lalr import Tok, UnexpectedInput
+from pddltools.syntax.lexing import NestingTooDeep, UnexpectedCharacter
 
 if TYPE_CHECKING:
     from pddltools.pddl.parser import _Parser
@@ -79,6 +80,26 @@ def explain(source: Source, exc: Exception, parser: _Parser) -> list[Diagnostic]
     if balance.unclosed or balance.extra is not None:
         return [first, *_balance_errors(source, balance, first)]
     return [first, *_later_sections(source, first, parser)]
+
+
+def explain_section(source: Source, exc: Exception, parser: _Parser, rule: str) -> list[Diagnostic]:
+    """The errors of one section parsed alone (by start rule `rule`), each on `source`."""
+    first = _on(source, _diagnose(source, exc, parser, rule))
+    balance = _paren_balance(source.text)
+    if balance.unclosed or balance.extra is not None:
+        found = [_on(source, d) for d in _balance_errors(source, balance, first)]
+        # "found the end of the file" would be wrong: the section ends, the file goes on
+        return found if first.code == "E102" and found else [first, *found]
+    return [first]
+
+
+def _on(own: Source, diagnostic: Diagnostic) -> Diagnostic:
+    """`diagnostic` with its span on `own` (the parser points past the end on a copy of the text)."""
+    span = diagnostic.span
+    if span is None or span.origin is own:
+        return diagnostic
+    start = min(span.start, len(own.text))
+    return replace(diagnostic, span=Span(own, start, max(start + 1, min(span.end, len(own.text)))))
 
 
 def _diagnose(source: Source, exc: Exception, parser: _Parser, start: str = "start") -> Diagnostic:

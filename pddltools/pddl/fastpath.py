@@ -11,7 +11,7 @@ into the same nodes and declines (returns None) on anything else, which then tak
 tests/pddl/test_corpus.py proves the two paths agree on every file of the corpus.
 
 The scanners of flat literals and init elements, most of the work, also exist compiled
-(`pddltools._speedups.FlatScanner`), and are used where that module is built. The compiled scanner
+(`pddltools.syntax._speedups.FlatScanner`), and are used where that module is built. The compiled scanner
 reads characters by class: `character_classes` computes the classes from the same grammar terminals
 and checks that they describe them exactly (else the Python scanners run). It hands anything outside
 ASCII to the Python scanner.
@@ -29,9 +29,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pddltools.diagnostics import Source, Span
-from pddltools.frozen import fast_constructor, speedups
-from pddltools.larkcache import cache_file
-from pddltools.lexing import CASELESS
 from pddltools.pddl.ast import (
     Action,
     And,
@@ -50,6 +47,9 @@ from pddltools.pddl.ast import (
     Variable,
 )
 from pddltools.pddl.numbers import NumberOutOfRange, parse_number
+from pddltools.syntax.frozen import fast_constructor, speedups
+from pddltools.syntax.larkcache import cache_file
+from pddltools.syntax.lexing import CASELESS
 
 _intern = sys.intern
 _span = fast_constructor(Span)  # (source, start, length)
@@ -57,6 +57,27 @@ _atom = fast_constructor(Atom)
 _not = fast_constructor(Not)
 _constant = fast_constructor(Constant)
 _variable = fast_constructor(Variable)
+
+
+@dataclass(frozen=True)
+class Words:
+    """The literal words of the constructs the fast paths cover, read off the grammar's rules
+    (`parser._words`): the scanners, Python and compiled, hold none of their own."""
+
+    open: str  # LPAR
+    close: str  # RPAR
+    negation: str  # (not ATOM)
+    equals: str  # (= (f o) value) in :init
+    conjunction: str  # (and ...)
+    at: str  # (at start L)
+    over: str  # (over all L)
+    over_all: str
+    time_points: frozenset[str]  # start, end
+    action: str  # :action and its parts
+    parameters: str
+    precondition: str
+    effect: str
+    assign_ops: frozenset[str]  # assign, increase, ...
 
 
 @dataclass(frozen=True)
@@ -68,6 +89,7 @@ class Terminals:
     number: str
     ignored: tuple[str, ...]
     hard_keywords: Collection[str]  # words that are keywords everywhere, never names
+    words: Words
 
 
 Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
@@ -81,18 +103,21 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
     name, variable, number = (f"(?>{_noncapturing(p)})" for p in (t.name, t.variable, t.number))
     ignored = "|".join(_noncapturing(p) for p in t.ignored)
     ws = f"(?>(?:{ignored})*)"
+    w = t.words
+    o, c, neg = re.escape(w.open), re.escape(w.close), re.escape(w.negation)
 
     def atom(label: str, arguments: str) -> str:
-        return rf"(?P<{label}>\({ws}(?P<{label}_p>{name}){ws}(?P<{label}_a>(?:{arguments}{ws})*)\))"
+        return rf"(?P<{label}>{o}{ws}(?P<{label}_p>{name}){ws}(?P<{label}_a>(?:{arguments}{ws})*){c})"
 
     # A term must not run into a variable (`a?x` is two tokens to the grammar, one word to `args`).
     term = rf"(?:{variable}|{name})(?!\?)"
     # Each element is matched together with the white space and comments before it.
-    literal_rx = re.compile(ws + "(?:" + atom("pos", term) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', term)}{ws}\)))",
-                            CASELESS)
+    negation = rf"(?P<not>{o}{ws}{neg}{ws}{atom('neg', term)}{ws}{c})"
+    literal_rx = re.compile(ws + "(?:" + atom("pos", term) + "|" + negation + ")", CASELESS)
+    eq = re.escape(w.equals)
     init_rx = re.compile(
-        ws + "(?:" + atom("pos", name) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', name)}{ws}\))"
-        + "|" + rf"(?P<eq>\({ws}={ws}{atom('fun', name)}{ws}(?:(?P<number>{number})|(?P<object>{name})){ws}\)))",
+        ws + "(?:" + atom("pos", name) + "|" + rf"(?P<not>{o}{ws}{neg}{ws}{atom('neg', name)}{ws}{c})"
+        + "|" + rf"(?P<eq>{o}{ws}{eq}{ws}{atom('fun', name)}{ws}(?:(?P<number>{number})|(?P<object>{name})){ws}{c}))",
         CASELESS,
     )
     arg_rx = re.compile(rf"{ignored}|({variable}|{name})", CASELESS)
@@ -194,15 +219,15 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
     scan_init = scanner(init_rx, True)
     classes = cached_character_classes(t) if compiled and speedups is not None else None
     if classes is not None:
-        scan_literals = _compiled_scanner(classes, hard, False, scan_literals)
-        scan_init = _compiled_scanner(classes, hard, True, scan_init)
-    end_word = r"(?![a-z0-9_\-])"
+        scan_literals = _compiled_scanner(classes, w, hard, False, scan_literals)
+        scan_init = _compiled_scanner(classes, w, hard, True, scan_init)
+    end_word = _word_end(t.name)
     timed_rx = re.compile(
-        rf"{ws}(?P<whole>\({ws}(?:at{end_word}{ws}(?P<at>{name})|over{end_word}{ws}(?P<over>{name}))"
-        rf"{ws}(?:" + atom("pos", term) + "|" + rf"(?P<not>\({ws}not{ws}{atom('neg', term)}{ws}\))){ws}\))",
-        CASELESS)
+        rf"{ws}(?P<whole>{o}{ws}(?:{re.escape(w.at)}{end_word}{ws}(?P<at>{name})|{re.escape(w.over)}{end_word}{ws}"
+        rf"(?P<over>{name})){ws}(?:" + atom("pos", term) + "|" + negation + ")"
+        rf"{ws}{c})", CASELESS)
 
-    def timed_scanner(times: frozenset[str]) -> Scanner:
+    def timed_scanner(times: frozenset[object]) -> Scanner:
         """`(at start L)`, `(at end L)` and (in conditions) `(over all L)` for flat literals L."""
         g = timed_rx.groupindex
         whole, at, over = g["whole"], g["at"], g["over"]
@@ -215,7 +240,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
             found: list[Timed] = []
             end = pos
             while (m := match(text, end)) is not None:
-                time = (m.group(at) or "").lower() if m.start(at) >= 0 else "over " + m.group(over).lower()
+                time = m.group(at).lower() if m.start(at) >= 0 else (OVER, m.group(over).lower())
                 if time not in times:
                     break
                 literal: Atom | Not | None
@@ -226,7 +251,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
                     literal = None if inner is None else _not(_length_span(source, m, not_), inner)
                 if literal is None:
                     break
-                found.append(Timed("all" if time == "over all" else time,  # type: ignore[arg-type]
+                found.append(Timed(time[1] if isinstance(time, tuple) else time,  # type: ignore[arg-type]
                                    literal, span=_length_span(source, m, whole)))
                 end = m.end()
             return (tuple(found), end) if found else None
@@ -235,7 +260,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
 
     return (scan_literals, scan_init,
             _action_scanner(t, ws, name, variable, number, term, hard, scan_literals, args),
-            timed_scanner(frozenset({"start", "end", "over all"})), timed_scanner(frozenset({"start", "end"})))
+            timed_scanner(frozenset({*w.time_points, (OVER, w.over_all)})), timed_scanner(frozenset(w.time_points)))
 
 
 def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int],
@@ -258,7 +283,8 @@ def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int
 
 _typed_name = fast_constructor(TypedName)
 _type_name = fast_constructor(TypeName)
-_ASSIGN_OPS = frozenset({"assign", "increase", "decrease", "scale-up", "scale-down"})
+#: marks `(over all L)` among the times of timed literals (the others are the grammar's time points)
+OVER = "over"
 
 
 def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str, term: str,
@@ -268,18 +294,21 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
     precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
     (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
     to the grammar, action by action."""
-    end_word = r"(?![a-z0-9_\-])"
-    header = re.compile(rf"{ws}(?P<open>\(){ws}:action{end_word}{ws}(?P<name>{name}){ws}", CASELESS)
-    parameters = re.compile(rf":parameters{end_word}{ws}\((?P<params>[^();]*)\){ws}", CASELESS)
-    precondition = re.compile(rf":precondition{end_word}{ws}", CASELESS)
-    effect = re.compile(rf":effect{end_word}{ws}", CASELESS)
-    opening = re.compile(rf"\({ws}(?:(?P<and>and{end_word}{ws})|(?P<empty>\)))", CASELESS)
-    closing = re.compile(rf"{ws}\)")
+    end_word = _word_end(t.name)
+    w = t.words
+    o, c = re.escape(w.open), re.escape(w.close)
+    header = re.compile(rf"{ws}(?P<open>{o}){ws}{re.escape(w.action)}{end_word}{ws}(?P<name>{name}){ws}", CASELESS)
+    parameters = re.compile(rf"{re.escape(w.parameters)}{end_word}{ws}{o}(?P<params>[^{o}{c};]*){c}{ws}", CASELESS)
+    precondition = re.compile(rf"{re.escape(w.precondition)}{end_word}{ws}", CASELESS)
+    effect = re.compile(rf"{re.escape(w.effect)}{end_word}{ws}", CASELESS)
+    opening = re.compile(rf"{o}{ws}(?:(?P<and>{re.escape(w.conjunction)}{end_word}{ws})|(?P<empty>{c}))", CASELESS)
+    closing = re.compile(rf"{ws}{c}")
     after = re.compile(ws)
-    fluent = rf"\({ws}(?P<{{0}}_p>{name}){ws}(?P<{{0}}_a>(?:{term}{ws})*)\)"
+    fluent = rf"{o}{ws}(?P<{{0}}_p>{name}){ws}(?P<{{0}}_a>(?:{term}{ws})*){c}"
     assignment = re.compile(
-        rf"{ws}(?P<whole>\({ws}(?P<op>{name}){ws}(?P<f>{fluent.format('f')}){ws}"
-        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}\))", CASELESS)
+        rf"{ws}(?P<whole>{o}{ws}(?P<op>{name}){ws}(?P<f>{fluent.format('f')}){ws}"
+        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}{c})", CASELESS)
+    assign_ops = w.assign_ops
     variable_rx = re.compile(variable, CASELESS)
     space = re.compile(ws).fullmatch
     name_rx = re.compile(name, CASELESS)
@@ -335,7 +364,7 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
             return None
         op = m.group("op").lower()
         target = function_term(m, "f", text, source)
-        if op not in _ASSIGN_OPS or target is None:
+        if op not in assign_ops or target is None:
             return None
         value: Expression | None
         if m.start("num") >= 0:
@@ -452,6 +481,9 @@ def character_classes(t: Terminals) -> CharacterClasses | None:
     on probes: every ASCII string of one and two characters, for names the three-character ones
     starting with a name's first character and ending with a name character or a delimiter, and long
     runs of the name characters."""
+    w = t.words
+    if len(w.open) != 1 or len(w.close) != 1 or not (w.open + w.close + w.negation + w.equals).isascii():
+        return None  # the compiled scanner reads one-character parentheses and ASCII keywords
     flags = CASELESS
     name = re.compile(t.name, flags)
     variable = re.compile(t.variable, flags)
@@ -481,7 +513,7 @@ def character_classes(t: Terminals) -> CharacterClasses | None:
         return None
     number_start = {c for c in _ASCII if any(number.match(c + d) for d in "0123456789")}
     first, rest = word
-    if number_start & first or {starts[0], "(", ")"} & (first | rest | space) or prefixes[0] in rest:
+    if number_start & first or {starts[0], t.words.open, t.words.close} & (first | rest | space) or prefixes[0] in rest:
         return None
     table = bytearray(128)
     for c in _ASCII:
@@ -494,7 +526,8 @@ def character_classes(t: Terminals) -> CharacterClasses | None:
 def cached_character_classes(t: Terminals) -> CharacterClasses | None:
     """`character_classes(t)`, kept in the user's cache folder beside Lark's: the probes take some 50 ms,
     a quarter of building the parser. The file is keyed by the terminals' patterns."""
-    key = hashlib.sha256(repr((t.name, t.variable, t.number, t.ignored)).encode()).hexdigest()
+    shapes = (t.name, t.variable, t.number, t.ignored, t.words.open, t.words.close)
+    key = hashlib.sha256(repr(shapes).encode()).hexdigest()
     where = cache_file("pddl-character-classes")
     if isinstance(where, str):
         try:
@@ -543,7 +576,8 @@ def _word_classes(rx: re.Pattern[str], prefix: str) -> tuple[set[str], set[str]]
     return first, rest
 
 
-def _compiled_scanner(classes: CharacterClasses, hard: frozenset[str], init_mode: bool, fallback: Scanner) -> Scanner:
+def _compiled_scanner(classes: CharacterClasses, words: Words, hard: frozenset[str], init_mode: bool,
+                      fallback: Scanner) -> Scanner:
     assert speedups is not None
     number = classes.number
 
@@ -554,8 +588,18 @@ def _compiled_scanner(classes: CharacterClasses, hard: frozenset[str], init_mode
     # `fields(cls)` order.
     return speedups.FlatScanner(
         classes.table, ord(classes.comment_start), ord(classes.comment_end), ord(classes.variable_prefix),
-        init_mode, hard, _span, _atom, _not, _constant, _variable, fast_constructor(FunctionTerm),
+        ord(words.open), ord(words.close), words.negation.lower(), words.equals.lower(), init_mode, hard,
+        _span, _atom, _not, _constant, _variable, fast_constructor(FunctionTerm),
         fast_constructor(InitAssignment), fast_constructor(Number), number_value, fallback)
+
+
+def _word_end(name: str) -> str:
+    """A look-ahead saying that a keyword ends here: no character follows that would continue a NAME
+    (read off the grammar's NAME by probing the ASCII characters, as `character_classes` does)."""
+    rx = re.compile(name, CASELESS)
+    lead = next(c for c in _ASCII if rx.fullmatch(c))
+    rest = "".join(c for c in _ASCII if rx.fullmatch(lead + c))
+    return f"(?![{re.escape(rest)}])"
 
 
 def _number_or_none(word: str) -> int | Fraction | None:

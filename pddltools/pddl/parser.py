@@ -9,6 +9,7 @@ directly and no parse tree is kept. Syntax errors are explained in `errors.py`.
 from __future__ import annotations
 
 import gc
+import re
 import sys
 import threading
 from collections.abc import Sequence
@@ -20,17 +21,18 @@ from typing import Any, Literal, cast, overload
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedToken
-from lark.lexer import PatternRE
+from lark.lexer import PatternRE, PatternStr
 
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, read_source, warning
-from pddltools.frozen import fast_constructor
-from pddltools.lalr import FastParser, Tok, UnexpectedInput
-from pddltools.larkcache import cache_file
-from pddltools.lexing import GrammarLexer, NestingTooDeep, UnexpectedCharacter
 from pddltools.pddl import ast
-from pddltools.pddl.fastpath import Terminals, build_scanners
+from pddltools.pddl.fastpath import Terminals, Words, build_scanners
 from pddltools.pddl.numbers import NumberOutOfRange, parse_number
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
+from pddltools.syntax.frozen import fast_constructor
+from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
+from pddltools.syntax.larkcache import cache_file
+from pddltools.syntax.lexing import GrammarLexer, NestingTooDeep, UnexpectedCharacter
+from pddltools.syntax.testing import current_variant
 
 _intern = sys.intern
 _new_span = fast_constructor(Span)  # (source, start, length)
@@ -47,6 +49,10 @@ class _BuildError(Exception):
         super().__init__(message)
         self.start = start
         self.end = end
+
+
+#: What the parser raises for text that is not PDDL (`errors.explain` turns each into diagnostics).
+SYNTAX_ERRORS = (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, _BuildError)
 
 
 class PDDLLexer(GrammarLexer):
@@ -203,23 +209,7 @@ class Builder(Transformer[Tok, Any]):
         return ast.DerivedPredicate(c[1], c[2], span=self._span(c[0], c[-1]))
 
     def domain(self, c: list[Any]) -> ast.Domain:
-        fields: dict[str, Any] = {}
-        structures: list[ast.Structure] = []
-        for item in c[4:-1]:
-            if isinstance(item, tuple):
-                kind, value, start = item
-                if kind == "constraints":
-                    if "constraints" in fields:
-                        raise _BuildError("a domain has at most one :constraints section", start, start + 1)
-                    fields[kind] = value
-                else:
-                    fields[kind] = fields.get(kind, ()) + value
-            elif isinstance(item, Tok | Token):
-                structures.extend(item.value)  # a run of actions from the fast path
-            else:
-                structures.append(item)
-        return ast.Domain(_intern(c[2].value), structures=tuple(structures), **fields,
-                          span=self._span(c[0], c[-1]))
+        return assemble_domain(_intern(c[2].value), c[4:-1], self._span(c[0], c[-1]))
 
     # -- goal descriptions ---------------------------------------------------------------------
     def atom(self, c: list[Any]) -> ast.Atom:
@@ -380,23 +370,53 @@ class Builder(Transformer[Tok, Any]):
         return ast.TimedInitial(self.number([c[1]]), c[2], span=self._span(c[0], c[-1]))
 
     def problem(self, c: list[Any]) -> ast.Problem:
-        fields: dict[str, Any] = {}
-        for kind, value, start in c[4:-1]:
-            if kind in ("requirements", "objects", "init"):
-                fields[kind] = fields.get(kind, ()) + value
-            elif kind in fields:
-                if fields[kind] != value:
-                    raise _BuildError(f"a problem has at most one :{kind} section", start, start + 1)
-                self._warn("W103", f"the :{kind} section is repeated (identically); one is kept", start, start + 1)
-            else:
-                fields[kind] = value
-        if "domain" not in fields:
-            raise _BuildError("the problem does not say which domain it is for: (:domain name) is missing",
-                              c[0].start_pos, c[3].end_pos)
-        return ast.Problem(_intern(c[2].value), span=self._span(c[0], c[-1]), **fields)
+        return assemble_problem(_intern(c[2].value), c[4:-1], self._span(c[0], c[-1]), self.warnings,
+                                (c[0].start_pos, c[3].end_pos))
 
     def start(self, c: list[Any]) -> Any:
         return c[0]
+
+
+def assemble_domain(name: str, items: Sequence[Any], span: Span) -> ast.Domain:
+    """The domain from the values of its sections, in order: (kind, value, start) for a declaration
+    section, an AST node for a structure, a token holding a run of actions from the fast path. The
+    builder and `language.PDDL.assemble` (sections parsed one by one) both build domains here."""
+    fields: dict[str, Any] = {}
+    structures: list[ast.Structure] = []
+    for item in items:
+        if isinstance(item, tuple):
+            kind, value, start = item
+            if kind == "constraints":
+                if "constraints" in fields:
+                    raise _BuildError("a domain has at most one :constraints section", start, start + 1)
+                fields[kind] = value
+            else:
+                fields[kind] = fields.get(kind, ()) + value
+        elif isinstance(item, Tok | Token):
+            structures.extend(item.value)  # a run of actions from the fast path
+        else:
+            structures.append(item)
+    return ast.Domain(name, structures=tuple(structures), **fields, span=span)
+
+
+def assemble_problem(name: str, items: Sequence[tuple[str, Any, int]], span: Span, warnings: list[Diagnostic],
+                     header: tuple[int, int]) -> ast.Problem:
+    """The problem from its sections' (kind, value, start), as `assemble_domain`; `header` is the
+    range a missing (:domain ...) is reported on."""
+    fields: dict[str, Any] = {}
+    for kind, value, start in items:
+        if kind in ("requirements", "objects", "init"):
+            fields[kind] = fields.get(kind, ()) + value
+        elif kind in fields:
+            if fields[kind] != value:
+                raise _BuildError(f"a problem has at most one :{kind} section", start, start + 1)
+            warnings.append(warning("W103", f"the :{kind} section is repeated (identically); one is kept",
+                                    Span(span.source, start, start + 1)))
+        else:
+            fields[kind] = value
+    if "domain" not in fields:
+        raise _BuildError("the problem does not say which domain it is for: (:domain name) is missing", *header)
+    return ast.Problem(name, span=span, **fields)
 
 
 def _number_value(token: Tok) -> int | Fraction:
@@ -435,23 +455,27 @@ def grammar_text() -> str:
 class _Parser:
     """The parser with its builder; parses are serialised because the builder holds the source.
 
-    `driver` is the lean loop of `pddltools.lalr` over Lark's tables; `via_lark=True` runs Lark's
+    `driver` is the lean loop of `pddltools.syntax.lalr` over Lark's tables; `via_lark=True` runs Lark's
     own parse loop instead, with the same lexer and fast path (tests compare the two).
     """
 
-    def __init__(self, fast: bool, compiled: bool = True) -> None:
+    def __init__(self, fast: bool, compiled: bool = True, grammar: str | None = None) -> None:
+        """`grammar`: another text than pddl.lark (tests derive the fast paths from a variant of it)."""
         self.builder = Builder()
-        lexer = PDDLLexer if fast else GrammarPathLexer
-        self.lark = Lark(grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
+        lexer: type[PDDLLexer] = PDDLLexer if fast else GrammarPathLexer
+        if grammar is not None:  # a lexer class of its own: the fast paths are set on the class
+            lexer = cast("type[PDDLLexer]", type(lexer.__name__, (lexer,), {"fast_paths": {}}))
+        self.lark = Lark(grammar or grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
                          start=["start", "domain_section", "problem_section"], strict=True,
-                         maybe_placeholders=True, cache=cache_file("pddl-" + lexer.__name__.lower()))
+                         maybe_placeholders=True,
+                         cache=cache_file("pddl-" + lexer.__name__.lower()) if grammar is None else False)
         scanners: dict[str, Any] = {}
         if fast:
             literals, init, actions, timed_conditions, timed_effects = build_scanners(_terminals(self.lark),
                                                                                       compiled=compiled)
             scanners = {"GD_LITERALS": literals, "EFFECT_LITERALS": literals, "INIT_ELEMENTS": init,
                         "ACTIONS": actions, "TIMED_CONDITIONS": timed_conditions, "TIMED_EFFECTS": timed_effects}
-            PDDLLexer.fast_paths = scanners
+            lexer.fast_paths = scanners
         self.driver = FastParser(self.lark, lowercase=True, trigger="LPAR", fast_paths=scanners, compiled=compiled,
                                  max_stack=PDDLLexer.max_stack)
         self.lexer = lexer
@@ -481,6 +505,18 @@ class _Parser:
                 self.lexer.source.reset(token)
 
 
+    def expected_at(self, source: Source, offset: int, start: str = "start") -> set[str]:
+        """The terminals the parser would shift at `offset` of `source` (empty when the text before it
+        does not parse)."""
+        with self.lock:  # the builder's callbacks run during the replay and need their source
+            self.builder.source = source
+            self.builder.warnings = []
+            try:
+                return self.driver.expected_at(source, start, offset)
+            except Exception:  # a replay that fails is no reason to fail completion
+                return set()
+
+
 @cache
 def _parser(fast: bool, compiled: bool = True) -> _Parser:
     return _Parser(fast, compiled)
@@ -490,18 +526,54 @@ def _terminals(lark: Lark) -> Terminals:
     patterns = {t.name: t.pattern for t in lark.terminals}
     soft = {rule.expansion[0].name for rule in lark.rules
             if rule.origin.name == "name" and len(rule.expansion) == 1}
-    name_rx = PatternRE(patterns["NAME"].to_regexp())
-    import re
-
-    compiled = re.compile(name_rx.value)
+    name_rx = re.compile(PatternRE(patterns["NAME"].to_regexp()).value)
     hard = {p.value for n, p in patterns.items()
-            if not isinstance(p, PatternRE) and compiled.fullmatch(p.value) and n not in soft}
+            if not isinstance(p, PatternRE) and name_rx.fullmatch(p.value) and n not in soft}
     return Terminals(
         name=patterns["NAME"].to_regexp(),
         variable=patterns["VARIABLE"].to_regexp(),
         number=patterns["NUMBER"].to_regexp(),
         ignored=tuple(patterns[n].to_regexp() for n in lark.lexer_conf.ignore),
         hard_keywords=hard,
+        words=_words(lark),
+    )
+
+
+def _words(lark: Lark) -> Words:
+    """The literal words of the constructs the fast paths cover, read off the grammar's rules: the
+    fast paths hold no keyword of their own, so renaming one in pddl.lark needs no other edit."""
+    literal = {t.name: t.pattern.value for t in lark.terminals if isinstance(t.pattern, PatternStr)}
+
+    def words(rule: str, index: int, after: str | None = None) -> set[str]:
+        """The literal terminals at `index` of the rules named (or aliased) `rule`, where the next
+        symbol is `after` when given."""
+        found = set()
+        for r in lark.rules:
+            if (r.alias or r.origin.name) != rule or len(r.expansion) <= index:
+                continue
+            if after is not None and (len(r.expansion) <= index + 1 or r.expansion[index + 1].name != after):
+                continue
+            symbol = r.expansion[index]
+            if symbol.is_term and symbol.name in literal:
+                found.add(literal[symbol.name])
+        return found
+
+    def word(rule: str, index: int, after: str | None = None) -> str:
+        (only,) = words(rule, index, after)  # one word, or the grammar no longer has the shape read here
+        return only
+
+    at = word("timed", 1, "time_point")
+    # `(over all gd)`: the timed rule led by two words, neither of them `at`
+    ((over, over_all),) = {(literal[r.expansion[1].name], literal[r.expansion[2].name]) for r in lark.rules
+                           if r.alias == "timed" and len(r.expansion) > 3 and r.expansion[2].name in literal
+                           and literal.get(r.expansion[1].name) not in (None, at)}
+    return Words(
+        open=literal["LPAR"], close=literal["RPAR"],
+        negation=word("not_", 1, "ground_atom"), equals=word("init_assignment", 1),
+        conjunction=word("and_gd", 1), at=at, over=over, over_all=over_all,
+        time_points=frozenset(words("time_point", 0)), action=word("action", 1),
+        parameters=word("parameters", 0), precondition=word("precondition", 0), effect=word("effect", 0),
+        assign_ops=frozenset(words("assign_op", 0)),
     )
 
 
@@ -512,29 +584,26 @@ Kind = Literal["domain", "problem"]
 
 
 @overload
-def parse(source: Source, kind: Literal["domain"], *, fast: bool = ...,
-          warnings: list[Diagnostic] | None = ...) -> ast.Domain: ...
+def parse(source: Source, kind: Literal["domain"], *, warnings: list[Diagnostic] | None = ...) -> ast.Domain: ...
 @overload
-def parse(source: Source, kind: Literal["problem"], *, fast: bool = ...,
-          warnings: list[Diagnostic] | None = ...) -> ast.Problem: ...
+def parse(source: Source, kind: Literal["problem"], *, warnings: list[Diagnostic] | None = ...) -> ast.Problem: ...
 @overload
-def parse(source: Source, kind: None = ..., *, fast: bool = ...,
+def parse(source: Source, kind: None = ..., *,
           warnings: list[Diagnostic] | None = ...) -> ast.Domain | ast.Problem: ...
-def parse(source: Source, kind: Kind | None = None, *, fast: bool = True,
-          warnings: list[Diagnostic] | None = None, via_lark: bool = False,
-          compiled: bool = True) -> ast.Domain | ast.Problem:
+def parse(source: Source, kind: Kind | None = None, *,
+          warnings: list[Diagnostic] | None = None) -> ast.Domain | ast.Problem:
     """Parse a whole file. Raises `ParseError` with every syntax error found; appends warnings (an
-    unknown requirement flag, say) to `warnings` when given. `fast=False` parses by the grammar alone;
-    `compiled=False` runs the Python versions of the loop and the scanners (the compiled ones are used
-    where `pddltools._speedups` is built)."""
+    unknown requirement flag, say) to `warnings` when given. (Tests choose among the equivalent
+    implementations with `pddltools.syntax.testing.parser_variant`.)"""
     from pddltools.pddl.errors import explain
     from pddltools.pddl.prelude import without_prelude
 
     source, prelude = without_prelude(source)
-    parser = _parser(fast, compiled)
+    variant = current_variant()
+    parser = _parser(variant.fast, variant.compiled)
     try:
-        result, build_warnings = parser.parse(source, via_lark=via_lark)
-    except (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, _BuildError) as exc:
+        result, build_warnings = parser.parse(source, via_lark=variant.via_lark)
+    except SYNTAX_ERRORS as exc:
         raise ParseError(explain(source, exc, parser)) from None
     if kind is not None and not isinstance(result, ast.Domain if kind == "domain" else ast.Problem):
         other = "problem" if kind == "domain" else "domain"
@@ -544,7 +613,7 @@ def parse(source: Source, kind: Kind | None = None, *, fast: bool = True,
     if warnings is not None:
         warnings.extend([prelude] if prelude is not None else [])
         warnings.extend(build_warnings)
-        warnings.extend(_requirement_warnings(result))
+        warnings.extend(requirement_warnings(result))
     return cast("ast.Domain | ast.Problem", result)
 
 
@@ -554,15 +623,14 @@ def _error(code: str, message: str, span: Span | None) -> Diagnostic:
     return error(code, message, span)
 
 
-def _requirement_warnings(node: ast.Domain | ast.Problem) -> list[Diagnostic]:
+def requirement_warnings(node: ast.Domain | ast.Problem) -> list[Diagnostic]:
     return [warning("W101", f"unknown requirement {r.name}; pddltools knows "
                     "the flags of PDDL 1.2 to 3.1", r.span)
             for r in node.requirements if r.name not in KNOWN_REQUIREMENTS]
 
 
-def parse_text(text: str, filename: str = "<string>", kind: Kind | None = None, *,
-               fast: bool = True) -> ast.Domain | ast.Problem:
-    return parse(Source(text, filename), kind, fast=fast)
+def parse_text(text: str, filename: str = "<string>", kind: Kind | None = None) -> ast.Domain | ast.Problem:
+    return parse(Source(text, filename), kind)
 
 
 def parse_domain(text: str, filename: str = "<string>") -> ast.Domain:
@@ -573,9 +641,9 @@ def parse_problem(text: str, filename: str = "<string>") -> ast.Problem:
     return parse(Source(text, filename), "problem")
 
 
-def parse_file(path: str | Path, kind: Kind | None = None, *, fast: bool = True,
+def parse_file(path: str | Path, kind: Kind | None = None, *,
                warnings: list[Diagnostic] | None = None) -> ast.Domain | ast.Problem:
-    return parse(read_source(path), kind, fast=fast, warnings=warnings)
+    return parse(read_source(path), kind, warnings=warnings)
 
 
 def parse_domain_file(path: str | Path) -> ast.Domain:

@@ -14,7 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lexer import PatternStr
 
 from pddltools.diagnostics import Diagnostic, Source, Span, error
-from pddltools.lexing import UnexpectedCharacter
+from pddltools.syntax.lexing import UnexpectedCharacter
 
 _NAMED = {
     "NAME": "a name",

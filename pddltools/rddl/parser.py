@@ -18,10 +18,11 @@ from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
 from pddltools.diagnostics import Diagnostic, Error, InputError, Source, Span, decode_source, error, warning
-from pddltools.larkcache import cache_file
-from pddltools.lexing import GrammarLexer, UnexpectedCharacter
 from pddltools.rddl import ast
 from pddltools.rddl.builder import Builder, BuildError
+from pddltools.syntax.larkcache import cache_file
+from pddltools.syntax.lexing import GrammarLexer, UnexpectedCharacter
+from pddltools.syntax.testing import Variant, current_variant
 
 
 class RDDLSyntaxError(Error):
@@ -60,6 +61,19 @@ class _Parser:
         #: with the errors it raises for text that is not RDDL
         self.driver: tuple[Any, tuple[type[Exception], ...]] | None = None
 
+    def expected_at(self, source: Source, offset: int) -> set[str]:
+        """The terminals the lean driver would shift at `offset` (empty without it, or when the text
+        before `offset` does not parse)."""
+        if self.driver is None:
+            return set()
+        with self.lock:  # the builder's callbacks run during the replay and need their source
+            self.builder.source = source
+            try:
+                found: set[str] = self.driver[0].expected_at(source, "start", offset)
+            except Exception:  # a replay that fails is no reason to fail completion
+                found = set()
+        return found
+
     def parse(self, source: Source) -> ast.RDDLFile:
         with self.lock:
             self.builder.source = source
@@ -79,10 +93,10 @@ class _Parser:
 
 
 @cache
-def _parser(lexer: str = "fast") -> _Parser:
+def _parser(lexer: str = "fast", compiled: bool = True) -> _Parser:
     """The parser, built once per process.
 
-    `lexer` is "fast" (the shared lexer with the fast path, driven by `pddltools.lalr` when present),
+    `lexer` is "fast" (the shared lexer with the fast path, driven by `pddltools.syntax.lalr` when present),
     "lark-loop" (the same, driven by Lark's own parse loop), "grammar" (the shared lexer, grammar path
     only) or a Lark lexer name such as "contextual" (Lark's own lexer, for comparison in tests).
     """
@@ -94,22 +108,22 @@ def _parser(lexer: str = "fast") -> _Parser:
         if not RDDLLexer.fast_paths:
             RDDLLexer.fast_paths = scanners
         if lexer == "fast":
-            parser.driver = _lean_driver(parser.lark, scanners)
+            parser.driver = _lean_driver(parser.lark, scanners, compiled)
         return parser
     return _Parser(GrammarPathLexer if lexer == "grammar" else lexer)
 
 
 def _lean_driver(
-    lark_parser: Lark, scanners: dict[str, Any]
+    lark_parser: Lark, scanners: dict[str, Any], compiled: bool = True
 ) -> tuple[Any, tuple[type[Exception], ...]] | None:
-    """`pddltools.lalr.FastParser` over our tables, or None where that module is not available."""
+    """`pddltools.syntax.lalr.FastParser` over our tables, or None where that module is not available."""
     try:
-        from pddltools.lalr import FastParser, UnexpectedInput
+        from pddltools.syntax.lalr import FastParser, UnexpectedInput
     except ImportError:
         return None
-    from pddltools.lexing import UnexpectedCharacter as LexError
+    from pddltools.syntax.lexing import UnexpectedCharacter as LexError
 
-    driver = FastParser(lark_parser, trigger=RDDLLexer.fast_trigger, fast_paths=scanners)
+    driver = FastParser(lark_parser, trigger=RDDLLexer.fast_trigger, fast_paths=scanners, compiled=compiled)
     return driver, (UnexpectedInput, LexError, BuildError)
 
 
@@ -117,14 +131,16 @@ def _lean_driver(
 # Public API
 
 
-def parse(source: Source, *, lexer: str = "fast") -> ast.RDDLFile:
+def parse(source: Source) -> ast.RDDLFile:
     """Parse one RDDL text: any number of domain, non-fluents and instance blocks, in any order.
 
-    Raises `RDDLSyntaxError` when the text is not RDDL, or holds no block at all.
+    Raises `RDDLSyntaxError` when the text is not RDDL, or holds no block at all. (Tests choose among
+    the equivalent implementations with `pddltools.syntax.testing.parser_variant`.)
     """
     from pddltools.rddl.errors import explain
 
-    parser = _parser(lexer)
+    variant = current_variant()
+    parser = _parser(_lexer_of(variant), variant.compiled)
     try:
         result = parser.parse(source)
     except (UnexpectedToken, UnexpectedCharacters, UnexpectedCharacter, UnexpectedEOF) as exc:
@@ -139,8 +155,17 @@ def parse(source: Source, *, lexer: str = "fast") -> ast.RDDLFile:
     return result
 
 
-def parse_text(text: str, name: str = "<string>", *, lexer: str = "fast") -> ast.RDDLFile:
-    return parse(Source(text, name), lexer=lexer)
+def _lexer_of(variant: Variant) -> str:
+    """`_parser`'s name for the implementation the testing hook chose."""
+    if variant.lark_lexer is not None:
+        return variant.lark_lexer
+    if not variant.fast:
+        return "grammar"
+    return "lark-loop" if variant.via_lark else "fast"
+
+
+def parse_text(text: str, name: str = "<string>") -> ast.RDDLFile:
+    return parse(Source(text, name))
 
 
 def read_rddl_source(path: str | Path, warnings: list[Diagnostic] | None = None) -> Source:

@@ -4,8 +4,8 @@ parsing it agrees.
 - every file parses, except the files listed in NOT_PDDL, each with the error it gets;
 - every domain/problem pair parses as a domain and a problem;
 - round trip: parse(print(parse(x))) == parse(x), and printing keeps the order of declarations;
-- the lexer's fast path builds the same tree as the grammar alone (fast=False);
-- pddltools' LALR driver builds the same tree as Lark's own parse loop (via_lark=True).
+- the lexer's fast path builds the same tree as the grammar alone (`parser_variant(fast=False)`);
+- pddltools' LALR driver builds the same tree as Lark's own parse loop (`parser_variant(via_lark=True)`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pytest
 from pddltools.diagnostics import read_source
 from pddltools.pddl import ast
 from pddltools.pddl.parser import ParseError, parse, parse_text
+from pddltools.syntax.testing import parser_variant
 
 from .corpus_files import SHARED_PDDL, domain_folders, pairs, pddl_files
 
@@ -97,7 +98,9 @@ def test_fast_path_agrees_with_the_grammar(folder: Path) -> None:
         tree = parsed(path)
         if isinstance(tree, ParseError):
             continue
-        assert parse(read_source(path), fast=False) == tree, f"{path}: fast path and grammar disagree"
+        with parser_variant(fast=False):
+            alone = parse(read_source(path))
+        assert alone == tree, f"{path}: fast path and grammar disagree"
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=ids(FOLDERS))
@@ -106,7 +109,9 @@ def test_driver_agrees_with_larks_own_loop(folder: Path) -> None:
         tree = parsed(path)
         if isinstance(tree, ParseError):
             continue
-        assert parse(read_source(path), via_lark=True) == tree, f"{path}: driver and Lark disagree"
+        with parser_variant(via_lark=True):
+            by_lark = parse(read_source(path))
+        assert by_lark == tree, f"{path}: driver and Lark disagree"
 
 
 def test_spans_point_at_the_text() -> None:
@@ -114,7 +119,8 @@ def test_spans_point_at_the_text() -> None:
     path = SHARED_PDDL / "ipc-2008" / "transport-sequential-satisficing-strips" / "instances" / "instance-1.pddl"
     source = read_source(path)
     for fast in (True, False):
-        problem = parse(source, "problem", fast=fast)
+        with parser_variant(fast=fast):
+            problem = parse(source, "problem")
         for element in problem.init:
             assert element.span is not None
             assert element.span.text.lower().replace("\t", " ").split() == str(element).split()

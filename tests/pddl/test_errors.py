@@ -16,6 +16,7 @@ import pytest
 
 from pddltools.diagnostics import Diagnostic, Error, InputError, Source
 from pddltools.pddl.parser import ParseError, parse, parse_file, parse_text
+from pddltools.syntax.testing import parser_variant
 
 BAD = Path(__file__).resolve().parents[2] / "corpus" / "pddl" / "bad"
 EXPECT = re.compile(r"; expect: (?P<code>[EW]\d{3}) (?P<line>\d+):(?P<column>\d+) (?P<message>.+)")
@@ -40,7 +41,7 @@ def described(d: Diagnostic) -> tuple[str, int | None, int | None, str]:
     return (d.code, d.span.line if d.span else None, d.span.column if d.span else None, d.message)
 
 
-#: Files where the grammar path (fast=False) words a diagnostic differently from the default path.
+#: Files where the grammar path (parser_variant(fast=False)) words a diagnostic differently from the default path.
 PATHS_DIFFER: dict[str, str] = {
 }
 
@@ -81,8 +82,8 @@ def test_bad_file_gives_the_expected_diagnostics(path: Path) -> None:
 @pytest.mark.parametrize("path", bad_files(PATHS_DIFFER | ACCEPTED))
 def test_bad_file_fails_the_same_way_by_the_grammar_alone(path: Path) -> None:
     """The fast path must not change what is reported."""
-    with pytest.raises(ParseError) as caught:
-        parse_file(path, fast=False)
+    with pytest.raises(ParseError) as caught, parser_variant(fast=False):
+        parse_file(path)
     assert [described(d) for d in caught.value.diagnostics] == [described(d) for d in diagnostics_of(path)]
 
 

@@ -1,11 +1,12 @@
-"""The compiled hot paths (`pddltools._speedups`) against the Python code they replace.
+"""The compiled hot paths (`pddltools.syntax._speedups`) against the Python code they replace.
 
 - packaging: where a C compiler is, the extension is built, current and actually used by the parser;
 - the whole shared IPC corpus and this repository's own PDDL files: `parse(src)` (compiled) and
-  `parse(src, compiled=False)` give equal trees with the same node types and spans (node equality
+  `parse(src)` inside `parser_variant(compiled=False)` give equal trees with the same node types and spans
+  (node equality
   ignores spans, so spans are compared on their own), the same warnings, or the same diagnostics;
 - generated problems and domains (hypothesis): the compiled path, the Python path and the grammar
-  alone (`fast=False`) agree, trees and spans or diagnostics;
+  alone (`parser_variant(fast=False)`) agree, trees and spans or diagnostics;
 - `Maker`: the instances it builds, the collector, and the errors of misuse;
 - `FlatScanner`: spot checks against the Python scanners, and the hand-over of non-ASCII elements;
 - `character_classes`: the real grammar's terminals, and shapes the compiled scanner cannot read;
@@ -38,14 +39,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Tree
 
-from pddltools import frozen
 from pddltools.diagnostics import InputError, Source, Span, read_source
-from pddltools.frozen import fast_constructor
-from pddltools.lalr import FastParser, Tok, UnexpectedInput
-from pddltools.lexing import NestingTooDeep, UnexpectedCharacter
 from pddltools.pddl import ast
 from pddltools.pddl.fastpath import CharacterClasses, Terminals, _compiled_scanner, build_scanners, character_classes
 from pddltools.pddl.parser import ParseError, _BuildError, _parser, _terminals, parse
+from pddltools.syntax import frozen
+from pddltools.syntax.frozen import fast_constructor
+from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
+from pddltools.syntax.lexing import NestingTooDeep, UnexpectedCharacter
+from pddltools.syntax.testing import parser_variant
 
 from .corpus_files import SHARED_PDDL, domain_folders, pddl_files
 
@@ -54,7 +56,7 @@ OWN_PDDL = sorted((REPO / "corpus").rglob("*.pddl"))
 
 needs_speedups = pytest.mark.skipif(
     frozen.speedups is None,
-    reason="pddltools._speedups is not built (no C compiler at install time): nothing compiled to compare")
+    reason="pddltools.syntax._speedups is not built (no C compiler at install time): nothing compiled to compare")
 
 # -------------------------------------------------------------------------------------------------
 # What is compared
@@ -90,7 +92,8 @@ def outcome(source: Source, **options: bool) -> tuple[Any, ...]:
     """("tree", tree, warnings) or ("error", diagnostics), diagnostics and warnings as JSON."""
     warnings: list[Any] = []
     try:
-        tree = parse(source, warnings=warnings, **options)
+        with parser_variant(**options):
+            tree = parse(source, warnings=warnings)
     except ParseError as exc:
         return ("error", [d.to_json() for d in exc.diagnostics])
     return ("tree", tree, [w.to_json() for w in warnings])
@@ -138,7 +141,7 @@ def test_the_extension_is_built_where_a_c_compiler_is() -> None:
     if not (shutil.which("cc") or shutil.which("gcc")):
         pytest.skip("no C compiler here: pddltools runs the Python versions of its hot paths")
     assert frozen.speedups is not None, (
-        "a C compiler is available but pddltools._speedups is not built: `pip install -e .` builds it")
+        "a C compiler is available but pddltools.syntax._speedups is not built: `pip install -e .` builds it")
     for part in ("Maker", "FlatScanner", "Driver"):
         assert hasattr(frozen.speedups, part), part
 
@@ -594,7 +597,9 @@ def test_maker_on_real_nodes_and_spans() -> None:
         made.predicate = "q"  # type: ignore[misc]
     # what the parser builds on its compiled paths is left out of the collector's walks too
     problem = parse(Source(HEAD + "(:init (p a) (not (q b)) (= (f a) 2)) (:goal (and (p a) (q b))))"), "problem")
-    assert problem.init and problem.init == parse(Source(str(problem)), compiled=False).init  # type: ignore[union-attr]
+    with parser_variant(compiled=False):
+        again = parse(Source(str(problem)))
+    assert problem.init and problem.init == again.init  # type: ignore[union-attr]
     for node in (*problem.init, *problem.init[0].args, *problem.goal.parts):  # type: ignore[union-attr]
         assert not gc.is_tracked(node), node
 
@@ -644,7 +649,7 @@ def test_maker_refuses_a_slot_of_another_class() -> None:
     to write it into an instance of that class (TypeError); the maker must too, rather than write at the
     other class's offset past the end of the instance. In a subprocess: that write corrupts the heap."""
     code = textwrap.dedent("""
-        from pddltools._speedups import Maker
+        from pddltools.syntax._speedups import Maker
         class Big:
             __slots__ = tuple("abcdefgh")
         class Small:
@@ -768,7 +773,7 @@ def test_flat_scanner_hands_non_ascii_elements_to_python() -> None:
             calls.append(pos)
             return python(text, pos, source)
 
-        scan = _compiled_scanner(classes, hard, init_mode, fallback)
+        scan = _compiled_scanner(classes, terminals.words, hard, init_mode, fallback)
         for text, handed_over_at in [("(p a) (q b)", None), ("(p a) (q é) (r c)", 5), ("(café a)", 0),
                                      ("(p a) (p \u017f) (p b)", 5), ("(p a) (p é", 5), ("(p " + "b " * 300 + ")", 0)]:
             calls.clear()

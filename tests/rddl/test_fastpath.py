@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pddltools.rddl.parser import RDDLSyntaxError, parse_text
+from pddltools.syntax.testing import parser_variant
 
 names = st.sampled_from(["p", "P-2", "on", "x_y", "true", "default", "level", "sum"])
 terms = st.sampled_from(["a", "b-1", "$c", "@e", "true", "object"])
@@ -32,7 +33,8 @@ def test_any_run_of_assignments_parses_the_same_on_both_paths(lines: list[str], 
     outcomes = []
     for lexer in ("fast", "grammar"):
         try:
-            outcomes.append(parse_text(text, lexer=lexer))
+            with parser_variant(fast=lexer == "fast"):
+                outcomes.append(parse_text(text))
         except RDDLSyntaxError as exc:
             outcomes.append(tuple((d.code, d.message, d.span.start if d.span else None)
                                   for d in exc.diagnostics))

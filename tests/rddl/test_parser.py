@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pddltools.diagnostics import Source
 from pddltools.rddl import ast
 from pddltools.rddl.parser import RDDLSyntaxError, parse, parse_text
+from pddltools.syntax.testing import parser_variant
 
 
 def cpf_expr(expression: str) -> ast.Expr:
@@ -173,7 +176,12 @@ def test_deep_nesting_parses_without_recursion() -> None:
     assert cpf_expr("(" * 50_000 + "a" + ")" * 50_000) == a
 
 
-@pytest.mark.parametrize("lexer", ["grammar", "contextual", "lark-loop"])
+#: The implementations compared with the default one, as `parser_variant` switches.
+LEXERS: dict[str, dict[str, Any]] = {"grammar": {"fast": False}, "contextual": {"lark_lexer": "contextual"},
+                                     "lark-loop": {"via_lark": True}}
+
+
+@pytest.mark.parametrize("lexer", sorted(LEXERS))
 def test_the_fast_path_and_lark_own_lexer_build_the_same_ast(lexer: str) -> None:
     text = """
         non-fluents nf {
@@ -189,7 +197,9 @@ def test_the_fast_path_and_lark_own_lexer_build_the_same_ast(lexer: str) -> None
         instance i { domain = d; non-fluents = nf; init-state { p(a); q = 2; }; horizon = 1; }
     """
     fast = parse_text(text)
-    assert fast == parse_text(text, lexer=lexer)
+    with parser_variant(**LEXERS[lexer]):
+        other = parse_text(text)
+    assert fast == other
     values = fast.blocks[0].values  # type: ignore[union-attr]
     assert [x.name for x in values] == list("PQRSTUVWXYZN")
     assert values[7] == ast.Assignment("W", (), ast.ObjectValue("obj"))
@@ -205,7 +215,7 @@ def test_the_fast_path_leaves_mistakes_to_the_grammar() -> None:
 
 
 def test_the_lean_lalr_driver_is_used_when_pddltools_has_one() -> None:
-    pytest.importorskip("pddltools.lalr")
+    pytest.importorskip("pddltools.syntax.lalr")
     from pddltools.rddl.parser import _parser
 
     assert _parser("fast").driver is not None

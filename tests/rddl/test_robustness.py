@@ -83,8 +83,8 @@ def test_the_checker_types_any_expression_without_crashing(expr: ast.Expr) -> No
 @contextmanager
 def python_loop() -> Iterator[None]:
     """The RDDL parser with a Python `FastParser` in the place of its compiled loop."""
-    from pddltools.lalr import FastParser
     from pddltools.rddl import parser as rddl_parser
+    from pddltools.syntax.lalr import FastParser
 
     parser = rddl_parser._parser("fast")
     saved = parser.driver

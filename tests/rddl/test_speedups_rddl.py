@@ -1,5 +1,5 @@
-"""The compiled LALR loop (`pddltools._speedups.Driver`) on RDDL: the same ASTs, spans and errors as the
-Python loop of `pddltools.lalr.FastParser`.
+"""The compiled LALR loop (`pddltools.syntax._speedups.Driver`) on RDDL: the same ASTs, spans and errors as the
+Python loop of `pddltools.syntax.lalr.FastParser`.
 
 The RDDL parser builds its `FastParser` in `pddltools.rddl.parser._lean_driver` (compiled by default);
 the tests build a second one over the same Lark tables, callbacks and fast path with `compiled=False`
@@ -20,19 +20,19 @@ from typing import Any
 
 import pytest
 
-from pddltools import frozen
 from pddltools.diagnostics import InputError, Source, Span
-from pddltools.lalr import FastParser, Tok, UnexpectedInput
-from pddltools.lexing import UnexpectedCharacter
 from pddltools.rddl import parser as rddl_parser
 from pddltools.rddl.builder import BuildError
 from pddltools.rddl.parser import RDDLLexer, RDDLSyntaxError, parse, read_rddl_source
+from pddltools.syntax import frozen
+from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
+from pddltools.syntax.lexing import UnexpectedCharacter
 
 from .conftest import OWN_CORPUS, REPO, SHARED_CORPUS, shared_corpus_files
 
 pytestmark = pytest.mark.skipif(
     frozen.speedups is None,
-    reason="pddltools._speedups is not built (no C compiler at install time): nothing compiled to compare")
+    reason="pddltools.syntax._speedups is not built (no C compiler at install time): nothing compiled to compare")
 
 
 def fingerprint(value: Any, source: Source) -> Any:

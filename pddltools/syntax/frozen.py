@@ -5,7 +5,7 @@ as much as writing the slot directly. The parsers build hundreds of thousands of
 they use `fast_constructor(cls)`: a positional function with the same fields, in `fields(cls)` order,
 that writes the slots directly. The result is an ordinary instance of `cls`.
 
-Where the compiled module `pddltools._speedups` is built (it is, by `pip install`, on any machine with
+Where the compiled module `pddltools.syntax._speedups` is built (it is, by `pip install`, on any machine with
 a C compiler), the constructor is its `Maker`, which also leaves the instance out of the cycle
 collector: the trees are immutable and acyclic, and otherwise each collection after a large parse
 walks every node (a fifth of the time of parsing the corpus). Without it, the same constructor is
@@ -22,7 +22,7 @@ T = TypeVar("T")
 
 
 try:
-    from pddltools import _speedups
+    from pddltools.syntax import _speedups
 except ImportError:  # not built: the Python versions of the hot paths run instead
     _speedups = None  # type: ignore[assignment]
 

@@ -1,4 +1,4 @@
-"""Compiled hot paths of the PDDL parser (pddltools/_speedups.c); optional, see pddltools/frozen.py."""
+"""Compiled hot paths of the PDDL parser (pddltools/syntax/_speedups.c); optional, see pddltools/syntax/frozen.py."""
 
 from collections.abc import Callable
 from typing import Any
@@ -17,8 +17,9 @@ class FlatScanner:
     The constructors must be Makers (checked when it is built): `frozen.fast_constructor` returns one
     wherever this module is built, typed as the plain callable it is."""
 
-    def __init__(self, classes: bytes, comment_start: int, comment_end: int, variable_prefix: int,
-                 init_mode: bool, hard: frozenset[str], span: Callable[..., object], atom: Callable[..., object],
+    def __init__(self, classes: bytes, comment_start: int, comment_end: int, variable_prefix: int, open: int,
+                 close: int, negation: str, equals: str, init_mode: bool, hard: frozenset[str],
+                 span: Callable[..., object], atom: Callable[..., object],
                  not_: Callable[..., object], constant: Callable[..., object], variable: Callable[..., object],
                  function_term: Callable[..., object], init_assignment: Callable[..., object],
                  number: Callable[..., object], number_value: Callable[[str], object],
@@ -26,7 +27,7 @@ class FlatScanner:
     def __call__(self, text: str, pos: int, source: Source) -> tuple[tuple[object, ...], int] | None: ...
 
 class Driver:
-    """The LALR loop of pddltools.lalr.FastParser over its tables, numbered."""
+    """The LALR loop of pddltools.syntax.lalr.FastParser over its tables, numbered."""
 
     def __init__(self, *, match: Callable[[str, int], Any], group_terminals: tuple[int, ...],
                  terminal_names: tuple[str, ...], keywords: tuple[dict[str, int] | None, ...], nstates: int,

@@ -11,7 +11,7 @@ grammar — the tables, the callbacks, the terminals — and only replaces that 
 Fast paths (see `lexing.GrammarLexer`) work the same way: at a trigger token the driver asks its
 tables whether a declared terminal would be shifted now, and lets the scanner produce it.
 
-Where `pddltools._speedups` is built, the same loop runs compiled (`_speedups.Driver`): the same
+Where `pddltools.syntax._speedups` is built, the same loop runs compiled (`_speedups.Driver`): the same
 regular expression, keywords, callbacks and scanners, with the tables numbered into arrays here.
 """
 
@@ -26,8 +26,8 @@ from lark import Lark
 from lark.parsers.lalr_analysis import Shift
 
 from pddltools.diagnostics import Source
-from pddltools.frozen import speedups
-from pddltools.lexing import (
+from pddltools.syntax.frozen import speedups
+from pddltools.syntax.lexing import (
     CASELESS,
     ERROR,
     NestingTooDeep,

@@ -6,9 +6,11 @@
  * problem allocates hundreds of thousands of nodes, and each collection would otherwise walk them all.
  *
  * FlatScanner: the fast path for runs of flat literals and init elements. It knows nothing of PDDL's
- * syntax by itself: the character classes of names, variables, white space and comments are computed
- * in Python from the grammar's terminals (and checked against them there), and the nodes are built
- * with Makers of the AST classes it is given. Anything it cannot decide (a character outside ASCII in
+ * syntax by itself and holds none of its keywords: the character classes of names, variables, white
+ * space and comments are computed in Python from the grammar's terminals (and checked against them
+ * there), the parentheses and the words of negation and of an init assignment are read from the
+ * grammar's rules (pddltools/pddl/parser.py, `_words`), and the nodes are built with Makers of the
+ * AST classes it is given. Anything it cannot decide (a character outside ASCII in
  * an element) goes to the Python scanner it is given as `fallback`.
  */
 #define PY_SSIZE_T_CLEAN
@@ -121,7 +123,7 @@ maker_dealloc(MakerObject *m)
 
 static PyTypeObject MakerType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "pddltools._speedups.Maker",
+    .tp_name = "pddltools.syntax._speedups.Maker",
     .tp_doc = "Maker(cls, field_names): a positional constructor that writes the slots of cls directly",
     .tp_basicsize = sizeof(MakerObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
@@ -135,12 +137,18 @@ static PyTypeObject MakerType = {
 /* ---------------------------------------------------------------------------------------------- */
 /* FlatScanner */
 
+#define MAX_WORD 32 /* the longest keyword a scanner is given */
+
 enum { NAME_FIRST = 1, NAME_REST = 2, SPACE = 4, VAR_FIRST = 8, VAR_REST = 16, NUMBER_START = 32 };
 
 typedef struct {
     PyObject_HEAD
     unsigned char classes[128];
     Py_UCS4 comment_start, comment_end, var_prefix;
+    Py_UCS4 open, close; /* the grammar's parentheses */
+    /* the grammar's words for `(not ATOM)` and `(= (f o) v)`, lower case ASCII */
+    char negation[MAX_WORD + 1], equals[MAX_WORD + 1];
+    Py_ssize_t negation_len, equals_len;
     int init_mode; /* init elements (names only, `=` assignments) rather than literals (names and variables) */
     PyObject *hard;  /* frozenset of words that are keywords everywhere */
     MakerObject *span, *atom, *not_, *constant, *variable, *function_term, *init_assignment, *number;
@@ -182,7 +190,7 @@ skip_space(ScannerObject *s, Text *t, Py_ssize_t i)
 static int
 ends_token(ScannerObject *s, Py_UCS4 c)
 {
-    return c == '(' || c == ')' || c == s->comment_start || (c < 128 && (s->classes[c] & SPACE));
+    return c == s->open || c == s->close || c == s->comment_start || (c < 128 && (s->classes[c] & SPACE));
 }
 
 /* The end of the word at i whose first character has class `first` and the others `rest`, which must
@@ -316,7 +324,7 @@ scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize
         if (i >= t->n)
             return DECLINE;
         Py_UCS4 c = AT(t, i);
-        if (c == ')') {
+        if (c == s->close) {
             i++;
             break;
         }
@@ -389,7 +397,7 @@ scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize
 static Py_ssize_t
 atom_parts(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **predicate, PyObject **span, PyObject **args)
 {
-    if (i >= t->n || AT(t, i) != '(')
+    if (i >= t->n || AT(t, i) != s->open)
         return DECLINE;
     Py_ssize_t start = skip_space(s, t, i + 1);
     Py_ssize_t end = predicate_end(s, t, start);
@@ -418,7 +426,7 @@ negation_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject *
     if (end < 0)
         return end;
     end = skip_space(s, t, end);
-    if (end >= t->n || AT(t, end) != ')') {
+    if (end >= t->n || AT(t, end) != s->close) {
         Py_DECREF(inner);
         return DECLINE;
     }
@@ -473,7 +481,7 @@ assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject
     }
     if (result >= 0) {
         end = skip_space(s, t, end);
-        if (end >= t->n || AT(t, end) != ')')
+        if (end >= t->n || AT(t, end) != s->close)
             result = DECLINE;
         else
             result = end + 1;
@@ -494,17 +502,16 @@ assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject
     return *out == NULL ? FAILED : result;
 }
 
-/* Whether text[start:end] (ASCII, checked by word_end) is `not` in any case: compared in place, so
- * that the test builds no string for every other three-letter predicate. */
+/* Whether text[start:end] is `word` (lower case ASCII, `len` long) in any case: compared in place, so
+ * that the test builds no string for every other predicate of that length. */
 static int
-is_not(Text *t, Py_ssize_t start, Py_ssize_t end)
+is_word(Text *t, Py_ssize_t start, Py_ssize_t end, const char *word, Py_ssize_t len)
 {
-    static const char word[] = "not";
-    if (end - start != 3)
+    if (end - start != len)
         return 0;
-    for (Py_ssize_t i = 0; i < 3; i++) {
+    for (Py_ssize_t i = 0; i < len; i++) {
         Py_UCS4 c = AT(t, start + i);
-        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (Py_UCS4)word[i])
+        if ((c >= 'A' && c <= 'Z' ? c + 32 : c) != (Py_UCS4)(unsigned char)word[i])
             return 0;
     }
     return 1;
@@ -517,17 +524,20 @@ element_at(ScannerObject *s, Text *t, Py_ssize_t open, PyObject **out)
     Py_ssize_t start = skip_space(s, t, open + 1);
     if (start >= t->n)
         return DECLINE;
-    if (s->init_mode && AT(t, start) == '=') {
-        if (start + 1 < t->n && !ends_token(s, AT(t, start + 1)))
-            return DECLINE;
-        return assignment_at(s, t, open, start + 1, out);
+    if (s->init_mode) {
+        Py_ssize_t after = start + s->equals_len;
+        if (after <= t->n && is_word(t, start, after, s->equals, s->equals_len)) {
+            if (after < t->n && !ends_token(s, AT(t, after)))
+                return DECLINE;
+            return assignment_at(s, t, open, after, out);
+        }
     }
     Py_ssize_t end = predicate_end(s, t, start);
     if (end < 0)
         return end;
-    if (is_not(t, start, end)) {
+    if (is_word(t, start, end, s->negation, s->negation_len)) {
         Py_ssize_t next = skip_space(s, t, end);
-        if (next < t->n && AT(t, next) == '(')
+        if (next < t->n && AT(t, next) == s->open)
             return negation_at(s, t, open, next, out);
     }
     PyObject *predicate, *span, *args;
@@ -557,7 +567,7 @@ scanner_call(PyObject *self, PyObject *args, PyObject *kwds)
     Py_ssize_t end = pos;
     for (;;) {
         Py_ssize_t open = skip_space(s, &t, end);
-        if (open >= t.n || AT(&t, open) != '(')
+        if (open >= t.n || AT(&t, open) != s->open)
             break;
         PyObject *node = NULL;
         Py_ssize_t after = element_at(s, &t, open, &node);
@@ -621,15 +631,19 @@ maker_arg(PyObject *value, void *address)
 static PyObject *
 scanner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *keywords[] = {"classes", "comment_start", "comment_end", "variable_prefix", "init_mode", "hard",
+    static char *keywords[] = {"classes", "comment_start", "comment_end", "variable_prefix", "open", "close",
+                               "negation", "equals", "init_mode", "hard",
                                "span", "atom", "not_", "constant", "variable", "function_term",
                                "init_assignment", "number", "number_value", "fallback", NULL};
     Py_buffer classes;
-    int comment_start, comment_end, var_prefix, init_mode;
+    int comment_start, comment_end, var_prefix, open, close, init_mode;
+    const char *negation, *equals;
+    Py_ssize_t negation_len, equals_len;
     PyObject *hard, *number_value, *fallback;
     MakerObject *makers[8];
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*iiipO!O&O&O&O&O&O&O&O&OO:FlatScanner", keywords, &classes,
-                                     &comment_start, &comment_end, &var_prefix, &init_mode, &PyFrozenSet_Type, &hard,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*iiiiis#s#pO!O&O&O&O&O&O&O&O&OO:FlatScanner", keywords,
+                                     &classes, &comment_start, &comment_end, &var_prefix, &open, &close,
+                                     &negation, &negation_len, &equals, &equals_len, &init_mode, &PyFrozenSet_Type, &hard,
                                      maker_arg, &makers[0], maker_arg, &makers[1], maker_arg, &makers[2],
                                      maker_arg, &makers[3], maker_arg, &makers[4], maker_arg, &makers[5],
                                      maker_arg, &makers[6], maker_arg, &makers[7], &number_value, &fallback))
@@ -637,6 +651,11 @@ scanner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (classes.len != 128) {
         PyBuffer_Release(&classes);
         PyErr_SetString(PyExc_ValueError, "classes must have 128 bytes, one per ASCII character");
+        return NULL;
+    }
+    if (negation_len < 1 || negation_len > MAX_WORD || equals_len < 1 || equals_len > MAX_WORD) {
+        PyBuffer_Release(&classes);
+        PyErr_SetString(PyExc_ValueError, "negation and equals must be words of 1 to 32 characters");
         return NULL;
     }
     ScannerObject *s = (ScannerObject *)type->tp_alloc(type, 0);
@@ -649,6 +668,14 @@ scanner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     s->comment_start = (Py_UCS4)comment_start;
     s->comment_end = (Py_UCS4)comment_end;
     s->var_prefix = (Py_UCS4)var_prefix;
+    s->open = (Py_UCS4)open;
+    s->close = (Py_UCS4)close;
+    memcpy(s->negation, negation, negation_len);
+    s->negation[negation_len] = 0;
+    s->negation_len = negation_len;
+    memcpy(s->equals, equals, equals_len);
+    s->equals[equals_len] = 0;
+    s->equals_len = equals_len;
     s->init_mode = init_mode;
     s->hard = Py_NewRef(hard);
     MakerObject **slots[8] = {&s->span, &s->atom, &s->not_, &s->constant, &s->variable, &s->function_term,
@@ -704,7 +731,7 @@ scanner_dealloc(ScannerObject *s)
 
 static PyTypeObject ScannerType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "pddltools._speedups.FlatScanner",
+    .tp_name = "pddltools.syntax._speedups.FlatScanner",
     .tp_doc = "FlatScanner(...)(text, pos, source) -> (nodes, end) | None: a run of flat literals or init elements",
     .tp_basicsize = sizeof(ScannerObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
@@ -1198,8 +1225,8 @@ static PyMethodDef driver_methods[] = {
 
 static PyTypeObject DriverType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "pddltools._speedups.Driver",
-    .tp_doc = "Driver(...): the LALR loop of pddltools.lalr.FastParser over its tables",
+    .tp_name = "pddltools.syntax._speedups.Driver",
+    .tp_doc = "Driver(...): the LALR loop of pddltools.syntax.lalr.FastParser over its tables",
     .tp_basicsize = sizeof(DriverObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_new = driver_new,
@@ -1213,7 +1240,7 @@ static PyTypeObject DriverType = {
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "pddltools._speedups",
+    .m_name = "pddltools.syntax._speedups",
     .m_doc = "Compiled hot paths of the PDDL parser (optional: pddltools runs the same code in Python without it).",
     .m_size = -1,
 };

@@ -1,0 +1,16 @@
+"""What every language's parser shares, and the one interface they all offer.
+
+- `language`: the `Language` interface (parse a source, parse one section, the terminals expected at
+  an offset, syntax errors as diagnostics); `pddl.language.LANGUAGE` and `rddl.language.LANGUAGE`
+  implement it, and the language server uses nothing else of the parsers.
+- `lalr`: the LALR driver over the tables Lark builds from a grammar; `lexing`: the lexer built from
+  the grammar's terminals; `larkcache`: where Lark's analysed grammar is kept between runs; `frozen`:
+  fast constructors of the frozen AST nodes; `_speedups.c`: the optional compiled part of all these.
+- `testing`: the hook by which tests choose among the equivalent implementations.
+"""
+
+from __future__ import annotations
+
+from pddltools.syntax.language import Header, Language, SectionParse
+
+__all__ = ["Header", "Language", "SectionParse"]

@@ -1,0 +1,72 @@
+"""The literal syntax is written once, in grammars/pddl.lark: the fast paths (the Python scanners and
+the compiled one) read their keywords and parentheses from the grammar's rules, so a grammar with a
+renamed keyword needs no other edit. A variant of pddl.lark with `not` renamed `non` and `:init`
+renamed `:initial` is parsed with the fast paths, compiled and in Python, and gives the same trees
+(and spans) as the variant grammar alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pddltools.diagnostics import Source
+from pddltools.pddl import ast
+from pddltools.pddl.fastpath import build_scanners
+from pddltools.pddl.parser import _Parser, _terminals, grammar_text
+from pddltools.syntax.frozen import speedups
+
+VARIANT = grammar_text().replace('"not"', '"non"').replace('":init"', '":initial"')
+
+DOMAIN = """(define (domain d) (:requirements :strips :negative-preconditions)
+  (:predicates (p ?x) (q ?x) (r))
+  (:action a :parameters (?x) :precondition (and (p ?x) (NON (q ?x)) (r)) :effect (and (non (p ?x)) (q ?x)))
+  (:action b :parameters (?x) :precondition (non (p ?x)) :effect (non (r))))"""
+
+PROBLEM = """(define (problem i) (:domain d) (:objects a b c)
+  (:INITIAL (p a) (non (q b)) ; a comment
+     (= (f a) 3) (= (g b) c) (q c) (NON (p c)))
+  (:goal (and (p a) (non (q a)))))"""
+
+
+def spans(tree: Any) -> list[tuple[str, int, int]]:
+    return [(type(n).__name__, n.span.start, n.span.end) for n in tree.walk() if n.span is not None]
+
+
+def test_the_variant_grammar_is_really_different() -> None:
+    assert grammar_text() != VARIANT and '"non"' in VARIANT and '":initial"' in VARIANT
+    words = _terminals(_Parser(False, grammar=VARIANT).lark).words
+    assert words.negation == "non"
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+@pytest.mark.parametrize("text", [DOMAIN, PROBLEM], ids=["domain", "problem"])
+def test_fast_paths_follow_a_renamed_keyword(compiled: bool, text: str) -> None:
+    if compiled and speedups is None:
+        pytest.skip("pddltools.syntax._speedups is not built")
+    alone, _ = _Parser(False, grammar=VARIANT).parse(Source(text, "v.pddl"))
+    fast, _ = _Parser(True, compiled, grammar=VARIANT).parse(Source(text, "v.pddl"))
+    assert fast == alone
+    assert spans(fast) == spans(alone)
+    assert any(isinstance(n, ast.Not) for n in fast.walk())
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+def test_the_scanners_take_the_renamed_words_themselves(compiled: bool) -> None:
+    """Not only the same trees: the fast path itself took the renamed negation (and declines the old word)."""
+    if compiled and speedups is None:
+        pytest.skip("pddltools.syntax._speedups is not built")
+    terminals = _terminals(_Parser(False, grammar=VARIANT).lark)
+    literals, init, *_ = build_scanners(terminals, compiled=compiled)
+    if compiled:
+        assert isinstance(init, speedups.FlatScanner)
+    text = "(non (p a)) (= (f a) 2) (q b)"
+    found = init(text, 0, Source(text))
+    assert found is not None
+    nodes, end = found
+    assert end == len(text)
+    assert [type(n).__name__ for n in nodes] == ["Not", "InitAssignment", "Atom"]  # type: ignore[attr-defined]
+    # with the grammar's word changed, `not` is an ordinary predicate name to the scanner
+    old = "(not a)"
+    taken = literals(old, 0, Source(old))
+    assert taken is not None and taken[0][0] == ast.Atom("not", (ast.Constant("a"),))  # type: ignore[index]
