@@ -139,7 +139,8 @@ def fluent_plot(series: dict[str, list[tuple[float, float]]], trace: Trace, x_la
     low, high = min(values, default=0.0), max(values, default=1.0)
     low = min(low, 0.0)
     span = high - low if high > low else 1.0
-    top_value = low + svg.nice_axis(span).top
+    values_axis = svg.nice_axis(span)
+    top_value = low + values_axis.top
 
     def y(value: float) -> float:
         return TOP + plot_h - plot_h * (value - low) / (top_value - low)
@@ -148,8 +149,8 @@ def fluent_plot(series: dict[str, list[tuple[float, float]]], trace: Trace, x_la
              f'height="{TOP + plot_h + 40}" role="img" aria-label="numeric fluents" font-family="sans-serif" '
              f'data-origin="{axis.origin}" data-scale="{axis.scale!r}">', "<title>Numeric fluents</title>"]
     parts.extend(_ticks(axis, TOP, TOP + plot_h))
-    for k in range(5):
-        value = low + (top_value - low) * k / 4
+    for tick in values_axis.ticks:  # steps of 1, 2 or 5 times a power of ten, as the score charts have
+        value = low + tick
         parts.append(f'<text x="{left - 6}" y="{y(value) + 4:.1f}" font-size="10" text-anchor="end">{value:g}</text>'
                      f'<line x1="{left}" y1="{y(value):.1f}" x2="{left + PLOT_W}" y2="{y(value):.1f}" '
                      'stroke="#f0f0f0"/>')
