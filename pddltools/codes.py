@@ -181,13 +181,17 @@ _ENTRIES: tuple[Code, ...] = (
           message says which, and the command exits with 2 (unreadable input), not 1 (findings).""",
           (), ("parse", "missing.pddl"),
           "Check the path's spelling and that you may read it; `pddltools parse` also takes a folder."),
-    _code("E002", E, INPUT, "a file is binary or not UTF-8 text, or a network endpoint cannot be reached",
+    _code("E002", E, INPUT, "a file is binary or not UTF-8 text",
           """pddltools reads planning files as UTF-8 text (a byte-order mark is allowed). A NUL byte means the
-          file is binary; a byte sequence that is not UTF-8 is pointed at with its offset. The RDDLSim
-          commands report a host and port that cannot be listened on or connected to with this code too,
-          since both are input the command cannot read.""",
+          file is binary; a byte sequence that is not UTF-8 is pointed at with its offset.""",
           (("domain.pddl", "(define (domain d)\x00)\n"),), ("parse", "domain.pddl"),
           "Save the file as UTF-8 text; check that it is the file you meant (not a compressed archive)."),
+    _code("E003", E, INPUT, "a network address cannot be listened on or connected to",
+          """rddl serve cannot listen on the host and port it was given (the port is taken, or the address is
+          not this machine's), or rddl client cannot connect to its server (nothing listens there, or the
+          connection is refused). The operating system's reason follows the address. Example: rddl serve
+          --port 2323 while another server already listens on 2323.""",
+          fix="Choose a free port, or start the server before the client and give the client its address."),
     _code("E300", E, INPUT, "no domain found for a problem",
           """A problem was given without its domain (check --each, validate PROBLEM PLAN) and no domain file
           was found for it. pddltools looks, in this order: a file named for the problem (domain-N or

@@ -1,18 +1,8 @@
-"""The compiler's error codes (E8xx) and the error it raises."""
+"""The error the compiler raises (its codes, E8xx, are registered in `pddltools.codes`)."""
 
 from __future__ import annotations
 
 from pddltools.diagnostics import Error, Span, error
-
-CODES: dict[str, str] = {
-    "E801": "a feature this compiler cannot remove (durative actions, numeric fluents ...)",
-    "E802": "derived predicates that are not stratified",
-    "E803": "a compilation would be too large",
-    "E804": "the output folder has files (use --force)",
-    "E805": "a plan that does not fit the compiled task",
-    "E806": "an unknown target or feature name",
-    "E807": "an unreadable plan map",
-}
 
 
 class CompileError(Error):

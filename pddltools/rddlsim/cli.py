@@ -171,7 +171,7 @@ def run_serve(args: argparse.Namespace) -> int:
         except OSError as exc:
             from pddltools.diagnostics import error
 
-            _emit([error("E002", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format)
+            _emit([error("E003", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format)
             return ExitCode.USAGE
         port = listener.sockets[0].getsockname()[1]
         # before the first line goes out: whoever reads it may signal at once
@@ -210,7 +210,7 @@ def run_client(args: argparse.Namespace) -> int:
     except OSError as exc:
         from pddltools.diagnostics import error
 
-        _emit([error("E002", f"cannot connect to {args.host}:{args.port}: {exc}")], args.format)
+        _emit([error("E003", f"cannot connect to {args.host}:{args.port}: {exc}")], args.format)
         return ExitCode.USAGE
     if args.format == "json":
         print(json.dumps(result.to_json(), indent=2))
