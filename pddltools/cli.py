@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pddltools import __version__
 from pddltools.cli_options import add_fmt_mode, parse_command_line
 from pddltools.exit_codes import ExitCode, worst
+from pddltools.wording import count
 
 # Imported where they are used, not here: `pddltools --version` and the commands of other packages
 # would pay for rich's console and the parser on every start (`python -X importtime`).
@@ -217,9 +218,9 @@ def _parse_one(path: Path, fmt: str, out: Console, err: Console) -> tuple[dict[s
 def _parse_summary(results: list[dict[str, Any]], failed: int, seconds: float) -> str:
     """`4850 files in 12.3 s: 272 domains, 4577 problems, 1 failed`."""
     kinds = [entry["kind"] for entry in results]
-    parts = [f"{n} {kind}{'s' * (n != 1)}" for kind in ("domain", "problem") if (n := kinds.count(kind))]
+    parts = [count(n, kind) for kind in ("domain", "problem") if (n := kinds.count(kind))]
     parts.append(f"{failed} failed")
-    files = f"{len(results)} file{'s' * (len(results) != 1)}"
+    files = count(len(results), "file")
     return f"{files} in {seconds:.1f} s: {', '.join(parts)}"
 
 

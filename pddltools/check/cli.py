@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from pddltools import wording
 from pddltools.check.report import CheckReport, check_files, check_problem_alone, in_file_order
 from pddltools.check.tracks import TRACK_IDS, Fit
 from pddltools.cli import pddl_files
@@ -132,7 +133,7 @@ class Block:
         names = [os.path.relpath(p, base) if Path(p).is_relative_to(base) else p for p in self.problems]
         count = len(names)
         shown = ", ".join(names[:_TITLE_NAMES]) + (f" and {count - _TITLE_NAMES} more" if count > _TITLE_NAMES else "")
-        return f"{self.domain} with {count} problem{'s' * (count != 1)}: {shown}"
+        return f"{self.domain} with {wording.count(count, 'problem')}: {shown}"
 
     def pairs_json(self) -> list[dict[str, Any]]:
         if self.missing is not None:
@@ -214,5 +215,5 @@ def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -
                 out.print(f"  {'':<{width}}  [dim]{escape(command)}[/]")
     counts = (len(report.errors), len(report.warnings), len(report.infos))
     hidden = "" if verbose or not counts[2] else " (shown with --verbose)"
-    out.print(f"{counts[0]} error{'s' * (counts[0] != 1)}, {counts[1]} warning{'s' * (counts[1] != 1)}, "
+    out.print(f"{wording.count(counts[0], 'error')}, {wording.count(counts[1], 'warning')}, "
               f"{counts[2]} informative{hidden}")

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.table import Table
 
 from pddltools.compile.errors import CompileError, compile_error
@@ -69,7 +68,7 @@ def _fail(diagnostics: tuple[Diagnostic, ...], fmt: str, code: int, command: str
     if fmt == "json":
         print_json(envelope(command, placed(files, diagnostics), {"files": len(files)}))
     else:
-        render_rich(diagnostics, _stderr())
+        render_rich(diagnostics, stderr_console())
     return code
 
 
@@ -87,7 +86,7 @@ def run_compile(args: argparse.Namespace) -> int:
             raise compile_error("E804", f"{outdir} is not a folder")
         if outdir.is_dir() and any(outdir.iterdir()) and not args.force:
             raise compile_error("E804", f"{outdir} has files in it; use --force to overwrite them")
-        with progress_bar(_stderr(), counted=False) as progress:
+        with progress_bar(stderr_console(), counted=False) as progress:
             spinner = progress.add_task("compiling")
             on_pass = _announcer(progress, spinner, len(domain.actions))
             result = compile_task(Task(domain, problem), remove, strict=args.target is not None, method=args.method,
@@ -108,10 +107,6 @@ def run_compile(args: argparse.Namespace) -> int:
     else:
         _print_summary(result, summary)
     return ExitCode.OK
-
-
-def _stderr() -> Console:
-    return stderr_console()
 
 
 def _announcer(progress: Progress, spinner: TaskID, actions: int) -> OnPass:
@@ -200,7 +195,7 @@ def run_unmap(args: argparse.Namespace) -> int:
         sys.stdout.write(plan)
         if value is not None:
             sys.stdout.write(f"; cost = {value} (on the original task)\n")
-        err = _stderr()
+        err = stderr_console()
         if report is not None and not report.valid:
             from pddltools.validate.cli import print_report  # validate's own words for a verdict
 

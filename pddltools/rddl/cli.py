@@ -14,8 +14,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
 from pddltools.cli_options import add_fmt_mode
 from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, render_github, render_rich
@@ -24,6 +22,7 @@ from pddltools.exit_codes import ExitCode
 from pddltools.rddl import ast
 from pddltools.rddl.loading import FileResult, check_paths, collect, parse_paths
 from pddltools.rddl.printer import format_file
+from pddltools.wording import count
 
 FORMATS = ("text", "json", "github")
 
@@ -57,10 +56,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 # ---------------------------------------------------------------------------------------------------
 
 
-def _stderr() -> Console:
-    return stderr_console()
-
-
 def _blocks(rddl: ast.RDDLFile | None) -> list[dict[str, str]]:
     if rddl is None:
         return []
@@ -85,7 +80,7 @@ def _report(results: list[FileResult], output: str, command: str, summary: str, 
         if diagnostics:
             print(render_github(diagnostics))
     else:
-        render_rich(diagnostics, _stderr())
+        render_rich(diagnostics, stderr_console())
         print(summary)
 
 
@@ -106,11 +101,7 @@ def _emit(diagnostics: list[Diagnostic], output: str, command: str, path: Path |
     elif output == "github":
         print(render_github(diagnostics))
     else:
-        render_rich(diagnostics, _stderr())
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+        render_rich(diagnostics, stderr_console())
 
 
 def run_parse(args: argparse.Namespace) -> int:
@@ -121,7 +112,7 @@ def run_parse(args: argparse.Namespace) -> int:
     results = parse_paths(paths)
     failed = sum(1 for r in results if not r.ok)
     blocks = sum(len(r.rddl.blocks) for r in results if r.rddl is not None)
-    summary = (f"parsed {_plural(len(results), 'file')} ({_plural(blocks, 'block')}): "
+    summary = (f"parsed {count(len(results), 'file')} ({count(blocks, 'block')}): "
                + ("all valid RDDL" if not failed else f"{failed} not valid RDDL"))
     _report(results, args.format, "rddl parse", summary, {"files": len(results), "valid": len(results) - failed,
                                              "invalid": failed, "blocks": blocks})
@@ -138,10 +129,10 @@ def run_check(args: argparse.Namespace) -> int:
     warnings = sum(1 for r in results for d in r.diagnostics if not d.is_error)
     bad = sum(1 for r in results if not r.ok)
     if errors or warnings:
-        summary = (f"checked {_plural(len(results), 'file')}: {_plural(errors, 'error')}, "
-                   f"{_plural(warnings, 'warning')}" + (f" in {_plural(bad, 'file')}" if bad else ""))
+        summary = (f"checked {count(len(results), 'file')}: {count(errors, 'error')}, "
+                   f"{count(warnings, 'warning')}" + (f" in {count(bad, 'file')}" if bad else ""))
     else:
-        summary = f"checked {_plural(len(results), 'file')}: no problems found"
+        summary = f"checked {count(len(results), 'file')}: no problems found"
     borrowed = sorted({(kind, name, str(path)) for r in results for kind, name, path in r.borrowed})
     if borrowed and args.format == "text":
         uses = "; ".join(f"{kind} {name} from {path}" for kind, name, path in borrowed)
@@ -175,11 +166,11 @@ def run_fmt(args: argparse.Namespace) -> int:
         if args.format == "json":
             _fmt_json(path, result.diagnostics, changed=changed, written=False, text=None)
         elif changed:
-            _stderr().print(f"{path} is not in the standard layout (pddltools rddl fmt --write to fix)",
+            stderr_console().print(f"{path} is not in the standard layout (pddltools rddl fmt --write to fix)",
                             markup=False, soft_wrap=True)
         return ExitCode.FINDINGS if changed else ExitCode.OK
     if args.write and changed and _has_comments(original) and not args.drop_comments:
-        _stderr().print(f"{path} has comments, which the formatter does not keep; "
+        stderr_console().print(f"{path} has comments, which the formatter does not keep; "
                         "pass --drop-comments to rewrite it anyway", markup=False, soft_wrap=True)
         return ExitCode.USAGE
     if args.write and changed:
@@ -190,7 +181,7 @@ def run_fmt(args: argparse.Namespace) -> int:
     elif not args.write:
         sys.stdout.write(text)
     if result.diagnostics and args.format == "text":
-        render_rich(result.diagnostics, _stderr())
+        render_rich(result.diagnostics, stderr_console())
     return ExitCode.OK
 
 

@@ -16,8 +16,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
 from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
 from pddltools.exit_codes import ExitCode
@@ -85,15 +83,11 @@ def _positive(text: str) -> int:
     return value
 
 
-def _stderr() -> Console:
-    return stderr_console()
-
-
 def _emit(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], output: str) -> None:
     if output == "json":
         print(json.dumps({"diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
     else:
-        render_rich(list(diagnostics), _stderr())
+        render_rich(list(diagnostics), stderr_console())
 
 
 def _failure(exc: Error, output: str) -> int:
@@ -149,7 +143,7 @@ def run_serve(args: argparse.Namespace) -> int:
         _emit([error("E001", f"cannot open results log {args.log}: {exc}")], args.format)
         return ExitCode.USAGE
     if skipped and args.format == "text":
-        render_rich(skipped, _stderr())  # files that do not parse are left out; the others are served
+        render_rich(skipped, stderr_console())  # files that do not parse are left out; the others are served
     _log_to_stderr()
     folder = ",".join(str(Path(f).resolve()) for f in args.folders)
     config = ServerConfig(rounds=args.rounds, timeout=args.timeout, seed=args.seed, max_message=args.max_message,
@@ -160,7 +154,7 @@ def run_serve(args: argparse.Namespace) -> int:
         unserved = server.prepare()
         skipped.extend(unserved)
         if unserved and args.format == "text":
-            render_rich(unserved, _stderr())
+            render_rich(unserved, stderr_console())
         if not server.problems:
             from pddltools.diagnostics import error
 

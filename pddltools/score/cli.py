@@ -17,7 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -43,7 +42,7 @@ from pddltools.score.runner import (
 from pddltools.score.selection import Thresholds, select
 from pddltools.score.store import Run, Store
 from pddltools.score.validation import PlanChecker, Validator
-from pddltools.score.wording import count
+from pddltools.wording import count
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -151,16 +150,12 @@ def _limits(args: argparse.Namespace) -> Limits:
     return Limits(wall=wall, cpu=cpu, memory=memory, address_space=not args.no_address_limit)
 
 
-def _err() -> Console:
-    return stderr_console()
-
-
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapped(args: argparse.Namespace) -> int:
         try:
             return func(args)
         except Error as exc:
-            render_rich(exc.diagnostics, _err())
+            render_rich(exc.diagnostics, stderr_console())
             return ExitCode.USAGE if isinstance(exc, InputError) or _is_usage(exc) else ExitCode.FINDINGS
     return wrapped
 
@@ -227,7 +222,7 @@ def _run(args: argparse.Namespace) -> int:
         raise _usage("give --resume (keep the stored runs) or --overwrite (replace them), not both")
     limits = _limits(args)
     pairs, missing = _problem_pairs(args)
-    render_rich(missing, _err())
+    render_rich(missing, stderr_console())
     if not pairs:
         where = ", ".join([*args.problems, *([args.batch] if args.batch else [])])
         raise InputError([error("S021", f"no problems to run in {where}")])
@@ -255,7 +250,8 @@ def _run(args: argparse.Namespace) -> int:
         already = len(stored_before) if args.resume else 0
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("solved {task.fields[solved]}  failed {task.fields[failed]}"), TimeRemainingColumn())
-        progress = Progress(*columns, console=_err(), disable=args.format == "json" or not sys.stderr.isatty())
+        progress = Progress(*columns, console=stderr_console(),
+                            disable=args.format == "json" or not sys.stderr.isatty())
         with progress:
             task = progress.add_task("runs", total=len(jobs) - already, solved=0, failed=0)
 
@@ -280,7 +276,7 @@ def _run(args: argparse.Namespace) -> int:
         out.print(f"{count(len(stored), 'run')} into {args.db}" + (f", {already} already there" if already else "")
                   + (f": {summary}" if summary else ""), markup=False)
     if missing:
-        _err().print(f"{count(len(missing), 'problem')} not run: see above", markup=False)
+        stderr_console().print(f"{count(len(missing), 'problem')} not run: see above", markup=False)
         return ExitCode.FINDINGS
     return ExitCode.OK
 
@@ -304,8 +300,8 @@ def _may_replace(args: argparse.Namespace, count: int) -> bool:
         return True
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         return False
-    answer = _err().input(f"{count} of these runs are already in {args.db}. Run them again and replace them? [y/N] ",
-                          markup=False)
+    answer = stderr_console().input(
+        f"{count} of these runs are already in {args.db}. Run them again and replace them? [y/N] ", markup=False)
     return answer.strip().lower() in ("y", "yes")
 
 

@@ -13,7 +13,7 @@ from pddltools.score.rules import LearningImpact, Scores, entrant_names
 from pddltools.score.store import STATUSES, Run
 from pddltools.score.svg import bar_chart, step_chart
 from pddltools.score.tables import Cell, errors_table, instances_table, limits_table, num, table
-from pddltools.score.wording import count
+from pddltools.wording import count
 
 _STYLE = """
 body { font-family: sans-serif; margin: 2em; color: #222; }

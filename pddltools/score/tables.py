@@ -17,7 +17,7 @@ from html import escape
 from pddltools.score.limits import MB
 from pddltools.score.rules import quality
 from pddltools.score.store import Run
-from pddltools.score.wording import count
+from pddltools.wording import count
 
 UNEXPLAINED = ("crash", "invalid-plan")  # a limit, or "no plan found", explains every other status
 

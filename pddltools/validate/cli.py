@@ -64,10 +64,6 @@ def positive_number(what: str) -> Callable[[str], Fraction]:
     return parse
 
 
-def _stderr() -> Console:
-    return stderr_console()
-
-
 def build_parser() -> argparse.ArgumentParser:
     """`python -m pddltools.validate`: the validate command alone, without loading the other commands."""
     parser = argparse.ArgumentParser(prog="python -m pddltools.validate", description="Validate plans.")
@@ -92,24 +88,24 @@ def run_validate(args: argparse.Namespace) -> int:
 
     if args.batch:
         if args.trace:
-            _stderr().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN, not --batch")
+            stderr_console().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN, not --batch")
             return ExitCode.USAGE
         if args.paths:
-            _stderr().print("pddltools validate: give either --batch LIST or DOMAIN PROBLEM PLAN..., not both")
+            stderr_console().print("pddltools validate: give either --batch LIST or DOMAIN PROBLEM PLAN..., not both")
             return ExitCode.USAGE
         return _run_batch(args)
     found, paths = task_arguments(args.paths, args.domain)
     if found is not None and found.domain is not None:
         paths = [str(found.domain), *paths]
     elif found is not None and len(paths) >= 2:
-        _stderr().print(f"pddltools validate: {escape(paths[0])}: {escape(found.missing())}")
+        stderr_console().print(f"pddltools validate: {escape(paths[0])}: {escape(found.missing())}")
         return ExitCode.USAGE
     if len(paths) < 3:
-        _stderr().print("pddltools validate: needs DOMAIN PROBLEM PLAN [PLAN ...] (or --batch LIST)")
+        stderr_console().print("pddltools validate: needs DOMAIN PROBLEM PLAN [PLAN ...] (or --batch LIST)")
         return ExitCode.USAGE
     domain, problem, *plans = paths
     if args.trace and len(plans) != 1:
-        _stderr().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
+        stderr_console().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
         return ExitCode.USAGE
     try:
         task = Task.load(domain, problem)
@@ -118,7 +114,7 @@ def run_validate(args: argparse.Namespace) -> int:
             print_json(envelope("validate", task_entries(domain, problem, exc.diagnostics),
                                 plan_summary([]), task_loaded=False))
         else:
-            render_rich(exc.diagnostics, _stderr())
+            render_rich(exc.diagnostics, stderr_console())
         return ExitCode.USAGE
     trace: Trace | None = None
     if args.trace:
@@ -208,7 +204,7 @@ def _run_batch(args: argparse.Namespace) -> int:
         if args.format == "json":
             print_json(plan_entry({**_unread(args.batch, exc), "batch_line": None}), indent=None)
         else:
-            render_rich(exc.diagnostics, _stderr())
+            render_rich(exc.diagnostics, stderr_console())
         return ExitCode.USAGE
     status = ExitCode.OK
     console = stdout_console()

@@ -1,4 +1,4 @@
-"""Counts in words for the score table and the report: "1 domain", "2 domains", "1 problem solved"."""
+"""Counts in words, for every command's messages and the report: "1 domain", "2 domains", "1 problem solved"."""
 
 from __future__ import annotations
 
