@@ -10,7 +10,7 @@ import pytest
 
 from pddltools.score.svg import bar_chart, nice_axis, step_chart
 from pddltools.score.textsize import text_width, wrap
-from pddltools.score.wording import count
+from pddltools.wording import count
 
 NS = "{http://www.w3.org/2000/svg}"
 LONGEST_IPC2008 = "openstacks-net-benefit-optimal-strips-negative-preconditions"
