@@ -37,11 +37,10 @@ from typing import Any
 
 from pddltools.compile.pipeline import compile_task, removals
 from pddltools.compile.planmap import PlanMap, format_plan, unmap
-from pddltools.compile.task import Task
+from pddltools.compile.task import ParsedTask
 from pddltools.diagnostics import Error
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
-from pddltools.validate import Task as Semantics
-from pddltools.validate import validate_plan
+from pddltools.validate import GroundedTask, validate_plan
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pddl"
 
@@ -119,7 +118,7 @@ def adl_rows(n: int, timeout: float, planner: bool) -> list[dict[str, Any]]:
     rows = []
     for name in ADL:
         for domain_path, problem_path in instances(CORPUS / name, n):
-            original = Task(parse_domain_file(domain_path), parse_problem_file(problem_path))
+            original = ParsedTask(parse_domain_file(domain_path), parse_problem_file(problem_path))
             for target in ("typed-strips", "strips"):
                 row: dict[str, Any] = {"domain": name, "instance": problem_path.name, "target": target}
                 started = time.perf_counter()
@@ -152,7 +151,7 @@ def adl_rows(n: int, timeout: float, planner: bool) -> list[dict[str, Any]]:
                         row["outcome"] = "not solved"
                     else:
                         steps = unmap(PlanMap(result.origins, {}), plan)
-                        report = validate_plan(Semantics(original.domain, original.problem), format_plan(steps))
+                        report = validate_plan(GroundedTask(original.domain, original.problem), format_plan(steps))
                         row["plan_length"] = len(steps)
                         row["outcome"] = "valid" if report.valid else "INVALID"
                 rows.append(row)
@@ -165,7 +164,7 @@ def twin_rows(n: int, timeout: float) -> list[dict[str, Any]]:
     for adl, strips in TWINS:
         for (domain_path, problem_path), (twin_domain, twin_problem) in zip(
                 instances(CORPUS / adl, n), instances(CORPUS / strips, n), strict=False):
-            result = compile_task(Task(parse_domain_file(domain_path), parse_problem_file(problem_path)),
+            result = compile_task(ParsedTask(parse_domain_file(domain_path), parse_problem_file(problem_path)),
                                   removals("strips"), strict=True)
             with tempfile.TemporaryDirectory() as tmp:
                 out = Path(tmp)
@@ -174,7 +173,7 @@ def twin_rows(n: int, timeout: float) -> list[dict[str, Any]]:
                 ours = ground_actions(out / "domain.pddl", out / "problem.pddl", timeout)
                 ours_bytes = sum(len((out / f).read_text()) for f in ("domain.pddl", "problem.pddl"))
                 # pyperplan reads no costs: the twin's are dropped (by the costs pass alone) to count it.
-                twin = compile_task(Task(parse_domain_file(twin_domain), parse_problem_file(twin_problem)),
+                twin = compile_task(ParsedTask(parse_domain_file(twin_domain), parse_problem_file(twin_problem)),
                                     removals(None, ["action-costs"]))
                 (out / "twin-domain.pddl").write_text(str(twin.task.domain))
                 (out / "twin-problem.pddl").write_text(str(twin.task.problem))
@@ -206,7 +205,7 @@ def up_rows(n: int, timeout: float) -> list[dict[str, Any]]:
     for name in ADL:
         for domain_path, problem_path in instances(CORPUS / name, n):
             row: dict[str, Any] = {"domain": name, "instance": problem_path.name}
-            original = Task(parse_domain_file(domain_path), parse_problem_file(problem_path))
+            original = ParsedTask(parse_domain_file(domain_path), parse_problem_file(problem_path))
             try:
                 _alarm(timeout)
                 started = time.perf_counter()

@@ -38,7 +38,7 @@ from typing import Any
 
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse_text
-from pddltools.validate import Task, validate_plan
+from pddltools.validate import GroundedTask, validate_plan
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 PLANS = SHARED / "plans"
@@ -133,7 +133,7 @@ def derived_tasks() -> list[tuple[str, Path, Path]]:
     return out
 
 
-def walk(task: Task, limit: int = 60, seed: int = 1) -> list[str]:
+def walk(task: GroundedTask, limit: int = 60, seed: int = 1) -> list[str]:
     """A plan by greedy goal counting from the initial state (ties and dead ends broken by a seeded
     random choice): the step whose successor satisfies most goal conjuncts among unvisited states."""
     goal = task.problem.goal
@@ -167,14 +167,14 @@ def _derived_row(name: str, domain: Path, problem: Path, folder: Path, val: Path
     """One derived-predicate task: its plan found and written to `folder`, then validated by both tools."""
     row: dict[str, Any] = {"task": name}
     try:
-        steps = walk(Task.load(domain, problem))
+        steps = walk(GroundedTask.load(domain, problem))
     except Exception as exc:  # a task pddltools cannot load or walk is a row, not the end of the run
         row["error"] = f"{type(exc).__name__}: {exc}"
         return row
     plan = folder / (name.split(" ")[0].replace("/", "_") + ".plan")
     plan.write_text("".join(f"{s}\n" for s in steps))
     start, cpu = time.perf_counter(), time.process_time()
-    task = Task.load(domain, problem)
+    task = GroundedTask.load(domain, problem)
     parsed, parsed_cpu = time.perf_counter(), time.process_time()
     report = validate_plan(task, plan)
     validated, validated_cpu = time.perf_counter(), time.process_time()
@@ -197,7 +197,8 @@ def long_plan(balls: int = 50_000, moved: int = 2_500) -> dict[str, Any]:
     plan = "".join(f"(pick {b} rooma left)\n(move rooma roomb)\n(drop {b} roomb left)\n(move roomb rooma)\n"
                    for b in names[:moved])
     start = time.perf_counter()
-    task = Task(parse_text(GRIPPER.read_text(), str(GRIPPER), kind="domain"), parse_text(problem, kind="problem"))
+    task = GroundedTask(parse_text(GRIPPER.read_text(), str(GRIPPER), kind="domain"),
+                        parse_text(problem, kind="problem"))
     parsed = time.perf_counter()
     cpu = time.process_time()
     report = validate_plan(task, plan)
@@ -236,14 +237,14 @@ def run_up(plan_rows: list[dict[str, str]]) -> dict[str, Any]:
     get_environment().credits_stream = None
     reader = PDDLReader()
     validator = SequentialPlanValidator()
-    ours: dict[tuple[str, str], Task] = {}
+    ours: dict[tuple[str, str], GroundedTask] = {}
     theirs: dict[tuple[str, str], Any] = {}
     ours_s = up_s = 0.0
     for row in plan_rows:
         key = (row["domain_path"], row["problem_path"])
         start = time.perf_counter()
         if key not in ours:
-            ours[key] = Task.load(SHARED / key[0], SHARED / key[1])
+            ours[key] = GroundedTask.load(SHARED / key[0], SHARED / key[1])
         validate_plan(ours[key], SHARED / row["plan_file"])
         middle = time.perf_counter()
         try:

@@ -9,7 +9,7 @@ import pytest
 
 from pddltools.pddl.parser import parse_domain, parse_problem
 from pddltools.pddl.types import typed_objects
-from pddltools.validate import Task, validate_plan
+from pddltools.validate import GroundedTask, validate_plan
 
 TMS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pddl" / "ipc-2011" / \
     "temporal-machine-shop-temporal-satisficing"
@@ -25,7 +25,7 @@ def test_typed_objects_gives_a_twice_declared_object_each_type_once() -> None:
 def test_a_machine_shop_plan_may_fire_kiln0_as_either_kiln() -> None:
     if not TMS.is_dir():
         pytest.skip("the shared IPC corpus is not beside the repository")
-    task = Task.load(TMS / "domain.pddl", TMS / "instances" / "instance-1.pddl")
+    task = GroundedTask.load(TMS / "domain.pddl", TMS / "instances" / "instance-1.pddl")
     plan = "0.000: (fire-kiln1 kiln0) [8.000]\n10.000: (fire-kiln2 kiln0) [20.000]\n"
     report = validate_plan(task, plan)
     # Every step is read (kiln0 is a kiln8 and a kiln20); the plan is only too short for the goal.

@@ -17,7 +17,7 @@ from rich.table import Table
 from pddltools.compile.errors import CompileError, compile_error
 from pddltools.compile.pipeline import TARGETS, OnPass, Result, compile_task, removals
 from pddltools.compile.planmap import PlanMap, format_plan, to_json, unmap
-from pddltools.compile.task import Task
+from pddltools.compile.task import ParsedTask
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, Source, render_rich
 from pddltools.envelope import envelope, placed, print_json
@@ -89,8 +89,8 @@ def run_compile(args: argparse.Namespace) -> int:
         with progress_bar(stderr_console(), counted=False) as progress:
             spinner = progress.add_task("compiling")
             on_pass = _announcer(progress, spinner, len(domain.actions))
-            result = compile_task(Task(domain, problem), remove, strict=args.target is not None, method=args.method,
-                                  on_pass=on_pass)
+            result = compile_task(ParsedTask(domain, problem), remove, strict=args.target is not None,
+                                  method=args.method, on_pass=on_pass)
             progress.update(spinner, description=f"writing {outdir}")
             written = _write(result, args, outdir)
     except CompileError as exc:
@@ -208,12 +208,11 @@ def run_unmap(args: argparse.Namespace) -> int:
 def _judge(plan_map: PlanMap, plan: str, name: str) -> tuple[PlanReport | None, str | None]:
     """validate's report on the plan, against the original task (the files the plan map names), or
     why there is none: the original files were moved or no longer parse."""
-    from pddltools.validate import Task as Original
-    from pddltools.validate import validate_plan
+    from pddltools.validate import GroundedTask, validate_plan
 
     original = plan_map.data.get("original") or {}
     try:
-        task = Original.load(original["domain"], original["problem"])
+        task = GroundedTask.load(original["domain"], original["problem"])
     except Error as exc:
         reason = exc.diagnostics[0].message if exc.diagnostics else str(exc)
         return None, f"the original task cannot be loaded ({reason})"

@@ -39,7 +39,7 @@ from pddltools.compile.formulas import (
     negate_literal,
     nnf,
 )
-from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
+from pddltools.compile.task import Origin, ParsedTask, PassResult, names_in_use, unique_name
 from pddltools.pddl import ast
 from pddltools.progress import in_words
 
@@ -110,7 +110,7 @@ def _choose(split: _Split, method: Method) -> tuple[bool, int, int]:
     return method == "direct" or (method == "auto" and direct <= DIRECT_BIAS * polynomial), direct, polynomial
 
 
-def estimated_actions(task: Task, method: Method = "auto") -> int:
+def estimated_actions(task: ParsedTask, method: Method = "auto") -> int:
     """How many actions the pass will make of `task`'s (before making them: a planner's user is told
     when the answer is a compilation too big to wait for)."""
     total = 0
@@ -200,7 +200,7 @@ class _Sequencer:
         return out
 
 
-def remove_conditional_effects(task: Task, method: Method = "auto") -> Step:
+def remove_conditional_effects(task: ParsedTask, method: Method = "auto") -> PassResult:
     """Remove every `when` (see the module docstring); the notes say which compilation each action got."""
     taken = names_in_use(task.domain)
     sequencer = _Sequencer(taken)
@@ -246,4 +246,4 @@ def remove_conditional_effects(task: Task, method: Method = "auto") -> Step:
         problem = replace(problem, init=(*problem.init, lock),
                           goal=conjoin([problem.goal or TRUE, lock]))
     domain = replace(domain, structures=tuple(structures))
-    return Step(Task(domain, problem), origins, notes=tuple(notes))
+    return PassResult(ParsedTask(domain, problem), origins, notes=tuple(notes))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pddltools.check.features import TOTAL_COST
-from pddltools.compile.task import Step, Task, identity
+from pddltools.compile.task import ParsedTask, PassResult, identity
 from pddltools.pddl import ast
 
 
@@ -34,7 +34,7 @@ def _functions(node: ast.Node | None) -> set[str]:
     return set() if node is None else {n.function for n in node.walk() if isinstance(n, ast.FunctionTerm)}
 
 
-def remove_costs(task: Task) -> Step:
+def remove_costs(task: ParsedTask) -> PassResult:
     """Drop action costs (see the module docstring)."""
     domain, problem = task.domain, task.problem
     structures: list[ast.Structure] = []
@@ -61,4 +61,4 @@ def remove_costs(task: Task) -> Step:
                  if not (isinstance(e, ast.InitAssignment) and e.fluent.function not in used))
     domain = replace(domain, functions=functions, structures=tuple(structures))
     problem = replace(problem, init=init, metric=metric)
-    return Step(Task(domain, problem), identity(domain), costs=recorded)
+    return PassResult(ParsedTask(domain, problem), identity(domain), costs=recorded)

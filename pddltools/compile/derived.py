@@ -29,7 +29,7 @@ from dataclasses import replace
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import TRUE, Fresh, conjoin, disjoin, map_effect, variables_in
 from pddltools.compile.statics import changed_predicates
-from pddltools.compile.task import Origin, Step, Task, identity, names_in_use, unique_name
+from pddltools.compile.task import Origin, ParsedTask, PassResult, identity, names_in_use, unique_name
 from pddltools.pddl import ast
 from pddltools.semantics.derived import polarities, strata
 from pddltools.semantics.errors import NotStratified
@@ -246,7 +246,7 @@ def _renamed(variables: tuple[ast.TypedName, ...], fresh: Fresh
     return tuple(out), mapping
 
 
-def remove_derived(task: Task) -> Step:
+def remove_derived(task: ParsedTask) -> PassResult:
     """Substitute the non-recursive derived predicates and compute the recursive ones by actions (see
     the module docstring)."""
     domain, problem = task.domain, task.problem
@@ -293,4 +293,4 @@ def remove_derived(task: Task) -> Step:
         notes = (f"recursive, computed by actions: {', '.join(sorted(computed))}"
                  + (f" (to a fixpoint: {', '.join(exact)})" if exact else ""),)
     domain = replace(domain, predicates=predicates, structures=tuple(structures))
-    return Step(Task(domain, replace(problem, goal=goal)), origins, notes=notes)
+    return PassResult(ParsedTask(domain, replace(problem, goal=goal)), origins, notes=notes)

@@ -19,7 +19,15 @@ from dataclasses import replace
 
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, contradicts, nnf
-from pddltools.compile.task import Origin, Step, Task, names_in_use, rewrite_actions, same_action, unique_name
+from pddltools.compile.task import (
+    Origin,
+    ParsedTask,
+    PassResult,
+    names_in_use,
+    rewrite_actions,
+    same_action,
+    unique_name,
+)
 from pddltools.pddl import ast
 
 LIMIT = 4096
@@ -104,7 +112,7 @@ def _normal(name: str, formula: ast.Formula, limit: int) -> list[ast.Formula]:
     return dnf(formula)
 
 
-def remove_disjunction(task: Task, limit: int = LIMIT) -> Step:
+def remove_disjunction(task: ParsedTask, limit: int = LIMIT) -> PassResult:
     """Split disjunctive preconditions and goals (see the module docstring)."""
     taken = names_in_use(task.domain)
 
@@ -147,4 +155,4 @@ def remove_disjunction(task: Task, limit: int = LIMIT) -> Step:
     specific = any(isinstance(n, ast.Constant) and n.name not in constants
                    for s in structures if isinstance(s, ast.Action) and origins[s.name].action is None
                    for n in (s.precondition.walk() if s.precondition else ()))
-    return Step(Task(domain, problem), origins, problem_specific=specific)
+    return PassResult(ParsedTask(domain, problem), origins, problem_specific=specific)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import cast
 
 from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, map_effect, nnf
-from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
+from pddltools.compile.task import Origin, ParsedTask, PassResult, names_in_use, unique_name
 from pddltools.pddl import ast
 from pddltools.pddl.types import OBJECT, TypeHierarchy, type_names, typed_objects
 
@@ -137,7 +137,7 @@ def _resolve(term: _Name, binding: dict[str, _Name]) -> _Name:
     return term
 
 
-def remove_equality(task: Task) -> Step:
+def remove_equality(task: ParsedTask) -> PassResult:
     """Unify or replace every object equality (see the module docstring)."""
     rewriter = _Rewriter(names_in_use(task.domain))
     types = Types(task.domain)
@@ -179,4 +179,4 @@ def remove_equality(task: Task) -> Step:
                     if name in rewriter.used]
         domain = replace(domain, predicates=(*domain.predicates, *declared))
         problem = replace(problem, init=(*problem.init, *facts))
-    return Step(Task(domain, problem), origins)
+    return PassResult(ParsedTask(domain, problem), origins)

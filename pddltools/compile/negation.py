@@ -23,7 +23,7 @@ from dataclasses import replace
 from pddltools.compile.equality import Types, unify
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import TRUE, Universe, conjoin, conjuncts, flat_effect, map_effect, nnf
-from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
+from pddltools.compile.task import Origin, ParsedTask, PassResult, names_in_use, unique_name
 from pddltools.pddl import ast
 
 
@@ -65,7 +65,7 @@ class _Complements:
         return effect
 
 
-def remove_negation(task: Task) -> Step:
+def remove_negation(task: ParsedTask) -> PassResult:
     """Replace negated atoms by complement atoms (see the module docstring)."""
     domain, problem = task.domain, task.problem
     negated: set[str] = set()
@@ -117,7 +117,7 @@ def remove_negation(task: Task) -> Step:
     goal = rewrite.formula(nnf(problem.goal)) if problem.goal is not None else None
     domain = replace(domain, predicates=tuple(predicates), structures=tuple(structures))
     problem = replace(problem, init=(*problem.init, *facts), goal=goal)
-    return Step(Task(domain, problem), origins)
+    return PassResult(ParsedTask(domain, problem), origins)
 
 
 def _conflict(action: ast.Action, complemented: set[str]) -> tuple[ast.Atom, ast.Atom] | None:

@@ -18,7 +18,7 @@ from dataclasses import replace
 from pddltools.check.features import object_functions
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import Fresh, conjoin, map_effect, variables_in
-from pddltools.compile.task import Step, Task, identity, names_in_use, unique_name
+from pddltools.compile.task import ParsedTask, PassResult, identity, names_in_use, unique_name
 from pddltools.pddl import ast
 
 
@@ -112,7 +112,7 @@ class _Rewriter:
         return effect
 
 
-def remove_object_fluents(task: Task) -> Step:
+def remove_object_fluents(task: ParsedTask) -> PassResult:
     """Replace object fluents by functional predicates (see the module docstring)."""
     domain, problem = task.domain, task.problem
     objects = object_functions(domain)
@@ -142,4 +142,4 @@ def remove_object_fluents(task: Task) -> Step:
     domain = replace(domain, predicates=tuple(predicates),
                      functions=tuple(f for f in domain.functions if f.name not in functions),
                      structures=tuple(structures))
-    return Step(Task(domain, replace(problem, init=tuple(init), goal=goal)), identity(domain))
+    return PassResult(ParsedTask(domain, replace(problem, init=tuple(init), goal=goal)), identity(domain))

@@ -29,7 +29,7 @@ from pddltools.compile.quantifiers import NAMES as QUANTIFIERS
 from pddltools.compile.quantifiers import remove_quantifiers
 from pddltools.compile.soft_goals import remove_soft_goals
 from pddltools.compile.statics import fold_statics
-from pddltools.compile.task import Origin, Step, Task, compose, identity
+from pddltools.compile.task import Origin, ParsedTask, PassResult, compose, identity
 from pddltools.compile.typing import remove_typing
 from pddltools.pddl import ast
 
@@ -72,7 +72,7 @@ class PassReport:
 
 @dataclass(frozen=True)
 class Result:
-    task: Task
+    task: ParsedTask
     origins: dict[str, Origin]
     passes: tuple[PassReport, ...]
     problem_specific: bool
@@ -101,7 +101,7 @@ def _facts(problem: ast.Problem) -> int:
 
 
 def _stages(remove: frozenset[Feature], method: Method, limit: int
-            ) -> list[tuple[str, frozenset[Feature], Callable[[Task, frozenset[Feature]], Step]]]:
+            ) -> list[tuple[str, frozenset[Feature], Callable[[ParsedTask, frozenset[Feature]], PassResult]]]:
     quantifiers = remove & QUANTIFIERS
     if F.CONDITIONAL_EFFECTS in remove:
         quantifiers |= {F.UNIVERSAL_EFFECTS}  # a `when` under `forall` needs the forall expanded first
@@ -125,7 +125,7 @@ def _stages(remove: frozenset[Feature], method: Method, limit: int
 OnPass = Callable[[str, int | None], None]
 
 
-def _estimate(name: str, task: Task, method: Method) -> int | None:
+def _estimate(name: str, task: ParsedTask, method: Method) -> int | None:
     """The actions a pass will make, where that can be known cheaply beforehand: the conditional
     effects pass is where compilations blow up (a `when` under a `forall` over many objects)."""
     if name == "conditional_effects":
@@ -139,7 +139,7 @@ UNSUPPORTED = frozenset({F.NUMERIC_FLUENTS, F.DURATIVE_ACTIONS, F.DURATION_INEQU
                          F.GOAL_UTILITIES})
 
 
-def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False, method: Method = "auto",
+def compile_task(task: ParsedTask, remove: frozenset[Feature], *, strict: bool = False, method: Method = "auto",
                  limit: int = LIMIT, measure: bool = True, on_pass: OnPass | None = None) -> Result:
     """Run the passes that remove `remove` from `task`. `strict` (the named targets): refuse a task that
     uses a feature no pass removes, since the output would not be in the target language. `measure`:
@@ -160,7 +160,7 @@ def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False
     origins = identity(task.domain)
     # PDDL 1.2 `:vars` are parameters a plan does not name: as trailing parameters every pass (and
     # every STRIPS reader) understands them, and the back map drops them.
-    task = Task(replace(task.domain, structures=tuple(
+    task = ParsedTask(replace(task.domain, structures=tuple(
         replace(s, parameters=(*s.parameters, *s.vars), vars=()) if isinstance(s, ast.Action) and s.vars else s
         for s in task.domain.structures)), task.problem)
     reports: list[PassReport] = []
@@ -192,7 +192,7 @@ def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False
     if problem_specific:
         # The domain now names the problem's objects: they become its constants.
         domain = replace(task.domain, constants=(*task.domain.constants, *task.problem.objects))
-        task = Task(domain, replace(task.problem, objects=()))
+        task = ParsedTask(domain, replace(task.problem, objects=()))
     task = declare_requirements(task)
     left = remove & detect(task.domain, [task.problem]).features
     if left:
@@ -200,7 +200,7 @@ def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False
     return Result(task, origins, tuple(reports), problem_specific, costs, remove, time.perf_counter() - started)
 
 
-def requirements_of(task: Task) -> tuple[str, ...]:
+def requirements_of(task: ParsedTask) -> tuple[str, ...]:
     """The flags that declare exactly the features a task uses (`:strips` first, always)."""
     flags = [":strips"]
     for feature in detect(task.domain, [task.problem]):
@@ -210,7 +210,7 @@ def requirements_of(task: Task) -> tuple[str, ...]:
     return tuple(flags)
 
 
-def declare_requirements(task: Task) -> Task:
+def declare_requirements(task: ParsedTask) -> ParsedTask:
     """The task with exactly the requirements it uses, every action with a precondition (some STRIPS
     planners, pyperplan among them, insist on one), flat effects, and no negative initial facts."""
     structures = tuple(
@@ -218,7 +218,7 @@ def declare_requirements(task: Task) -> Task:
                 effect=flat_effect(s.effect) if s.effect is not None else ast.AndEffect())
         if isinstance(s, ast.Action) else s for s in task.domain.structures)
     domain = replace(task.domain, structures=structures)
-    flags = tuple(ast.Requirement(f) for f in requirements_of(Task(domain, task.problem)))
+    flags = tuple(ast.Requirement(f) for f in requirements_of(ParsedTask(domain, task.problem)))
     # `(not p)` in an initial state says what the closed world says anyway; STRIPS readers reject it.
     init = tuple(e for e in task.problem.init if not isinstance(e, ast.Not))
-    return Task(replace(domain, requirements=flags), replace(task.problem, requirements=(), init=init))
+    return ParsedTask(replace(domain, requirements=flags), replace(task.problem, requirements=(), init=init))

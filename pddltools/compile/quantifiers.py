@@ -38,7 +38,7 @@ from pddltools.compile.formulas import (
     variables_in,
 )
 from pddltools.compile.statics import Folder, static_predicates
-from pddltools.compile.task import Origin, Step, Task, rewrite_actions, same_action
+from pddltools.compile.task import Origin, ParsedTask, PassResult, rewrite_actions, same_action
 from pddltools.pddl import ast
 
 MAX_NODES = 2_000_000
@@ -120,7 +120,7 @@ def _lift(formula: ast.Formula, fresh: Fresh, parameters: list[ast.TypedName]) -
     return formula
 
 
-def remove_quantifiers(task: Task, remove: frozenset[Feature]) -> Step:
+def remove_quantifiers(task: ParsedTask, remove: frozenset[Feature]) -> PassResult:
     """Remove the quantifier features in `remove` (see the module docstring)."""
     folder = Folder(static_predicates(task.domain), task.problem.init)
     expander = _Expander(Universe(task.domain, task.problem), remove, folder)
@@ -143,4 +143,4 @@ def remove_quantifiers(task: Task, remove: frozenset[Feature]) -> Step:
     if problem.goal is not None:
         problem = replace(problem, goal=expander.formula(nnf(problem.goal)))
     domain = replace(task.domain, structures=tuple(structures))
-    return Step(Task(domain, problem), origins, problem_specific=expander.expanded)
+    return PassResult(ParsedTask(domain, problem), origins, problem_specific=expander.expanded)

@@ -20,7 +20,7 @@ from fractions import Fraction
 from pddltools.check.features import TOTAL_COST
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import TRUE, conjoin, conjuncts
-from pddltools.compile.task import Origin, Step, Task, identity, names_in_use, unique_name
+from pddltools.compile.task import Origin, ParsedTask, PassResult, identity, names_in_use, unique_name
 from pddltools.pddl import ast
 
 Linear = tuple[Fraction, dict[str, Fraction]]  # constant, coefficient per term ("total-cost", "pref:NAME")
@@ -68,7 +68,7 @@ def _number(value: Fraction) -> ast.Number:
     return ast.Number(value.numerator if value.denominator == 1 else value)
 
 
-def remove_soft_goals(task: Task) -> Step:
+def remove_soft_goals(task: ParsedTask) -> PassResult:
     """Compile the goal's preferences into costs (see the module docstring)."""
     domain, problem = task.domain, task.problem
     for structure in domain.structures:
@@ -123,5 +123,5 @@ def remove_soft_goals(task: Task) -> Step:
     domain = replace(domain, predicates=tuple(predicates), functions=tuple(functions), structures=tuple(structures))
     problem = replace(problem, init=(*init, normal), goal=conjoin([*hard, ended, *settled]),
                       metric=ast.Metric("minimize", cost))
-    return Step(Task(domain, problem), origins, problem_specific=True,
+    return PassResult(ParsedTask(domain, problem), origins, problem_specific=True,
                 notes=(f"{len(soft)} soft goals compiled into collect/forgo actions",))

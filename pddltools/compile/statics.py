@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from pddltools.compile.disjunction import dnf_size
 from pddltools.compile.formulas import FALSE, TRUE, Rewriter, Universe, conjuncts, nnf
-from pddltools.compile.task import Origin, Step, Task, names_in_use, unique_name
+from pddltools.compile.task import Origin, ParsedTask, PassResult, names_in_use, unique_name
 from pddltools.pddl import ast
 
 THRESHOLD = 64
@@ -120,7 +120,7 @@ def _decided_static(action: ast.Action, static: frozenset[str]) -> bool:
                for n in action.walk())
 
 
-def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
+def fold_statics(task: ParsedTask, threshold: int = THRESHOLD) -> PassResult:
     """Instantiate and simplify the actions that would split into many cases (see the module docstring)."""
     domain, problem = task.domain, task.problem
     static = static_predicates(domain)
@@ -179,4 +179,4 @@ def fold_statics(task: Task, threshold: int = THRESHOLD) -> Step:
     copied = sum(1 for o in origins if o not in {a.name for a in task.domain.actions})
     notes = (f"instantiated {copied} copies to fold static facts",) if copied else (
         ("folded static facts of this problem",) if grounded_any else ())
-    return Step(Task(domain, problem), origins, problem_specific=grounded_any, notes=notes)
+    return PassResult(ParsedTask(domain, problem), origins, problem_specific=grounded_any, notes=notes)

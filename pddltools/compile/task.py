@@ -1,6 +1,6 @@
 """What every pass takes and gives: a task, and where each compiled action came from.
 
-A pass maps a `Task` to a `Step`: the new task, and for every action of the new domain its `Origin`, the
+A pass maps a `ParsedTask` to a `PassResult`: the new task, and for every action of the new domain its `Origin`, the
 action of the input it stands for (or none, for an auxiliary action) and how to rebuild that action's
 arguments from the new one's. Composing the origins of a pipeline's steps gives the plan map.
 """
@@ -14,7 +14,10 @@ from pddltools.pddl import ast
 
 
 @dataclass(frozen=True)
-class Task:
+class ParsedTask:
+    """A domain and problem as ASTs, nothing grounded: what a compiler pass reads and writes (the grounded
+    task a plan is checked against is `pddltools.semantics.GroundedTask`)."""
+
     domain: ast.Domain
     problem: ast.Problem
 
@@ -29,8 +32,10 @@ class Origin:
 
 
 @dataclass(frozen=True)
-class Step:
-    task: Task
+class PassResult:
+    """What one compiler pass gives: the new task and where each of its actions came from."""
+
+    task: ParsedTask
     origins: Mapping[str, Origin]
     # The domain now depends on the problem's objects (quantifiers expanded, static facts folded in).
     problem_specific: bool = False

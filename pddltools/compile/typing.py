@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pddltools.compile.formulas import TRUE, Rewriter, conjoin, disjoin, nnf
-from pddltools.compile.task import Step, Task, identity, names_in_use, unique_name
+from pddltools.compile.task import ParsedTask, PassResult, identity, names_in_use, unique_name
 from pddltools.pddl import ast
 from pddltools.pddl.types import OBJECT, TypeHierarchy, type_names, typed_objects
 
@@ -73,7 +73,7 @@ def _untyped(names: Sequence[ast.TypedName]) -> tuple[ast.TypedName, ...]:
     return tuple(ast.TypedName(n.name) for n in names)
 
 
-def remove_typing(task: Task) -> Step:
+def remove_typing(task: ParsedTask) -> PassResult:
     """Replace types by unary predicates (see the module docstring)."""
     domain, problem = task.domain, task.problem
     types = _Types(domain)
@@ -105,4 +105,4 @@ def remove_typing(task: Task) -> Step:
     domain = replace(domain, types=(), constants=_untyped(domain.constants), predicates=tuple(predicates),
                      functions=functions, structures=tuple(structures))
     problem = replace(problem, objects=_untyped(problem.objects), init=(*problem.init, *facts), goal=goal)
-    return Step(Task(domain, problem), identity(domain))
+    return PassResult(ParsedTask(domain, problem), identity(domain))

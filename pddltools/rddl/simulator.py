@@ -2,7 +2,7 @@
 
     env = Simulator(domain, instance, seed=0, non_fluents=nf)
     observation = env.reset()
-    step = env.step({("reboot", ("c1",)): True})      # Step(observation, reward, done, turn)
+    step = env.step({("reboot", ("c1",)): True})      # StepOutcome(observation, reward, done, turn)
 
 A step checks the actions (names, arguments, value types, `max-nondef-actions`, state-action
 constraints and action preconditions), evaluates the CPFs in dependency order (interm and derived
@@ -61,7 +61,7 @@ class InvariantViolation(Error):
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class StepOutcome:
     observation: dict[Key, Value]
     reward: float
     done: bool
@@ -295,7 +295,7 @@ class Simulator:
                 return expr
         return None
 
-    def step(self, actions: Mapping[Key, Value]) -> Step:
+    def step(self, actions: Mapping[Key, Value]) -> StepOutcome:
         """Apply `actions` (action fluents left out keep their defaults) and advance one step."""
         if self.done:
             raise ActionError([error("R335", f"the round is over (horizon {self.horizon}); reset() first")])
@@ -342,7 +342,7 @@ class Simulator:
         self._check_invariants(after)
         self._terminated = any(_holds(fn, after, expr) for expr, fn in self._termination)
         observation = ({k: values[k] for k in self.observ_keys} if self.partially_observed else self.state)
-        return Step(observation, reward, self.done, self.turn)
+        return StepOutcome(observation, reward, self.done, self.turn)
 
     def _check_invariants(self, frame: Frame) -> None:
         for expr, fn in self._invariants:

@@ -1,6 +1,6 @@
 """Grounded semantics of PDDL: what a task means, state by state.
 
-- `Task`: a domain and problem with their initial state, ground actions, goal (`task.py`);
+- `GroundedTask`: a domain and problem with their initial state, ground actions, goal (`task.py`);
 - `State`: ground atoms plus fluent values (`state.py`);
 - `Evaluator`: formulas, expressions, derived predicates, reasons for falsity (`evaluate.py`);
 - `Effects`, `collect`, `apply`: simultaneous effect application (`apply.py`);
@@ -25,13 +25,40 @@ from pddltools.semantics.grounding import Binding, Grounder
 from pddltools.semantics.metric import metric_value
 from pddltools.semantics.preferences import ConstraintResult, evaluate_constraints, holds_over, state_violations
 from pddltools.semantics.state import GroundAtom, GroundFluent, State, show_atom
-from pddltools.semantics.task import GroundAction, Task, TimedLiteral
+from pddltools.semantics.task import GroundAction, GroundedTask, TimedLiteral
 from pddltools.semantics.temporal import Footprint, Split, interference, split
 
 __all__ = [
-    "ArithmeticFault", "Binding", "ConstraintResult", "EffectConflict", "Effects", "Evaluator", "Footprint",
-    "GroundAction", "GroundAtom", "GroundFluent", "Grounder", "NotStratified", "SemanticsError", "Split", "State",
-    "Task", "TimedLiteral", "UnboundVariable", "UndefinedValue", "Unsatisfied", "Unsupported", "apply", "collect",
-    "evaluate_constraints", "ground", "holds_over", "interference", "metric_value", "resolve", "show_atom",
-    "split", "state_violations",
+    "ArithmeticFault",
+    "Binding",
+    "ConstraintResult",
+    "EffectConflict",
+    "Effects",
+    "Evaluator",
+    "Footprint",
+    "GroundAction",
+    "GroundAtom",
+    "GroundFluent",
+    "GroundedTask",
+    "Grounder",
+    "NotStratified",
+    "SemanticsError",
+    "Split",
+    "State",
+    "TimedLiteral",
+    "UnboundVariable",
+    "UndefinedValue",
+    "Unsatisfied",
+    "Unsupported",
+    "apply",
+    "collect",
+    "evaluate_constraints",
+    "ground",
+    "holds_over",
+    "interference",
+    "metric_value",
+    "resolve",
+    "show_atom",
+    "split",
+    "state_violations",
 ]

@@ -7,7 +7,7 @@ soft, and `pddltools.semantics.preferences` counts their violations.
 
 This module is where each construct's meaning is written, node by node. Two faster routes lead to the
 same results: formulas are compiled to closures once (`compiled.py`), and derived predicates are
-evaluated over ground rules (`derivation.py`, updated from each step's changes that `Task` reports
+evaluated over ground rules (`derivation.py`, updated from each step's changes that `GroundedTask` reports
 through `succeeded`); the lifted fixpoint below remains for what those cannot take.
 
 A fluent without a value makes a comparison that reads it false (VAL's reading), and an atom whose

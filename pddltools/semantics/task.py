@@ -3,7 +3,7 @@
 This is the entry point for tools that need PDDL's meaning rather than its syntax: the validator runs
 plans with it and the compiler's tests compare a compiled task with the original through it.
 
-    task = Task.load("domain.pddl", "problem.pddl")
+    task = GroundedTask.load("domain.pddl", "problem.pddl")
     state = task.initial_state()
     step = task.ground("pick-up", ("a",))
     if task.applicable(step, state):
@@ -58,7 +58,7 @@ class TimedLiteral:
     element: ast.InitElement
 
 
-class Task:
+class GroundedTask:
     """A domain and a problem, parsed once, with the objects, evaluator and initial state they imply."""
 
     def __init__(self, domain: ast.Domain, problem: ast.Problem, *, domain_path: str = "",
@@ -91,7 +91,7 @@ class Task:
             n.predicate for t in self.timed_literals for n in t.element.walk() if isinstance(n, ast.Atom)))
 
     @classmethod
-    def load(cls, domain_path: str | Path, problem_path: str | Path) -> Task:
+    def load(cls, domain_path: str | Path, problem_path: str | Path) -> GroundedTask:
         """Parse a domain and a problem file; raises `pddltools.diagnostics.Error` for bad input."""
         domain = parse_domain_file(domain_path)
         problem = parse_problem_file(problem_path)

@@ -1,17 +1,18 @@
 """The plan validator: sequential, numeric, temporal and PDDL3 plans, with the reason for every failure.
 
-    from pddltools.validate import Task, validate_plan
-    task = Task.load("domain.pddl", "problem.pddl")     # parse once
+    from pddltools.validate import GroundedTask, validate_plan
+    task = GroundedTask.load("domain.pddl", "problem.pddl")     # parse once
     report = validate_plan(task, "plan.1")             # a path or the plan's text
     report.valid, report.value, report.failed_step, report.unsatisfied, report.to_json()
 """
 
 from __future__ import annotations
 
-from pddltools.semantics import Task
+from pddltools.semantics import GroundedTask
 from pddltools.validate.api import validate_plan
 from pddltools.validate.batch import validate_batch
-from pddltools.validate.planfile import Plan, PlanError, Step, read_plan
+from pddltools.validate.planfile import Plan, PlanError, PlanStep, read_plan
 from pddltools.validate.report import PlanReport
 
-__all__ = ["Plan", "PlanError", "PlanReport", "Step", "Task", "read_plan", "validate_batch", "validate_plan"]
+__all__ = ["GroundedTask", "Plan", "PlanError", "PlanReport", "PlanStep", "read_plan", "validate_batch",
+           "validate_plan"]

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import InputError, Source, read_source
-from pddltools.semantics import SemanticsError, Task
+from pddltools.semantics import GroundedTask, SemanticsError
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE
 from pddltools.validate.planfile import PlanError, read_plan
 from pddltools.validate.report import PlanReport
@@ -30,7 +30,7 @@ def _source(plan: str | Path | Source) -> Source:
     return Source(plan, "<plan>")
 
 
-def validate_plan(task: Task, plan: str | Path | Source, *, epsilon: float | Fraction = DEFAULT_EPSILON,
+def validate_plan(task: GroundedTask, plan: str | Path | Source, *, epsilon: float | Fraction = DEFAULT_EPSILON,
                   tolerance: float | Fraction = DEFAULT_TOLERANCE, name: str | None = None,
                   recorder: Trace | None = None) -> PlanReport:
     """Validate one plan (a path, or the plan's text) against a loaded task. Never raises for a bad

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pddltools.diagnostics import Error
-from pddltools.semantics import Task
+from pddltools.semantics import GroundedTask
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE
 from pddltools.validate.api import validate_plan
 from pddltools.validate.report import PlanReport
@@ -20,7 +20,7 @@ def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
     """One JSON-ready entry per non-blank, non-comment line, in order: `batch_line` (its line in LIST),
     `domain`, `problem`, the plan's report fields and `error`. A malformed line or a task that does not
     load is an entry with `error` set (and `valid: false`), never the end of the batch."""
-    tasks: dict[tuple[str, str], Task | Error] = {}
+    tasks: dict[tuple[str, str], GroundedTask | Error] = {}
     where = base or Path.cwd()
     for number, raw in enumerate(lines, 1):
         line = raw.rstrip("\r\n")
@@ -37,7 +37,7 @@ def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
         key = (domain, problem)
         if key not in tasks:
             try:
-                tasks[key] = Task.load(where / domain, where / problem)
+                tasks[key] = GroundedTask.load(where / domain, where / problem)
             except Error as exc:
                 tasks[key] = exc
         task = tasks[key]

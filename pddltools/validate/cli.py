@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_validate(args: argparse.Namespace) -> int:
     # imported here so that registering the command costs nothing for the other commands
-    from pddltools.semantics import Task
+    from pddltools.semantics import GroundedTask
     from pddltools.validate.api import validate_plan
 
     if args.batch:
@@ -108,7 +108,7 @@ def run_validate(args: argparse.Namespace) -> int:
         stderr_console().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
         return ExitCode.USAGE
     try:
-        task = Task.load(domain, problem)
+        task = GroundedTask.load(domain, problem)
     except Error as exc:
         if args.format == "json":
             print_json(envelope("validate", task_entries(domain, problem, exc.diagnostics),

@@ -5,16 +5,16 @@ from __future__ import annotations
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.pddl.types import type_names
-from pddltools.semantics import GroundAction, Task
-from pddltools.validate.planfile import Plan, PlanError, Step
+from pddltools.semantics import GroundAction, GroundedTask
+from pddltools.validate.planfile import Plan, PlanError, PlanStep
 
 
-def resolve(task: Task, plan: Plan) -> list[GroundAction]:
+def resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
     """The ground action of every step, or `PlanError` for the first step that is not one."""
     return [resolve_step(task, step) for step in plan.steps]
 
 
-def resolve_step(task: Task, step: Step) -> GroundAction:
+def resolve_step(task: GroundedTask, step: PlanStep) -> GroundAction:
     schema = task.schemas.get(step.name)
     if schema is None:
         raise PlanError("bad-action", error("V002", f"step {step.index}: the domain has no action {step.name!r}",

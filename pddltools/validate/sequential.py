@@ -7,7 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from pddltools.pddl import ast
-from pddltools.semantics import SemanticsError, State, Task, state_violations
+from pddltools.semantics import GroundedTask, SemanticsError, State, state_violations
 from pddltools.semantics.state import Number
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
 
-def validate_sequential(task: Task, plan: Plan, name: str, recorder: Trace | None = None) -> PlanReport:
+def validate_sequential(task: GroundedTask, plan: Plan, name: str, recorder: Trace | None = None) -> PlanReport:
     """Validate a sequential plan; `recorder`, when given, is told every step as it is applied."""
     actions = resolve(task, plan)
     ev = task.evaluator

@@ -26,10 +26,10 @@ from pddltools.semantics import (
     Effects,
     Footprint,
     GroundAction,
+    GroundedTask,
     SemanticsError,
     Split,
     State,
-    Task,
     Unsatisfied,
     apply,
     collect,
@@ -42,7 +42,7 @@ from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
-from pddltools.validate.planfile import Plan, PlanError, Step
+from pddltools.validate.planfile import Plan, PlanError, PlanStep
 from pddltools.validate.report import PlanReport, exact
 from pddltools.validate.resolve import resolve
 from pddltools.validate.verdict import finish, invalid_step
@@ -57,7 +57,7 @@ DEFAULT_EPSILON = Fraction(1, 1000)
 class Event:
     time: Fraction
     kind: str  # "start", "end", "action" (instantaneous) or "til"
-    step: Step | None = None
+    step: PlanStep | None = None
     action: GroundAction | None = None
     parts: Split | None = None
     til: ast.InitElement | None = None
@@ -71,7 +71,7 @@ class Event:
         return f"step {self.step.index} {self.action}{where}"
 
 
-def _events(task: Task, plan: Plan, actions: list[GroundAction]) -> list[Event]:
+def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list[Event]:
     events: list[Event] = []
     for step, action in zip(plan.steps, actions, strict=True):
         if step.time is None:
@@ -96,7 +96,7 @@ def _events(task: Task, plan: Plan, actions: list[GroundAction]) -> list[Event]:
 
 
 class _NonPositive(Exception):
-    def __init__(self, step: Step) -> None:
+    def __init__(self, step: PlanStep) -> None:
         self.step = step
 
 
@@ -120,7 +120,7 @@ def _effect(event: Event) -> ast.Effect | None:
     return event.parts.effects.get(event.kind)
 
 
-def _effect_reads(task: Task, effect: ast.Node, b: Binding, s: State, fp: Footprint) -> None:
+def _effect_reads(task: GroundedTask, effect: ast.Node, b: Binding, s: State, fp: Footprint) -> None:
     ev = task.evaluator
     if isinstance(effect, ast.AndEffect):
         for part in effect.parts:
@@ -141,7 +141,7 @@ def _effect_reads(task: Task, effect: ast.Node, b: Binding, s: State, fp: Footpr
         _effect_reads(task, effect.body, b, s, fp)
 
 
-def _duration_fault(task: Task, constraint: ast.Formula, event: Event, state: State,
+def _duration_fault(task: GroundedTask, constraint: ast.Formula, event: Event, state: State,
                     tolerance: Fraction) -> list[Unsatisfied]:
     """The parts of a duration constraint the step's duration does not meet within the tolerance, each
     with the duration as written and the value required, exactly."""
@@ -169,7 +169,7 @@ def _is_duration(node: ast.Expression) -> bool:
     return isinstance(node, ast.Variable) and node.name == "?duration"
 
 
-def _numeric(task: Task) -> Callable[[ast.Expression], bool]:
+def _numeric(task: GroundedTask) -> Callable[[ast.Expression], bool]:
     """Whether an expression stands for a number (not an object) in this task."""
     constants = task.evaluator.constant_functions
 
@@ -186,7 +186,7 @@ def _numeric(task: Task) -> Callable[[ast.Expression], bool]:
     return numeric
 
 
-def _holds(task: Task, numeric: Callable[[ast.Expression], bool], formula: ast.Formula, binding: Binding,
+def _holds(task: GroundedTask, numeric: Callable[[ast.Expression], bool], formula: ast.Formula, binding: Binding,
            state: State) -> bool:
     """A condition as VAL reads it: exactly, or else with every numeric comparison within VAL's fixed
     slack (`COMPARISON_SLACK`), which a rounded duration's effects can need. Loosened only when the
@@ -195,14 +195,14 @@ def _holds(task: Task, numeric: Callable[[ast.Expression], bool], formula: ast.F
     return ev.holds(formula, binding, state) or ev.holds(loosened(formula, numeric), binding, state)
 
 
-def validate_temporal(task: Task, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON,
+def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON,
                       tolerance: Fraction = DEFAULT_TOLERANCE, recorder: Trace | None = None) -> PlanReport:
     """Validate a temporal plan; `recorder`, when given, is told every happening as it is applied."""
     report = _validate(task, plan, name, epsilon, tolerance, recorder)
     return replace(report, tolerance=tolerance)
 
 
-def _validate(task: Task, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
+def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
               recorder: Trace | None) -> PlanReport:
     actions = resolve(task, plan)
     try:

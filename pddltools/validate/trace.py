@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from pddltools.semantics import State, Task, show_atom
+from pddltools.semantics import GroundedTask, State, show_atom
 from pddltools.semantics.state import FluentValue, GroundAtom, Number
 from pddltools.validate.planfile import Plan
 from pddltools.validate.report import exact
@@ -79,7 +79,7 @@ def _where(time: Number | None, step: int | None) -> str:
 class Trace:
     """Filled by the validator as it runs; read afterwards (`changes`, `failed_at`, `to_json`, `lines`)."""
 
-    def __init__(self, task: Task) -> None:
+    def __init__(self, task: GroundedTask) -> None:
         self._ev = task.evaluator
         self._has_rules = bool(task.domain.derived_predicates)
         self.steps: tuple[PlanStep, ...] = ()

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 from pddltools.pddl import ast
 from pddltools.semantics import (
+    GroundedTask,
     SemanticsError,
     State,
-    Task,
     Unsatisfied,
     evaluate_constraints,
     metric_value,
@@ -17,11 +17,11 @@ from pddltools.semantics import (
 )
 from pddltools.semantics.state import Number
 from pddltools.validate.advice import advise
-from pddltools.validate.planfile import Plan, Step
+from pddltools.validate.planfile import Plan, PlanStep
 from pddltools.validate.report import PlanReport, decimal
 
 
-def invalid_step(name: str, plan: Plan, step: Step | None, reason: str, message: str,
+def invalid_step(name: str, plan: Plan, step: PlanStep | None, reason: str, message: str,
                  unsatisfied: Iterable[Unsatisfied] = (), advice: Sequence[str] = ()) -> PlanReport:
     return PlanReport(
         plan=name, valid=False, verdict="invalid", reason=reason, message=message, length=len(plan.steps),
@@ -29,7 +29,7 @@ def invalid_step(name: str, plan: Plan, step: Step | None, reason: str, message:
         action=str(step) if step else None, unsatisfied=tuple(str(u) for u in unsatisfied), advice=tuple(advice))
 
 
-def finish(task: Task, plan: Plan, name: str, state: State, trajectory: Sequence[tuple[Number, State]],
+def finish(task: GroundedTask, plan: Plan, name: str, state: State, trajectory: Sequence[tuple[Number, State]],
            violations: Counter[str], makespan: Number, temporal: bool = False,
            loosen: Callable[[ast.Formula], ast.Formula] | None = None) -> PlanReport:
     """Check the goal and constraints in the final state and trajectory, and compute the value.

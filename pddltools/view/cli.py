@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run_view(args: argparse.Namespace) -> int:
     # imported here so that registering the command costs nothing for the other commands
     from pddltools.diagnostics import Error
-    from pddltools.semantics import Task
+    from pddltools.semantics import GroundedTask
     from pddltools.validate.api import validate_plan
     from pddltools.validate.trace import Trace
     from pddltools.view.page import render_page
@@ -49,7 +49,7 @@ def run_view(args: argparse.Namespace) -> int:
         err.print(f"pddltools view: {escape(str(out))} exists; give --force to replace it")
         return ExitCode.USAGE
     try:
-        task = Task.load(args.domain, args.problem)
+        task = GroundedTask.load(args.domain, args.problem)
     except Error as exc:
         if args.format == "json":
             print_json(envelope("view", task_entries(args.domain, args.problem, exc.diagnostics),

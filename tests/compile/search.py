@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from pddltools.pddl import ast
-from pddltools.semantics import Task
+from pddltools.semantics import GroundedTask
 from pddltools.semantics.state import State
 from pddltools.semantics.task import GroundAction
 
 
-def ground_actions(task: Task) -> list[GroundAction]:
+def ground_actions(task: GroundedTask) -> list[GroundAction]:
     out = []
     for schema in task.domain.actions:
         for binding in task.grounder.bindings(schema.parameters):
@@ -30,7 +30,7 @@ def _key(state: State) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[obje
     return state.atoms, frozenset(state.values.items())
 
 
-def reachable(task: Task, depth: int) -> list[tuple[State, list[GroundAction]]]:
+def reachable(task: GroundedTask, depth: int) -> list[tuple[State, list[GroundAction]]]:
     """Every state reachable in at most `depth` steps, with a shortest plan to it, nearest first."""
     actions = ground_actions(task)
     start = task.initial_state()
@@ -52,13 +52,13 @@ def reachable(task: Task, depth: int) -> list[tuple[State, list[GroundAction]]]:
     return out
 
 
-def goal_states(task: Task, depth: int, predicates: Iterable[str]) -> set[frozenset[tuple[object, ...]]]:
+def goal_states(task: GroundedTask, depth: int, predicates: Iterable[str]) -> set[frozenset[tuple[object, ...]]]:
     """The goal states reachable within `depth` steps, projected onto `predicates`."""
     names = list(predicates)
     return {project(s, names) for s, _ in reachable(task, depth) if task.goal_holds(s)}
 
 
-def first_plan(task: Task, depth: int) -> list[GroundAction] | None:
+def first_plan(task: GroundedTask, depth: int) -> list[GroundAction] | None:
     for state, plan in reachable(task, depth):
         if task.goal_holds(state):
             return plan

@@ -10,7 +10,7 @@ import pytest
 
 from pddltools.cli import main
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
-from pddltools.semantics import Task as Semantics
+from pddltools.semantics import GroundedTask
 from pddltools.validate import validate_plan
 from tests.compile.search import first_plan, plan_text
 
@@ -38,14 +38,14 @@ def test_compile_writes_task_and_plan_map(tmp_path: Path, capsys: pytest.Capture
     plan_map = json.loads((out / "plan-map.json").read_text())
     assert plan_map["format"] == "pddltools-plan-map/1"
     assert plan_map["problem_specific"] is False
-    compiled = Semantics(parse_domain_file(out / "domain.pddl"), parse_problem_file(out / "problem.pddl"))
+    compiled = GroundedTask(parse_domain_file(out / "domain.pddl"), parse_problem_file(out / "problem.pddl"))
     plan = first_plan(compiled, 20)
     assert plan is not None
     (tmp_path / "plan").write_text(plan_text(plan))
     assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0
     original_plan = capsys.readouterr().out
     assert "--" not in original_plan and "ce-" not in original_plan  # auxiliary steps are gone
-    original = Semantics(parse_domain_file(files("conditional")[0]), parse_problem_file(files("conditional")[1]))
+    original = GroundedTask(parse_domain_file(files("conditional")[0]), parse_problem_file(files("conditional")[1]))
     assert validate_plan(original, original_plan).valid
 
 

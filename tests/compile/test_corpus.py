@@ -12,10 +12,9 @@ import pytest
 from pddltools.check import check, detect
 from pddltools.compile.pipeline import compile_task, removals
 from pddltools.compile.planmap import PlanMap, format_plan, unmap
-from pddltools.compile.task import Task
+from pddltools.compile.task import ParsedTask
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
-from pddltools.validate import Task as Semantics
-from pddltools.validate import validate_plan
+from pddltools.validate import GroundedTask, validate_plan
 
 CASES = [
     ("ipc-2000/elevator-adl-full-typed", "instance-1.pddl", "strips"),
@@ -33,7 +32,7 @@ CASES = [
 def test_compiled_task_is_solved_and_plan_maps_back(shared_pddl: Path, tmp_path: Path, folder: str, instance: str,
                                                     target: str) -> None:
     domain_path, problem_path = shared_pddl / folder / "domain.pddl", shared_pddl / folder / "instances" / instance
-    original = Task(parse_domain_file(domain_path), parse_problem_file(problem_path))
+    original = ParsedTask(parse_domain_file(domain_path), parse_problem_file(problem_path))
     result = compile_task(original, removals(target), strict=True)
     task = result.task
     assert check(task.domain, [task.problem]).errors == []
@@ -44,7 +43,7 @@ def test_compiled_task_is_solved_and_plan_maps_back(shared_pddl: Path, tmp_path:
                    cwd=tmp_path, capture_output=True, timeout=60, check=True)
     plan = (tmp_path / "problem.pddl.soln").read_text()
     steps = unmap(PlanMap(result.origins, {}), plan)
-    report = validate_plan(Semantics(original.domain, original.problem), format_plan(steps))
+    report = validate_plan(GroundedTask(original.domain, original.problem), format_plan(steps))
     assert report.valid, report.to_json()
 
 
@@ -55,11 +54,12 @@ def test_recursive_derived_predicates_keep_psr_solvable(shared_pddl: Path) -> No
     `derived-fixpoint` until `unsafe` is fixed before each switch, then `derive-upstream` wherever it
     applies), reaches the compiled goal, and maps back to the plan it came from."""
     folder = shared_pddl / "ipc-2004/psr-middle-derived-predicates-adl"
-    original = Task(parse_domain_file(folder / "domain.pddl"), parse_problem_file(folder / "instances/instance-1.pddl"))
+    original = ParsedTask(parse_domain_file(folder / "domain.pddl"),
+                          parse_problem_file(folder / "instances/instance-1.pddl"))
     plan = [("wait", []), ("open", ["sd11"]), ("open", ["sd7"]), ("close", ["sd3"])]
-    assert validate_plan(Semantics(original.domain, original.problem), format_plan(plan)).valid
+    assert validate_plan(GroundedTask(original.domain, original.problem), format_plan(plan)).valid
     result = compile_task(original, removals(None, ["derived-predicates"]))
-    compiled = Semantics(result.task.domain, result.task.problem)
+    compiled = GroundedTask(result.task.domain, result.task.problem)
     aux = [compiled.ground(name, []) for name in ("derive", "derived-fixpoint")]
     fires = [compiled.ground(a.name, [str(b[p.name]) for p in a.parameters])
              for a in result.task.domain.actions if a.name.startswith("derive-")

@@ -14,25 +14,26 @@ from pddltools.check import Feature, check, detect
 from pddltools.compile.errors import CompileError
 from pddltools.compile.pipeline import Result, compile_task, removals, requirements_of
 from pddltools.compile.planmap import PlanMap, format_plan, unmap
-from pddltools.compile.task import Task
+from pddltools.compile.task import ParsedTask
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse_domain, parse_domain_file, parse_problem, parse_problem_file
-from pddltools.semantics import Task as Semantics
+from pddltools.semantics import GroundedTask
 from pddltools.validate import validate_plan
 from tests.compile.search import first_plan, goal_states, plan_text, predicates_of, reachable
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "compile"
 
 
-def load(name: str) -> Task:
-    return Task(parse_domain_file(CORPUS / f"{name}-domain.pddl"), parse_problem_file(CORPUS / f"{name}-problem.pddl"))
+def load(name: str) -> ParsedTask:
+    return ParsedTask(parse_domain_file(CORPUS / f"{name}-domain.pddl"),
+                      parse_problem_file(CORPUS / f"{name}-problem.pddl"))
 
 
-def semantics(task: Task) -> Semantics:
-    return Semantics(task.domain, task.problem)
+def semantics(task: ParsedTask) -> GroundedTask:
+    return GroundedTask(task.domain, task.problem)
 
 
-def assert_equivalent(original: Task, result: Result, depth: int, slack: int = 0) -> None:
+def assert_equivalent(original: ParsedTask, result: Result, depth: int, slack: int = 0) -> None:
     """Same goal states (on the original predicates) within `depth` steps; `slack` extra steps for the
     compiled task's auxiliary actions (a goal-achieving action)."""
     before, after = semantics(original), semantics(result.task)
@@ -44,7 +45,7 @@ def assert_equivalent(original: Task, result: Result, depth: int, slack: int = 0
     assert got <= goal_states(before, depth + slack, names)
 
 
-def assert_plans_map_back(original: Task, result: Result, depth: int) -> None:
+def assert_plans_map_back(original: ParsedTask, result: Result, depth: int) -> None:
     plan = first_plan(semantics(result.task), depth)
     assert plan is not None
     plan_map = PlanMap(result.origins, {})
@@ -175,7 +176,7 @@ def test_recursive_derived_predicates_are_cleared_by_what_they_read_only() -> No
       (:action visit :parameters (?x) :precondition (reach ?x) :effect (honked)))""")
     problem = parse_problem("""(define (problem p) (:domain trips) (:objects a b)
       (:init (start a) (road a b) (= (fuel) 0)) (:goal (honked)))""")
-    result = compile_task(Task(domain, problem), removals(None, ["derived-predicates"]))
+    result = compile_task(ParsedTask(domain, problem), removals(None, ["derived-predicates"]))
     actions = {a.name: a for a in result.task.domain.actions}
     assert "(not (reach" in str(actions["refuel"].effect) and "derived-fixed" not in str(actions["refuel"].precondition)
     assert "reach" not in str(actions["honk"].effect) and "derived" not in str(actions["honk"].precondition)
@@ -235,12 +236,12 @@ def test_expansion_over_constants_stays_domain_level() -> None:
       (:action switch :parameters (?l - lamp) :precondition (and) :effect (on ?l)))""")
     problem = parse_problem("""(define (problem p) (:domain lamps) (:objects kitchen - room)
       (:init (dark kitchen)) (:goal (not (dark kitchen))))""")
-    result = compile_task(Task(domain, problem), removals(None, ["universal-preconditions"]))
+    result = compile_task(ParsedTask(domain, problem), removals(None, ["universal-preconditions"]))
     assert not result.problem_specific
     all_on = next(a for a in result.task.domain.actions if a.name == "all-on")
     assert str(all_on.precondition) == "(and (on l1) (on l2))"
     widened = replace(problem, objects=(*problem.objects, ast.TypedName("l3", ast.TypeName("lamp"))))
-    assert compile_task(Task(domain, widened), removals(None, ["universal-preconditions"])).problem_specific
+    assert compile_task(ParsedTask(domain, widened), removals(None, ["universal-preconditions"])).problem_specific
 
 
 def test_problem_expansion_decides_static_facts_case_by_case() -> None:
@@ -262,7 +263,7 @@ def test_problem_expansion_decides_static_facts_case_by_case() -> None:
       (:goal (exists (?s - state) (exists (?k - kind)
                (and (at a ?s) (kind-of a ?k)
                     (forall (?t - tr) (or (forall (?s2 - state) (not (trans ?k ?t ?s ?s2))) (blocked-on a ?t))))))))""")
-    original = Task(domain, problem)
+    original = ParsedTask(domain, problem)
     result = compile_task(original, removals(None, ["existential-preconditions", "universal-preconditions"]))
     assert result.problem_specific
     assert " ".join(str(result.task.problem.goal).split()) == (
@@ -277,5 +278,5 @@ def test_durative_actions_are_refused() -> None:
         :condition (at start (not (p))) :effect (at end (p))))""")
     problem = parse_problem("(define (problem q) (:domain d) (:init) (:goal (p)))")
     with pytest.raises(CompileError) as caught:
-        compile_task(Task(domain, problem), removals(None, ["negative-preconditions"]))
+        compile_task(ParsedTask(domain, problem), removals(None, ["negative-preconditions"]))
     assert caught.value.diagnostics[0].code == "E801"

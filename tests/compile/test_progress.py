@@ -12,13 +12,13 @@ from pddltools.cli import main
 from pddltools.compile import cli as compile_cli
 from pddltools.compile.conditional_effects import estimated_actions, remove_conditional_effects
 from pddltools.compile.pipeline import compile_task, removals
-from pddltools.compile.task import Task
+from pddltools.compile.task import ParsedTask
 from pddltools.pddl.parser import parse_domain, parse_domain_file, parse_problem, parse_problem_file
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "compile"
 
 
-def _many_switches(n: int) -> Task:
+def _many_switches(n: int) -> ParsedTask:
     """An action that lights each switch that is on, already ground (n effect conditions), and one that
     turns a switch on (so that `on` is no static fact the compiler could decide)."""
     whens = " ".join(f"(when (on s{i}) (lit s{i}))" for i in range(n))
@@ -29,14 +29,14 @@ def _many_switches(n: int) -> Task:
     objects = " ".join(f"s{i}" for i in range(n))
     problem = parse_problem(f"(define (problem p) (:domain switches) (:objects {objects}) (:init (on s0))"
                             f"  (:goal (and)))")
-    return Task(domain, problem)
+    return ParsedTask(domain, problem)
 
 
 @pytest.mark.parametrize("method", ["auto", "direct", "polynomial"])
 def test_the_estimate_bounds_the_actions_the_pass_makes(method: str) -> None:
     # An estimate from above: the direct split then drops copies whose conditions contradict or that
     # change nothing, the sequencing steps that have nothing to apply.
-    task = Task(parse_domain_file(CORPUS / "conditional-domain.pddl"),
+    task = ParsedTask(parse_domain_file(CORPUS / "conditional-domain.pddl"),
                 parse_problem_file(CORPUS / "conditional-problem.pddl"))
     made = len(remove_conditional_effects(task, method).task.domain.actions)  # type: ignore[arg-type]
     assert made <= estimated_actions(task, method) <= 1.5 * made  # type: ignore[arg-type]
@@ -69,7 +69,8 @@ def test_a_large_compilation_is_announced_before_it_is_made(tmp_path: Path, monk
     assert main(["compile", str(tmp_path / "d.pddl"), str(tmp_path / "p.pddl"), "--target", "strips",
                  "-o", str(tmp_path / "out")]) == 0
     err = capsys.readouterr().err
-    estimate = estimated_actions(Task(parse_domain_file(tmp_path / "d.pddl"), parse_problem_file(tmp_path / "p.pddl")))
+    estimate = estimated_actions(ParsedTask(parse_domain_file(tmp_path / "d.pddl"),
+                                            parse_problem_file(tmp_path / "p.pddl")))
     assert err.startswith(f"warning: the conditional effects pass will make about {estimate:,} actions of the "
                           "domain's 2; compiling")
     assert "\x1b" not in err  # no bar off a terminal

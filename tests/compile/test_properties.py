@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from pddltools.compile.errors import CompileError
 from pddltools.compile.pipeline import compile_task, removals
 from pddltools.compile.planmap import PlanMap, format_plan, unmap
-from pddltools.compile.task import Task
+from pddltools.compile.task import ParsedTask
 from pddltools.pddl.parser import parse_domain, parse_problem
-from pddltools.semantics import Task as Semantics
+from pddltools.semantics import GroundedTask
 from pddltools.validate import validate_plan
 from tests.compile.search import first_plan, goal_states, plan_text
 
@@ -96,13 +96,13 @@ def tasks(draw: st.DrawFn) -> tuple[str, str]:
 @given(tasks())
 def test_strips_compilation_keeps_goal_states(texts: tuple[str, str]) -> None:
     domain, problem = parse_domain(texts[0]), parse_problem(texts[1])
-    original = Task(domain, problem)
+    original = ParsedTask(domain, problem)
     try:
         result = compile_task(original, removals("strips"), strict=True, method="direct")
     except CompileError as exc:  # only the size guard may refuse a task of this size
         assert all(d.code == "E803" for d in exc.diagnostics)
         return
-    before, after = Semantics(domain, problem), Semantics(result.task.domain, result.task.problem)
+    before, after = GroundedTask(domain, problem), GroundedTask(result.task.domain, result.task.problem)
     names = list(PREDICATES)
     expected = goal_states(before, 2, names)
     got = goal_states(after, 3, names)  # one more step: a goal-achieving action
@@ -120,13 +120,13 @@ def test_strips_compilation_keeps_goal_states(texts: tuple[str, str]) -> None:
 def test_sequenced_plans_map_back(method: str, texts: tuple[str, str]) -> None:
     domain, problem = parse_domain(texts[0]), parse_problem(texts[1])
     try:
-        result = compile_task(Task(domain, problem), removals("strips"), strict=True, method=method)  # type: ignore[arg-type]
+        result = compile_task(ParsedTask(domain, problem), removals("strips"), strict=True, method=method)  # type: ignore[arg-type]
     except CompileError:
         return
-    plan = first_plan(Semantics(result.task.domain, result.task.problem), 8)
+    plan = first_plan(GroundedTask(result.task.domain, result.task.problem), 8)
     if plan is not None:
         steps = unmap(PlanMap(result.origins, {}), plan_text(plan))
-        assert validate_plan(Semantics(domain, problem), format_plan(steps)).valid
+        assert validate_plan(GroundedTask(domain, problem), format_plan(steps)).valid
 
 
 @st.composite
@@ -154,9 +154,9 @@ def test_recursive_derived_predicates_keep_goal_states(texts: tuple[str, str]) -
     compute `d` (three atoms: at most four `derive` and a `derived-fixpoint`) before it and five more
     before the goal."""
     domain, problem = parse_domain(texts[0]), parse_problem(texts[1])
-    original = Task(domain, problem)
+    original = ParsedTask(domain, problem)
     result = compile_task(original, removals(None, ["derived-predicates"]))
-    before, after = Semantics(domain, problem), Semantics(result.task.domain, result.task.problem)
+    before, after = GroundedTask(domain, problem), GroundedTask(result.task.domain, result.task.problem)
     names = [n for n in PREDICATES if n != "d"]
     assert goal_states(before, 1, names) <= goal_states(after, 11, names)
     plan = first_plan(after, 11)

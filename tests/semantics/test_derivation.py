@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse_text
-from pddltools.semantics import Evaluator, State, Task, UnboundVariable
+from pddltools.semantics import Evaluator, GroundedTask, State, UnboundVariable
 
 # Recursion through an existential, negation one stratum up, a universal, an implication, equality of
 # objects, a static predicate (`road`) that decides much at grounding time (also under a universal,
@@ -44,16 +44,16 @@ PROBLEM = ("(define (problem p) (:domain net) (:objects s1 s2 s3 s4 - site) (:in
 
 
 @pytest.fixture(scope="module")
-def task() -> Task:
-    return Task(parse_text(DOMAIN, kind="domain"), parse_text(PROBLEM, kind="problem"))
+def task() -> GroundedTask:
+    return GroundedTask(parse_text(DOMAIN, kind="domain"), parse_text(PROBLEM, kind="problem"))
 
 
-def lifted(task: Task) -> Evaluator:
+def lifted(task: GroundedTask) -> Evaluator:
     """An evaluator that was never told the initial state: it keeps the lifted evaluation."""
     return Evaluator(task.domain, task.grounder)
 
 
-def test_the_rules_are_ground(task: Task) -> None:
+def test_the_rules_are_ground(task: GroundedTask) -> None:
     derived = task.evaluator.derived(task.initial_state())
     program = task.evaluator._ground_program()
     assert program is not None and len(program.layers) == 8
@@ -69,14 +69,14 @@ loads = st.fixed_dictionaries({("load", s): st.integers(0, 4) for s in SITES})
 @settings(max_examples=80, deadline=None)
 @given(open_atoms, lit_atoms, loads)
 def test_ground_rules_agree_with_the_lifted_evaluation(
-        task: Task, opened: set[tuple[str, ...]], lit: set[tuple[str, ...]], values: dict[tuple[str, ...], int]
+        task: GroundedTask, opened: set[tuple[str, ...]], lit: set[tuple[str, ...]], values: dict[tuple[str, ...], int]
 ) -> None:
     roads = {("road", a, b) for a, b in ROADS}
     state = State(frozenset(roads | opened | lit), values)
     assert task.evaluator.derived(state) == lifted(task).derived(state)
 
 
-def test_a_state_with_other_static_atoms_is_evaluated_lifted(task: Task) -> None:
+def test_a_state_with_other_static_atoms_is_evaluated_lifted(task: GroundedTask) -> None:
     """The ground rules assume the initial state's roads; a state with another road still gets the
     derived atoms that road implies."""
     state = State(frozenset({("road", "hq", "s3"), ("open", "hq", "s3")}))
@@ -92,13 +92,13 @@ steps = st.lists(st.one_of(
 
 @settings(max_examples=60, deadline=None)
 @given(steps, st.booleans(), st.integers(1, 3))
-def test_updated_step_by_step_as_computed_from_scratch(task: Task, plan: list[tuple[str, tuple[str, ...]]],
+def test_updated_step_by_step_as_computed_from_scratch(task: GroundedTask, plan: list[tuple[str, tuple[str, ...]]],
                                                        in_place: bool, every: int) -> None:
     """Along a random plan (inapplicable steps skipped), the derived atoms updated from each step's
     changes equal those computed afresh, whether states are kept (`apply`) or changed in place
     (`advance`), and whether every state is asked or only some (the changes of the steps between are
     then accumulated)."""
-    task = Task(task.domain, task.problem)
+    task = GroundedTask(task.domain, task.problem)
     reference = lifted(task)
     state = task.initial_state().thaw() if in_place else task.initial_state()
     for index, (name, args) in enumerate(plan):
@@ -110,7 +110,7 @@ def test_updated_step_by_step_as_computed_from_scratch(task: Task, plan: list[tu
     assert task.evaluator.derived(state) == reference.derived(State(frozenset(state.atoms), dict(state.values)))
 
 
-def test_compiled_formulas_keep_the_lifted_errors(task: Task) -> None:
+def test_compiled_formulas_keep_the_lifted_errors(task: GroundedTask) -> None:
     ev = task.evaluator
     free = ast.And((ast.Atom("lit", (ast.Variable("?x"),)),))
     with pytest.raises(UnboundVariable):
@@ -119,10 +119,10 @@ def test_compiled_formulas_keep_the_lifted_errors(task: Task) -> None:
     assert ev.holds(ast.Not(free), {"?x": "s1"}, State(frozenset({("lit", "hq")}))) is True
 
 
-def test_closing_a_road_takes_away_what_a_cycle_held_up(task: Task) -> None:
+def test_closing_a_road_takes_away_what_a_cycle_held_up(task: GroundedTask) -> None:
     """s1 reaches s4 only through s2; after (s2 s4) closes, s1, and s3 on the cycle s1-s2-s3, must not
     keep reaching s4 by leaning on each other."""
-    task = Task(task.domain, task.problem)
+    task = GroundedTask(task.domain, task.problem)
     state = task.initial_state().thaw()
     for a, b in (("s1", "s2"), ("s2", "s3"), ("s3", "s1"), ("s2", "s4")):
         state = task.advance(task.ground("open-road", (a, b)), state)

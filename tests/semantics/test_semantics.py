@@ -17,8 +17,8 @@ from pddltools.semantics import (
     EffectConflict,
     Effects,
     Footprint,
+    GroundedTask,
     State,
-    Task,
     UndefinedValue,
     apply,
     holds_over,
@@ -44,8 +44,8 @@ PROBLEM = """(define (problem t) (:domain d) (:objects n1 n2 n3 - node h - hub)
 
 
 @pytest.fixture(scope="module")
-def task() -> Task:
-    return Task(parse_text(DOMAIN, kind="domain"), parse_text(PROBLEM, kind="problem"))
+def task() -> GroundedTask:
+    return GroundedTask(parse_text(DOMAIN, kind="domain"), parse_text(PROBLEM, kind="problem"))
 
 
 def formula(text: str) -> ast.Formula:
@@ -54,13 +54,13 @@ def formula(text: str) -> ast.Formula:
     return problem.goal
 
 
-def test_objects_by_type_include_constants(task: Task) -> None:
+def test_objects_by_type_include_constants(task: GroundedTask) -> None:
     assert task.grounder.objects_of(ast.TypeName("node")) == ("c", "n1", "n2", "n3", "h")
     assert task.grounder.objects_of(ast.TypeName("hub")) == ("c", "h")
     assert task.grounder.fits("h", ast.TypeName("node")) and not task.grounder.fits("n1", ast.TypeName("hub"))
 
 
-def test_effects_are_simultaneous(task: Task) -> None:
+def test_effects_are_simultaneous(task: GroundedTask) -> None:
     state = task.initial_state()
     after = task.apply(task.ground("toggle", ("n1",)), state)
     assert ("p", "n1") in after  # deleted and added: true
@@ -70,7 +70,7 @@ def test_effects_are_simultaneous(task: Task) -> None:
     assert state.value(("g",)) == 10  # apply leaves its input alone
 
 
-def test_advance_changes_a_thawed_state_in_place(task: Task) -> None:
+def test_advance_changes_a_thawed_state_in_place(task: GroundedTask) -> None:
     thawed = task.initial_state().thaw()
     after = task.advance(task.ground("toggle", ("n1",)), thawed)
     assert after.atoms is thawed.atoms and ("p", "n1") in after
@@ -96,7 +96,7 @@ def test_conflicting_and_undefined_updates() -> None:
     assert apply(state, Effects({("a",)}, {("a",)})).atoms == {("a",)}
 
 
-def test_derived_predicates_fixpoint_and_strata(task: Task) -> None:
+def test_derived_predicates_fixpoint_and_strata(task: GroundedTask) -> None:
     ev, state = task.evaluator, task.initial_state()
     assert ev.holds(formula("(linked n1 n3)"), {}, state)
     assert not ev.holds(formula("(linked n3 n1)"), {}, state)
@@ -108,10 +108,10 @@ def test_negation_inside_a_cycle_is_an_error() -> None:
       (:predicates (a) (b)) (:derived (a) (not (b))) (:derived (b) (a)))""", kind="domain")
     problem = parse_text("(define (problem p) (:domain bad) (:goal (a)))", kind="problem")
     with pytest.raises(Error, match="negation"):
-        Task(domain, problem)
+        GroundedTask(domain, problem)
 
 
-def test_explain_gives_ground_literals(task: Task) -> None:
+def test_explain_gives_ground_literals(task: GroundedTask) -> None:
     ev, state = task.evaluator, task.initial_state()
     found = ev.explain(formula("(and (p n1) (not (q n1)) (forall (?x - hub) (p ?x)) (> (g) 20))"), {}, state)
     assert [u.text for u in found] == ["(p n1)", "(not (q n1))", "(p c)", "(p h)", "(> (g) 20)"]
@@ -119,7 +119,7 @@ def test_explain_gives_ground_literals(task: Task) -> None:
     assert ev.explain(formula("(q n1)"), {}, state) == []
 
 
-def test_comparisons_equality_and_undefined(task: Task) -> None:
+def test_comparisons_equality_and_undefined(task: GroundedTask) -> None:
     ev, state = task.evaluator, task.initial_state()
     assert ev.holds(formula("(= (+ (g) 0.5) 10.5)"), {}, state)
     assert ev.holds(formula("(not (= n1 n2))"), {}, state) and ev.holds(formula("(= c c)"), {}, state)
@@ -131,7 +131,7 @@ def test_comparisons_equality_and_undefined(task: Task) -> None:
 @given(st.sets(st.tuples(st.sampled_from(["n1", "n2", "n3", "h", "c"]), st.sampled_from(["n1", "n2", "n3", "h", "c"]))))
 def test_existentials_by_join_agree_with_every_binding(edges: set[tuple[str, str]]) -> None:
     """The join over the state's atoms finds exactly what trying every object finds."""
-    task = Task(parse_text(DOMAIN, kind="domain"), parse_text(PROBLEM, kind="problem"))
+    task = GroundedTask(parse_text(DOMAIN, kind="domain"), parse_text(PROBLEM, kind="problem"))
     state = State(frozenset(("edge", a, b) for a, b in edges))
     ev = task.evaluator
     nodes = task.grounder.objects_of(ast.TypeName("node"))
@@ -143,7 +143,7 @@ def test_existentials_by_join_agree_with_every_binding(edges: set[tuple[str, str
         assert found == brute
 
 
-def test_metric_with_total_time_and_violations(task: Task) -> None:
+def test_metric_with_total_time_and_violations(task: GroundedTask) -> None:
     ev = task.evaluator
     state = task.initial_state()
     assert task.problem.metric is not None
@@ -163,12 +163,12 @@ def _trajectory(*facts: str) -> list[tuple[int, State]]:
     ("(always-within 1 (b) (c))", True), ("(always-within 0 (b) (c))", False), ("(hold-during 0 2 (a))", True),
     ("(hold-during 0 3 (a))", False), ("(hold-after 3 (a))", True), ("(hold-after 2 (a))", False),
 ])
-def test_trajectory_operators(task: Task, constraint: str, expected: bool) -> None:
+def test_trajectory_operators(task: GroundedTask, constraint: str, expected: bool) -> None:
     # times 0..3: a | a b | b c | a
     trajectory = _trajectory("a", "a b", "b c", "a")
     domain = parse_text("(define (domain m) (:predicates (a) (b) (c)))", kind="domain")
     problem = parse_text(f"(define (problem m) (:domain m) (:constraints {constraint}))", kind="problem")
-    other = Task(domain, problem)
+    other = GroundedTask(domain, problem)
     assert problem.constraints is not None
     assert holds_over(other.evaluator, problem.constraints, {}, trajectory) is expected
 
@@ -187,10 +187,10 @@ def test_interference_of_concurrent_events() -> None:
 
 
 def test_applicable_actions_agree_with_every_grounding() -> None:
-    from pddltools.semantics import Task as SemanticsTask
+    from pddltools.semantics import GroundedTask
     from tests.validate.conftest import OWN
 
-    task = SemanticsTask.load(OWN / "adl" / "domain.pddl", OWN / "adl" / "problem.pddl")
+    task = GroundedTask.load(OWN / "adl" / "domain.pddl", OWN / "adl" / "problem.pddl")
     states = task.run([("pick", ("k1", "hall")), ("unlock", ("lab",)), ("move", ("hall", "lab"))])
     for state in states:
         found = {str(a) for a in task.applicable_actions(state)}
@@ -211,7 +211,7 @@ def test_applicable_actions_agree_with_every_grounding() -> None:
 def test_recursive_derived_predicates_are_the_transitive_closure(edges: set[tuple[str, str]]) -> None:
     """The worklist fixpoint of (linked ?a ?b) equals the transitive closure computed directly, and
     (lonely ?x), one stratum up, its negation."""
-    task = Task(parse_text(DOMAIN, kind="domain"), parse_text(PROBLEM, kind="problem"))
+    task = GroundedTask(parse_text(DOMAIN, kind="domain"), parse_text(PROBLEM, kind="problem"))
     state = State(frozenset(("edge", a, b) for a, b in edges))
     closure = set(edges)
     while True:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pddltools.diagnostics import Error
-from pddltools.validate import Task, validate_plan
+from pddltools.validate import GroundedTask, validate_plan
 from tests.validate.conftest import OWN, SHARED, manifest
 
 pytestmark = pytest.mark.corpus
@@ -18,10 +18,10 @@ ELEVATOR_NB = IPC / "ipc-2008" / "elevator-net-benefit-optimal-strips"
 
 
 @pytest.fixture(scope="module")
-def elevator() -> Task:
+def elevator() -> GroundedTask:
     if not ELEVATOR_NB.is_dir():
         pytest.skip("the shared IPC corpus is not there")
-    return Task.load(ELEVATOR_NB / "domain.pddl", ELEVATOR_NB / "instances" / "instance-1.pddl")
+    return GroundedTask.load(ELEVATOR_NB / "domain.pddl", ELEVATOR_NB / "instances" / "instance-1.pddl")
 
 
 # The metric is (maximize (- 70 (+ (total-cost) (* (is-violated served0) 32) (* (is-violated served1) 36)
@@ -36,7 +36,7 @@ def elevator() -> Task:
      "(leave p0 slow1-0 n4 n1 n0)\n(board p2 slow0-0 n2 n0 n1)\n(move-down-slow slow0-0 n2 n1)\n"
      "(leave p2 slow0-0 n1 n1 n0)\n", 70 - (24 + 36), {"served1": 1}),
 ])
-def test_net_benefit(elevator: Task, plan: str, value: int, violated: dict[str, int]) -> None:
+def test_net_benefit(elevator: GroundedTask, plan: str, value: int, violated: dict[str, int]) -> None:
     report = validate_plan(elevator, plan)
     assert report.valid, report.message
     assert report.value == value
@@ -62,7 +62,7 @@ def test_every_ipc_domain_is_judged() -> None:
     verdicts: dict[str, int] = {}
     for domain, problem in pairs:
         try:
-            task = Task.load(domain, problem)
+            task = GroundedTask.load(domain, problem)
         except Error:
             # ipc-1998/mystery-round-1-adl starts with (in-package "PDDL"): the parser's documented exception
             assert "mystery-round-1-adl" in str(domain)
@@ -105,10 +105,10 @@ ELEVATOR_PLAN = """\
 
 
 @pytest.fixture(scope="module")
-def elevator_temporal() -> Task:
+def elevator_temporal() -> GroundedTask:
     if not ELEVATOR_TEMPORAL.is_dir():
         pytest.skip("the shared IPC corpus is not there")
-    return Task.load(ELEVATOR_TEMPORAL / "domain.pddl", ELEVATOR_TEMPORAL / "instances" / "instance-1.pddl")
+    return GroundedTask.load(ELEVATOR_TEMPORAL / "domain.pddl", ELEVATOR_TEMPORAL / "instances" / "instance-1.pddl")
 
 
 @pytest.mark.parametrize(("change", "verdict", "reason", "step"), [
@@ -122,7 +122,7 @@ def elevator_temporal() -> Task:
     # a move whose duration is not the travel time
     (("[17.000]", "[16.000]"), "invalid", "duration", 2),
 ])
-def test_temporal_ipc_plan(elevator_temporal: Task, change: tuple[str, str] | None, verdict: str,
+def test_temporal_ipc_plan(elevator_temporal: GroundedTask, change: tuple[str, str] | None, verdict: str,
                            reason: str | None, step: int | None) -> None:
     plan = ELEVATOR_PLAN if change is None else ELEVATOR_PLAN.replace(*change)
     report = validate_plan(elevator_temporal, plan)
@@ -139,7 +139,7 @@ def test_threads_share_a_task() -> None:
     rows = [r for r in manifest(SHARED / "plans" / "manifest_extra.tsv") if r["id"].startswith("optical04")]
     if not rows:
         pytest.skip("the shared plans are not there")
-    task = Task.load(SHARED / rows[0]["domain_path"], SHARED / rows[0]["problem_path"])
+    task = GroundedTask.load(SHARED / rows[0]["domain_path"], SHARED / rows[0]["problem_path"])
     expected = [validate_plan(task, SHARED / r["plan_file"]).verdict for r in rows]
     with ThreadPoolExecutor(4) as pool:
         for _ in range(3):
@@ -155,7 +155,7 @@ def test_fast_downward_plans(row: dict[str, str]) -> None:
     """Plans Fast Downward found (corpus/plans/fd): valid, with the cost Fast Downward reported."""
     if not (SHARED / row["domain"]).is_file():
         pytest.skip("the shared IPC corpus is not there")
-    task = Task.load(SHARED / row["domain"], SHARED / row["problem"])
+    task = GroundedTask.load(SHARED / row["domain"], SHARED / row["problem"])
     report = validate_plan(task, OWN / row["plan"])
     assert report.valid, report.message
     assert report.cost == int(row["fd_cost"])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pddltools.validate import Task, validate_plan
+from pddltools.validate import GroundedTask, validate_plan
 from pddltools.validate.report import ERROR_REASONS, INVALID_REASONS
 from tests.validate.conftest import OWN, manifest
 
@@ -16,7 +16,7 @@ ROWS = manifest(OWN / "manifest.tsv")
 
 @pytest.mark.parametrize("row", ROWS, ids=lambda r: r["id"])
 def test_expected_verdict(row: dict[str, str]) -> None:
-    task = Task.load(OWN / row["domain"], OWN / row["problem"])
+    task = GroundedTask.load(OWN / row["domain"], OWN / row["problem"])
     report = validate_plan(task, Path(OWN / row["plan"]))
     assert report.verdict == row["verdict"], report.message
     assert (report.reason or "-") == (row["reason"] if row["reason"] != "-" else "-"), report.message

@@ -9,15 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pddltools.diagnostics import Source
-from pddltools.validate import PlanError, Task, read_plan, validate_plan
+from pddltools.validate import GroundedTask, PlanError, read_plan, validate_plan
 from tests.validate.conftest import OWN
 
 ADL = OWN / "adl"
 
 
 @pytest.fixture(scope="module")
-def task() -> Task:
-    return Task.load(ADL / "domain.pddl", ADL / "problem.pddl")
+def task() -> GroundedTask:
+    return GroundedTask.load(ADL / "domain.pddl", ADL / "problem.pddl")
 
 
 def test_sequential_format_with_numbers_comments_and_case() -> None:
@@ -68,20 +68,21 @@ def test_syntax_errors_name_line_and_column(text: str, line: int, column: int, w
     ("(pick lab hall)\n", "type", 1, "lab is a room"),
     ("(pick k1 hall\n", "syntax", 1, "never closed"),
 ])
-def test_steps_that_are_not_actions_of_the_task(task: Task, text: str, reason: str, step: int, words: str) -> None:
+def test_steps_that_are_not_actions_of_the_task(task: GroundedTask, text: str, reason: str, step: int,
+                                                words: str) -> None:
     report = validate_plan(task, text)
     assert (report.verdict, report.reason, report.failed_step) == ("error", reason, step)
     assert words in report.message
     assert report.line == step and report.diagnostics
 
 
-def test_empty_plan_is_a_plan_with_no_steps(task: Task) -> None:
+def test_empty_plan_is_a_plan_with_no_steps(task: GroundedTask) -> None:
     report = validate_plan(task, "")
     assert (report.verdict, report.reason, report.length) == ("invalid", "goal", 0)
     assert "(in k1 lab)" in report.unsatisfied
 
 
-def test_binary_junk_and_missing_files(task: Task, tmp_path: object) -> None:
+def test_binary_junk_and_missing_files(task: GroundedTask, tmp_path: object) -> None:
     from pathlib import Path
 
     junk = Path(str(tmp_path)) / "junk.plan"
@@ -94,7 +95,7 @@ def test_binary_junk_and_missing_files(task: Task, tmp_path: object) -> None:
     assert "cannot read" in missing.message
 
 
-def test_a_path_given_as_a_string(task: Task) -> None:
+def test_a_path_given_as_a_string(task: GroundedTask) -> None:
     report = validate_plan(task, str(ADL / "valid.plan"))
     assert report.valid and report.plan.endswith("valid.plan")
 
@@ -114,7 +115,7 @@ _TOKENS = st.sampled_from(["(", ")", "[", "]", "pick", "move", "unlock", "k1", "
 @settings(max_examples=150, deadline=None)
 @given(st.lists(_TOKENS, max_size=40))
 def test_any_text_gives_a_report_never_an_exception(tokens: list[str]) -> None:
-    task = Task.load(ADL / "domain.pddl", ADL / "problem.pddl")
+    task = GroundedTask.load(ADL / "domain.pddl", ADL / "problem.pddl")
     report = validate_plan(task, " ".join(tokens))
     assert report.verdict in ("valid", "invalid", "error")
     if report.verdict == "error":

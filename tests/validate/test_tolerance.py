@@ -15,7 +15,7 @@ import pytest
 from pddltools.cli import main
 from pddltools.diagnostics import read_source
 from pddltools.semantics.temporal import duration_meets
-from pddltools.validate import Task, read_plan, validate_plan
+from pddltools.validate import GroundedTask, read_plan, validate_plan
 from pddltools.validate.report import decimal, exact
 from tests.validate.conftest import OWN, SHARED, manifest
 
@@ -36,7 +36,7 @@ def _grouped(plan: Path, tolerance: Fraction) -> bool:
 
 
 @pytest.fixture(scope="module")
-def tasks() -> dict[tuple[str, str], Task]:
+def tasks() -> dict[tuple[str, str], GroundedTask]:
     if not SHARED.is_dir():
         pytest.skip("the shared IPC corpus is not beside the repository")
     return {}
@@ -49,10 +49,10 @@ def test_the_rows_left_out_are_ones_val_groups_into_happenings() -> None:
 
 @pytest.mark.corpus
 @pytest.mark.parametrize("row", [r for r in ROWS if r["id"] not in GROUPED_BY_VAL], ids=lambda r: r["id"])
-def test_judged_as_val_judges(row: dict[str, str], tasks: dict[tuple[str, str], Task]) -> None:
+def test_judged_as_val_judges(row: dict[str, str], tasks: dict[tuple[str, str], GroundedTask]) -> None:
     key = (row["domain"], row["problem"])
     if key not in tasks:
-        tasks[key] = Task.load(SHARED / row["domain"], SHARED / row["problem"])
+        tasks[key] = GroundedTask.load(SHARED / row["domain"], SHARED / row["problem"])
     report = validate_plan(tasks[key], ROUNDED / row["plan"], tolerance=Fraction(row["tolerance"]))
     assert report.tolerance == Fraction(row["tolerance"])
     assert report.verdict == row["val_verdict"], report.message
@@ -75,7 +75,7 @@ def test_judged_as_val_judges(row: dict[str, str], tasks: dict[tuple[str, str], 
 def test_duration_shown_as_written_and_as_required_exactly() -> None:
     if not ZENO.is_dir():
         pytest.skip("the shared IPC corpus is not beside the repository")
-    task = Task.load(ZENO / "domain.pddl", ZENO / "instances/instance-1.pddl")
+    task = GroundedTask.load(ZENO / "domain.pddl", ZENO / "instances/instance-1.pddl")
     report = validate_plan(task, ROUNDED / "zenotravel-i1-3.4253.plan", tolerance=Fraction("0.001"))
     assert report.reason == "duration" and report.failed_step == 1
     assert "the duration 3.4253 does not meet" in report.message and "within the tolerance 0.001" in report.message
@@ -137,7 +137,7 @@ def test_a_condition_a_rounded_duration_feeds_is_read_within_vals_slack() -> Non
     rovers = SHARED / "corpus/pddl/ipc-2002/rovers-time-automatic"
     if not rovers.is_dir():
         pytest.skip("the shared IPC corpus is not beside the repository")
-    task = Task.load(rovers / "domain.pddl", rovers / "instances/instance-1.pddl")
+    task = GroundedTask.load(rovers / "domain.pddl", rovers / "instances/instance-1.pddl")
     close = validate_plan(task, ROUNDED / "rovers-recharge-5dec.plan", tolerance=Fraction("0.001"))
     assert close.reason == "goal"
     far = validate_plan(task, ROUNDED / "rovers-recharge-4dec.plan", tolerance=Fraction("0.001"))

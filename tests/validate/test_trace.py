@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from pddltools.cli import main
-from pddltools.validate import PlanReport, Task, validate_plan
+from pddltools.validate import GroundedTask, PlanReport, validate_plan
 from pddltools.validate.trace import Trace
 from tests.validate.conftest import OWN
 
 
 def traced(area: str, plan: str) -> tuple[Trace, PlanReport]:
-    task = Task.load(OWN / area / "domain.pddl", OWN / area / "problem.pddl")
+    task = GroundedTask.load(OWN / area / "domain.pddl", OWN / area / "problem.pddl")
     trace = Trace(task)
     report = validate_plan(task, Path(OWN / area / plan), recorder=trace)
     return trace, report

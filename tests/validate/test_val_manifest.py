@@ -25,18 +25,18 @@ from pathlib import Path
 
 import pytest
 
-from pddltools.validate import PlanReport, Task, validate_plan
+from pddltools.validate import GroundedTask, PlanReport, validate_plan
 from tests.validate.conftest import PLANS, SHARED, manifest
 
 pytestmark = pytest.mark.corpus
 
-_TASKS: dict[tuple[str, str], Task] = {}
+_TASKS: dict[tuple[str, str], GroundedTask] = {}
 
 
 def _validate(row: dict[str, str]) -> PlanReport:
     key = (row["domain_path"], row["problem_path"])
     if key not in _TASKS:
-        _TASKS[key] = Task.load(SHARED / key[0], SHARED / key[1])
+        _TASKS[key] = GroundedTask.load(SHARED / key[0], SHARED / key[1])
     return validate_plan(_TASKS[key], Path(SHARED / row["plan_file"]))
 
 

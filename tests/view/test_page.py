@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pddltools.cli import main
-from pddltools.validate import Task, validate_plan
+from pddltools.validate import GroundedTask, validate_plan
 from pddltools.validate.trace import Trace
 from pddltools.view.page import render_page
 
@@ -22,7 +22,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 def page(area: str, plan: str) -> str:
-    task = Task.load(OWN / area / "domain.pddl", OWN / area / "problem.pddl")
+    task = GroundedTask.load(OWN / area / "domain.pddl", OWN / area / "problem.pddl")
     trace = Trace(task)
     report = validate_plan(task, Path(OWN / area / plan), recorder=trace)
     return render_page(report, trace, f"{area}/{plan}")
