@@ -11,7 +11,7 @@ from lark.lexer import PatternStr
 
 from pddltools.diagnostics import Diagnostic, Source, Span
 from pddltools.pddl import ast
-from pddltools.pddl.errors import explain_section
+from pddltools.pddl.syntax_errors import explain_section
 from pddltools.pddl.parser import (
     SYNTAX_ERRORS,
     _BuildError,

@@ -137,7 +137,7 @@ def parse(source: Source) -> ast.RDDLFile:
     Raises `RDDLSyntaxError` when the text is not RDDL, or holds no block at all. (Tests choose among
     the equivalent implementations with `pddltools.syntax.testing.parser_variant`.)
     """
-    from pddltools.rddl.errors import explain
+    from pddltools.rddl.syntax_errors import explain
 
     variant = current_variant()
     parser = _parser(_lexer_of(variant), variant.compiled)
