@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pddltools.pddl.parser import parse_domain, parse_problem
-from pddltools.pddl.types import typed_objects
+from pddltools.pddl.type_hierarchy import typed_objects
 from pddltools.validate import GroundedTask, validate_plan
 
 TMS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pddl" / "ipc-2011" / \

@@ -19,7 +19,7 @@ from enum import StrEnum
 from pddltools.check.facts import DomainFacts
 from pddltools.diagnostics import Span
 from pddltools.pddl import ast
-from pddltools.pddl.types import NUMBER
+from pddltools.pddl.type_hierarchy import NUMBER
 
 TOTAL_COST = "total-cost"
 TOTAL_TIME = "total-time"  # the makespan, in metrics: not a function of the domain

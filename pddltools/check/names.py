@@ -2,7 +2,7 @@
 number of arguments of the right types, and numbers and objects each where they belong.
 
 A variable declared `- (either a b)` may be either, so it fits a parameter only if both members do;
-an object declared that way belongs to both types (see `pddltools.pddl.types`). A variable of a wider
+an object declared that way belongs to both types (see `pddltools.pddl.type_hierarchy`). A variable of a wider
 type than the parameter (a `vehicle` where a `truck` is required) is a warning, not an error: the
 atom is simply false for the other objects, and many IPC domains rely on that.
 """
@@ -17,7 +17,7 @@ from pddltools.check.features import DURATION, TOTAL_TIME
 from pddltools.check.symbols import DomainSymbols, ObjectInfo, ProblemSymbols, article, suggestion, types_text
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
-from pddltools.pddl.types import type_names
+from pddltools.pddl.type_hierarchy import type_names
 
 Scope = Mapping[str, tuple[str, ...]]  # variable → its declared type names
 

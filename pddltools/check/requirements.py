@@ -16,7 +16,7 @@ from pddltools.check.features import REQUIREMENT_OF, Feature, FeatureSet, declar
 from pddltools.diagnostics import Diagnostic, Severity, Span
 from pddltools.pddl import ast
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS, expand
-from pddltools.pddl.types import NUMBER, type_names
+from pddltools.pddl.type_hierarchy import NUMBER, type_names
 
 F = Feature
 

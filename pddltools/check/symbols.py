@@ -13,7 +13,7 @@ from difflib import get_close_matches
 from pddltools.check.codes import finding
 from pddltools.diagnostics import Diagnostic, Severity, Span
 from pddltools.pddl import ast
-from pddltools.pddl.types import NUMBER, TypeHierarchy, merged_types, type_names
+from pddltools.pddl.type_hierarchy import NUMBER, TypeHierarchy, merged_types, type_names
 from pddltools.semantics.derived import strata
 from pddltools.semantics.errors import NotStratified
 
@@ -239,7 +239,7 @@ def _duplicate(kind: str, name: str, span: Span | None, first: Span | None, *, s
 def _retyped(first: ObjectInfo, again: ObjectInfo, kind: str, found: list[Diagnostic],
              severity: Severity | None) -> ObjectInfo:
     """An object (or constant) declared a second time with other types: it belongs to each (as
-    `pddltools.pddl.types.typed_objects` reads it for the semantics), reported as W217."""
+    `pddltools.pddl.type_hierarchy.typed_objects` reads it for the semantics), reported as W217."""
     types = merged_types(first.types, again.types)
     if first.in_domain and not again.in_domain:
         twice = f"as {article(types_text(again.types))} here and as {article(types_text(first.types))} among the " \

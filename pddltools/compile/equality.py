@@ -17,7 +17,7 @@ from typing import cast
 from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, map_effect, nnf
 from pddltools.compile.task import Origin, ParsedTask, PassResult, names_in_use, unique_name
 from pddltools.pddl import ast
-from pddltools.pddl.types import OBJECT, TypeHierarchy, type_names, typed_objects
+from pddltools.pddl.type_hierarchy import OBJECT, TypeHierarchy, type_names, typed_objects
 
 _Name = ast.Variable | ast.Constant
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from pddltools.pddl import ast
-from pddltools.pddl.types import TypeHierarchy, objects_by_type, type_names, typed_objects
+from pddltools.pddl.type_hierarchy import TypeHierarchy, objects_by_type, type_names, typed_objects
 
 TRUE = ast.And(())
 FALSE = ast.Or(())

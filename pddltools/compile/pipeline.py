@@ -30,7 +30,7 @@ from pddltools.compile.quantifiers import remove_quantifiers
 from pddltools.compile.soft_goals import remove_soft_goals
 from pddltools.compile.statics import fold_statics
 from pddltools.compile.task import Origin, ParsedTask, PassResult, compose, identity
-from pddltools.compile.typing import remove_typing
+from pddltools.compile.type_predicates import remove_typing
 from pddltools.pddl import ast
 
 F = Feature

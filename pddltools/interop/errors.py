@@ -13,7 +13,7 @@ from types import ModuleType
 
 from pddltools.diagnostics import Error, Span, error
 from pddltools.pddl import ast
-from pddltools.pddl.types import TypeHierarchy
+from pddltools.pddl.type_hierarchy import TypeHierarchy
 
 TO_TARSKI = "E701"
 TO_UP = "E702"

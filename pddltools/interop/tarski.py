@@ -36,7 +36,7 @@ from typing import Any
 from pddltools.diagnostics import Diagnostic
 from pddltools.interop.errors import FROM_FRAMEWORK, TO_TARSKI, InteropError, refuse, refuse_type_shapes, require
 from pddltools.pddl import ast
-from pddltools.pddl.types import NUMBER, OBJECT, TypeHierarchy
+from pddltools.pddl.type_hierarchy import NUMBER, OBJECT, TypeHierarchy
 
 TARGET = "tarski"
 _ASSIGN_OPERATOR = {"increase": "+", "decrease": "-", "scale-up": "*", "scale-down": "/"}

@@ -37,7 +37,7 @@ from typing import Any
 from pddltools.diagnostics import Diagnostic
 from pddltools.interop.errors import TO_UP, InteropError, refuse, refuse_type_shapes, require
 from pddltools.pddl import ast
-from pddltools.pddl.types import NUMBER, OBJECT, TypeHierarchy
+from pddltools.pddl.type_hierarchy import NUMBER, OBJECT, TypeHierarchy
 
 TARGET = "Unified Planning"
 COST = "total-cost"

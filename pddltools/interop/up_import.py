@@ -23,7 +23,7 @@ from typing import Any
 
 from pddltools.interop.errors import FROM_FRAMEWORK, InteropError, refuse, require
 from pddltools.pddl import ast
-from pddltools.pddl.types import NUMBER, OBJECT
+from pddltools.pddl.type_hierarchy import NUMBER, OBJECT
 
 COST = "total-cost"
 

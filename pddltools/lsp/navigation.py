@@ -15,7 +15,7 @@ from pddltools.lsp.rddl_index import use_at as rddl_use_at
 from pddltools.lsp.rddl_index import uses as rddl_uses
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast
-from pddltools.pddl.types import OBJECT, TypeHierarchy, type_names
+from pddltools.pddl.type_hierarchy import OBJECT, TypeHierarchy, type_names
 from pddltools.rddl import ast as rast
 
 _DOMAIN_HEAD = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)

@@ -17,7 +17,7 @@ from typing import Literal
 
 from pddltools.diagnostics import Span
 from pddltools.pddl import ast
-from pddltools.pddl.types import TypeHierarchy
+from pddltools.pddl.type_hierarchy import TypeHierarchy
 
 Kind = Literal["type", "predicate", "function", "object", "action", "parameter", "domain"]
 _TOKEN = re.compile(r"[^\s()]+")

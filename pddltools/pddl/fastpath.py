@@ -46,7 +46,7 @@ from pddltools.pddl.ast import (
     TypeName,
     Variable,
 )
-from pddltools.pddl.numbers import NumberOutOfRange, parse_number
+from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.syntax.frozen import fast_constructor, speedups
 from pddltools.syntax.larkcache import cache_file
 from pddltools.syntax.lexing import CASELESS

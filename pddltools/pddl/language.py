@@ -11,7 +11,6 @@ from lark.lexer import PatternStr
 
 from pddltools.diagnostics import Diagnostic, Source, Span
 from pddltools.pddl import ast
-from pddltools.pddl.syntax_errors import explain_section
 from pddltools.pddl.parser import (
     SYNTAX_ERRORS,
     _BuildError,
@@ -23,6 +22,7 @@ from pddltools.pddl.parser import (
     parse,
     requirement_warnings,
 )
+from pddltools.pddl.syntax_errors import explain_section
 from pddltools.syntax.language import Header, Language, SectionParse
 from pddltools.syntax.testing import current_variant
 

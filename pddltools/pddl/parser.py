@@ -25,8 +25,8 @@ from lark.lexer import PatternRE, PatternStr
 
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, read_source, warning
 from pddltools.pddl import ast
+from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.pddl.fastpath import Terminals, Words, build_scanners
-from pddltools.pddl.numbers import NumberOutOfRange, parse_number
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
 from pddltools.syntax.frozen import fast_constructor
 from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
@@ -595,8 +595,8 @@ def parse(source: Source, kind: Kind | None = None, *,
     """Parse a whole file. Raises `ParseError` with every syntax error found; appends warnings (an
     unknown requirement flag, say) to `warnings` when given. (Tests choose among the equivalent
     implementations with `pddltools.syntax.testing.parser_variant`.)"""
-    from pddltools.pddl.syntax_errors import explain
     from pddltools.pddl.prelude import without_prelude
+    from pddltools.pddl.syntax_errors import explain
 
     source, prelude = without_prelude(source)
     variant = current_variant()

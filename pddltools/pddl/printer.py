@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from pddltools.pddl import ast
-from pddltools.pddl.numbers import format_number
+from pddltools.pddl.exact_numbers import format_number
 
 WIDTH = 100
 INDENT = "  "

@@ -496,6 +496,6 @@ def _digits_value(digits: str) -> int:
 #: The most values an enum range `{@a..@b}` may have: every value becomes a name of its own (the
 #: IPPC and RDDLSim examples have a handful).
 MAX_ENUM_RANGE = 100_000
-#: The longest integer literal read, as for PDDL numbers (`pddltools.pddl.numbers.MAX_DIGITS`): far
+#: The longest integer literal read, as for PDDL numbers (`pddltools.pddl.exact_numbers.MAX_DIGITS`): far
 #: below Python's int-to-text limit of 4,300 digits, far above anything a model means.
 MAX_INTEGER_DIGITS = 1000

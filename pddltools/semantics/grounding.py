@@ -11,7 +11,7 @@ from fractions import Fraction
 from itertools import product
 
 from pddltools.pddl import ast
-from pddltools.pddl.types import TypeHierarchy, objects_by_type, type_names, typed_objects
+from pddltools.pddl.type_hierarchy import TypeHierarchy, objects_by_type, type_names, typed_objects
 
 #: The value of a variable: an object name, or a number (`?duration` in durative actions).
 Value = str | int | Fraction

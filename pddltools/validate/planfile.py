@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, error
-from pddltools.pddl.numbers import NumberOutOfRange, check_size
+from pddltools.pddl.exact_numbers import NumberOutOfRange, check_size
 
 _TOKEN = re.compile(r";[^\n]*|\s+|[()\[\]]|[^\s()\[\];]+")
 

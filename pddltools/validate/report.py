@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from pddltools.diagnostics import Diagnostic
-from pddltools.pddl.numbers import format_number
+from pddltools.pddl.exact_numbers import format_number
 
 Verdict = Literal["valid", "invalid", "error"]
 

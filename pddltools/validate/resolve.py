@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
-from pddltools.pddl.types import type_names
+from pddltools.pddl.type_hierarchy import type_names
 from pddltools.semantics import GroundAction, GroundedTask
 from pddltools.validate.planfile import Plan, PlanError, PlanStep
 

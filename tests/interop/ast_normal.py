@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from pddltools.pddl import ast
-from pddltools.pddl.types import NUMBER, OBJECT, TypeHierarchy, type_names
+from pddltools.pddl.type_hierarchy import NUMBER, OBJECT, TypeHierarchy, type_names
 
 _OPS = {"increase": "+", "decrease": "-", "scale-up": "*", "scale-down": "/"}
 

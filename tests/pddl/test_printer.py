@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pddltools.pddl import ast
-from pddltools.pddl.numbers import format_number
+from pddltools.pddl.exact_numbers import format_number
 from pddltools.pddl.parser import parse_text
 from pddltools.pddl.printer import WIDTH
 

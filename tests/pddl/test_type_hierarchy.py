@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from pddltools.pddl import parse_domain, parse_problem
-from pddltools.pddl.types import TypeHierarchy, objects_by_type, typed_objects
+from pddltools.pddl.type_hierarchy import TypeHierarchy, objects_by_type, typed_objects
 
 DOMAIN = """(define (domain d) (:requirements :typing)
   (:types truck airplane - vehicle vehicle place - object city - (either place region) loop - loop)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pddltools.compile.formulas import TRUE, Rewriter, conjoin, disjoin, nnf
 from pddltools.compile.task import ParsedTask, PassResult, identity, names_in_use, unique_name
 from pddltools.pddl import ast
-from pddltools.pddl.types import OBJECT, TypeHierarchy, type_names, typed_objects
+from pddltools.pddl.type_hierarchy import OBJECT, TypeHierarchy, type_names, typed_objects
 
 
 class _Types(Rewriter):
