@@ -49,8 +49,9 @@ def _located(diagnostics: list[dict[str, Any]]) -> bool:
 
 def _pddl(path: Path, compiled: bool) -> dict[str, Any]:
     from pddltools.diagnostics import Source, read_source
-    from pddltools.pddl.parser import ParseError, parse
+    from pddltools.pddl.parser import parse
     from pddltools.pddl.printer import to_pddl
+    from pddltools.syntax.errors import ParseError
 
     source = read_source(path)
     outcomes: dict[str, Any] = {}
@@ -82,16 +83,17 @@ def _rddl_python_loop() -> None:
 
 
 def _rddl(path: Path) -> dict[str, Any]:
-    from pddltools.rddl.parser import RDDLSyntaxError, parse_file, parse_text
+    from pddltools.rddl.parser import parse_file, parse_text
     from pddltools.rddl.printer import format_file
     from pddltools.rddl.typecheck import check
+    from pddltools.syntax.errors import ParseError
 
     outcomes: dict[str, Any] = {}
     for label, lexer in (("fast", "fast"), ("grammar", "grammar")):
         try:
             with parser_variant(fast=lexer == "fast"):
                 tree = parse_file(path)
-        except RDDLSyntaxError as exc:
+        except ParseError as exc:
             outcomes[label] = ("error", _diagnostics(exc))
             continue
         findings = [d.to_json() for d in check([tree])]

@@ -6,7 +6,8 @@ import pytest
 
 from pddltools.diagnostics import Diagnostic, Source
 from pddltools.pddl import ast
-from pddltools.pddl.parser import ParseError, parse
+from pddltools.pddl.parser import parse
+from pddltools.syntax.errors import ParseError
 
 DOMAIN = "(define (domain d) (:predicates (p)))"
 

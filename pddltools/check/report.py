@@ -19,7 +19,8 @@ from pddltools.check.tracks import Verdict, verdicts, with_errors
 from pddltools.diagnostics import Diagnostic, InputError, Severity, Source, Span, read_source
 from pddltools.domain_finder import domain_name_span
 from pddltools.pddl import ast
-from pddltools.pddl.parser import ParseError, parse
+from pddltools.pddl.parser import parse
+from pddltools.syntax.errors import ParseError
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from functools import cache
 from pddltools.diagnostics import Diagnostic, Source
 from pddltools.pddl import ast
 from pddltools.pddl.language import LANGUAGE
-from pddltools.pddl.parser import ParseError, parse
+from pddltools.pddl.parser import parse
+from pddltools.syntax.errors import ParseError
 
 
 @cache

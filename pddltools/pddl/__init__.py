@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pddltools.pddl import ast
 from pddltools.pddl.parser import (
-    ParseError,
     parse,
     parse_domain,
     parse_domain_file,
@@ -13,6 +12,7 @@ from pddltools.pddl.parser import (
     parse_problem_file,
     parse_text,
 )
+from pddltools.syntax.errors import ParseError
 
 __all__ = [
     "ParseError",

@@ -23,11 +23,12 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedToken
 from lark.lexer import PatternRE, PatternStr
 
-from pddltools.diagnostics import Diagnostic, Error, Source, Span, read_source, warning
+from pddltools.diagnostics import Diagnostic, Source, Span, read_source, warning
 from pddltools.pddl import ast
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.pddl.fastpath import Terminals, Words, build_scanners
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
+from pddltools.syntax.errors import ParseError
 from pddltools.syntax.frozen import fast_constructor
 from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
 from pddltools.syntax.larkcache import cache_file
@@ -36,10 +37,6 @@ from pddltools.syntax.testing import current_variant
 
 _intern = sys.intern
 _new_span = fast_constructor(Span)  # (source, start, length)
-
-
-class ParseError(Error):
-    """The text is not PDDL; the diagnostics say where and what was expected."""
 
 
 class _BuildError(Exception):

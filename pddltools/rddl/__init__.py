@@ -8,11 +8,12 @@
 
 from __future__ import annotations
 
-from pddltools.rddl.parser import RDDLSyntaxError, parse, parse_file, parse_text, read_rddl_source
+from pddltools.rddl.parser import parse, parse_file, parse_text, read_rddl_source
 from pddltools.rddl.printer import format_expr, format_file
 from pddltools.rddl.typecheck import check
+from pddltools.syntax.errors import ParseError
 
 __all__ = [
-    "RDDLSyntaxError", "check", "format_expr", "format_file", "parse", "parse_file", "parse_text",
+    "ParseError", "check", "format_expr", "format_file", "parse", "parse_file", "parse_text",
     "read_rddl_source",
 ]

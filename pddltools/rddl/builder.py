@@ -16,7 +16,7 @@ from pddltools.rddl import ast
 
 
 class BuildError(Exception):
-    """Raised inside the transformer; turned into an `RDDLSyntaxError` with the right source."""
+    """Raised inside the transformer; turned into an `ParseError` with the right source."""
 
     def __init__(self, code: str, message: str, start: int, end: int) -> None:
         super().__init__(message)

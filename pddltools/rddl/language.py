@@ -14,7 +14,8 @@ from lark.lexer import PatternStr
 
 from pddltools.diagnostics import Diagnostic, Source, Span
 from pddltools.rddl import ast
-from pddltools.rddl.parser import RDDLSyntaxError, _parser, parse
+from pddltools.rddl.parser import _parser, parse
+from pddltools.syntax.errors import ParseError
 from pddltools.syntax.language import Header, Language, SectionParse
 
 _KEYWORD_SHAPE = re.compile(r"[:a-zA-Z#][\w\-]*")
@@ -43,7 +44,7 @@ class RDDL(Language):
     def parse_sections(self, source: Source) -> SectionParse:
         try:
             found = parse(source)
-        except RDDLSyntaxError as exc:
+        except ParseError as exc:
             return SectionParse(None, (), (), tuple(exc.diagnostics))
         return SectionParse(found, found.blocks, (), ())
 

@@ -20,13 +20,10 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 from pddltools.diagnostics import Diagnostic, Error, InputError, Source, Span, decode_source, error, warning
 from pddltools.rddl import ast
 from pddltools.rddl.builder import Builder, BuildError
+from pddltools.syntax.errors import ParseError
 from pddltools.syntax.larkcache import cache_file
 from pddltools.syntax.lexing import GrammarLexer, UnexpectedCharacter
 from pddltools.syntax.testing import Variant, current_variant
-
-
-class RDDLSyntaxError(Error):
-    """The text is not RDDL: the diagnostics say where and what was expected there."""
 
 
 class RDDLLexer(GrammarLexer):
@@ -134,7 +131,7 @@ def _lean_driver(
 def parse(source: Source) -> ast.RDDLFile:
     """Parse one RDDL text: any number of domain, non-fluents and instance blocks, in any order.
 
-    Raises `RDDLSyntaxError` when the text is not RDDL, or holds no block at all. (Tests choose among
+    Raises `ParseError` when the text is not RDDL, or holds no block at all. (Tests choose among
     the equivalent implementations with `pddltools.syntax.testing.parser_variant`.)
     """
     from pddltools.rddl.syntax_errors import explain
@@ -144,11 +141,11 @@ def parse(source: Source) -> ast.RDDLFile:
     try:
         result = parser.parse(source)
     except (UnexpectedToken, UnexpectedCharacters, UnexpectedCharacter, UnexpectedEOF) as exc:
-        raise RDDLSyntaxError([explain(source, exc, parser.lark)]) from None
+        raise ParseError([explain(source, exc, parser.lark)]) from None
     except BuildError as exc:
-        raise RDDLSyntaxError([error(exc.code, exc.message, Span(source, exc.start, exc.end))]) from None
+        raise ParseError([error(exc.code, exc.message, Span(source, exc.start, exc.end))]) from None
     if not result.blocks:
-        raise RDDLSyntaxError([error(
+        raise ParseError([error(
             "R103", "no RDDL here: expected a domain, non-fluents or instance block",
             Span(source, 0, min(1, len(source.text))),
         )])
@@ -209,6 +206,13 @@ def parse_files(
 
 
 __all__ = [
-    "GrammarPathLexer", "RDDLLexer", "RDDLSyntaxError", "decode_source", "grammar_text", "parse",
-    "parse_file", "parse_files", "parse_text", "read_rddl_source",
+    "GrammarPathLexer",
+    "RDDLLexer",
+    "decode_source",
+    "grammar_text",
+    "parse",
+    "parse_file",
+    "parse_files",
+    "parse_text",
+    "read_rddl_source",
 ]

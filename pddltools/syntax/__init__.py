@@ -6,11 +6,13 @@
 - `lalr`: the LALR driver over the tables Lark builds from a grammar; `lexing`: the lexer built from
   the grammar's terminals; `larkcache`: where Lark's analysed grammar is kept between runs; `frozen`:
   fast constructors of the frozen AST nodes; `_speedups.c`: the optional compiled part of all these.
+- `errors`: `ParseError`, what every parser raises for text not in its language.
 - `testing`: the hook by which tests choose among the equivalent implementations.
 """
 
 from __future__ import annotations
 
+from pddltools.syntax.errors import ParseError
 from pddltools.syntax.language import Header, Language, SectionParse
 
-__all__ = ["Header", "Language", "SectionParse"]
+__all__ = ["Header", "Language", "ParseError", "SectionParse"]

@@ -14,7 +14,8 @@ from functools import cache
 from pathlib import Path
 
 from pddltools.pddl import ast
-from pddltools.pddl.parser import ParseError, parse_domain_file, parse_problem_file
+from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+from pddltools.syntax.errors import ParseError
 
 SHARED_PDDL = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "pddl"
 FULL = os.environ.get("PDDLTOOLS_INTEROP_FULL") == "1"

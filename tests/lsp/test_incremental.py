@@ -10,7 +10,8 @@ import pytest
 from pddltools.diagnostics import Source, read_source
 from pddltools.lsp.incremental import SectionCache
 from pddltools.pddl import ast
-from pddltools.pddl.parser import ParseError, parse
+from pddltools.pddl.parser import parse
+from pddltools.syntax.errors import ParseError
 
 from .conftest import CORPUS, SHARED
 

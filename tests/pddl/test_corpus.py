@@ -17,7 +17,8 @@ import pytest
 
 from pddltools.diagnostics import read_source
 from pddltools.pddl import ast
-from pddltools.pddl.parser import ParseError, parse, parse_text
+from pddltools.pddl.parser import parse, parse_text
+from pddltools.syntax.errors import ParseError
 from pddltools.syntax.testing import parser_variant
 
 from .corpus_files import SHARED_PDDL, domain_folders, pairs, pddl_files

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from pddltools.diagnostics import Diagnostic, Error, InputError, Source
-from pddltools.pddl.parser import ParseError, parse, parse_file, parse_text
+from pddltools.pddl.parser import parse, parse_file, parse_text
+from pddltools.syntax.errors import ParseError
 from pddltools.syntax.testing import parser_variant
 
 BAD = Path(__file__).resolve().parents[2] / "corpus" / "pddl" / "bad"

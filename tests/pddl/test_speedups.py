@@ -42,8 +42,9 @@ from lark import Tree
 from pddltools.diagnostics import InputError, Source, Span, read_source
 from pddltools.pddl import ast
 from pddltools.pddl.fastpath import CharacterClasses, Terminals, _compiled_scanner, build_scanners, character_classes
-from pddltools.pddl.parser import ParseError, _BuildError, _parser, _terminals, parse
+from pddltools.pddl.parser import _BuildError, _parser, _terminals, parse
 from pddltools.syntax import frozen
+from pddltools.syntax.errors import ParseError
 from pddltools.syntax.frozen import fast_constructor
 from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
 from pddltools.syntax.lexing import NestingTooDeep, UnexpectedCharacter

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pddltools.rddl.parser import RDDLSyntaxError, parse_text
+from pddltools.rddl.parser import parse_text
+from pddltools.syntax.errors import ParseError
 from pddltools.syntax.testing import parser_variant
 
 names = st.sampled_from(["p", "P-2", "on", "x_y", "true", "default", "level", "sum"])
@@ -35,7 +36,7 @@ def test_any_run_of_assignments_parses_the_same_on_both_paths(lines: list[str], 
         try:
             with parser_variant(fast=lexer == "fast"):
                 outcomes.append(parse_text(text))
-        except RDDLSyntaxError as exc:
+        except ParseError as exc:
             outcomes.append(tuple((d.code, d.message, d.span.start if d.span else None)
                                   for d in exc.diagnostics))
     assert outcomes[0] == outcomes[1]

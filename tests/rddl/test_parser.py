@@ -8,7 +8,8 @@ import pytest
 
 from pddltools.diagnostics import Source
 from pddltools.rddl import ast
-from pddltools.rddl.parser import RDDLSyntaxError, parse, parse_text
+from pddltools.rddl.parser import parse, parse_text
+from pddltools.syntax.errors import ParseError
 from pddltools.syntax.testing import parser_variant
 
 
@@ -137,7 +138,7 @@ def test_names_keep_their_case() -> None:
 
 
 def syntax_error(text: str) -> tuple[str, str, int, int]:
-    with pytest.raises(RDDLSyntaxError) as info:
+    with pytest.raises(ParseError) as info:
         parse(Source(text, "bad.rddl"))
     (diagnostic,) = info.value.diagnostics
     assert diagnostic.span is not None

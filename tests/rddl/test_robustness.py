@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pddltools.rddl import ast
-from pddltools.rddl.parser import RDDLSyntaxError, parse_text
+from pddltools.rddl.parser import parse_text
 from pddltools.rddl.printer import format_expr, format_file
 from pddltools.rddl.typecheck import check
+from pddltools.syntax.errors import ParseError
 
 from .test_printer import expressions
 
@@ -35,7 +36,7 @@ def test_token_soup_gives_a_syntax_error_or_a_checkable_ast(pieces: list[str]) -
     text = " ".join(pieces)
     try:
         rddl = parse_text(text, "soup.rddl")
-    except RDDLSyntaxError as exc:
+    except ParseError as exc:
         assert exc.diagnostics and all(d.code.startswith("R1") for d in exc.diagnostics)
         return
     for diagnostic in check([rddl]):
@@ -48,7 +49,7 @@ def test_token_soup_gives_a_syntax_error_or_a_checkable_ast(pieces: list[str]) -
 def test_any_text_gives_a_syntax_error_or_an_ast(text: str) -> None:
     try:
         parse_text(text)
-    except RDDLSyntaxError as exc:
+    except ParseError as exc:
         assert exc.diagnostics[0].span is not None
 
 
@@ -102,7 +103,7 @@ def outcome(text: str) -> tuple[object, ...]:
     """("tree", the text printed, printed again after parsing that) or ("error", diagnostics)."""
     try:
         rddl = parse_text(text, "hostile.rddl")
-    except RDDLSyntaxError as exc:
+    except ParseError as exc:
         return ("error", [d.to_json() for d in exc.diagnostics])
     printed = format_file(rddl)
     return ("tree", printed, format_file(parse_text(printed, "printed.rddl")))

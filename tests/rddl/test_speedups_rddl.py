@@ -23,8 +23,9 @@ import pytest
 from pddltools.diagnostics import InputError, Source, Span
 from pddltools.rddl import parser as rddl_parser
 from pddltools.rddl.builder import BuildError
-from pddltools.rddl.parser import RDDLLexer, RDDLSyntaxError, parse, read_rddl_source
+from pddltools.rddl.parser import RDDLLexer, parse, read_rddl_source
 from pddltools.syntax import frozen
+from pddltools.syntax.errors import ParseError
 from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
 from pddltools.syntax.lexing import UnexpectedCharacter
 
@@ -144,7 +145,7 @@ def test_public_parse_is_the_same_with_the_python_loop(loops: Loops, monkeypatch
 def outcome(source: Source) -> tuple[Any, ...]:
     try:
         tree = parse(source)
-    except RDDLSyntaxError as exc:
+    except ParseError as exc:
         return ("error", [d.to_json() for d in exc.diagnostics])
     return ("tree", fingerprint(tree, source))
 

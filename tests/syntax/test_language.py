@@ -7,10 +7,11 @@ import pytest
 
 from pddltools.diagnostics import Source, Span
 from pddltools.pddl.language import LANGUAGE as PDDL
-from pddltools.pddl.parser import ParseError, parse
+from pddltools.pddl.parser import parse
 from pddltools.rddl import ast as rast
 from pddltools.rddl.language import LANGUAGE as RDDL
 from pddltools.syntax import Language
+from pddltools.syntax.errors import ParseError
 
 DOMAIN = """; a comment
 (define (domain Blocks) (:requirements :strips)
