@@ -1053,10 +1053,7 @@ _ENTRIES: tuple[Code, ...] = (
           """The database's schema version is newer than this pddltools knows; reading it could misread
           fields. Example: a database written by a later release, opened with this one.""",
           fix="Upgrade pddltools, or read the database with the release that wrote it."),
-    _code("S010", E, SCORE, "plan validation is not available",
-          """Scoring validates plans with pddltools.validate, which cannot be imported (a stripped-down
-          installation). Example: pddltools installed without its validate package.""",
-          fix="Install pddltools whole (pip install pddltools), or pass --no-validate."),
+    # S010 (plan validation not installed) is retired: the validator is a plain import now. Not reused.
     _code("S011", E, SCORE, "a task whose plans cannot be validated",
           """The domain and problem of a run could not be loaded for validation (they do not parse, or are
           unreadable); every plan for them is refused with the first reason, repeated. Example: scoring

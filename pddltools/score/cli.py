@@ -161,7 +161,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
 
 
 def _is_usage(exc: Error) -> bool:
-    return any(d.code in {"S010", "S020", "S021", "S023", "S024", "S030", "S050"} for d in exc.diagnostics)
+    return any(d.code in {"S020", "S021", "S023", "S024", "S030", "S050"} for d in exc.diagnostics)
 
 
 def _usage(message: str) -> Error:

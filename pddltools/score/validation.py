@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pddltools.diagnostics import Error, Source, error
+from pddltools.validate import GroundedTask, validate_plan
 
 
 @dataclass(frozen=True)
@@ -29,32 +28,15 @@ def count_actions(plan_text: str) -> int:
 PlanChecker = Callable[[str, str, str], Verdict]
 
 
-def _validate_module() -> Any:
-    try:
-        module = importlib.import_module("pddltools.validate")
-    except ImportError:
-        return None
-    # A folder without the API yet (a namespace package) is not a validator.
-    return module if hasattr(module, "Task") and hasattr(module, "validate_plan") else None
-
-
-def validator_available() -> bool:
-    return _validate_module() is not None
-
-
 class Validator:
     """Validates plans with `pddltools.validate`, caching each parsed task."""
 
     def __init__(self) -> None:
-        validate = _validate_module()
-        if validate is None:
-            raise Error([error("S010", "plan validation needs pddltools.validate, which is not installed")])
-        self._module: Any = validate
-        self._tasks: dict[tuple[str, str], Any] = {}
+        self._tasks: dict[tuple[str, str], GroundedTask] = {}
         self._broken: dict[tuple[str, str], str] = {}
         self._lock = threading.Lock()
 
-    def _task(self, domain: str, problem: str) -> Any:
+    def _task(self, domain: str, problem: str) -> GroundedTask:
         key = (str(Path(domain).resolve()), str(Path(problem).resolve()))
         with self._lock:
             if key in self._broken:
@@ -62,7 +44,7 @@ class Validator:
             task = self._tasks.get(key)
             if task is None:
                 try:
-                    task = self._module.Task.load(domain, problem)
+                    task = GroundedTask.load(domain, problem)
                 except Error as exc:
                     self._broken[key] = f"{problem} cannot be loaded: " + "; ".join(
                         d.message for d in exc.diagnostics)
@@ -77,7 +59,7 @@ class Validator:
             problems = "; ".join(d.message for d in exc.diagnostics)
             return Verdict(False, None, None, f"the task does not load: {problems}")
         # A Source, not a str: the validator reads a one-line str naming a file as that file.
-        report = self._module.validate_plan(task, Source(plan_text, "<plan>"))
+        report = validate_plan(task, Source(plan_text, "<plan>"))
         value = report.value
         length = report.length
         why = ": ".join(str(part) for part in (report.reason, getattr(report, "message", "")) if part)

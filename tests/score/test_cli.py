@@ -11,11 +11,8 @@ from pathlib import Path
 import pytest
 
 from pddltools.cli import main
-from pddltools.score.validation import validator_available
 
 RESULTS = Path(__file__).resolve().parents[2] / "corpus" / "score" / "results" / "line.jsonl"
-HAS_VALIDATOR = validator_available()
-
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
@@ -36,7 +33,6 @@ def test_score_json_unvalidated(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["planners"]["B"]["solved"] == 4 and data["planners"]["B"]["domains"] == {"line": pytest.approx(b)}
 
 
-@pytest.mark.skipif(not HAS_VALIDATOR, reason="pddltools.validate is not there yet")
 def test_score_validates_every_plan(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, "score", str(RESULTS), "--rules", "ipc2011-time", "--format", "json")
     assert code == 0

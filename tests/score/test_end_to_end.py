@@ -12,7 +12,6 @@ import pytest
 
 from pddltools.cli import main
 from pddltools.score.store import Store
-from pddltools.score.validation import validator_available
 
 pytestmark = pytest.mark.corpus
 
@@ -32,8 +31,6 @@ def fast_downward() -> Path | None:
 def test_two_real_planners_scored_and_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     if not BLOCKS.is_dir() or not GRIPPER.is_dir():
         pytest.skip(f"the shared IPC corpus is not at {SHARED}")
-    if not validator_available():
-        pytest.skip("pddltools.validate is not there yet")
     pytest.importorskip("pyperplan")
     fd = fast_downward()
     if fd is None:

@@ -15,7 +15,6 @@ import pytest
 from pddltools.cli import main
 from pddltools.schemas import schema
 from pddltools.score.store import Store
-from pddltools.score.validation import validator_available
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "score"
 LINE = CORPUS / "line"
@@ -40,8 +39,6 @@ def line_copy(tmp: Path, problems: tuple[int, ...]) -> Path:
 
 
 def test_run_json_is_scored_unchanged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    if not validator_available():
-        pytest.skip("pddltools.validate is not there")
     folder = line_copy(tmp_path, (1, 2, 3))
     code = main(["run", str(folder), "--planner", WALKER, "--db", str(tmp_path / "r.sqlite"),
                  "--workdir", str(tmp_path / "runs"), "--wall", "30", "--jobs", "2", "--format", "json"])
