@@ -85,7 +85,7 @@ def server_throughput(clients: list[int], rounds: int) -> list[dict[str, Any]]:
 
 
 def ours_steps(domain: Path, instance: Path, rounds: int) -> float:
-    from pddltools.rddl.problems import load_problem
+    from pddltools.rddl_simulation.problems import load_problem
 
     simulator = load_problem(domain, instance).simulator(0)
     steps, elapsed = 0, 0.0

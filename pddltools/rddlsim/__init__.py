@@ -3,6 +3,6 @@ server any RDDLSim client can play against, a client that plays against RDDLSim'
 baseline policies and IPPC scoring.
 
     from pddltools.rddlsim.offline import run_rounds
-    from pddltools.rddl.problems import load_problem
+    from pddltools.rddl_simulation.problems import load_problem
     result = run_rounds(load_problem("sysadmin_mdp.rddl", "sysadmin_inst_mdp__1.rddl"), "random", 30, seed=0)
 """

@@ -104,7 +104,7 @@ def _log_to_stderr() -> None:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from pddltools.rddl.problems import load_problem
+    from pddltools.rddl_simulation.problems import load_problem
     from pddltools.rddlsim.offline import run_rounds
 
     try:
@@ -128,7 +128,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from pddltools.rddl.problems import find_problems
+    from pddltools.rddl_simulation.problems import find_problems
     from pddltools.rddlsim.server import RDDLSimServer, ResultsLog, ServerConfig
 
     skipped: list[Diagnostic] = []

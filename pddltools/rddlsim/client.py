@@ -19,10 +19,10 @@ from pathlib import Path
 
 from pddltools.diagnostics import Error, error
 from pddltools.rddl import ast
-from pddltools.rddl.grounding import Key, Value
 from pddltools.rddl.parser import parse_text
-from pddltools.rddl.problems import Problem, find_problems, problems_in
-from pddltools.rddl.simulator import Simulator
+from pddltools.rddl_simulation.grounding import Key, Value
+from pddltools.rddl_simulation.problems import Problem, find_problems, problems_in
+from pddltools.rddl_simulation.simulator import Simulator
 from pddltools.rddlsim import protocol
 from pddltools.rddlsim.policies import ActionSpace, Policy, load_policy
 from pddltools.rddlsim.protocol import (

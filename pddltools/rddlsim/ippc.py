@@ -138,7 +138,7 @@ def score(records: Iterable[Mapping[str, Any]], baseline: Baseline | None = None
 
 def simulated_baselines(paths: Iterable[str | Path], rounds: int, seed: int) -> Baseline:
     """Baselines run offline from the RDDL files in `paths` (parsed once, on first use)."""
-    from pddltools.rddl.problems import find_problems
+    from pddltools.rddl_simulation.problems import find_problems
     from pddltools.rddlsim.offline import run_rounds
 
     folders = list(paths)

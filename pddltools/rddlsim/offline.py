@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from pddltools.rddl.problems import Problem
+from pddltools.rddl_simulation.problems import Problem
 from pddltools.rddlsim.policies import ActionSpace, Policy, load_policy
 
 

@@ -16,8 +16,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from pddltools.diagnostics import Error, error
-from pddltools.rddl.grounding import Key, Value
-from pddltools.rddl.simulator import Simulator
+from pddltools.rddl_simulation.grounding import Key, Value
+from pddltools.rddl_simulation.simulator import Simulator
 
 Observation = Mapping[Key, Value]
 Actions = dict[Key, Value]

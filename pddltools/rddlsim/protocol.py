@@ -24,8 +24,8 @@ from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
 from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
 
 from pddltools.diagnostics import Error, error
-from pddltools.rddl.grounding import Key, Value
-from pddltools.rddl.tuples import Vector, format_vector
+from pddltools.rddl_simulation.grounding import Key, Value
+from pddltools.rddl_simulation.tuples import Vector, format_vector
 
 HEADER = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 END = b"\0"

@@ -41,9 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic, Error, error
-from pddltools.rddl.grounding import Key, Value
-from pddltools.rddl.problems import Problem
-from pddltools.rddl.simulator import ActionError, ConstraintViolation, Simulator
+from pddltools.rddl_simulation.grounding import Key, Value
+from pddltools.rddl_simulation.problems import Problem
+from pddltools.rddl_simulation.simulator import ActionError, ConstraintViolation, Simulator
 from pddltools.rddlsim import protocol
 from pddltools.rddlsim.protocol import (
     Actions,

@@ -10,12 +10,12 @@ import pytest
 
 from pddltools.diagnostics import Error
 from pddltools.rddl import ast
-from pddltools.rddl.grounding import UNBOUNDED_HORIZON
 from pddltools.rddl.parser import parse_file, parse_text
 from pddltools.rddl.printer import format_file
-from pddltools.rddl.problems import find_problems
-from pddltools.rddl.tuples import Vector
 from pddltools.rddl.typecheck import check
+from pddltools.rddl_simulation.grounding import UNBOUNDED_HORIZON
+from pddltools.rddl_simulation.problems import find_problems
+from pddltools.rddl_simulation.tuples import Vector
 from pddltools.rddlsim.protocol import format_value, java_map_order
 
 from .conftest import OWN_CORPUS
@@ -131,7 +131,7 @@ def test_integer_enum_values_count_as_numbers_in_arithmetic() -> None:
 
 
 def find_problems_in(text: str) -> dict[str, object]:
-    from pddltools.rddl.problems import problems_in
+    from pddltools.rddl_simulation.problems import problems_in
 
     return problems_in([parse_text(text)])  # type: ignore[return-value]
 

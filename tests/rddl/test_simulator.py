@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from pddltools.rddl.grounding import Key, Value
-from pddltools.rddl.problems import Problem, find_problems, load_problem
-from pddltools.rddl.simulator import ActionError, ConstraintViolation, Simulator
+from pddltools.rddl_simulation.grounding import Key, Value
+from pddltools.rddl_simulation.problems import Problem, find_problems, load_problem
+from pddltools.rddl_simulation.simulator import ActionError, ConstraintViolation, Simulator
 from pddltools.rddlsim.offline import run_rounds
 from pddltools.rddlsim.policies import ActionSpace, RandomPolicy
 
@@ -194,7 +194,7 @@ def test_discrete_aggregation_draws_objects_by_weight() -> None:
 
 
 def test_an_expression_that_cannot_be_stored_is_a_located_error() -> None:
-    from pddltools.rddl.simulator import EvaluationError
+    from pddltools.rddl_simulation.simulator import EvaluationError
 
     nan = OWN_CORPUS / "rddlsim" / "nan.rddl"
     env = load_problem(nan, nan).simulator(0)

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from pddltools.rddl.grounding import Key, Value
-from pddltools.rddl.problems import Problem, load_problem
+from pddltools.rddl_simulation.grounding import Key, Value
+from pddltools.rddl_simulation.problems import Problem, load_problem
 from pddltools.rddlsim.offline import run_rounds
 from pddltools.rddlsim.policies import ActionSpace, RandomPolicy
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pddltools.rddl.problems import Problem, find_problems
+from pddltools.rddl_simulation.problems import Problem, find_problems
 from pddltools.rddlsim.server import RDDLSimServer, ResultsLog, ServerConfig
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from pddltools.rddl.tuples import Vector
+from pddltools.rddl_simulation.tuples import Vector
 from pddltools.rddlsim import protocol
 
 from .conftest import capture, frames

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from pddltools.rddl import ast
-from pddltools.rddl.grounding import Key, Model, Value, fail
-from pddltools.rddl.sampling import DISTRIBUTIONS, bad, categorical, dirichlet, multinomial
-from pddltools.rddl.tuples import Vector
+from pddltools.rddl_simulation.grounding import Key, Model, Value, fail
+from pddltools.rddl_simulation.sampling import DISTRIBUTIONS, bad, categorical, dirichlet, multinomial
+from pddltools.rddl_simulation.tuples import Vector
 
 Bindings = dict[str, str]
 

@@ -22,11 +22,11 @@ import numpy as np
 
 from pddltools.diagnostics import Diagnostic, Error, Span, error
 from pddltools.rddl import ast
-from pddltools.rddl.evaluate import Compiler, Frame
 from pddltools.rddl.expressions import pvariable_uses
-from pddltools.rddl.grounding import Key, Model, Value, fail, key_text
-from pddltools.rddl.sampling import SamplingError
-from pddltools.rddl.specialise import Ground, Specialiser
+from pddltools.rddl_simulation.evaluate import Compiler, Frame
+from pddltools.rddl_simulation.grounding import Key, Model, Value, fail, key_text
+from pddltools.rddl_simulation.sampling import SamplingError
+from pddltools.rddl_simulation.specialise import Ground, Specialiser
 
 _INTERMEDIATE = ("derived-fluent", "interm-fluent")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from pddltools.diagnostics import Diagnostic, Error, error
 from pddltools.rddl import ast
 from pddltools.rddl.loading import collect, parse_paths
-from pddltools.rddl.simulator import Simulator
+from pddltools.rddl_simulation.simulator import Simulator
 
 
 class ProblemError(Error):

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from pddltools.rddl import ast
-from pddltools.rddl.evaluate import _FUNCTIONS, Bindings, Compiler, Frame, numeric_operator
-from pddltools.rddl.grounding import Key, Model, Value
-from pddltools.rddl.sampling import DISTRIBUTIONS
+from pddltools.rddl_simulation.evaluate import _FUNCTIONS, Bindings, Compiler, Frame, numeric_operator
+from pddltools.rddl_simulation.grounding import Key, Model, Value
+from pddltools.rddl_simulation.sampling import DISTRIBUTIONS
 
 Ground = Callable[[Frame], Any]
 #: (True, value) for a constant, (False, closure) otherwise

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pddltools.diagnostics import Diagnostic, Error, error
 from pddltools.rddl import ast
 from pddltools.rddl.symbols import SymbolTable
-from pddltools.rddl.tuples import Vector
+from pddltools.rddl_simulation.tuples import Vector
 
 Key = tuple[str, tuple[str, ...]]
 Value = bool | int | float | str | Vector
