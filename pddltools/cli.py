@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pddltools import __version__
 from pddltools.cli_options import add_fmt_mode, parse_command_line
@@ -33,7 +33,8 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
     if _command(arguments) is None and "--version" in arguments and not {"-h", "--help"} & set(arguments):
         print(_version())  # without registering every command's package, as argparse would need
         return ExitCode.OK
-    parser = build_parser(_command(arguments), prog=prog)
+    words = _words(arguments)
+    parser = build_parser(_command(arguments), prog=prog, subcommand=words[1] if len(words) > 1 else None)
     args = parse_command_line(parser, arguments)
     if not hasattr(args, "func"):
         parser.print_help()
@@ -54,8 +55,10 @@ def _version() -> str:
     return f"pddltools {__version__} ({parser})"
 
 
-def build_parser(command: str | None = None, *, prog: str = "pddltools") -> argparse.ArgumentParser:
-    """The whole command line, or (given the sub-command about to run) just what that command needs."""
+def build_parser(command: str | None = None, *, prog: str = "pddltools",
+                 subcommand: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or (given the sub-command about to run, and in a group the group's
+    command) just what that command needs."""
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Language tooling for automated planning: PDDL and RDDL.",
@@ -75,37 +78,70 @@ def build_parser(command: str | None = None, *, prog: str = "pddltools") -> argp
     f.set_defaults(func=cmd_fmt)
 
     if command not in ("parse", "fmt"):
-        _register_optional(sub, command)
+        _register_commands(sub, command, subcommand)
     return parser
 
 
-#: Sub-commands that live in their own packages: the module that registers them, and their names. Only
-#: the module of the command being run is imported, so that `pddltools validate --batch` does not pay
-#: for importing the scorer, the language server and the simulator (tests/test_cli_plugins.py keeps
-#: the names in step with what each module registers).
-PLUGINS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("pddltools.check.cli", ("check",)),
-    ("pddltools.compile.cli", ("compile", "unmap")),
-    ("pddltools.validate.cli", ("validate",)),
-    ("pddltools.view.cli", ("view",)),
-    ("pddltools.score.cli", ("run", "learn", "score", "select", "report")),
-    ("pddltools.rddl.cli", ("rddl",)),
-    ("pddltools.lsp.cli", ("lsp",)),
-    ("pddltools.explain", ("explain",)),
-    ("pddltools.schemas", ("schema",)),
+class Commands(NamedTuple):
+    """A module's commands: its `register(subparsers)` adds exactly `names` to the sub-parsers it is
+    given, the top level's or, with `group`, those of that group (`pddltools rddl ...`)."""
+
+    module: str
+    names: tuple[str, ...]
+    group: str | None = None
+
+
+#: Every command that lives in its own package, in one table. The table, not the packages, decides where
+#: a command goes: no package imports another's CLI to add its commands (tests/test_cli_plugins.py).
+#: Only the module of the command being run is imported, so that `pddltools validate --batch` does not
+#: pay for importing the scorer, the language server and the simulator.
+COMMANDS: tuple[Commands, ...] = (
+    Commands("pddltools.check.cli", ("check",)),
+    Commands("pddltools.compile.cli", ("compile", "unmap")),
+    Commands("pddltools.validate.cli", ("validate",)),
+    Commands("pddltools.view.cli", ("view",)),
+    Commands("pddltools.score.cli", ("run", "learn", "score", "select", "report")),
+    Commands("pddltools.rddl.cli", ("parse", "check", "fmt"), group="rddl"),
+    Commands("pddltools.rddlsim.cli", ("simulate", "serve", "client", "score"), group="rddl"),
+    Commands("pddltools.lsp.cli", ("lsp",)),
+    Commands("pddltools.explain", ("explain",)),
+    Commands("pddltools.schemas", ("schema",)),
 )
 
+#: The groups of commands, with their help lines.
+GROUPS: dict[str, str] = {
+    "rddl": "parse, type-check, format and simulate RDDL; serve and play the RDDLSim protocol",
+}
 
-def _register_optional(sub: Any, command: str | None = None) -> None:
-    """Register the plugin that provides `command`, or every plugin (for --help, or an unknown name)."""
-    wanted = [module for module, names in PLUGINS if command in names]
-    for module in wanted or [module for module, _ in PLUGINS]:
-        importlib.import_module(module).register(sub)
+
+def _register_commands(sub: Any, command: str | None = None, subcommand: str | None = None) -> None:
+    """Register the commands the command line names (`command`, and within a group `subcommand`), or
+    every command (for --help, or an unknown name)."""
+    if command in GROUPS:
+        wanted = [c for c in COMMANDS if c.group == command and subcommand in c.names]
+        chosen = wanted or [c for c in COMMANDS if c.group == command]
+    else:
+        chosen = [c for c in COMMANDS if c.group is None and command in c.names] or list(COMMANDS)
+    groups: dict[str, Any] = {}
+    for entry in chosen:
+        if entry.group is None:
+            importlib.import_module(entry.module).register(sub)
+            continue
+        if entry.group not in groups:
+            parser = sub.add_parser(entry.group, help=GROUPS[entry.group])
+            groups[entry.group] = parser.add_subparsers(dest=f"{entry.group}_command", required=True,
+                                                        metavar="COMMAND")
+        importlib.import_module(entry.module).register(groups[entry.group])
+
+
+def _words(argv: Sequence[str]) -> list[str]:
+    """The arguments that are not options: the sub-command, then (in a group) the group's command."""
+    return [arg for arg in argv if not arg.startswith("-")]
 
 
 def _command(argv: Sequence[str]) -> str | None:
     """The sub-command named on the command line: the first argument that is not an option."""
-    return next((arg for arg in argv if not arg.startswith("-")), None)
+    return next(iter(_words(argv)), None)
 
 
 def _stderr() -> Console:

@@ -1,36 +1,73 @@
-"""The sub-commands registered lazily (pddltools.cli.PLUGINS) are exactly what each plugin registers, and
-running one command imports no other command's package."""
+"""The command table (pddltools.cli.COMMANDS): each module registers exactly the commands the table names
+for it, no package adds its commands through another package's CLI, and running one command imports no
+other command's package."""
 
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
-from pddltools.cli import PLUGINS, build_parser
+from pddltools.cli import COMMANDS, GROUPS, build_parser
+
+PACKAGE = Path(__file__).resolve().parents[1] / "pddltools"
 
 
-def test_each_plugin_registers_the_commands_the_table_names() -> None:
-    for module, names in PLUGINS:
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+def test_each_module_registers_the_commands_the_table_names() -> None:
+    for entry in COMMANDS:
         parser = argparse.ArgumentParser()
         sub = parser.add_subparsers()
-        importlib.import_module(module).register(sub)
-        assert tuple(sub.choices) == names, module
+        importlib.import_module(entry.module).register(sub)
+        assert tuple(sub.choices) == entry.names, entry.module
 
 
-def test_help_lists_every_command() -> None:
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    every = {"parse", "fmt", *(name for _, names in PLUGINS for name in names)}
-    assert set(sub.choices) == every
+def test_help_lists_every_command_and_every_group_its_commands() -> None:
+    top = _subcommands(build_parser())
+    assert set(top) == {"parse", "fmt", *GROUPS, *(n for c in COMMANDS if c.group is None for n in c.names)}
+    for group in GROUPS:
+        inner = _subcommands(top[group])
+        assert set(inner) == {n for c in COMMANDS if c.group == group for n in c.names}
+
+
+def test_no_package_registers_commands_through_another_packages_cli() -> None:
+    """Only pddltools/cli.py imports a `register` of the table's modules, and only it names a group."""
+    modules = {entry.module for entry in COMMANDS}
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "cli.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.ImportFrom) and node.module in modules
+                    and any(alias.name.startswith("register") for alias in node.names)):
+                offenders.append(f"{path.relative_to(PACKAGE)} imports {node.module}'s register")
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "add_parser" and node.args
+                    and isinstance(node.args[0], ast.Constant) and node.args[0].value in GROUPS):
+                offenders.append(f"{path.relative_to(PACKAGE)} creates the {node.args[0].value} group")
+    assert offenders == []
+
+
+def _imported_packages(argv: list[str]) -> list[str]:
+    probe = ("import sys, atexit\n"
+             "atexit.register(lambda: print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('pddltools.')"
+             " and m.split('.')[1] in ('score', 'lsp', 'rddl', 'rddl_simulation', 'rddlsim', 'compile', 'check')}),"
+             " file=sys.stderr))\n"
+             f"from pddltools.cli import main; main({argv!r})")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    packages: list[str] = ast.literal_eval(done.stderr.strip().splitlines()[-1])
+    return packages
 
 
 def test_running_one_command_imports_no_other_commands_package() -> None:
-    code = ("import sys; from pddltools.cli import main; main(['validate', '--help'])")
-    probe = ("import runpy, sys, atexit\n"
-             "atexit.register(lambda: print(sorted(m for m in sys.modules if m.startswith('pddltools.')"
-             " and m.split('.')[1] in ('score', 'lsp', 'rddl', 'compile', 'check')), file=sys.stderr))\n"
-             + code)
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0
-    assert done.stderr.strip().splitlines()[-1] == "[]"
+    assert _imported_packages(["validate", "--help"]) == []
+    # within a group too: RDDL's syntax commands do not pay for the simulator and the protocol
+    assert _imported_packages(["rddl", "parse", "--help"]) == ["rddl"]

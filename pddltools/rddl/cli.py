@@ -1,6 +1,6 @@
 """`pddltools rddl parse|check|fmt`: thin commands over `pddltools.rddl.loading` and the printer.
 
-`simulate`, `serve`, `client` and `score` live in `pddltools.rddlsim.cli` and register here.
+The `rddl` group itself, and its other commands (`pddltools.rddlsim.cli`), are in `pddltools.cli`'s table.
 
 Exit codes (`ExitCode`): 0 all well, 1 a file is not valid RDDL or has errors, 2 bad usage or unreadable
 input. Diagnostics go to stderr (rich) or, with `--format json|github`, to stdout for machines (json:
@@ -27,11 +27,8 @@ from pddltools.wording import count
 FORMATS = ("text", "json", "github")
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    rddl = subparsers.add_parser("rddl", help="parse, type-check, format and simulate RDDL; serve and play "
-                                 "the RDDLSim protocol")
-    commands = rddl.add_subparsers(dest="rddl_command", required=True, metavar="COMMAND")
-
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add `parse`, `check` and `fmt` to the `rddl` group's sub-parsers."""
     parse = commands.add_parser("parse", help="check that files are RDDL; list their blocks")
     parse.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders (every *.rddl below)")
     parse.add_argument("--format", choices=FORMATS, default="text")
@@ -47,10 +44,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_fmt_mode(fmt, "standard layout")
     fmt.add_argument("--format", choices=FORMATS, default="text")
     fmt.set_defaults(func=run_fmt)
-
-    from pddltools.rddlsim.cli import register_commands
-
-    register_commands(commands)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -196,14 +189,3 @@ def _has_comments(text: str) -> bool:
     return "//" in text or "/*" in text
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the `rddl` commands on their own (tests, and until the main CLI wires `register`)."""
-    parser = argparse.ArgumentParser(prog="pddltools")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    code: int = args.func(args)
-    return code
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

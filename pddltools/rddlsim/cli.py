@@ -24,7 +24,8 @@ from pddltools.rddl.loading import MissingPath
 FORMATS = ("text", "json")
 
 
-def register_commands(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add `simulate`, `serve`, `client` and `score` to the `rddl` group's sub-parsers."""
     simulate = commands.add_parser("simulate", help="run rounds of an instance offline under a policy")
     simulate.add_argument("domain", metavar="DOMAIN", help="the domain file (or a file holding both)")
     simulate.add_argument("instance", metavar="INSTANCE", nargs="?",

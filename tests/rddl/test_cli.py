@@ -1,4 +1,4 @@
-"""`pddltools rddl parse|check|fmt` through a small argparse harness (`pddltools.rddl.cli.main`)."""
+"""`pddltools rddl parse|check|fmt` through the command line (`pddltools.cli.main`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pddltools.rddl.cli import main
+from pddltools.cli import main
 
 from .conftest import OWN_CORPUS
 
