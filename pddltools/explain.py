@@ -1,13 +1,13 @@
 """`pddltools explain [CODE]`: what a diagnostic code means and how to mend it, as `rustc --explain` does.
 
 Rich on a terminal, plain text on a pipe (so `pddltools explain E201 | less` has no escape codes), JSON
-with --format json. Without a code it lists every code with its one-line meaning.
+with --format json (the envelope every command prints, with no file read: the entry's fields, or the
+list as `codes`, beside `files`). Without a code it lists every code with its one-line meaning.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import asdict
 from typing import Any
@@ -18,6 +18,7 @@ from rich.syntax import Syntax
 
 from pddltools.codes import REGISTRY, Code, command_line, lookup, near, render_text, shown
 from pddltools.consoles import stderr_console, stdout_console
+from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
@@ -54,8 +55,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
                   + " (`pddltools explain` lists every code)", markup=False)
         return ExitCode.USAGE
     if args.format == "json":
-        json.dump(to_json(entry), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        print_json(envelope("explain", [], {"files": 0, "codes": 1}, **to_json(entry)))
     elif out.is_terminal:
         _print_rich(entry, out)
     else:
@@ -65,9 +65,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def _list_all(out: Console, form: str) -> int:
     if form == "json":
-        json.dump([{"code": e.code, "severity": e.severity.value, "area": e.area, "title": e.title}
-                   for e in REGISTRY.values()], sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        codes = [{"code": e.code, "severity": e.severity.value, "area": e.area, "title": e.title}
+                 for e in REGISTRY.values()]
+        print_json(envelope("explain", [], {"files": 0, "codes": len(codes)}, codes=codes))
         return ExitCode.OK
     for entry in REGISTRY.values():
         line = f"{entry.code}  {entry.severity.value:<7}  {entry.title}"

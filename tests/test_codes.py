@@ -210,5 +210,5 @@ def test_explain_alone_lists_every_code(capsys: pytest.CaptureFixture[str]) -> N
     assert len(lines) == len(REGISTRY)
     assert "E201  error    undeclared type" in lines
     assert main(["explain", "--format", "json"]) == 0
-    listed = json.loads(capsys.readouterr().out)
+    listed = json.loads(capsys.readouterr().out)["codes"]
     assert [item["code"] for item in listed] == list(REGISTRY)

@@ -1,6 +1,7 @@
 """A script written against the envelope: it knows only `tool`, `version`, `command`, `files[]` (`path`,
 `kind`, `ok`, `diagnostics[]`) and `summary`, and reads parse, check, validate, rddl parse, rddl check,
-compile and fmt alike, run as a user's script runs them (a subprocess, its output through a pipe)."""
+compile and fmt alike (and rddl simulate, rddl score and explain), run as a user's script runs them (a
+subprocess, its output through a pipe)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,16 @@ def test_one_script_reads_every_command(tmp_path: Path) -> None:
     assert failing_files(runs["fmt"][1]) == {str(bad_pddl): ["E103"]}
     assert list(failing_files(runs["validate"][1])) == [str(adl / "not-open.plan")]
     assert failing_files(runs["rddl check"][1]).keys() == {str(bad_rddl)}
+
+
+def test_the_same_script_reads_the_simulator_the_scorer_and_explain(tmp_path: Path) -> None:
+    bad_rddl = CORPUS / "rddl" / "errors" / "missing_semicolon.rddl"
+    code, output = pddltools("rddl", "simulate", bad_rddl)
+    assert code != ExitCode.OK and list(failing_files(output)) == [str(bad_rddl)]
+    code, output = pddltools("rddl", "score", tmp_path / "missing.jsonl")
+    assert code == ExitCode.USAGE and failing_files(output) == {str(tmp_path / "missing.jsonl"): ["E001"]}
+    code, output = pddltools("explain", "R106")
+    assert code == ExitCode.OK and failing_files(output) == {} and json.loads(output)["command"] == "explain"
 
 
 def test_every_command_exits_with_the_enum(tmp_path: Path) -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import csv
 import json
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -177,3 +180,87 @@ def test_score_and_select(capsys: pytest.CaptureFixture[str]) -> None:
     _, data = output(capsys, "select", str(results), "--size", "4", "--min-solved", "2", "--format", "json")
     conforms("select", data)
     assert data["summary"]["domains"] == len(data["domains"]) == 1
+
+
+def test_rddl_simulate(capsys: pytest.CaptureFixture[str]) -> None:
+    counters = CORPUS / "rddl" / "rddlsim" / "counters.rddl"
+    code, data = output(capsys, "rddl", "simulate", str(counters), "--rounds", "2", "--format", "json")
+    conforms("rddl simulate", data)
+    assert code == 0 and [f["path"] for f in data["files"]] == [str(counters)] and len(data["rewards"]) == 2
+    code, data = output(capsys, "rddl", "simulate", str(counters), "--policy", "nonsense", "--format", "json")
+    conforms("rddl simulate", data)
+    assert code == 2 and data["files"][-1]["path"] is None and data["files"][-1]["diagnostics"][0]["code"] == "R340"
+    broken = CORPUS / "rddl" / "errors" / "missing_semicolon.rddl"
+    code, data = output(capsys, "rddl", "simulate", str(broken), "--format", "json")
+    conforms("rddl simulate", data)
+    assert code != 0 and data["files"][0]["path"] == str(broken) and not data["files"][0]["ok"]
+    assert "rewards" not in data
+
+
+def test_rddl_serve_client_and_score(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    log = tmp_path / "results.jsonl"
+    folder = tmp_path / "served"
+    folder.mkdir()
+    (folder / "counters.rddl").write_bytes((CORPUS / "rddl" / "rddlsim" / "counters.rddl").read_bytes())
+    (folder / "broken.rddl").write_text("domain broken {\n")
+    server = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from pddltools.cli import main; sys.exit(main())", "rddl", "serve",
+         str(folder), "--port", "0", "--rounds", "2", "--log", str(log), "--format", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        hello = json.loads(server.stdout.readline())
+        conforms("rddl serve", hello)
+        assert hello["instances"] == ["counters_inst"]
+        assert {f["path"]: f["ok"] for f in hello["files"]} == {str(folder / "broken.rddl"): False,
+                                                                str(folder / "counters.rddl"): True}
+        code, played = output(capsys, "rddl", "client", "127.0.0.1", str(hello["port"]), "counters_inst",
+                              "--format", "json")
+        conforms("rddl client", played)
+        assert code == 0 and played["files"] == [] and played["complete"] is True
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(20)
+    code, scored = output(capsys, "rddl", "score", str(log), "--baseline-rounds", "2", "--format", "json")
+    conforms("rddl score", scored)  # the random baseline is run on the folder the log names: broken.rddl too
+    assert code == 2 and {f["path"] for f in scored["files"]} == {str(log), str(folder / "broken.rddl")}
+    code, scored = output(capsys, "rddl", "score", str(log), "--baseline-rounds", "2", "--rddl",
+                          str(folder / "counters.rddl"), "--format", "json")
+    conforms("rddl score", scored)
+    assert code == 0
+    assert scored["files"][0]["path"] == str(log) and scored["clients"][0]["client"] == "pddltools"
+    code, data = output(capsys, "rddl", "score", str(tmp_path / "missing.jsonl"), "--format", "json")
+    conforms("rddl score", data)
+    assert code == 2 and data["files"][0]["diagnostics"][0]["code"] == "E001"
+    code, data = output(capsys, "rddl", "client", "127.0.0.1", str(hello["port"]), "counters_inst", "--format", "json")
+    conforms("rddl client", data)  # the server is gone: E003 in an entry without a path
+    assert code == 2 and data["files"][0]["diagnostics"][0]["code"] == "E003"
+
+
+def test_learn_and_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    planners = CORPUS / "score" / "planners"
+    line = CORPUS / "score" / "line"
+    code, data = output(
+        capsys, "learn", str(line / "domain.pddl"), "--planner", "knowing",
+        "--learner", f"{sys.executable} {planners / 'learn_line.py'} {{domain}} {{training}} {{dck}}",
+        "--generator", f"{sys.executable} {planners / 'gen_line.py'} {{seed}} {{problem}}", "--seeds", "1-2",
+        "--out", str(tmp_path / "learning"), "--db", str(tmp_path / "r.sqlite"), "--reproduce", "0",
+        "--wall", "20", "--memory", "500", "--format", "json")
+    conforms("learn", data)
+    assert code == 0 and data["files"][0]["kind"] == "domain" and data["training_problems"] == 2
+    report = tmp_path / "r.html"
+    code, data = output(capsys, "report", str(CORPUS / "score" / "results" / "line.jsonl"), "--no-validate",
+                        "-o", str(report), "--format", "json")
+    conforms("report", data)
+    assert code == 0 and data["output"] == str(report) and data["runs"] == data["summary"]["runs"] > 0
+
+
+def test_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    _, entry = output(capsys, "explain", "R106", "--format", "json")
+    conforms("explain", entry)
+    assert entry["files"] == [] and entry["code"] == "R106"
+    _, listed = output(capsys, "explain", "--format", "json")
+    conforms("explain", listed)
+    assert len(listed["codes"]) == listed["summary"]["codes"] > 100
+    with pytest.raises(jsonschema.ValidationError):
+        conforms("explain", {**entry, "codes": listed["codes"]})  # one entry or the list, not both

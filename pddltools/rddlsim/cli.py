@@ -1,16 +1,16 @@
 """`pddltools rddl simulate|serve|client|score`: thin commands over the simulator and the protocol.
 
 Exit codes: 0 done, 1 the simulation or session failed (a model error, a server that broke off),
-2 bad usage or unreadable input. `--format json` prints one JSON document on stdout (for `serve`,
-one line once the port is bound); logs and diagnostics go to stderr.
+2 bad usage or unreadable input. `--format json` prints `pddltools.envelope`'s envelope on stdout (for
+`serve`, one line once the port is bound), the command's own fields beside `files`; logs go to stderr.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -18,8 +18,9 @@ from typing import Any
 
 from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
+from pddltools.envelope import envelope, file_entry, placed, print_json
 from pddltools.exit_codes import ExitCode
-from pddltools.rddl.loading import MissingPath
+from pddltools.rddl.loading import MissingPath, collect
 
 FORMATS = ("text", "json")
 
@@ -84,15 +85,40 @@ def _positive(text: str) -> int:
     return value
 
 
-def _emit(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], output: str) -> None:
+#: A file a command read, as the envelope's `placed` takes it: path and kind.
+Read = tuple[str, str | None]
+
+
+def _entries(files: list[Read], diagnostics: tuple[Diagnostic, ...] | list[Diagnostic]) -> list[dict[str, Any]]:
+    """The envelope's `files`: each file read with the diagnostics found in it (a file the command read on
+    its way, such as a sibling RDDL file or a folder's for a baseline, gets its own entry); diagnostics
+    that belong to no file (a policy that does not load, a server that cannot be reached) in an entry
+    without a path, as the envelope has them for bad usage."""
+    read = {os.path.abspath(path) for path, _ in files}
+    more = {d.span.file: None for d in diagnostics if d.span is not None and os.path.abspath(d.span.file) not in read}
+    files = [*files, *((path, "rddl") for path in more)]
+
+    def located(d: Diagnostic) -> bool:
+        return d.span is not None or any(path in d.message for path, _ in files)
+
+    mine = [d for d in diagnostics if located(d)]
+    rest = [d for d in diagnostics if d not in mine]
+    entries = placed(files, mine)
+    return entries + ([file_entry(None, None, rest, ok=False)] if rest else [])
+
+
+def _emit(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], output: str, command: str,
+          files: list[Read] | None = None) -> None:
+    """Diagnostics that stopped `command`: in JSON, the envelope with them in the entries of `files`."""
     if output == "json":
-        print(json.dumps({"diagnostics": [d.to_json() for d in diagnostics]}, indent=2))
+        entries = _entries(files or [], diagnostics)
+        print_json(envelope(command, entries, {"files": len(files or [])}))
     else:
         render_rich(list(diagnostics), stderr_console())
 
 
-def _failure(exc: Error, output: str) -> int:
-    _emit(exc.diagnostics, output)
+def _failure(exc: Error, output: str, command: str, files: list[Read] | None = None) -> int:
+    _emit(exc.diagnostics, output, command, files)
     usage = isinstance(exc, (InputError, MissingPath)) or type(exc).__name__ in ("ProblemError", "PolicyError")
     return ExitCode.USAGE if usage else ExitCode.FINDINGS
 
@@ -108,18 +134,21 @@ def run_simulate(args: argparse.Namespace) -> int:
     from pddltools.rddl_simulation.problems import load_problem
     from pddltools.rddlsim.offline import run_rounds
 
+    command = "rddl simulate"
+    files: list[Read] = [(path, "rddl") for path in dict.fromkeys([args.domain, args.instance or args.domain])]
     try:
         problem = load_problem(args.domain, args.instance or args.domain, args.instance_name)
         result = run_rounds(problem, args.policy, args.rounds, args.seed)
     except Error as exc:
-        return _failure(exc, args.format)
+        return _failure(exc, args.format, command, files)
     except RecursionError:
         from pddltools.diagnostics import error
 
-        _emit([error("R106", "expressions are nested too deeply to simulate")], args.format)
+        _emit([error("R106", "expressions are nested too deeply to simulate")], args.format, command, files)
         return ExitCode.FINDINGS
     if args.format == "json":
-        print(json.dumps(result.to_json(), indent=2))
+        print_json(envelope(command, _entries(files, []), {"files": len(files), "rounds": len(result.rewards),
+                                                           "mean": result.mean}, **result.to_json()))
         return ExitCode.OK
     for number, reward in enumerate(result.rewards, 1):
         print(f"round {number:>3}: {reward:.4f}")
@@ -132,16 +161,18 @@ def run_serve(args: argparse.Namespace) -> int:
     from pddltools.rddl_simulation.problems import find_problems
     from pddltools.rddlsim.server import RDDLSimServer, ResultsLog, ServerConfig
 
+    command = "rddl serve"
     skipped: list[Diagnostic] = []
     try:
+        files: list[Read] = [(str(path), "rddl") for path in collect(args.folders)]
         problems = find_problems(args.folders, skipped)
         results = ResultsLog(args.log)
     except Error as exc:
-        return _failure(exc, args.format)
+        return _failure(exc, args.format, command)
     except OSError as exc:
         from pddltools.diagnostics import error
 
-        _emit([error("E001", f"cannot open results log {args.log}: {exc}")], args.format)
+        _emit([error("E001", f"cannot open results log {args.log}: {exc}")], args.format, command)
         return ExitCode.USAGE
     if skipped and args.format == "text":
         render_rich(skipped, stderr_console())  # files that do not parse are left out; the others are served
@@ -159,14 +190,15 @@ def run_serve(args: argparse.Namespace) -> int:
         if not server.problems:
             from pddltools.diagnostics import error
 
-            _emit([error("R300", "no instance of the folders can be simulated")], args.format)
+            _emit([*skipped, error("R300", "no instance of the folders can be simulated")], args.format, command,
+                  files)
             return ExitCode.FINDINGS
         try:
             listener = await server.start(args.host, args.port)
         except OSError as exc:
             from pddltools.diagnostics import error
 
-            _emit([error("E003", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format)
+            _emit([error("E003", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format, command)
             return ExitCode.USAGE
         port = listener.sockets[0].getsockname()[1]
         # before the first line goes out: whoever reads it may signal at once
@@ -176,9 +208,12 @@ def run_serve(args: argparse.Namespace) -> int:
             loop.add_signal_handler(signum, stop.set)
         names = sorted(server.problems)
         if args.format == "json":
-            print(json.dumps({"host": args.host, "port": port, "instances": names, "log": args.log,
-                              "rounds": args.rounds, "timeout": args.timeout,
-                              "skipped": [d.to_json() for d in skipped]}), flush=True)
+            # one line, so that whoever started the server reads it with readline() and goes on
+            print_json(envelope(command, _entries(files, skipped),
+                                {"files": len(files), "instances": len(names), "skipped": len(skipped)},
+                                host=args.host, port=port, instances=names, log=args.log, rounds=args.rounds,
+                                timeout=args.timeout, skipped=[d.to_json() for d in skipped]), indent=None)
+            sys.stdout.flush()
         else:
             print(f"serving {len(names)} instances on {args.host}:{port} ({args.rounds} rounds, "
                   f"{args.timeout:g} s per session); results to {args.log}", flush=True)
@@ -195,20 +230,24 @@ def run_serve(args: argparse.Namespace) -> int:
 def run_client(args: argparse.Namespace) -> int:
     from pddltools.rddlsim.client import Client, ClientError
 
+    command = "rddl client"
     client = Client(args.instance, args.policy, args.name, args.seed, args.rddl)
     try:
         result = asyncio.run(client.play(args.host, args.port))
     except ClientError as exc:
-        return _failure(exc, args.format)
+        return _failure(exc, args.format, command)
     except Error as exc:
-        return _failure(exc, args.format)
+        return _failure(exc, args.format, command)
     except OSError as exc:
         from pddltools.diagnostics import error
 
-        _emit([error("E003", f"cannot connect to {args.host}:{args.port}: {exc}")], args.format)
+        _emit([error("E003", f"cannot connect to {args.host}:{args.port}: {exc}")], args.format, command)
         return ExitCode.USAGE
     if args.format == "json":
-        print(json.dumps(result.to_json(), indent=2))
+        # the task comes over the network: no file is read, unless --rddl supplies what it leaves out
+        played = result.to_json()
+        print_json(envelope(command, [], {"files": 0, "rounds": played["rounds_used"],
+                                          "total_reward": played["total_reward"]}, **played))
     else:
         for item in result.rounds:
             print(f"round {item.round_num:>3}: {item.round_reward:.4f} ({item.turns_used} turns)")
@@ -221,6 +260,8 @@ def run_client(args: argparse.Namespace) -> int:
 def run_score(args: argparse.Namespace) -> int:
     from pddltools.rddlsim.ippc import read_records, score, simulated_baselines
 
+    command = "rddl score"
+    files: list[Read] = [(args.log, "results-log")]
     try:
         records = read_records(args.log)
         paths = args.rddl
@@ -229,10 +270,11 @@ def run_score(args: argparse.Namespace) -> int:
         baseline = simulated_baselines(paths, args.baseline_rounds, args.seed) if paths else None
         clients, baselines = score(records, baseline)
     except Error as exc:
-        return _failure(exc, args.format)
+        return _failure(exc, args.format, command, files)
     if args.format == "json":
-        out: dict[str, Any] = {"clients": [c.to_json() for c in clients], "baselines": baselines}
-        print(json.dumps(out, indent=2))
+        print_json(envelope(command, _entries(files, []), {
+            "files": 1, "clients": len(clients), "instances": len({i.instance for c in clients for i in c.instances})},
+            clients=[c.to_json() for c in clients], baselines=baselines))
         return ExitCode.OK
     for client in clients:
         print(f"client {client.client}")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import os
 import sys
 from collections import Counter
@@ -348,14 +347,14 @@ def _learn(args: argparse.Namespace) -> int:
                            args.reproduce) if args.reproduce and learned.knowledge.status == "learned" else None)
     k = learned.knowledge
     if args.format == "json":
-        json.dump({"planner": k.planner, "domain": k.domain, "training": str(training),
-                   "training_problems": len(list(training.glob("*.pddl"))), "dck": k.folder,
-                   "status": k.status, "content_hash": k.content_hash, "wall": k.wall, "cpu": k.cpu,
-                   "peak_memory": k.peak_memory, "reason": learned.reason,
-                   "reproduced": None if repro is None else repro.reproduced,
-                   "reproduction_hashes": [] if repro is None else [a.content_hash for a in repro.again]},
-                  sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        reproduced = None if repro is None else repro.reproduced
+        print_json(envelope("learn", [file_entry(domain, "domain", [])],
+                            {"files": 1, "status": k.status, "reproduced": reproduced},
+                            planner=k.planner, domain=k.domain, training=str(training),
+                            training_problems=len(list(training.glob("*.pddl"))), dck=k.folder,
+                            status=k.status, content_hash=k.content_hash, wall=k.wall, cpu=k.cpu,
+                            peak_memory=k.peak_memory, reason=learned.reason, reproduced=reproduced,
+                            reproduction_hashes=[] if repro is None else [a.content_hash for a in repro.again]))
     else:
         out_c = stdout_console()
         out_c.print(f"{k.planner} learned on {k.domain}: {k.status} in {k.wall:.1f} s, knowledge {k.folder} "
@@ -464,8 +463,8 @@ def _report(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InputError([error("S060", f"cannot write {args.output}: {exc.strerror or exc}")]) from None
     if args.format == "json":
-        json.dump({"output": args.output, "bytes": len(html.encode()), "runs": len(runs)}, sys.stdout)
-        sys.stdout.write("\n")
+        print_json(envelope("report", [_results_entry(args)], {"files": 1, "runs": len(runs)},
+                            output=args.output, bytes=len(html.encode()), runs=len(runs)))
     else:
         stdout_console().print(f"wrote {args.output} ({count(len(runs), 'run')})", markup=False)
     return ExitCode.OK

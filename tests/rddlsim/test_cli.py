@@ -61,7 +61,8 @@ def test_simulate_loads_a_policy_class(tmp_path: Path, monkeypatch: pytest.Monke
 ])
 def test_simulate_usage_errors(args: list[str], code: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rddl", "simulate", str(SYSADMIN), str(SYSADMIN_1), "--format", "json", *args]) == 2
-    assert json.loads(capsys.readouterr().out)["diagnostics"][0]["code"] == code
+    found = [d for f in json.loads(capsys.readouterr().out)["files"] for d in f["diagnostics"]]
+    assert found[0]["code"] == code
 
 
 def test_simulate_missing_file_is_a_usage_error(tmp_path: Path) -> None:
@@ -149,7 +150,7 @@ def test_a_killed_server_loses_no_finished_round(tmp_path: Path, capsys: pytest.
 def test_a_bad_probability_is_located_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     model = CORPUS / "examples" / "sysadmin_complex.rddl"
     assert main(["rddl", "simulate", str(model), str(model), "--rounds", "1", "--format", "json"]) == 1
-    (found,) = json.loads(capsys.readouterr().out)["diagnostics"]
+    (found,) = [d for f in json.loads(capsys.readouterr().out)["files"] for d in f["diagnostics"]]
     assert found["code"] == "R320" and found["message"].startswith("computing net-status-enum: Discrete")
 
 
