@@ -95,7 +95,7 @@ class Commands(NamedTuple):
 #: a command goes: no package imports another's CLI to add its commands (tests/test_cli_plugins.py).
 #: Only the module of the command being run is imported, so that `pddltools validate --batch` does not
 #: pay for importing the scorer, the language server and the simulator.
-COMMANDS: tuple[Commands, ...] = (
+COMMAND_TABLE: tuple[Commands, ...] = (
     Commands("pddltools.check.cli", ("check",)),
     Commands("pddltools.compile.cli", ("compile", "unmap")),
     Commands("pddltools.validate.cli", ("validate",)),
@@ -118,10 +118,10 @@ def _register_commands(sub: Any, command: str | None = None, subcommand: str | N
     """Register the commands the command line names (`command`, and within a group `subcommand`), or
     every command (for --help, or an unknown name)."""
     if command in GROUPS:
-        wanted = [c for c in COMMANDS if c.group == command and subcommand in c.names]
-        chosen = wanted or [c for c in COMMANDS if c.group == command]
+        wanted = [c for c in COMMAND_TABLE if c.group == command and subcommand in c.names]
+        chosen = wanted or [c for c in COMMAND_TABLE if c.group == command]
     else:
-        chosen = [c for c in COMMANDS if c.group is None and command in c.names] or list(COMMANDS)
+        chosen = [c for c in COMMAND_TABLE if c.group is None and command in c.names] or list(COMMAND_TABLE)
     groups: dict[str, Any] = {}
     for entry in chosen:
         if entry.group is None:

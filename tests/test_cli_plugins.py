@@ -1,4 +1,4 @@
-"""The command table (pddltools.cli.COMMANDS): each module registers exactly the commands the table names
+"""The command table (pddltools.cli.COMMAND_TABLE): each module registers exactly the commands the table names
 for it, no package adds its commands through another package's CLI, and running one command imports no
 other command's package."""
 
@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pddltools.cli import COMMANDS, GROUPS, build_parser
+from pddltools.cli import COMMAND_TABLE, GROUPS, build_parser
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pddltools"
 
@@ -21,7 +21,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.Argument
 
 
 def test_each_module_registers_the_commands_the_table_names() -> None:
-    for entry in COMMANDS:
+    for entry in COMMAND_TABLE:
         parser = argparse.ArgumentParser()
         sub = parser.add_subparsers()
         importlib.import_module(entry.module).register(sub)
@@ -30,15 +30,15 @@ def test_each_module_registers_the_commands_the_table_names() -> None:
 
 def test_help_lists_every_command_and_every_group_its_commands() -> None:
     top = _subcommands(build_parser())
-    assert set(top) == {"parse", "fmt", *GROUPS, *(n for c in COMMANDS if c.group is None for n in c.names)}
+    assert set(top) == {"parse", "fmt", *GROUPS, *(n for c in COMMAND_TABLE if c.group is None for n in c.names)}
     for group in GROUPS:
         inner = _subcommands(top[group])
-        assert set(inner) == {n for c in COMMANDS if c.group == group for n in c.names}
+        assert set(inner) == {n for c in COMMAND_TABLE if c.group == group for n in c.names}
 
 
 def test_no_package_registers_commands_through_another_packages_cli() -> None:
     """Only pddltools/cli.py imports a `register` of the table's modules, and only it names a group."""
-    modules = {entry.module for entry in COMMANDS}
+    modules = {entry.module for entry in COMMAND_TABLE}
     offenders = []
     for path in sorted(PACKAGE.rglob("*.py")):
         if path == PACKAGE / "cli.py":
