@@ -11,8 +11,16 @@ from __future__ import annotations
 from pddltools.semantics import GroundedTask
 from pddltools.validate.api import validate_plan
 from pddltools.validate.batch import validate_batch
-from pddltools.validate.planfile import Plan, PlanError, PlanStep, read_plan
+from pddltools.validate.planfile import Plan, PlanError, PlanFileStep, read_plan
 from pddltools.validate.report import PlanReport
 
-__all__ = ["GroundedTask", "Plan", "PlanError", "PlanReport", "PlanStep", "read_plan", "validate_batch",
-           "validate_plan"]
+__all__ = [
+           "GroundedTask",
+           "Plan",
+           "PlanError",
+           "PlanFileStep",
+           "PlanReport",
+           "read_plan",
+           "validate_batch",
+           "validate_plan",
+]

@@ -28,7 +28,7 @@ class PlanError(Error):
 
 
 @dataclass(frozen=True, slots=True)
-class PlanStep:
+class PlanFileStep:
     """One step of a plan as written: 1-based index, lower-cased name and arguments, time and duration
     when given, and where it is."""
 
@@ -50,7 +50,7 @@ class PlanStep:
 @dataclass(frozen=True, slots=True)
 class Plan:
     source: Source
-    steps: tuple[PlanStep, ...]
+    steps: tuple[PlanFileStep, ...]
 
     @property
     def temporal(self) -> bool:
@@ -83,7 +83,7 @@ def read_plan(source: Source) -> Plan:
 def _read_lines(source: Source) -> Plan | None:
     """The plan when every line is blank, a comment or one well-formed step; otherwise None, and the
     tokenizer reads the file (and locates its fault)."""
-    steps: list[PlanStep] = []
+    steps: list[PlanFileStep] = []
     offset = 0
     line_match, blank_match = _LINE.fullmatch, _BLANK.fullmatch
     for line in source.text.split("\n"):
@@ -102,7 +102,7 @@ def _read_lines(source: Source) -> Plan | None:
                 duration = _number(duration_text, span, "the duration", index) if duration_text else None
             except PlanError:
                 return None  # the tokenizer points at the number itself
-            steps.append(PlanStep(index, name.lower(), tuple(args.lower().split()), span, time, duration))
+            steps.append(PlanFileStep(index, name.lower(), tuple(args.lower().split()), span, time, duration))
         offset += len(line) + 1
     return Plan(source, tuple(steps))
 
@@ -111,7 +111,7 @@ def _read_tokens(source: Source) -> Plan:
     text = source.text
     tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(text)
               if not m.group().isspace() and not m.group().startswith(";")]
-    steps: list[PlanStep] = []
+    steps: list[PlanFileStep] = []
     i, n = 0, len(tokens)
 
     def span(k: int) -> Span:
@@ -156,6 +156,6 @@ def _read_tokens(source: Source) -> Plan:
             close_at = i + 2
             i += 3
         end_tok, end_at = tokens[close_at]
-        steps.append(PlanStep(len(steps) + 1, words[0], tuple(words[1:]), Span(source, start, end_at + len(end_tok)),
-                          time, duration))
+        written = Span(source, start, end_at + len(end_tok))
+        steps.append(PlanFileStep(len(steps) + 1, words[0], tuple(words[1:]), written, time, duration))
     return Plan(source, tuple(steps))

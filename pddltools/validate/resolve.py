@@ -6,7 +6,7 @@ from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import type_names
 from pddltools.semantics import GroundAction, GroundedTask
-from pddltools.validate.planfile import Plan, PlanError, PlanStep
+from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 
 
 def resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
@@ -14,7 +14,7 @@ def resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
     return [resolve_step(task, step) for step in plan.steps]
 
 
-def resolve_step(task: GroundedTask, step: PlanStep) -> GroundAction:
+def resolve_step(task: GroundedTask, step: PlanFileStep) -> GroundAction:
     schema = task.schemas.get(step.name)
     if schema is None:
         raise PlanError("bad-action", error("V002", f"step {step.index}: the domain has no action {step.name!r}",

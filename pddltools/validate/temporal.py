@@ -42,7 +42,7 @@ from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
-from pddltools.validate.planfile import Plan, PlanError, PlanStep
+from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
 from pddltools.validate.resolve import resolve
 from pddltools.validate.verdict import finish, invalid_step
@@ -57,7 +57,7 @@ DEFAULT_EPSILON = Fraction(1, 1000)
 class Event:
     time: Fraction
     kind: str  # "start", "end", "action" (instantaneous) or "til"
-    step: PlanStep | None = None
+    step: PlanFileStep | None = None
     action: GroundAction | None = None
     parts: Split | None = None
     til: ast.InitElement | None = None
@@ -96,7 +96,7 @@ def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list
 
 
 class _NonPositive(Exception):
-    def __init__(self, step: PlanStep) -> None:
+    def __init__(self, step: PlanFileStep) -> None:
         self.step = step
 
 

@@ -17,11 +17,11 @@ from pddltools.semantics import (
 )
 from pddltools.semantics.state import Number
 from pddltools.validate.advice import advise
-from pddltools.validate.planfile import Plan, PlanStep
+from pddltools.validate.planfile import Plan, PlanFileStep
 from pddltools.validate.report import PlanReport, decimal
 
 
-def invalid_step(name: str, plan: Plan, step: PlanStep | None, reason: str, message: str,
+def invalid_step(name: str, plan: Plan, step: PlanFileStep | None, reason: str, message: str,
                  unsatisfied: Iterable[Unsatisfied] = (), advice: Sequence[str] = ()) -> PlanReport:
     return PlanReport(
         plan=name, valid=False, verdict="invalid", reason=reason, message=message, length=len(plan.steps),
