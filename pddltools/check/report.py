@@ -16,8 +16,9 @@ from pddltools.check.names import NameChecker
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
 from pddltools.check.tracks import Verdict, verdicts, with_errors
-from pddltools.diagnostics import Diagnostic, InputError, Severity, Source, Span, read_source
+from pddltools.diagnostics import Diagnostic, Error, InputError, Severity, Source, Span, read_source
 from pddltools.domain_finder import domain_name_span
+from pddltools.hddl.files import parse_either
 from pddltools.pddl import ast
 from pddltools.pddl.parser import ParseError, parse
 
@@ -158,8 +159,8 @@ def check_problem_alone(problem_path: str | Path, missing_domain: str) -> CheckR
     except InputError as exc:
         return CheckReport((str(problem_path),), tuple(exc.diagnostics), None, {}, unreadable=True)
     try:
-        parse(source, "problem", warnings=findings)
-    except ParseError as exc:
+        parse_either(source, findings, "problem")  # a lone .hddl problem is read as HDDL
+    except Error as exc:
         findings += exc.diagnostics
     where = domain_name_span(source)
     findings.append(Diagnostic("E300", Severity.ERROR, missing_domain, where or Span(source, 0, 0)))

@@ -25,7 +25,7 @@ DOMAIN = """(define (domain Deliver)
     :task (deliver ?p ?to)
     :precondition (at ?p ?from)
     :subtasks (and (t1 (move ?p ?from ?to)) (noop-task))
-    :ordering (and (< t1 t2) (> t3 t1))
+    :order (and (< t1 t2) (> t3 t1))
     :constraints (and (not (= ?from ?to)) (sortof ?to - place)))
   (:action move
     :parameters (?p - package ?from ?to - place)
