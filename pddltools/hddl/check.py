@@ -99,10 +99,12 @@ def _as_action(method: ast.Method) -> pddl.Action:
 
 
 def _without_sortof(formula: pddl.Formula) -> pddl.Formula:
-    if isinstance(formula, pddl.And):
-        return replace(formula, parts=tuple(_without_sortof(p) for p in formula.parts
-                                            if not isinstance(p, ast.SortOf)))
-    return pddl.And((), span=formula.span) if isinstance(formula, ast.SortOf) else formula
+    """The constraints with each (sortof ...), also under `not` (UM-Translog's), made an empty `and`."""
+    if isinstance(formula, ast.SortOf):
+        return pddl.And((), span=formula.span)
+    if isinstance(formula, pddl.And | pddl.Or | pddl.Not):
+        return formula.map_children(_without_sortof)  # type: ignore[arg-type]
+    return formula
 
 
 def _method_at(finding_: Diagnostic, domain: ast.HTNDomain) -> ast.Method | None:

@@ -47,7 +47,7 @@ class HDDLBuilder(Builder):
 
     # -- compound tasks ------------------------------------------------------------------------
     def task_declaration(self, c: list[Any]) -> ast.Task:
-        return ast.Task(c[1].value, c[2] or (), span=self._span(c[0], c[-1]))
+        return ast.Task(c[1].value, c[2] or (), c[3], c[4], span=self._span(c[0], c[-1]))
 
     def task_declarations(self, c: list[Any]) -> tuple[str, Any, int]:
         tasks = tuple(ast.Task(p.name, p.parameters, span=p.span) for p in c[1:-1])
@@ -58,7 +58,7 @@ class HDDLBuilder(Builder):
         return ast.TaskHead(c[1].value, tuple(c[2:-1]), span=self._span(c[0], c[-1]))
 
     def method(self, c: list[Any]) -> ast.Method:
-        network = _network(c[5], c[6], c[7])
+        network = _network(c[5], c[6], c[7], c[8])
         return ast.Method(c[1].value, c[2] or (), c[3], c[4], network, span=self._span(c[0], c[-1]))
 
     def method_constraints(self, c: list[Any]) -> Any:
@@ -110,6 +110,18 @@ class HDDLBuilder(Builder):
     def follows(self, c: list[Any]) -> ast.Ordering:
         return ast.Ordering(c[2].value, c[1].value, span=self._span(c[0], c[-1]))
 
+    def causal_links(self, c: list[Any]) -> tuple[ast.CausalLink, ...]:
+        listed = c[0]
+        if isinstance(listed, pddl.And):  # `()`: no causal links
+            return ()
+        return listed if isinstance(listed, tuple) else (listed,)
+
+    def causal_link_and(self, c: list[Any]) -> tuple[ast.CausalLink, ...]:
+        return tuple(c[1:-1])
+
+    def causal_link(self, c: list[Any]) -> ast.CausalLink:
+        return ast.CausalLink(c[1].value, c[2], c[3].value, span=self._span(c[0], c[-1]))
+
     def htn(self, c: list[Any]) -> tuple[str, Any, int]:
         network = _network(c[2], c[3], c[4])
         return _section("htn", ast.HTN(c[1] or (), network, span=self._span(c[0], c[-1])), c[0].start_pos)
@@ -124,9 +136,9 @@ class HDDLBuilder(Builder):
 
 
 def _network(subtasks: tuple[bool, tuple[ast.Subtask, ...]] | None, ordering: tuple[ast.Ordering, ...] | None,
-             constraints: Any) -> ast.TaskNetwork:
+             constraints: Any, causal_links: tuple[ast.CausalLink, ...] | None = None) -> ast.TaskNetwork:
     ordered, listed = subtasks if subtasks is not None else (False, ())
-    return ast.TaskNetwork(listed, ordered, ordering or (), constraints)
+    return ast.TaskNetwork(listed, ordered, ordering or (), constraints, causal_links or ())
 
 
 def assemble_htn_domain(name: str, items: Sequence[Any], span: Span) -> ast.HTNDomain:

@@ -45,7 +45,13 @@ def problem(p: ast.HTNProblem) -> str:
 
 
 def task(t: ast.Task) -> str:
-    return f"(:task {t.name} :parameters ({_typed(t.parameters)}))"
+    head = f"(:task {t.name} :parameters ({_typed(t.parameters)})"
+    if t.precondition is None and t.effect is None:
+        return head + ")"
+    pad = INDENT * 2
+    lines = [head] + [f"{pad}{keyword} {_pretty(value, 2)}" for keyword, value in
+                      ((":precondition", t.precondition), (":effect", t.effect)) if value is not None]
+    return "\n".join(lines) + ")"
 
 
 def subtask(s: ast.Subtask) -> str:
@@ -83,6 +89,9 @@ def _network(n: ast.TaskNetwork, depth: int) -> list[str]:
         lines.append(f"{pad}:ordering {_and([to_hddl(o) for o in n.ordering], depth)}")
     if n.constraints is not None:
         lines.append(f"{pad}:constraints {_pretty(n.constraints, depth)}")
+    if n.causal_links:
+        links = [f"({c.producer} {_flat(c.literal)} {c.consumer})" for c in n.causal_links]
+        lines.append(f"{pad}:causallinks {_and(links, depth)}")
     return lines
 
 
