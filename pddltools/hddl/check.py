@@ -32,7 +32,7 @@ from pddltools.pddl.types import type_names
 def check_htn(domain: ast.HTNDomain, problems: Sequence[ast.HTNProblem] = (), *, strict: bool = False,
               tracks: Iterable[str] | None = None) -> CheckReport:
     """Check parsed HDDL files; findings in file order, verdicts for the HTN tracks."""
-    methods = tuple(_as_action(m) for m in domain.methods)
+    methods = tuple(as_action(m) for m in domain.methods)
     stand_in = replace(domain.domain, structures=domain.domain.structures + methods)
     report = check(stand_in, [p.problem for p in problems], strict=strict, tracks=())
     findings = [_reworded(f, domain) for f in report.findings if not _about_method_parameters(f, domain)]
@@ -86,7 +86,7 @@ def check_htn_files(domain_path: str | Path, problem_paths: Sequence[str | Path]
 # Methods seen by PDDL's checker
 
 
-def _as_action(method: ast.Method) -> pddl.Action:
+def as_action(method: ast.Method) -> pddl.Action:
     """The method as PDDL's checker can read it: an action with its parameters and, as precondition, its
     precondition and constraints (a sortof constraint, which PDDL has no node for, is checked here)."""
     parts: list[pddl.Formula] = []
