@@ -27,8 +27,7 @@ from pddltools.diagnostics import Diagnostic, InputError, Severity, read_source,
 from pddltools.domain_finder import DomainFinder, Resolution, domain_name_span
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
-from pddltools.hddl.check import check_htn_files
-from pddltools.hddl.files import SUFFIXES, is_hddl
+from pddltools.hddl.files import SUFFIXES
 from pddltools.hddl.tracks import HTN_TRACK_IDS
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
@@ -121,10 +120,7 @@ class Block:
         if self.missing is not None:
             return check_problem_alone(self.missing.problem, self.missing.missing())
         assert self.domain is not None
-        if is_hddl(self.domain):
-            report = check_htn_files(self.domain, self.problems, strict=strict, tracks=tracks)
-        else:
-            report = check_files(self.domain, self.problems, strict=strict, tracks=tracks)
+        report = check_files(self.domain, self.problems, strict=strict, tracks=tracks)
         notes = [_ambiguity(r) for r in self.found.values() if r.ambiguous]
         if not notes:
             return report

@@ -13,17 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from pathlib import Path
 
 from pddltools.check.codes import finding
 from pddltools.check.names import NameChecker, Place
 from pddltools.check.report import CheckReport, check, in_file_order
 from pddltools.check.symbols import DomainSymbols, domain_symbols, problem_symbols, suggestion
-from pddltools.check.tracks import with_errors
-from pddltools.diagnostics import Diagnostic, InputError, Severity, Source, Span, read_source
+from pddltools.diagnostics import Diagnostic, Severity, Span
 from pddltools.hddl import ast
 from pddltools.hddl.network import Order, label
-from pddltools.hddl.parser import ParseError, parse
 from pddltools.hddl.tracks import htn_verdicts, partial_network
 from pddltools.pddl import ast as pddl
 from pddltools.pddl.types import type_names
@@ -48,38 +45,6 @@ def check_htn(domain: ast.HTNDomain, problems: Sequence[ast.HTNProblem] = (), *,
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
     return CheckReport(files, tuple(in_file_order(findings, files)), report.features,
                        htn_verdicts(report.features, domain, problems, tracks, errors=errors))
-
-
-def check_htn_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (), *, strict: bool = False,
-                    tracks: Iterable[str] | None = None) -> CheckReport:
-    """Read, parse and check HDDL files; syntax errors and unreadable files become findings too."""
-    findings: list[Diagnostic] = []
-    unreadable = False
-    parsed: list[ast.HTNDomain | ast.HTNProblem | None] = []
-    paths = [domain_path, *problem_paths]
-    for index, path in enumerate(paths):
-        try:
-            source: Source = read_source(path)
-        except InputError as exc:
-            findings += exc.diagnostics
-            unreadable = True
-            parsed.append(None)
-            continue
-        try:
-            parsed.append(parse(source, "domain" if index == 0 else "problem", warnings=findings))
-        except ParseError as exc:
-            findings += exc.diagnostics
-            parsed.append(None)
-    domain = parsed[0]
-    files = tuple(str(p) for p in paths)
-    if not isinstance(domain, ast.HTNDomain):
-        return CheckReport(files, tuple(findings), None, {}, unreadable)
-    report = check_htn(domain, [p for p in parsed[1:] if isinstance(p, ast.HTNProblem)], strict=strict,
-                       tracks=tracks)
-    merged = in_file_order([*findings, *report.findings], files)
-    errors = sum(1 for f in merged if f.severity is Severity.ERROR)
-    verdicts = {tid: with_errors(v, errors) for tid, v in report.tracks.items()}
-    return CheckReport(files, tuple(merged), report.features, verdicts, unreadable)
 
 
 # -------------------------------------------------------------------------------------------------

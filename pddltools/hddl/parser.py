@@ -18,7 +18,6 @@ from pddltools.diagnostics import Diagnostic, Error, Source, Span, error, read_s
 from pddltools.hddl import ast
 from pddltools.pddl import ast as pddl
 from pddltools.pddl.parser import (
-    SYNTAX_ERRORS,
     Builder,
     GrammarPathLexer,
     PDDLLexer,
@@ -28,10 +27,9 @@ from pddltools.pddl.parser import (
     assemble_domain,
     assemble_problem,
     requirement_warnings,
+    run_parser,
 )
-from pddltools.pddl.prelude import without_prelude
 from pddltools.syntax.lalr import Tok
-from pddltools.syntax.testing import current_variant
 
 #: The requirement flags HDDL adds to PDDL's (the paper's `:hierarchy`, and `:method-preconditions`
 #: of the IPC-2020 files).
@@ -203,15 +201,7 @@ def parse(source: Source, kind: Kind | None = None, *,
           warnings: list[Diagnostic] | None = None) -> ast.HTNDomain | ast.HTNProblem:
     """Parse a whole HDDL file. Raises `ParseError` with every syntax error found; appends warnings
     to `warnings` when given."""
-    from pddltools.pddl.errors import explain
-
-    source, prelude = without_prelude(source)
-    variant = current_variant()
-    parser = _parser(variant.fast, variant.compiled)
-    try:
-        result, build_warnings = parser.parse(source, via_lark=variant.via_lark)
-    except SYNTAX_ERRORS as exc:
-        raise ParseError(explain(source, exc, parser)) from None
+    source, result, build_warnings, prelude = run_parser(_parser, source, ParseError)
     if kind is not None and not isinstance(result, ast.HTNDomain if kind == "domain" else ast.HTNProblem):
         other = "problem" if kind == "domain" else "domain"
         raise ParseError([error("E110", f"expected a {kind} file, but this is a {other}: "

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from pddltools.check.cli import pair_files
-from pddltools.check.report import CheckReport
+from pddltools.check.report import CheckReport, check_files
 from pddltools.check.tracks import Fit
 from pddltools.diagnostics import Source
 from pddltools.hddl import ast
-from pddltools.hddl.check import check_htn, check_htn_files
+from pddltools.hddl.check import check_htn
 from pddltools.hddl.network import Order
 from pddltools.hddl.parser import parse, parse_file
 from pddltools.hddl.tracks import partial_network
@@ -159,7 +159,7 @@ def test_order_of_a_network() -> None:
 
 def test_unreadable_and_unparsable_files_are_findings(tmp_path: Path) -> None:
     (tmp_path / "domain.hddl").write_text(DOMAIN.replace("(:action", "(:acton"), encoding="utf-8")
-    report = check_htn_files(tmp_path / "domain.hddl", [tmp_path / "missing.hddl"])
+    report = check_files(tmp_path / "domain.hddl", [tmp_path / "missing.hddl"])
     assert report.unreadable and report.features is None and {f.code for f in report.errors} >= {"E001"}
 
 
@@ -178,7 +178,7 @@ def test_every_ipc_2020_domain_checks_without_error_with_its_first_problem(folde
     # the folder's own files: the feature tests' plans/ holds a plan named sortof.hddl
     for block in pair_files([str(p) for p in sorted(folder.glob("*.hddl"))]):
         assert block.domain is not None, f"no domain found for {block.missing}"
-        report = check_htn_files(block.domain, block.problems[:1])
+        report = check_files(block.domain, block.problems[:1])
         assert report.errors == [], report.errors[:3]
         if folder.parent.name == "total-order":
             assert report.tracks["ipc2020-htn-total-order"].fit is Fit.FITS
