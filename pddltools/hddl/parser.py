@@ -71,12 +71,7 @@ class HDDLBuilder(Builder):
         return c[0]
 
     def subtasks(self, c: list[Any]) -> tuple[bool, tuple[ast.Subtask, ...]]:
-        listed = c[1]
-        if isinstance(listed, pddl.And):  # `()`: no subtasks
-            listed = ()
-        elif isinstance(listed, ast.Subtask):
-            listed = (listed,)
-        return c[0].value.startswith(":ordered"), listed
+        return c[0].value.startswith(":ordered"), _listed(c[1])
 
     def subtask_and(self, c: list[Any]) -> tuple[ast.Subtask, ...]:
         return tuple(c[1:-1])
@@ -88,10 +83,7 @@ class HDDLBuilder(Builder):
         return ast.Subtask(c[1].value, c[3].value, tuple(c[4:-2]), span=self._span(c[0], c[-1]))
 
     def ordering(self, c: list[Any]) -> tuple[ast.Ordering, ...]:
-        listed = c[0]
-        if isinstance(listed, pddl.And):  # `()`: no ordering constraints
-            return ()
-        return listed if isinstance(listed, tuple) else (listed,)
+        return _listed(c[0])
 
     def ordering_and(self, c: list[Any]) -> tuple[ast.Ordering, ...]:
         out: list[ast.Ordering] = []
@@ -109,10 +101,7 @@ class HDDLBuilder(Builder):
         return ast.Ordering(c[2].value, c[1].value, span=self._span(c[0], c[-1]))
 
     def causal_links(self, c: list[Any]) -> tuple[ast.CausalLink, ...]:
-        listed = c[0]
-        if isinstance(listed, pddl.And):  # `()`: no causal links
-            return ()
-        return listed if isinstance(listed, tuple) else (listed,)
+        return _listed(c[0])
 
     def causal_link_and(self, c: list[Any]) -> tuple[ast.CausalLink, ...]:
         return tuple(c[1:-1])
@@ -131,6 +120,13 @@ class HDDLBuilder(Builder):
     def problem(self, c: list[Any]) -> ast.HTNProblem:  # type: ignore[override]
         return assemble_htn_problem(c[2].value, c[4:-1], self._span(c[0], c[-1]), self.warnings,
                                     (c[0].start_pos, c[3].end_pos))
+
+
+def _listed(value: Any) -> tuple[Any, ...]:
+    """The entries of a network's list: `()` (parsed as an empty `and`), one entry, or `(and ...)`'s."""
+    if isinstance(value, pddl.And):
+        return ()
+    return value if isinstance(value, tuple) else (value,)
 
 
 def _network(subtasks: tuple[bool, tuple[ast.Subtask, ...]] | None, ordering: tuple[ast.Ordering, ...] | None,
