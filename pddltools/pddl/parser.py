@@ -12,7 +12,7 @@ import gc
 import re
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
 from importlib.resources import files
@@ -23,7 +23,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedToken
 from lark.lexer import PatternRE, PatternStr
 
-from pddltools.diagnostics import Diagnostic, Source, Span, read_source, warning
+from pddltools.diagnostics import Diagnostic, Error, Source, Span, read_source, warning
 from pddltools.pddl import ast
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.pddl.fastpath import Terminals, Words, build_scanners
@@ -445,8 +445,8 @@ def _flatten(items: Sequence[Any]) -> tuple[Any, ...]:
 # Set-up
 
 
-def grammar_text() -> str:
-    return (files("pddltools.grammars") / "pddl.lark").read_text(encoding="utf-8")
+def grammar_text(language: str = "pddl") -> str:
+    return (files("pddltools.grammars") / f"{language}.lark").read_text(encoding="utf-8")
 
 
 class _Parser:
@@ -456,16 +456,20 @@ class _Parser:
     own parse loop instead, with the same lexer and fast path (tests compare the two).
     """
 
-    def __init__(self, fast: bool, compiled: bool = True, grammar: str | None = None) -> None:
-        """`grammar`: another text than pddl.lark (tests derive the fast paths from a variant of it)."""
-        self.builder = Builder()
-        lexer: type[PDDLLexer] = PDDLLexer if fast else GrammarPathLexer
+    def __init__(self, fast: bool, compiled: bool = True, grammar: str | None = None, *,
+                 language: str = "pddl", builder: Builder | None = None,
+                 lexers: tuple[type[PDDLLexer], type[PDDLLexer]] = (PDDLLexer, GrammarPathLexer)) -> None:
+        """`grammar`: another text than pddl.lark (tests derive the fast paths from a variant of it);
+        `language`, `builder`, `lexers`: a grammar built on pddl.lark (hddl.lark), the builder of its
+        nodes and its own lexer classes (fast, grammar-only), since the fast paths are set on the class."""
+        self.builder = builder if builder is not None else Builder()
+        lexer = lexers[0] if fast else lexers[1]
         if grammar is not None:  # a lexer class of its own: the fast paths are set on the class
             lexer = cast("type[PDDLLexer]", type(lexer.__name__, (lexer,), {"fast_paths": {}}))
-        self.lark = Lark(grammar or grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
+        self.lark = Lark(grammar or grammar_text(language), parser="lalr", lexer=lexer, transformer=self.builder,
                          start=["start", "domain_section", "problem_section"], strict=True,
-                         maybe_placeholders=True,
-                         cache=cache_file("pddl-" + lexer.__name__.lower()) if grammar is None else False)
+                         maybe_placeholders=True, import_paths=[str(files("pddltools.grammars"))],
+                         cache=cache_file(f"{language}-" + lexer.__name__.lower()) if grammar is None else False)
         scanners: dict[str, Any] = {}
         if fast:
             literals, init, actions, timed_conditions, timed_effects = build_scanners(_terminals(self.lark),
@@ -592,16 +596,7 @@ def parse(source: Source, kind: Kind | None = None, *,
     """Parse a whole file. Raises `ParseError` with every syntax error found; appends warnings (an
     unknown requirement flag, say) to `warnings` when given. (Tests choose among the equivalent
     implementations with `pddltools.syntax.testing.parser_variant`.)"""
-    from pddltools.pddl.prelude import without_prelude
-    from pddltools.pddl.syntax_errors import explain
-
-    source, prelude = without_prelude(source)
-    variant = current_variant()
-    parser = _parser(variant.fast, variant.compiled)
-    try:
-        result, build_warnings = parser.parse(source, via_lark=variant.via_lark)
-    except SYNTAX_ERRORS as exc:
-        raise ParseError(explain(source, exc, parser)) from None
+    source, result, build_warnings, prelude = run_parser(_parser, source, ParseError)
     if kind is not None and not isinstance(result, ast.Domain if kind == "domain" else ast.Problem):
         other = "problem" if kind == "domain" else "domain"
         span = result.span
@@ -612,6 +607,24 @@ def parse(source: Source, kind: Kind | None = None, *,
         warnings.extend(build_warnings)
         warnings.extend(requirement_warnings(result))
     return cast("ast.Domain | ast.Problem", result)
+
+
+def run_parser(parser_of: Callable[[bool, bool], _Parser], source: Source, failure: type[Error]
+               ) -> tuple[Source, Any, list[Diagnostic], Diagnostic | None]:
+    """Parse a whole file with the parser `parser_of(fast, compiled)` of the variant in use (PDDL's, or
+    a language's built on it): (the source without an in-package prelude, the result, the builder's
+    warnings, the prelude's warning); raises `failure` with every syntax error explained."""
+    from pddltools.pddl.prelude import without_prelude
+    from pddltools.pddl.syntax_errors import explain
+
+    source, prelude = without_prelude(source)
+    variant = current_variant()
+    parser = parser_of(variant.fast, variant.compiled)
+    try:
+        result, build_warnings = parser.parse(source, via_lark=variant.via_lark)
+    except SYNTAX_ERRORS as exc:
+        raise failure(explain(source, exc, parser)) from None
+    return source, result, build_warnings, prelude
 
 
 def _error(code: str, message: str, span: Span | None) -> Diagnostic:
