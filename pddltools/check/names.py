@@ -69,6 +69,16 @@ class NameChecker:
                 head = structure.predicate
                 self.formula(structure.body, _scope(head.parameters),
                              Place(f"derived predicate {head.name}", constants))
+        # PDDL+: a process's effects change with #t; an event's happen at an instant.
+        for happening in (*domain.processes, *domain.events):
+            kind = "process" if isinstance(happening, ast.Process) else "event"
+            place = Place(f"{kind} {happening.name}", constants)
+            scope = _scope(happening.parameters)
+            if happening.precondition is not None:
+                self.formula(happening.precondition, scope, place)
+            if happening.effect is not None:
+                self.effect(happening.effect, scope,
+                            Place(place.what, constants, continuous=isinstance(happening, ast.Process)))
 
     def problem_parts(self) -> None:
         assert self.problem is not None
@@ -247,8 +257,8 @@ class NameChecker:
                                              node.span))
             elif isinstance(node, ast.ContinuousTime):
                 if not place.continuous:
-                    self.findings.append(finding("E453", "#t may only be used in the effects of a durative action",
-                                                 node.span))
+                    self.findings.append(finding("E453", "#t may only be used in the effects of a durative action "
+                                                 "or a process", node.span))
             elif isinstance(node, ast.IsViolated):
                 self.is_violated(node, place)
 

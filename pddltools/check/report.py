@@ -13,6 +13,7 @@ from pddltools.check.features import FeatureSet, detect, object_functions
 from pddltools.check.fluents import uninitialised_functions
 from pddltools.check.informative import domain_information, unreachable_goals
 from pddltools.check.names import NameChecker
+from pddltools.check.pddlplus import check_pddlplus
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
 from pddltools.check.tracks import Verdict, verdicts, with_errors
@@ -94,6 +95,7 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
     names.domain()
     findings += names.findings
     findings += check_durative_actions(domain)
+    findings += check_pddlplus(domain)
     facts = DomainFacts.of(domain)
     findings += domain_information(domain, facts)
     functions = object_functions(domain)
