@@ -190,7 +190,7 @@ class _Detector:
                 self.use(Feature.DERIVED_PREDICATES, structure)
                 self.typed(structure.predicate.parameters)
                 self.formula(structure.body, True)
-        for happening in (*domain.processes, *domain.events):
+        for happening in domain.processes_and_events:
             self.use(Feature.PROCESSES if isinstance(happening, ast.Process) else Feature.EVENTS, happening)
             self.typed(happening.parameters)
             if happening.precondition is not None:

@@ -70,7 +70,7 @@ class NameChecker:
                 self.formula(structure.body, _scope(head.parameters),
                              Place(f"derived predicate {head.name}", constants))
         # PDDL+: a process's effects change with #t; an event's happen at an instant.
-        for happening in (*domain.processes, *domain.events):
+        for happening in domain.processes_and_events:
             kind = "process" if isinstance(happening, ast.Process) else "event"
             place = Place(f"{kind} {happening.name}", constants)
             scope = _scope(happening.parameters)

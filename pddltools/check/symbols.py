@@ -164,7 +164,7 @@ def domain_symbols(domain: ast.Domain, *, strict: bool = False) -> DomainSymbols
         params = structure.parameters + (structure.vars if isinstance(structure, ast.Action) else ())
         _duplicate_parameters(found, params, f"{kind} {structure.name}")
     happenings: dict[str, ast.Process | ast.Event] = {}
-    for happening in (*domain.processes, *domain.events):
+    for happening in domain.processes_and_events:
         kind = "process" if isinstance(happening, ast.Process) else "event"
         _check_type_refs(symbols, happening.parameters, f" of {kind} {happening.name}")
         first_h = symbols.structures.get(happening.name) or happenings.get(happening.name)

@@ -467,6 +467,11 @@ class Domain(Node):
     def derived_predicates(self) -> tuple[DerivedPredicate, ...]:
         return tuple(s for s in self.structures if isinstance(s, DerivedPredicate))
 
+    @property
+    def processes_and_events(self) -> tuple[Process | Event, ...]:
+        """The PDDL+ processes, then the events."""
+        return (*self.processes, *self.events)
+
 
 # ------------------------------------------------------------------------------------------------
 # Problems
