@@ -550,6 +550,17 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init (= (total-cost) 0))\n  (:goal (done))\n"
                             "  (:metric minimize (total-costs)))\n")),
           _CHECK_PROBLEM, "Name a declared function (total-cost)."),
+    _code("W603", W, CHECK, "initial value for an undeclared function",
+          """The problem's :init gives a value to a function the domain does not declare. No action, goal or
+          metric of the task can read it (each such read is E203 or E602), so the value is ignored; VAL
+          reads such files too. Often a leftover of an older version of the domain (IPC-2023's
+          markettrader problems initialise (fuel) and (fuel-used)), or a misspelt function.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips :numeric-fluents)\n  (:predicates (done))\n"
+                           "  (:functions (battery))\n"
+                           "  (:action a :parameters () :precondition (> (battery) 0) :effect (done)))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:init (= (battery) 5) (= (fuel) 10))\n"
+                            "  (:goal (done)))\n")),
+          _CHECK_PROBLEM, "Delete the value, or declare the function if an action should read it."),
     # --- tarski and Unified Planning bridges -----------------------------------------------------------
     _code("E701", E, INTEROP, "a PDDL construct tarski cannot express",
           """pddltools.interop.tarski refuses a construct tarski's model has no place for (a type declared

@@ -376,7 +376,11 @@ class NameChecker:
         fluent = element.fluent
         decl = self.symbols.functions.get(fluent.function)
         if decl is None:
-            self.unknown_function(fluent)
+            # Nothing can read a function the domain does not declare (a read would be E203 there), so the
+            # value is dead, not wrong: IPC-2023's markettrader problems initialise (fuel) and (fuel-used).
+            self.findings.append(finding("W603", f"function {fluent.function} is not declared in :functions, so "
+                                         "nothing reads this initial value; it is ignored"
+                                         + suggestion(fluent.function, self.symbols.functions), fluent.span))
             return
         self.function_arguments(fluent, decl, {}, place)
         value = element.value
