@@ -1,0 +1,28 @@
+"""The language server's PDDL index knows PDDL+ processes and events: declared like actions (outline,
+go-to-definition), their parameters bound by them, and the names they use found as references."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pddltools.lsp.pddl_index import build_table, uses
+from pddltools.pddl import ast
+from pddltools.pddl.parser import parse_domain_file
+
+DOMAIN = Path(__file__).resolve().parents[2] / "corpus" / "pddl" / "features" / "processes_events" / "domain.pddl"
+
+
+def test_processes_and_events_are_declared_and_bind_their_parameters() -> None:
+    domain = parse_domain_file(DOMAIN)
+    table = build_table(domain)
+    assert {"open-valve", "filling", "overflow", "leaking", "nothing-happens"} <= set(table.actions)
+    filling = table.actions["filling"]
+    assert isinstance(filling.node, ast.Process) and filling.span is not None and filling.span.text == "filling"
+    assert (filling.span.line, filling.span.column) == (12, 13)
+    found = list(uses(domain, frozenset(f.name for f in domain.functions)))
+    declared = {(u.name, u.span.line) for u in found if u.kind == "action" and u.declaration}
+    assert {("filling", 12), ("overflow", 16)} <= declared
+    in_process = [u for u in found if u.kind == "parameter" and u.span.line in (14, 15)]
+    assert in_process and all(isinstance(u.binder, ast.Process) for u in in_process)
+    opened = {u.span.line for u in found if u.kind == "predicate" and u.name == "open"}
+    assert {14, 18, 19} <= opened  # the precondition of filling, and overflow's precondition and effect
