@@ -402,6 +402,8 @@ def test_negative_numbers_and_unary_minus() -> None:
     assert p.goal == And((Comparison(">=", f("x", b0), Number(-5)),
                           Comparison("<", f("x", b1), ast.Arithmetic("-", (Number(7),)))))
     assert p.metric == ast.Metric("minimize", ast.Arithmetic("+", (f("x", b0), Number(-1))))
+    first = p.init[0]
+    assert isinstance(first, InitAssignment) and type(first.value.value) is int  # integers stay int, signed too
 
 
 @pytest.mark.parametrize("text", ["(- -3)", "(- 3)", "-3", "(-3)", "(- - 3)"])

@@ -428,11 +428,12 @@ EXPONENTS = ["", "e0", "e+2", "E-3", "e998", "e-999", "e1000", "e-1000", "e5000"
 
 @st.composite
 def extreme_number(draw: st.DrawFn) -> str:
-    """A NUMBER literal from tiny to huge: long mantissas, long fractions, exponents of any size."""
+    """A NUMBER literal from tiny to huge: long mantissas, long fractions, exponents of any size, either sign."""
     digits = "".join(draw(st.sampled_from(["1", "7", "9", "0"])) for _ in range(3))
     mantissa = (digits * (draw(st.sampled_from(DIGIT_COUNTS)) // 3 + 1))[: draw(st.sampled_from(DIGIT_COUNTS))]
     mantissa = mantissa.lstrip("0") or "0"
-    return mantissa + draw(st.sampled_from(FRACTIONS)) + draw(st.sampled_from(EXPONENTS))
+    sign = draw(st.sampled_from(["", "-"]))
+    return sign + mantissa + draw(st.sampled_from(FRACTIONS)) + draw(st.sampled_from(EXPONENTS))
 
 
 @st.composite
