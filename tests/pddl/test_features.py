@@ -420,6 +420,11 @@ def test_a_sign_touches_its_digits(text: str) -> None:
                             "-3": Number(-3)}[text]
 
 
+def test_a_plan_length_is_not_negative() -> None:
+    with pytest.raises(ParseError, match="expected a whole number"):
+        parse_text("(define (problem q) (:domain d) (:goal (p)) (:length (:serial -3)))")
+
+
 def test_timed_initial_literals() -> None:
     p = problem("timed_initial_literals")
     assert p.objects == ()
