@@ -3,6 +3,7 @@ against the organisers' labels of the six domains in ../shared/corpus/pddl/ipc-2
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -139,3 +140,19 @@ def test_processes_are_walked_like_actions() -> None:
     assert {(f.code, f.message.split(" ")[1]) for f in report.findings if f.code in ("E202", "E203", "I404")} == {
         ("E202", "opne"), ("E203", "levl"), ("I404", "?t")}
     assert isinstance(domain.processes[0], ast.Process)
+
+
+def test_the_text_report_has_a_fragment_line_and_the_json_its_field(capsys: pytest.CaptureFixture[str]) -> None:
+    from pddltools.cli import main
+
+    feature = Path(__file__).resolve().parents[2] / "corpus" / "pddl" / "features" / "negative_numbers"
+    files = [str(feature / "domain.pddl"), str(feature / "problem.pddl")]
+    assert main(["check", *files]) == 0
+    text = capsys.readouterr().out
+    assert "Numeric fragment: linear (LNP: linear assignments and conditions)" in text
+    assert "ipc2023-numeric-sat" in text
+    assert main(["check", "--format", "json", *files]) == 0
+    assert json.loads(capsys.readouterr().out)["numeric_fragment"] == "linear"
+    classical = Path(__file__).resolve().parents[2] / "corpus" / "pddl" / "examples" / "hello" / "domain.pddl"
+    assert main(["check", "--format", "json", str(classical)]) == 0
+    assert json.loads(capsys.readouterr().out)["numeric_fragment"] is None
