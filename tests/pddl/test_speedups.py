@@ -706,6 +706,8 @@ INIT_TEXTS = [
     "(== (f a) 3)", "(= (f a) 3 4)", "(= (f a) 3;c\n)", "(= ;c\n (f ;d\n a) ;e\n 3 ;f\n)", "(= (f a) \u0663)",
     "(= (f a) 3\u0663)", "(= (f é) 3)", "(= (f a) é)", "(p ?x)", "(at 5 (p a))", "(p a?x)", "(p at over start end)",
     "(not (= (f a) 3))", "(p a) (= (f a) 2) (not (q b)) (= (g) c) é", "(p " + "a " * 256 + ") (q b)",
+    # signed literals (the grammar's NUMBER has a sign): a sign must touch its digits
+    "(= (f a) -.5)", "(= (f a) -1e-3)", "(= (f a) -)", "(= (f a) - 2)", "(= (f a) --2)", "(= (f a) -a)",
 ]
 
 
