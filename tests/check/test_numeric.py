@@ -156,3 +156,12 @@ def test_the_text_report_has_a_fragment_line_and_the_json_its_field(capsys: pyte
     classical = Path(__file__).resolve().parents[2] / "corpus" / "pddl" / "examples" / "hello" / "domain.pddl"
     assert main(["check", "--format", "json", str(classical)]) == 0
     assert json.loads(capsys.readouterr().out)["numeric_fragment"] is None
+
+
+def test_the_pddlplus_corpus_task_checks_clean() -> None:
+    folder = Path(__file__).resolve().parents[2] / "corpus" / "pddl+" / "car-linear"
+    report = check_files(folder / "domain.pddl", [folder / "problem.pddl"])
+    assert [f.code for f in report.findings if f.code[0] in "EW"] == []
+    assert report.features is not None and {F.PROCESSES, F.EVENTS, F.CONTINUOUS_EFFECTS} <= report.features.features
+    assert report.numeric_fragment is Fragment.LINEAR  # (increase (d) (* #t (v))): the rate reads a fluent
+    assert report.tracks["ipc2023-numeric-sat"].ruled_out_by == (F.CONTINUOUS_EFFECTS, F.PROCESSES, F.EVENTS)
