@@ -26,3 +26,21 @@ def test_processes_and_events_are_declared_and_bind_their_parameters() -> None:
     assert in_process and all(isinstance(u.binder, ast.Process) for u in in_process)
     opened = {u.span.line for u in found if u.kind == "predicate" and u.name == "open"}
     assert {14, 18, 19} <= opened  # the precondition of filling, and overflow's precondition and effect
+
+
+def test_the_incremental_parse_keeps_processes_and_events() -> None:
+    """Sections parsed one by one and assembled give the parser's tree, processes and events included,
+    before and after an edit inside one of them."""
+    from pddltools.diagnostics import Source
+    from pddltools.lsp.incremental import SectionCache
+    from pddltools.pddl.parser import parse
+
+    text = DOMAIN.read_text(encoding="utf-8")
+    cache = SectionCache()
+    for version in (text, text.replace("(inflow)", "(inflow )")):
+        parsed = cache.parse(Source(version, "doc.pddl"))
+        full = parse(Source(version, "doc.pddl"))
+        assert parsed.syntax == () and parsed.node == full
+        assert isinstance(parsed.node, ast.Domain) and len(parsed.node.processes) == 2
+        # every node where the parser puts it (the domain's own span is the assembler's, as for any domain)
+        assert [n.span for n in parsed.node.walk()][1:] == [n.span for n in full.walk()][1:]
