@@ -100,6 +100,9 @@ class FunctionTerm(Node):
 
 @dataclass(frozen=True, slots=True)
 class Number(Node):
+    """A literal; negative ones (`-3`, `-0.5`) are a `Number` with a negative value, while `(- e)` is
+    an `Arithmetic` with one argument."""
+
     value: int | Fraction
 
 
@@ -113,7 +116,7 @@ class Arithmetic(Node):
 
 @dataclass(frozen=True, slots=True)
 class ContinuousTime(Node):
-    """`#t`, the time elapsed, in continuous effects of durative actions."""
+    """`#t`, the time elapsed, in continuous effects of durative actions and PDDL+ processes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,6 +412,30 @@ class DerivedPredicate(Node):
         return self.predicate.parameters
 
 
+@dataclass(frozen=True, slots=True)
+class Exogenous(Node):
+    """What PDDL+ adds beside actions, which the world does without the planner choosing it: processes
+    and events (never this class itself)."""
+
+    name: str
+    parameters: tuple[TypedName, ...] = ()
+    precondition: Formula | None = None
+    effect: Effect | None = None
+
+    def bound_variables(self) -> tuple[TypedName, ...]:
+        return self.parameters
+
+
+@dataclass(frozen=True, slots=True)
+class Process(Exogenous):
+    """A PDDL+ process: while its precondition holds, its effects (continuous ones, with `#t`) act."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event(Exogenous):
+    """A PDDL+ event: it happens, instantaneously, as soon as its precondition holds."""
+
+
 Structure: TypeAlias = Action | DurativeAction | DerivedPredicate
 
 
@@ -422,6 +449,9 @@ class Domain(Node):
     functions: tuple[FunctionDecl, ...] = ()
     constraints: Formula | None = None
     structures: tuple[Structure, ...] = ()  # actions, durative actions and axioms, in file order
+    # PDDL+, apart from `structures` so that passes written for actions never meet one unawares.
+    processes: tuple[Process, ...] = ()
+    events: tuple[Event, ...] = ()
 
     @property
     def actions(self) -> tuple[Action, ...]:
@@ -434,6 +464,11 @@ class Domain(Node):
     @property
     def derived_predicates(self) -> tuple[DerivedPredicate, ...]:
         return tuple(s for s in self.structures if isinstance(s, DerivedPredicate))
+
+    @property
+    def processes_and_events(self) -> tuple[Process | Event, ...]:
+        """The PDDL+ processes, then the events."""
+        return (*self.processes, *self.events)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -429,11 +429,12 @@ EXPONENTS = ["", "e0", "e+2", "E-3", "e998", "e-999", "e1000", "e-1000", "e5000"
 
 @st.composite
 def extreme_number(draw: st.DrawFn) -> str:
-    """A NUMBER literal from tiny to huge: long mantissas, long fractions, exponents of any size."""
+    """A NUMBER literal from tiny to huge: long mantissas, long fractions, exponents of any size, either sign."""
     digits = "".join(draw(st.sampled_from(["1", "7", "9", "0"])) for _ in range(3))
     mantissa = (digits * (draw(st.sampled_from(DIGIT_COUNTS)) // 3 + 1))[: draw(st.sampled_from(DIGIT_COUNTS))]
     mantissa = mantissa.lstrip("0") or "0"
-    return mantissa + draw(st.sampled_from(FRACTIONS)) + draw(st.sampled_from(EXPONENTS))
+    sign = draw(st.sampled_from(["", "-"]))
+    return sign + mantissa + draw(st.sampled_from(FRACTIONS)) + draw(st.sampled_from(EXPONENTS))
 
 
 @st.composite
@@ -706,6 +707,8 @@ INIT_TEXTS = [
     "(== (f a) 3)", "(= (f a) 3 4)", "(= (f a) 3;c\n)", "(= ;c\n (f ;d\n a) ;e\n 3 ;f\n)", "(= (f a) \u0663)",
     "(= (f a) 3\u0663)", "(= (f é) 3)", "(= (f a) é)", "(p ?x)", "(at 5 (p a))", "(p a?x)", "(p at over start end)",
     "(not (= (f a) 3))", "(p a) (= (f a) 2) (not (q b)) (= (g) c) é", "(p " + "a " * 256 + ") (q b)",
+    # signed literals (the grammar's NUMBER has a sign): a sign must touch its digits
+    "(= (f a) -.5)", "(= (f a) -1e-3)", "(= (f a) -)", "(= (f a) - 2)", "(= (f a) --2)", "(= (f a) -a)",
 ]
 
 
@@ -799,9 +802,9 @@ def test_character_classes_of_the_real_grammar() -> None:
     for c in "09_-":
         assert table[ord(c)] & name_rest and not table[ord(c)] & name_first, c
     assert {chr(i) for i in range(128) if table[i] & space} == set(" \t\f\r\n")
-    assert {chr(i) for i in range(128) if table[i] & number_start} == set("0123456789.")
+    assert {chr(i) for i in range(128) if table[i] & number_start} == set("0123456789.-")  # -3 is signed
     assert not any(table[ord(c)] for c in "();?=:#{\x00\x0b")
-    assert classes.number.fullmatch("1E5") and not classes.number.fullmatch("-2")
+    assert classes.number.fullmatch("1E5") and classes.number.fullmatch("-2") and not classes.number.fullmatch("-")
 
 
 def _variant(**changes: Any) -> Terminals:
