@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Generic, TypeVar
 
-from pddltools.diagnostics import Span
+from pddltools.diagnostics import Source, Span
 from pddltools.syntax.frozen import fast_constructor
 
 N = TypeVar("N", bound="Tree[Any]")
@@ -136,6 +136,45 @@ def _substitute_value(value: Any, mapping: Mapping[str, Any]) -> Any:
     if isinstance(value, tuple) and value:
         new = tuple([_substitute_value(item, mapping) for item in value])
         return value if all(a is b for a, b in zip(new, value, strict=True)) else new
+    return value
+
+
+def shift_spans(node: T, source: Source, delta: int) -> T:
+    """`node` rebuilt with every span in it (its own and its sub-nodes') moved `delta` characters and
+    onto `source`: what a tree parsed from one text needs when that text becomes part of another (a
+    section of a document re-used after an edit above it). Spans are frozen and hashed by their
+    place, so they are replaced, never changed."""
+    result: T = _shifted(node, source, delta)
+    return result
+
+
+def shift_span(span: Span, source: Source, delta: int) -> Span:
+    """`span` moved `delta` characters and onto `source`."""
+    return _new_span(source, span.start + delta, span.length)
+
+
+_new_span = fast_constructor(Span)  # (origin, offset, length): no `end - start` to undo
+
+
+def _shifted(node: Any, source: Source, delta: int) -> Any:
+    layout = _LAYOUTS.get(type(node)) or _layout(type(node))
+    child_set = layout.child_set
+    values = []
+    for name in layout.all_fields:
+        value = getattr(node, name)
+        if name in child_set:
+            value = _shifted_value(value, source, delta)
+        elif name == "span" and value is not None:
+            value = _new_span(source, value.start + delta, value.length)
+        values.append(value)
+    return layout.make(*values)
+
+
+def _shifted_value(value: Any, source: Source, delta: int) -> Any:
+    if isinstance(value, Tree):
+        return _shifted(value, source, delta)
+    if isinstance(value, tuple) and value:
+        return tuple([_shifted_value(item, source, delta) for item in value])
     return value
 
 

@@ -77,3 +77,16 @@ def test_equal_to_the_parser_on_the_corpus() -> None:
 def test_problems_too(tmp_path: Path) -> None:
     cache = same_as_parser((CORPUS / "logistics-problem.pddl").read_text(encoding="utf-8"))
     same_as_parser((CORPUS / "problem-unknown-object.pddl").read_text(encoding="utf-8"), cache)
+
+
+def test_an_earlier_version_keeps_its_spans_after_an_edit_above() -> None:
+    text = (CORPUS / "logistics-domain.pddl").read_text(encoding="utf-8")
+    cache = SectionCache()
+    first = cache.parse(Source(text, "doc.pddl"))
+    assert first.node is not None
+    before = places(first.node)
+    spans = {n.span for n in first.node.walk() if n.span is not None}
+    same_as_parser(";; two lines\n;; above\n" + text, cache)
+    assert cache.reused == 8
+    assert places(first.node) == before  # re-used sections were rebuilt, not moved in place
+    assert all(span in spans for n in first.node.walk() if (span := n.span) is not None)
