@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from pddltools.diagnostics import Source, read_source
+from pddltools.diagnostics import Source
 from pddltools.lsp.rddl_incremental import BlockCache
 from pddltools.lsp.workspace import Workspace
 from pddltools.rddl import ast
 from pddltools.rddl.parser import RDDLSyntaxError, parse
 
-from .conftest import CORPUS, SHARED
+from .conftest import CORPUS, parsed_corpus_texts
 
 
 def places(node: ast.Node) -> list[tuple[str, int, int]]:
@@ -69,16 +69,7 @@ def test_the_workspace_parses_open_rddl_documents_block_by_block() -> None:
 
 @pytest.mark.corpus
 def test_equal_to_the_parser_on_the_corpus() -> None:
-    root = SHARED / "rddl"
-    if not root.is_dir():
-        pytest.skip("the shared corpus is not there")
-    checked = 0
-    for path in sorted(root.rglob("*.rddl"))[::3]:
-        text = read_source(path).text
-        try:
-            parse(Source(text, str(path)))
-        except RDDLSyntaxError:
-            continue
+    texts = parsed_corpus_texts("rddl", "*.rddl", parse, RDDLSyntaxError, 3)
+    for text in texts:
         same_as_parser(text)
-        checked += 1
-    assert checked > 15
+    assert len(texts) > 15
