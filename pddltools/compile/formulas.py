@@ -4,7 +4,7 @@ Substitution is the AST's own (`ast.substitute`, scope-aware, from `pddltools.tr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from pddltools.pddl import ast
@@ -73,25 +73,24 @@ def disjuncts(formula: ast.Formula) -> tuple[ast.Formula, ...]:
 
 def conjoin(parts: Iterable[ast.Formula]) -> ast.Formula:
     """A flat conjunction without repeated parts; one part stands alone; any false part makes it false."""
-    out: list[ast.Formula] = []
-    for part in parts:
-        for p in conjuncts(part):
-            if p == FALSE:
-                return FALSE
-            if p not in out:
-                out.append(p)
-    return out[0] if len(out) == 1 else ast.And(tuple(out))
+    return _junction(parts, conjuncts, FALSE, ast.And)
 
 
 def disjoin(parts: Iterable[ast.Formula]) -> ast.Formula:
+    """A flat disjunction without repeated parts; one part stands alone; any true part makes it true."""
+    return _junction(parts, disjuncts, TRUE, ast.Or)
+
+
+def _junction(parts: Iterable[ast.Formula], split: Callable[[ast.Formula], tuple[ast.Formula, ...]],
+              absorbing: ast.Formula, make: Callable[[tuple[ast.Formula, ...]], ast.Formula]) -> ast.Formula:
     out: list[ast.Formula] = []
     for part in parts:
-        for p in disjuncts(part):
-            if p == TRUE:
-                return TRUE
+        for p in split(part):
+            if p == absorbing:
+                return absorbing
             if p not in out:
                 out.append(p)
-    return out[0] if len(out) == 1 else ast.Or(tuple(out))
+    return out[0] if len(out) == 1 else make(tuple(out))
 
 
 def nnf(formula: ast.Formula, positive: bool = True) -> ast.Formula:
