@@ -22,16 +22,35 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic, Source, Span, error
 from pddltools.lsp.recovery import Parsed, Section, parse_document, sections
 from pddltools.pddl import ast
 from pddltools.pddl.language import LANGUAGE
-from pddltools.tree import Tree, shift_span, shift_spans
+from pddltools.tree import Tree, collection_paused, shift_span, shift_spans
 
-_SPACE = re.compile(r"(?:\s+|;[^\n]*)*")
-_PARENS = re.compile(r";[^\n]*|[()]")
+
+class _Ignored:
+    """What the grammar ignores between tokens, as the parser's `Language.ignored` gives it: `space`
+    matches a run of it; `parens` finds the parentheses outside comments (a comment, an ignored
+    terminal that does not match a blank, may hold one)."""
+
+    @cached_property
+    def space(self) -> re.Pattern[str]:
+        return re.compile("(?:" + "|".join(f"(?:{p})" for p in LANGUAGE.ignored()) + ")*")
+
+    @cached_property
+    def parens(self) -> re.Pattern[str]:
+        comments = [p for p in LANGUAGE.ignored() if not re.fullmatch(p, " ")]
+        return re.compile("|".join([*(f"(?:{p})" for p in comments), "[()]"]))
+
+    def match(self, text: str, pos: int, endpos: int | None = None) -> re.Match[str] | None:
+        return self.space.match(text, pos, len(text) if endpos is None else endpos)
+
+
+_SPACE = _Ignored()
 
 
 @dataclass
@@ -65,7 +84,7 @@ class SectionCache:
     reused: int = 0  # sections taken from the cache by the last parse (tests read it)
 
     def parse(self, source: Source) -> Parsed:
-        with self.lock:
+        with self.lock, collection_paused():  # the re-used sections are rebuilt: thousands of nodes
             try:
                 result = _parse(source, self)
             except RecursionError:
@@ -198,7 +217,7 @@ def _shift_diagnostic(diagnostic: Diagnostic, source: Source, delta: int) -> Dia
 def _form_end(text: str, start: int, limit: int) -> int | None:
     """Where the form opening at `start` closes (just after its ')'), if it does before `limit`."""
     depth = 0
-    for match in _PARENS.finditer(text, start, limit):
+    for match in _SPACE.parens.finditer(text, start, limit):
         char = match.group()
         if char == "(":
             depth += 1

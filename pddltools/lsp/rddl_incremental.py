@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pddltools.diagnostics import Source, Span
 from pddltools.rddl import ast
 from pddltools.rddl.language import LANGUAGE
-from pddltools.tree import shift_spans
+from pddltools.tree import collection_paused, shift_spans
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class BlockCache:
     def parse(self, source: Source) -> ast.RDDLFile | None:
         """The document's AST, equal to a whole parse's (spans included), or None where a block does not
         parse or the text is not a sequence of blocks."""
-        with self.lock:
+        with self.lock, collection_paused():  # the re-used blocks are rebuilt: thousands of nodes
             try:
                 return self._parse(source)
             except RecursionError:

@@ -98,6 +98,9 @@ class PDDL(Language):
             return None  # the whole parse explains it
         return node, warnings + requirement_warnings(node)
 
+    def ignored(self) -> tuple[str, ...]:
+        return _terminals(_parser(True).lark).ignored
+
     def expected_terminals(self, source: Source, offset: int) -> set[str]:
         return _parser(True).expected_at(source, offset)
 

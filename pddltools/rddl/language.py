@@ -75,7 +75,7 @@ class RDDL(Language):
         lark = _parser("fast").lark
         patterns = {t.name: t.pattern for t in lark.terminals}
         literal = {name: p.value for name, p in patterns.items() if isinstance(p, PatternStr)}
-        ignored = "|".join(f"(?:{patterns[name].to_regexp()})" for name in lark.lexer_conf.ignore)
+        ignored = "|".join(f"(?:{p})" for p in self.ignored())
         ws = f"(?:{ignored})*"
         # the block rules' shortest expansion: KEYWORD NAME "{" "}" (a block with no sections)
         shortest = min((r.expansion for r in lark.rules if r.expansion
@@ -130,6 +130,11 @@ class RDDL(Language):
         blocks = [b for v in values for b in (v.blocks if isinstance(v, ast.RDDLFile) else (v,))
                   if isinstance(b, ast.Domain | ast.NonFluents | ast.Instance)]
         return ast.RDDLFile(tuple(blocks), span=span), []
+
+    def ignored(self) -> tuple[str, ...]:
+        lark = _parser("fast").lark
+        patterns = {t.name: t.pattern for t in lark.terminals}
+        return tuple(patterns[name].to_regexp() for name in sorted(lark.lexer_conf.ignore))
 
     def expected_terminals(self, source: Source, offset: int) -> set[str]:
         return _parser("fast").expected_at(source, offset)

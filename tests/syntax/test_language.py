@@ -134,3 +134,15 @@ def test_rddl_parse_section_takes_one_block_of_its_kind() -> None:
     assert "expected an instance block" in other.errors[0].message
     broken = RDDL.parse_section(Source("domain d { types { ", "y.rddl"), "domain")
     assert broken.value is None and broken.errors and broken.errors[0].span is not None
+
+
+def test_what_the_grammars_ignore() -> None:
+    import re
+
+    def skipped(language: Language, text: str) -> bool:
+        return re.fullmatch("(?:" + "|".join(f"(?:{p})" for p in language.ignored()) + ")*", text) is not None
+
+    assert skipped(PDDL, " \t; a comment (with a parenthesis\n  ")
+    assert skipped(RDDL, " // a comment {\n /* a } block */ ")
+    assert not skipped(PDDL, "// not PDDL's") and not skipped(RDDL, "; not RDDL's")
+    assert not skipped(PDDL, "\u00a0")  # white space to Python, not to the grammar
