@@ -15,12 +15,15 @@ pass substitutes with the same scoping rules.
 
 from __future__ import annotations
 
+import gc
+import operator
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import Any, Generic, TypeVar
 
-from pddltools.diagnostics import Span
+from pddltools.diagnostics import Source, Span
 from pddltools.syntax.frozen import fast_constructor
 
 N = TypeVar("N", bound="Tree[Any]")
@@ -139,6 +142,58 @@ def _substitute_value(value: Any, mapping: Mapping[str, Any]) -> Any:
     return value
 
 
+def shift_spans(node: T, source: Source, delta: int) -> T:
+    """`node` rebuilt with every span in it (its own and its sub-nodes') moved `delta` characters and
+    onto `source`: what a tree parsed from one text needs when that text becomes part of another (a
+    section of a document re-used after an edit above it). Spans are frozen and hashed by their
+    place, so they are replaced, never changed."""
+    with collection_paused():
+        result: T = _shifted(node, source, delta)
+    return result
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """The cycle collector paused inside the block: rebuilding thousands of acyclic nodes at once
+    would otherwise set off collections that walk every object of the process, for nothing."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def shift_span(span: Span, source: Source, delta: int) -> Span:
+    """`span` moved `delta` characters and onto `source`."""
+    return _new_span(source, span.start + delta, span.length)
+
+
+_new_span = fast_constructor(Span)  # (origin, offset, length): no `end - start` to undo
+
+
+def _shifted(node: Any, source: Source, delta: int) -> Any:
+    # Per keystroke over every re-used section of a document: one attrgetter call per node, not a
+    # getattr per field.
+    layout = _LAYOUTS.get(type(node)) or _layout(type(node))
+    values = list(layout.values(node))
+    for index in layout.child_indices:
+        values[index] = _shifted_value(values[index], source, delta)
+    span = values[layout.span_index]
+    if span is not None:
+        values[layout.span_index] = _new_span(source, span.start + delta, span.length)
+    return layout.make(*values)
+
+
+def _shifted_value(value: Any, source: Source, delta: int) -> Any:
+    if isinstance(value, Tree):
+        return _shifted(value, source, delta)
+    if isinstance(value, tuple) and value:
+        return tuple([_shifted_value(item, source, delta) for item in value])
+    return value
+
+
 # ------------------------------------------------------------------------------------------------
 # The per-class layout, read once: `dataclasses.fields` and type hints are too slow to read per node.
 
@@ -151,6 +206,9 @@ class _Layout:
     make: Callable[..., Any]
     variable: bool  # stands for a variable: overrides `replacement`
     binder: bool  # may bind variables: overrides `binds` (or PDDL's `bound_variables`)
+    values: Callable[[Any], tuple[Any, ...]]  # every field's value, in `all_fields` order, at once
+    child_indices: tuple[int, ...]  # where the child fields are in `all_fields`
+    span_index: int
 
 
 _LAYOUTS: dict[type, _Layout] = {}
@@ -164,7 +222,10 @@ def _layout(cls: type) -> _Layout:
         below_root = cls.__mro__[:cls.__mro__.index(Tree) - 1]  # the classes under the language's Node
         variable = any("replacement" in vars(k) for k in below_root)
         binder = any(hook in vars(k) for k in below_root for hook in ("binds", "bound_variables"))
-        layout = _Layout(names, children, frozenset(children), fast_constructor(cls), variable, binder)
+        getter = operator.attrgetter(*names)
+        values = getter if len(names) > 1 else (lambda node: (getter(node),))
+        layout = _Layout(names, children, frozenset(children), fast_constructor(cls), variable, binder, values,
+                         tuple(names.index(name) for name in children), names.index("span"))
         _LAYOUTS[cls] = layout
     return layout
 

@@ -231,3 +231,40 @@ def test_effect_parts_reach_every_effect_once_in_source_order() -> None:
     assert parts == [effect, add, effect.parts[1], delete, effect.parts[2], timed, pddl.Atom("t")]
     assert pddl.Atom("c") not in parts  # a `when` condition is a formula, not an effect
     assert list(pddl.effect_parts(effect, into_timed=False))[-1] is timed
+
+
+def test_shift_spans_rebuilds_every_span_onto_the_new_source() -> None:
+    own = Source("(p ?x)", "own.pddl")
+    atom = pddl.Atom("p", (pddl.Variable("?x", span=Span(own, 3, 5)),), span=Span(own, 0, 6))
+    document = Source(";; moved\n(p ?x)", "doc.pddl")
+    moved = tree.shift_spans(pddl.And((atom,), span=Span(own, 0, 6)), document, 9)
+    assert moved == pddl.And((atom,))
+    assert [(n.span.source, n.span.text) for n in moved.walk() if n.span] == [
+        (document, "(p ?x)"), (document, "(p ?x)"), (document, "?x")]
+    assert atom.span.source is own and atom.span.start == 0  # the original is not changed
+
+
+def test_no_module_mutates_a_frozen_object_after_construction() -> None:
+    """Nodes and spans are frozen and hashed: `__setattr__` may only set the fields of the object a
+    constructor (`__init__`) is building, or in the fast constructors of `syntax/frozen.py`."""
+    import ast
+    from pathlib import Path
+
+    import pddltools
+
+    root = Path(pddltools.__file__).parent
+    offenders = []
+    for path in sorted(root.rglob("*.py")):
+        if path == root / "syntax" / "frozen.py":
+            continue
+        module = ast.parse(path.read_text(encoding="utf-8"))
+        allowed: set[int] = set()
+        for function in ast.walk(module):
+            if isinstance(function, ast.FunctionDef) and function.name in ("__init__", "__post_init__"):
+                allowed.update(id(call) for call in ast.walk(function) if isinstance(call, ast.Call)
+                               and call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == "self")
+        for call in ast.walk(module):
+            if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                    and call.func.attr == "__setattr__" and id(call) not in allowed):
+                offenders.append(f"{path.relative_to(root)}:{call.lineno}")
+    assert offenders == []

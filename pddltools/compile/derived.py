@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pddltools.compile.errors import compile_error
-from pddltools.compile.formulas import TRUE, Fresh, conjoin, disjoin, map_effect, variables_in
+from pddltools.compile.formulas import TRUE, Fresh, Rewriter, conjoin, disjoin, variables_in
 from pddltools.compile.statics import changed_predicates
 from pddltools.compile.task import Origin, ParsedTask, PassResult, identity, names_in_use, unique_name
 from pddltools.pddl import ast
@@ -40,48 +40,44 @@ def _negated(formula: ast.Formula) -> set[str]:
     return {p for p, positive in polarities(formula) if not positive}
 
 
-class _Substituter:
+class _Substituter(Rewriter):
+    """Atoms of the non-recursive derived predicates replaced by their definitions; `fresh` names the
+    variables their quantifiers are renamed to, for the structure being rewritten (see `within`)."""
+
     def __init__(self, rules: dict[str, list[ast.DerivedPredicate]]) -> None:
         self.rules = rules
-        self.cache: dict[ast.Atom, ast.Formula] = {}
+        self.fresh = Fresh(())
 
-    def formula(self, formula: ast.Formula, fresh: Fresh) -> ast.Formula:
+    def within(self, fresh: Fresh) -> _Substituter:
+        self.fresh = fresh
+        return self
+
+    def formula(self, formula: ast.Formula) -> ast.Formula:
         if isinstance(formula, ast.Atom) and formula.predicate in self.rules:
-            return self.expand(formula, fresh)
-        if isinstance(formula, ast.And | ast.Or):
-            return replace(formula, parts=tuple(self.formula(p, fresh) for p in formula.parts))
-        if isinstance(formula, ast.Not | ast.Exists | ast.Forall | ast.Preference | ast.Timed):
-            return replace(formula, body=self.formula(formula.body, fresh))  # type: ignore[arg-type]
-        if isinstance(formula, ast.Imply):
-            return ast.Imply(self.formula(formula.condition, fresh), self.formula(formula.consequence, fresh))
-        return formula
+            return self.expand(formula)
+        return super().formula(formula)
 
-    def expand(self, atom: ast.Atom, fresh: Fresh) -> ast.Formula:
+    def expand(self, atom: ast.Atom) -> ast.Formula:
         bodies = []
         for rule in self.rules[atom.predicate]:
             pairs = zip(rule.predicate.parameters, atom.args, strict=True)
             mapping: dict[str, ast.Term] = {p.name: arg for p, arg in pairs}
-            body = self.formula(rule.body, fresh)
-            bodies.append(ast.substitute(_rename_bound(body, fresh), mapping))
+            body = self.formula(rule.body)
+            bodies.append(ast.substitute(_Renamer(self.fresh).formula(body), mapping))
         return disjoin(bodies)
 
-    def effect(self, effect: ast.Effect, fresh: Fresh) -> ast.Effect:
-        return map_effect(effect, lambda condition: self.formula(condition, fresh))
 
+class _Renamer(Rewriter):
+    """Renames the quantified variables of a substituted body apart from those where it lands."""
 
-def _rename_bound(formula: ast.Formula, fresh: Fresh) -> ast.Formula:
-    """Rename the quantified variables of a substituted body apart from those where it lands."""
-    if isinstance(formula, ast.Exists | ast.Forall):
-        variables, mapping = _renamed(formula.variables, fresh)
-        body = _rename_bound(ast.substitute(formula.body, mapping), fresh)
-        return replace(formula, variables=variables, body=body)
-    if isinstance(formula, ast.And | ast.Or):
-        return replace(formula, parts=tuple(_rename_bound(p, fresh) for p in formula.parts))
-    if isinstance(formula, ast.Not):
-        return ast.Not(_rename_bound(formula.body, fresh))
-    if isinstance(formula, ast.Imply):
-        return ast.Imply(_rename_bound(formula.condition, fresh), _rename_bound(formula.consequence, fresh))
-    return formula
+    def __init__(self, fresh: Fresh) -> None:
+        self.fresh = fresh
+
+    def formula(self, formula: ast.Formula) -> ast.Formula:
+        if isinstance(formula, ast.Exists | ast.Forall):
+            variables, mapping = _renamed(formula.variables, self.fresh)
+            return replace(formula, variables=variables, body=self.formula(ast.substitute(formula.body, mapping)))
+        return super().formula(formula)
 
 
 class _Component:
@@ -112,7 +108,7 @@ class _Fixpoint:
         self.components: list[_Component] = []
         computed = {n for c in components for n in c}
         for names in components:
-            bodies = [(rule, substituter.formula(rule.body, Fresh(variables_in(rule.body))))
+            bodies = [(rule, substituter.within(Fresh(variables_in(rule.body))).formula(rule.body))
                       for name in names for rule in rules[name]]
             component = _Component(names, bodies)
             component.below = [c for c in self.components if c.names & component.reads]
@@ -267,11 +263,11 @@ def remove_derived(task: ParsedTask) -> PassResult:
         if isinstance(s, ast.DerivedPredicate):
             continue
         if isinstance(s, ast.Action):
-            fresh = Fresh(variables_in(s))
-            s = replace(s, precondition=substituter.formula(s.precondition, fresh) if s.precondition else None,
-                        effect=substituter.effect(s.effect, fresh) if s.effect else None)
+            substituter.within(Fresh(variables_in(s)))
+            s = replace(s, precondition=substituter.formula(s.precondition) if s.precondition else None,
+                        effect=substituter.effect(s.effect) if s.effect else None)
         structures.append(s)
-    goal = substituter.formula(problem.goal, Fresh(variables_in(problem.goal))) if problem.goal else None
+    goal = substituter.within(Fresh(variables_in(problem.goal))).formula(problem.goal) if problem.goal else None
     predicates = tuple(p for p in domain.predicates if p.name not in rules or p.name in computed)
     origins = identity(domain)  # substitution keeps every action's name and parameters
     notes: tuple[str, ...] = ()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import cast
 
-from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, map_effect, nnf
+from pddltools.compile.formulas import FALSE, TRUE, Rewriter, conjoin, conjuncts, nnf
 from pddltools.compile.task import Origin, ParsedTask, PassResult, names_in_use, unique_name
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import OBJECT, TypeHierarchy, type_names, typed_objects
@@ -28,7 +28,9 @@ def _is_equality(node: ast.Node) -> bool:
                     for side in (node.left, node.right)))
 
 
-class _Rewriter:
+class _Rewriter(Rewriter):
+    """Equalities of terms become `same`/`distinct` atoms (on formulas in negation normal form)."""
+
     def __init__(self, taken: set[str]) -> None:
         self.same = unique_name("same", taken)
         self.distinct = unique_name("distinct", taken)
@@ -39,13 +41,7 @@ class _Rewriter:
             return self.equality(cast(ast.Comparison, formula.body), False)
         if _is_equality(formula):
             return self.equality(cast(ast.Comparison, formula), True)
-        if isinstance(formula, ast.And):
-            return conjoin(self.formula(p) for p in formula.parts)
-        if isinstance(formula, ast.Or):
-            return ast.Or(tuple(self.formula(p) for p in formula.parts))
-        if isinstance(formula, ast.Exists | ast.Forall | ast.Preference):
-            return replace(formula, body=self.formula(formula.body))
-        return formula
+        return super().formula(formula)
 
     def equality(self, comparison: ast.Comparison, positive: bool) -> ast.Formula:
         left, right = cast(ast.Term, comparison.left), cast(ast.Term, comparison.right)
@@ -57,8 +53,8 @@ class _Rewriter:
         self.used.add(name)
         return ast.Atom(name, (left, right))
 
-    def effect(self, effect: ast.Effect) -> ast.Effect:
-        return map_effect(effect, lambda condition: self.formula(nnf(condition)))
+    def condition(self, formula: ast.Formula) -> ast.Formula:
+        return self.formula(nnf(formula))
 
 
 class Types:

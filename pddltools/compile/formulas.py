@@ -16,18 +16,23 @@ FALSE = ast.Or(())
 
 class Rewriter:
     """A pass over formulas and effects that rebuilds each connective, quantifier and effect over its
-    rewritten parts (conjunctions and disjunctions flattened by `conjoin`/`disjoin`). A pass overrides
-    `formula`, `effect` or `condition` for the nodes it changes and leaves the rest to this class, as
-    Unified Planning's compilers subclass one walker."""
+    rewritten parts (conjunctions and disjunctions flattened by `conjoin`/`disjoin`, the one flattening
+    rule of every pass; the other connectives rebuilt through the tree layer's `map_children`). A pass
+    overrides `formula`, `effect`, `condition` or `literal` for the nodes it changes and leaves the rest
+    to this class, as Unified Planning's compilers subclass one walker."""
 
     def formula(self, formula: ast.Formula) -> ast.Formula:
         if isinstance(formula, ast.And):
             return conjoin(self.formula(p) for p in formula.parts)
         if isinstance(formula, ast.Or):
             return disjoin(self.formula(p) for p in formula.parts)
-        if isinstance(formula, ast.Exists | ast.Forall):
-            return replace(formula, body=self.formula(formula.body))
+        if isinstance(formula, _CONNECTIVES):
+            # the sub-nodes that are no formula (a quantifier's variables, a time) come back unchanged
+            return formula.map_children(self._part)
         return formula
+
+    def _part(self, node: ast.Node) -> ast.Node:
+        return self.formula(node) if isinstance(node, _FORMULA_NODES) else node
 
     def condition(self, formula: ast.Formula) -> ast.Formula:
         """The rewritten condition of a `when` effect."""
@@ -40,20 +45,15 @@ class Rewriter:
             return ast.When(self.condition(effect.condition), self.effect(effect.body))
         if isinstance(effect, ast.ForallEffect):
             return replace(effect, body=self.effect(effect.body))
+        return self.literal(effect)
+
+    def literal(self, effect: ast.Effect) -> ast.Effect:
+        """The rewritten effect part that is no `and`, `when` or `forall` (a literal, an assignment)."""
         return effect
 
 
-def map_effect(effect: ast.Effect, condition: Callable[[ast.Formula], ast.Formula],
-               leaf: Callable[[ast.Effect], ast.Effect] | None = None) -> ast.Effect:
-    """The effect rebuilt through `and`, `when` and `forall`: each `when` condition rewritten by
-    `condition`, each other part (literal, assignment, timed effect) by `leaf` (kept as it is without)."""
-    if isinstance(effect, ast.AndEffect):
-        return ast.AndEffect(tuple(map_effect(p, condition, leaf) for p in effect.parts))
-    if isinstance(effect, ast.When):
-        return ast.When(condition(effect.condition), map_effect(effect.body, condition, leaf))
-    if isinstance(effect, ast.ForallEffect):
-        return replace(effect, body=map_effect(effect.body, condition, leaf))
-    return effect if leaf is None else leaf(effect)
+_CONNECTIVES = (ast.Not, ast.Imply, ast.Exists, ast.Forall, ast.Preference, ast.Timed)
+_FORMULA_NODES = (ast.And, ast.Or, *_CONNECTIVES, ast.Atom, ast.Comparison)
 
 
 def conjuncts(formula: ast.Formula | None) -> tuple[ast.Formula, ...]:
@@ -73,25 +73,24 @@ def disjuncts(formula: ast.Formula) -> tuple[ast.Formula, ...]:
 
 def conjoin(parts: Iterable[ast.Formula]) -> ast.Formula:
     """A flat conjunction without repeated parts; one part stands alone; any false part makes it false."""
-    out: list[ast.Formula] = []
-    for part in parts:
-        for p in conjuncts(part):
-            if p == FALSE:
-                return FALSE
-            if p not in out:
-                out.append(p)
-    return out[0] if len(out) == 1 else ast.And(tuple(out))
+    return _junction(parts, conjuncts, FALSE, ast.And)
 
 
 def disjoin(parts: Iterable[ast.Formula]) -> ast.Formula:
+    """A flat disjunction without repeated parts; one part stands alone; any true part makes it true."""
+    return _junction(parts, disjuncts, TRUE, ast.Or)
+
+
+def _junction(parts: Iterable[ast.Formula], split: Callable[[ast.Formula], tuple[ast.Formula, ...]],
+              absorbing: ast.Formula, make: Callable[[tuple[ast.Formula, ...]], ast.Formula]) -> ast.Formula:
     out: list[ast.Formula] = []
     for part in parts:
-        for p in disjuncts(part):
-            if p == TRUE:
-                return TRUE
+        for p in split(part):
+            if p == absorbing:
+                return absorbing
             if p not in out:
                 out.append(p)
-    return out[0] if len(out) == 1 else ast.Or(tuple(out))
+    return out[0] if len(out) == 1 else make(tuple(out))
 
 
 def nnf(formula: ast.Formula, positive: bool = True) -> ast.Formula:

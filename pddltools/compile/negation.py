@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from pddltools.compile.equality import Types, unify
 from pddltools.compile.errors import compile_error
-from pddltools.compile.formulas import TRUE, Universe, conjoin, conjuncts, flat_effect, map_effect, nnf
+from pddltools.compile.formulas import TRUE, Rewriter, Universe, conjoin, conjuncts, flat_effect, nnf
 from pddltools.compile.task import Origin, ParsedTask, PassResult, names_in_use, unique_name
 from pddltools.pddl import ast
 
@@ -41,21 +41,20 @@ def _conditions(effect: ast.Effect | None) -> list[ast.Formula]:
     return [n.condition for n in effect.walk() if isinstance(n, ast.When)]
 
 
-class _Complements:
+class _Complements(Rewriter):
+    """Negated literals of the complemented predicates read their complement; effects keep both in step
+    (on formulas in negation normal form)."""
+
     def __init__(self, names: dict[str, str]) -> None:
         self.names = names
 
     def formula(self, formula: ast.Formula) -> ast.Formula:
         if isinstance(formula, ast.Not) and isinstance(formula.body, ast.Atom) and formula.body.predicate in self.names:
             return ast.Atom(self.names[formula.body.predicate], formula.body.args)
-        if isinstance(formula, ast.And | ast.Or):
-            return replace(formula, parts=tuple(self.formula(p) for p in formula.parts))
-        if isinstance(formula, ast.Exists | ast.Forall | ast.Preference):
-            return replace(formula, body=self.formula(formula.body))
-        return formula
+        return super().formula(formula)
 
-    def effect(self, effect: ast.Effect) -> ast.Effect:
-        return map_effect(effect, lambda condition: self.formula(nnf(condition)), self.literal)
+    def condition(self, formula: ast.Formula) -> ast.Formula:
+        return self.formula(nnf(formula))
 
     def literal(self, effect: ast.Effect) -> ast.Effect:
         if isinstance(effect, ast.Atom) and effect.predicate in self.names:

@@ -17,15 +17,19 @@ from dataclasses import replace
 
 from pddltools.check.features import object_functions
 from pddltools.compile.errors import compile_error
-from pddltools.compile.formulas import Fresh, conjoin, map_effect, variables_in
+from pddltools.compile.formulas import Fresh, Rewriter, conjoin, variables_in
 from pddltools.compile.task import ParsedTask, PassResult, identity, names_in_use, unique_name
 from pddltools.pddl import ast
 
 
-class _Rewriter:
+class _Rewriter(Rewriter):
+    """Object fluents become predicates with the value as a last argument; `fresh` names the variables
+    their values are read through, for the structure being rewritten."""
+
     def __init__(self, functions: dict[str, ast.FunctionDecl], names: dict[str, str]) -> None:
         self.functions = functions
         self.names = names
+        self.fresh = Fresh(())
 
     def value_type(self, function: str) -> ast.TypeRef | None:
         return self.functions[function].type
@@ -36,29 +40,23 @@ class _Rewriter:
     def atom(self, term: ast.FunctionTerm, value: ast.Term) -> ast.Atom:
         return ast.Atom(self.names[term.function], (*term.args, value))
 
-    def formula(self, formula: ast.Formula, fresh: Fresh) -> ast.Formula:
+    def formula(self, formula: ast.Formula) -> ast.Formula:
         if isinstance(formula, ast.Comparison) and formula.op == "=":
             left, right = formula.left, formula.right
             if self.is_fluent(left) and isinstance(right, ast.Variable | ast.Constant):
-                return self.formula(self.atom(left, right), fresh)  # type: ignore[arg-type]
+                return self.formula(self.atom(left, right))  # type: ignore[arg-type]
             if self.is_fluent(right) and isinstance(left, ast.Variable | ast.Constant):
-                return self.formula(self.atom(right, left), fresh)  # type: ignore[arg-type]
+                return self.formula(self.atom(right, left))  # type: ignore[arg-type]
             if self.is_fluent(left) and self.is_fluent(right):  # one value both have
-                value = ast.Variable(fresh("?val"))
+                value = ast.Variable(self.fresh("?val"))
                 both = conjoin([self.atom(left, value), self.atom(right, value)])  # type: ignore[arg-type]
                 return ast.Exists((ast.TypedName(value.name, self.value_type(left.function)),),  # type: ignore[union-attr]
-                                  self.formula(both, fresh))
+                                  self.formula(both))
         if isinstance(formula, ast.Atom | ast.Comparison):
-            return self.lift(formula, fresh)
-        if isinstance(formula, ast.And | ast.Or):
-            return replace(formula, parts=tuple(self.formula(p, fresh) for p in formula.parts))
-        if isinstance(formula, ast.Not | ast.Exists | ast.Forall | ast.Preference):
-            return replace(formula, body=self.formula(formula.body, fresh))
-        if isinstance(formula, ast.Imply):
-            return ast.Imply(self.formula(formula.condition, fresh), self.formula(formula.consequence, fresh))
-        return formula
+            return self.lift(formula)
+        return super().formula(formula)
 
-    def lift(self, formula: ast.Atom | ast.Comparison, fresh: Fresh) -> ast.Formula:
+    def lift(self, formula: ast.Atom | ast.Comparison) -> ast.Formula:
         """Read each object fluent among the literal's arguments through an existential variable."""
         found: list[tuple[ast.FunctionTerm, ast.Variable]] = []
 
@@ -66,7 +64,7 @@ class _Rewriter:
             if isinstance(t, ast.FunctionTerm):
                 inner = replace(t, args=tuple(term(a) for a in t.args))  # type: ignore[misc]
                 if inner.function in self.functions:
-                    variable = ast.Variable(fresh("?val"))
+                    variable = ast.Variable(self.fresh("?val"))
                     found.append((inner, variable))
                     return variable
                 return inner
@@ -82,11 +80,7 @@ class _Rewriter:
         variables = tuple(ast.TypedName(v.name, self.value_type(f.function)) for f, v in found)
         return ast.Exists(variables, conjoin([*reads, rebuilt]))
 
-    def effect(self, effect: ast.Effect, fresh: Fresh) -> ast.Effect:
-        return map_effect(effect, lambda condition: self.formula(condition, fresh),
-                          lambda part: self.update(part, fresh))
-
-    def update(self, effect: ast.Effect, fresh: Fresh) -> ast.Effect:
+    def literal(self, effect: ast.Effect) -> ast.Effect:
         """A literal or an assignment: assignments to object fluents become predicate updates."""
         if isinstance(effect, ast.Atom | ast.Not):
             target = effect if isinstance(effect, ast.Atom) else effect.body
@@ -97,14 +91,14 @@ class _Rewriter:
             fluent = effect.fluent
             if effect.op != "assign" or any(self.is_fluent(a) for a in fluent.args):
                 raise compile_error("E801", f"cannot compile {effect} into predicates", effect.span)
-            old = ast.Variable(fresh("?old"))
+            old = ast.Variable(self.fresh("?old"))
             value_type = self.value_type(fluent.function)
             clear = ast.ForallEffect((ast.TypedName(old.name, value_type),), ast.Not(self.atom(fluent, old)))
             value = effect.value
             if isinstance(value, ast.Variable | ast.Constant):
                 return ast.AndEffect((clear, self.atom(fluent, value)))
             if self.is_fluent(value) and not any(self.is_fluent(a) for a in value.args):  # type: ignore[union-attr]
-                new = ast.Variable(fresh("?new"))
+                new = ast.Variable(self.fresh("?new"))
                 copy = ast.ForallEffect((ast.TypedName(new.name, value_type),), ast.When(
                     self.atom(value, new), self.atom(fluent, new)))  # type: ignore[arg-type]
                 return ast.AndEffect((clear, copy))
@@ -122,12 +116,12 @@ def remove_object_fluents(task: ParsedTask) -> PassResult:
     rewriter = _Rewriter(functions, names)
     structures: list[ast.Structure] = []
     for s in domain.structures:
-        fresh = Fresh(variables_in(s))
+        rewriter.fresh = Fresh(variables_in(s))
         if isinstance(s, ast.Action):
-            s = replace(s, precondition=rewriter.formula(s.precondition, fresh) if s.precondition else None,
-                        effect=rewriter.effect(s.effect, fresh) if s.effect else None)
+            s = replace(s, precondition=rewriter.formula(s.precondition) if s.precondition else None,
+                        effect=rewriter.effect(s.effect) if s.effect else None)
         elif isinstance(s, ast.DerivedPredicate):
-            s = replace(s, body=rewriter.formula(s.body, fresh))
+            s = replace(s, body=rewriter.formula(s.body))
         structures.append(s)
     predicates = [*domain.predicates, *(ast.PredicateDecl(names[f.name], (
         *f.parameters, ast.TypedName("?value", f.type))) for f in functions.values())]
@@ -138,7 +132,10 @@ def remove_object_fluents(task: ParsedTask) -> PassResult:
                 init.append(rewriter.atom(element.fluent, element.value))
         else:
             init.append(element)
-    goal = rewriter.formula(problem.goal, Fresh(variables_in(problem.goal))) if problem.goal else None
+    goal = None
+    if problem.goal is not None:
+        rewriter.fresh = Fresh(variables_in(problem.goal))
+        goal = rewriter.formula(problem.goal)
     domain = replace(domain, predicates=tuple(predicates),
                      functions=tuple(f for f in domain.functions if f.name not in functions),
                      structures=tuple(structures))

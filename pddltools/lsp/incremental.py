@@ -5,12 +5,12 @@ for it costs hundreds of milliseconds on a 5,000-line domain. Here each section 
 (`pddl.LANGUAGE.parse_section`) into a cache keyed by its text, and the `Domain` or `Problem` is
 assembled from the sections by the parser's own assembly (`LANGUAGE.assemble`).
 
-Spans: a section is parsed as a text of its own, so its spans count from the section's start. Each
-section's spans are then hung below one anchor span (a `Span` whose origin is another span is what
-`Span` was built for: the offset inside its parent). When the section moves (text was typed above it),
-only the anchor is moved to the new document, and every span inside follows; spans therefore always
-count in the current document. Moving the anchor rebinds a frozen object with `object.__setattr__`,
-as `Span.__init__` itself does; it is done only on spans this module created.
+Spans: a section is parsed as a text of its own, so its spans count from the section's start. A
+cached section is kept with the document version and offset its spans were last placed at; when it is
+used at another place (text was typed above it, or only the document's version changed), its nodes
+and diagnostics are rebuilt with their spans shifted onto the new version (`tree.shift_spans`), so
+spans always count in the current document. Spans are frozen and hashed by their place: they are
+replaced, never changed.
 
 A section that does not parse is left out (its syntax errors are reported, located in the document),
 so that the rest is still checked; text outside sections that does not fit (no header, stray words)
@@ -21,29 +21,58 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic, Source, Span, error
 from pddltools.lsp.recovery import Parsed, Section, parse_document, sections
 from pddltools.pddl import ast
 from pddltools.pddl.language import LANGUAGE
-from pddltools.syntax.language import SectionParse
+from pddltools.tree import Tree, collection_paused, shift_span, shift_spans
 
-_SPACE = re.compile(r"(?:\s+|;[^\n]*)*")
-_PARENS = re.compile(r";[^\n]*|[()]")
+
+class _Ignored:
+    """What the grammar ignores between tokens, as the parser's `Language.ignored` gives it: `space`
+    matches a run of it; `parens` finds the parentheses outside comments (a comment, an ignored
+    terminal that does not match a blank, may hold one)."""
+
+    @cached_property
+    def space(self) -> re.Pattern[str]:
+        return re.compile("(?:" + "|".join(f"(?:{p})" for p in LANGUAGE.ignored()) + ")*")
+
+    @cached_property
+    def parens(self) -> re.Pattern[str]:
+        comments = [p for p in LANGUAGE.ignored() if not re.fullmatch(p, " ")]
+        return re.compile("|".join([*(f"(?:{p})" for p in comments), "[()]"]))
+
+    def match(self, text: str, pos: int, endpos: int | None = None) -> re.Match[str] | None:
+        return self.space.match(text, pos, len(text) if endpos is None else endpos)
+
+
+_SPACE = _Ignored()
 
 
 @dataclass
 class _SectionResult:
     """One section's parse: the builder's value (a node, or (kind, value, start) for a declaration
-    section), its warnings and syntax errors, and the anchor its spans hang below."""
+    section), its warnings and syntax errors, all with spans on `source` for a section at `start`."""
 
     value: Any
     warnings: list[Diagnostic]
     errors: list[Diagnostic]
-    anchor: Span
+    source: Source
+    start: int
     kind: str
+
+    def placed(self, source: Source, start: int) -> _SectionResult:
+        """This section with its spans on `source`, for the section at `start` (itself if they are)."""
+        if source is self.source and start == self.start:
+            return self
+        delta = start - self.start
+        return _SectionResult(_shift_value(self.value, source, delta),
+                              [_shift_diagnostic(d, source, delta) for d in self.warnings],
+                              [_shift_diagnostic(d, source, delta) for d in self.errors], source, start, self.kind)
 
 
 @dataclass
@@ -55,7 +84,7 @@ class SectionCache:
     reused: int = 0  # sections taken from the cache by the last parse (tests read it)
 
     def parse(self, source: Source) -> Parsed:
-        with self.lock:
+        with self.lock, collection_paused():  # the re-used sections are rebuilt: thousands of nodes
             try:
                 result = _parse(source, self)
             except RecursionError:
@@ -91,18 +120,16 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
             cut.append(part)
             region = (rule, text[part.start:part.end].rstrip())
             broken = used.get(region) or cache.entries.get(region) or _parse_section(source.name, region[1], rule)
-            used[region] = broken
-            _move(broken.anchor, source, part.start)
+            broken = used[region] = broken.placed(source, part.start)
             syntax += broken.errors or _structure_error(source, part, end)
             continue
         key = (rule, text[part.start:end])
         entry = used.get(key) or cache.entries.get(key)
         if entry is not None and key not in used:
             cache.reused += 1
-        if entry is None or key in used:  # a section repeated verbatim gets spans of its own
+        if entry is None:
             entry = fresh.pop(index, None) or _parse_section(source.name, key[1], rule)
-        used[key] = entry
-        _move(entry.anchor, source, part.start)
+        entry = used[key] = entry.placed(source, part.start)  # a repeated section: placed again
         if entry.errors:
             cut.append(part)
             syntax += entry.errors
@@ -124,10 +151,8 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
 
 def _parse_section(name: str, text: str, kind: str) -> _SectionResult:
     own = Source(text, name)
-    anchor = Span(own, 0, len(text))
     found = LANGUAGE.parse_section(own, kind)
-    _hang(found, own, anchor)
-    return _SectionResult(found.value, list(found.warnings), list(found.errors), anchor, kind)
+    return _SectionResult(found.value, list(found.warnings), list(found.errors), own, 0, kind)
 
 
 _STRUCTURES = (":action", ":durative-action", ":derived")
@@ -138,7 +163,7 @@ def _parse_new_structures(name: str, text: str, parts: list[Section], ends: list
     """The actions and axioms not in the cache, parsed together as one domain, by section index.
 
     Parsed one by one they would miss the parser's fast path for runs of actions (several times
-    slower on a large domain's first parse); together, each structure still gets its own anchor.
+    slower on a large domain's first parse); together, each is kept at its own offset in the run.
     When the run does not parse, nothing is returned and each is parsed alone (to locate the errors).
     """
     wanted = [i for i, part in enumerate(parts) if part.keyword in _STRUCTURES and ends[i] is not None
@@ -162,43 +187,37 @@ def _parse_new_structures(name: str, text: str, parts: list[Section], ends: list
     out: dict[int, _SectionResult] = {}
     for index, node, offset in zip(wanted, found.nodes, offsets, strict=True):
         length = ends[index] - parts[index].start  # type: ignore[operator]
-        anchor = Span(own, 0, length)
         mine = [w for w in warnings if w.span is not None and offset <= w.span.start < offset + length]
-        _rebase([node], mine, own, anchor, offset)  # type: ignore[list-item]
-        out[index] = _SectionResult(node, mine, [], anchor, rule)
+        out[index] = _SectionResult(node, mine, [], own, offset, rule)
     return out
 
 
-def _rebase(nodes: list[ast.Node], diagnostics: list[Diagnostic], own: Source, anchor: Span, offset: int) -> None:
-    """Re-parent the spans made on `own` below `anchor`, counting from `offset` of `own`."""
-    for root in nodes:
-        for node in root.walk():
-            span = node.span
-            if span is not None and span.origin is own:
-                object.__setattr__(span, "offset", span.offset - offset)
-                object.__setattr__(span, "origin", anchor)
-    for diagnostic in diagnostics:
-        for span in (diagnostic.span, *(s for _, s in diagnostic.notes)):
-            if span is not None and span.origin is own:
-                object.__setattr__(span, "offset", span.offset - offset)
-                object.__setattr__(span, "origin", anchor)
+def _shift_value(value: Any, source: Source, delta: int) -> Any:
+    """A section's value with its spans shifted: a node, or a declaration's (kind, value, start)."""
+    if isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], str) and isinstance(value[2], int):
+        kind, inner, start = value
+        return kind, _shift_nodes(inner, source, delta), start + delta
+    return _shift_nodes(value, source, delta)
 
 
-def _hang(found: SectionParse, own: Source, anchor: Span) -> None:
-    """Re-parent every span made on the section's own text below `anchor`."""
-    nodes = [n for n in found.nodes if isinstance(n, ast.Node)]
-    _rebase(nodes, [*found.warnings, *found.errors], own, anchor, 0)
+def _shift_nodes(value: Any, source: Source, delta: int) -> Any:
+    if isinstance(value, Tree):
+        return shift_spans(value, source, delta)
+    if isinstance(value, tuple):
+        return tuple([_shift_nodes(item, source, delta) for item in value])
+    return value
 
 
-def _move(anchor: Span, source: Source, start: int) -> None:
-    object.__setattr__(anchor, "origin", source)
-    object.__setattr__(anchor, "offset", start)
+def _shift_diagnostic(diagnostic: Diagnostic, source: Source, delta: int) -> Diagnostic:
+    span = diagnostic.span
+    notes = tuple((text, None if at is None else shift_span(at, source, delta)) for text, at in diagnostic.notes)
+    return replace(diagnostic, span=None if span is None else shift_span(span, source, delta), notes=notes)
 
 
 def _form_end(text: str, start: int, limit: int) -> int | None:
     """Where the form opening at `start` closes (just after its ')'), if it does before `limit`."""
     depth = 0
-    for match in _PARENS.finditer(text, start, limit):
+    for match in _SPACE.parens.finditer(text, start, limit):
         char = match.group()
         if char == "(":
             depth += 1

@@ -3,8 +3,9 @@
 A PDDL problem is checked against the domain `pddltools.domain_finder` finds for it, as every command
 finds it (the open documents count as the files given; an open one is read as the editor has it). An
 RDDL instance or non-fluents block finds the blocks it names among the open documents and the `*.rddl`
-files of its folder. Open PDDL documents are parsed section by section (`incremental`), files read from
-disk whole and cached by modification time. Thread-safe: diagnostics are computed off the event loop."""
+files of its folder. Open PDDL documents are parsed section by section (`incremental`), open RDDL
+documents block by block (`rddl_incremental`), files read from disk whole and cached by modification
+time. Thread-safe: diagnostics are computed off the event loop."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from pddltools.diagnostics import Diagnostic, Error, Source, decode_source
 from pddltools.domain_finder import HEAD_BYTES, DomainFinder, Kind, Resolution, classify, classify_file
 from pddltools.lsp.incremental import SectionCache
 from pddltools.lsp.pddl_index import Table, build_table
+from pddltools.lsp.rddl_incremental import BlockCache
 from pddltools.lsp.recovery import Parsed, parse_document
 from pddltools.pddl import ast
 from pddltools.rddl import ast as rast
@@ -83,6 +85,7 @@ class Workspace:
     _parses: dict[str, _Cached] = field(default_factory=dict)
     _headers: dict[Path, tuple[int, tuple[Kind | None, str | None]]] = field(default_factory=dict)
     _sections: dict[str, SectionCache] = field(default_factory=dict)
+    _blocks: dict[str, BlockCache] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
 
     # -- documents ------------------------------------------------------------------------------
@@ -105,6 +108,7 @@ class Workspace:
             self.documents.pop(uri, None)
             self._parses.pop(uri, None)
             self._sections.pop(uri, None)
+            self._blocks.pop(uri, None)
 
     def uri_of(self, name: str) -> str:
         """The URI for a span's file name (a path, or an unsaved buffer's URI)."""
@@ -243,7 +247,10 @@ class Workspace:
             if cached is not None and cached.key == key and isinstance(cached.value, RDDLParsed):
                 return cached.value
             text = doc.text
-        value = parse_rddl_text(Source(text, doc.name))
+            blocks = self._blocks.setdefault(doc.uri, BlockCache())
+        source = Source(text, doc.name)
+        node = blocks.parse(source)  # block by block; the recovering parser explains broken text
+        value = RDDLParsed(node, ()) if node is not None else parse_rddl_text(source)
         with self._lock:
             self._parses[doc.uri] = _Cached(key, value)
         return value

@@ -104,6 +104,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
     ignored = "|".join(_noncapturing(p) for p in t.ignored)
     ws = f"(?>(?:{ignored})*)"
     w = t.words
+    gaps = _gaps(t)
     o, c, neg = re.escape(w.open), re.escape(w.close), re.escape(w.negation)
 
     def atom(label: str, arguments: str) -> str:
@@ -122,12 +123,13 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
     )
     arg_rx = re.compile(rf"{ignored}|({variable}|{name})", CASELESS)
     hard = frozenset(t.hard_keywords)
+    unsplittable = re.compile(f"[{re.escape(gaps.unsplittable)}]").search if gaps.unsplittable else None
 
     def args(text: str, start: int, end: int, base: Span, base_start: int) -> tuple[Constant | Variable, ...] | None:
         """The arguments between `start` and `end`, their spans relative to `base`, which starts at
         `base_start` (the atom's span: relative offsets are small integers, shared)."""
         words = text[start:end]
-        if ";" in words:
+        if unsplittable is not None and unsplittable(words):  # a comment: str.split cannot read it
             return commented_args(text, start, end, base, base_start)
         out: list[Constant | Variable] = []
         append = out.append
@@ -259,7 +261,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
         return scan
 
     return (scan_literals, scan_init,
-            _action_scanner(t, ws, name, variable, number, term, hard, scan_literals, args),
+            _action_scanner(t, ws, gaps, name, variable, number, term, hard, scan_literals, args),
             timed_scanner(frozenset({*w.time_points, (OVER, w.over_all)})), timed_scanner(frozenset(w.time_points)))
 
 
@@ -287,7 +289,7 @@ _type_name = fast_constructor(TypeName)
 OVER = "over"
 
 
-def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str, term: str,
+def _action_scanner(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, number: str, term: str,
                     hard: frozenset[str], scan_literals: Scanner,
                     args: Callable[[str, int, int, Span, int], tuple[Constant | Variable, ...] | None]) -> Scanner:
     """A run of simple actions, the bulk of grounded domains: parameters without `either`, and a
@@ -298,7 +300,9 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
     w = t.words
     o, c = re.escape(w.open), re.escape(w.close)
     header = re.compile(rf"{ws}(?P<open>{o}){ws}{re.escape(w.action)}{end_word}{ws}(?P<name>{name}){ws}", CASELESS)
-    parameters = re.compile(rf"{re.escape(w.parameters)}{end_word}{ws}{o}(?P<params>[^{o}{c};]*){c}{ws}", CASELESS)
+    # A parameter list holding a comment (which may hold a parenthesis) is left to the grammar.
+    plain = f"[^{o}{c}{re.escape(gaps.commenting)}]*"
+    parameters = re.compile(rf"{re.escape(w.parameters)}{end_word}{ws}{o}(?P<params>{plain}){c}{ws}", CASELESS)
     precondition = re.compile(rf"{re.escape(w.precondition)}{end_word}{ws}", CASELESS)
     effect = re.compile(rf"{re.escape(w.effect)}{end_word}{ws}", CASELESS)
     opening = re.compile(rf"{o}{ws}(?:(?P<and>{re.escape(w.conjunction)}{end_word}{ws})|(?P<empty>{c}))", CASELESS)
@@ -312,20 +316,17 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
     variable_rx = re.compile(variable, CASELESS)
     space = re.compile(ws).fullmatch
     name_rx = re.compile(name, CASELESS)
+    # a word: up to white space, a comment or a parenthesis (the grammar's, see `_gaps`)
+    word_at = re.compile(rf"{ws}([^{re.escape(gaps.starts + w.open + w.close)}]+)").match
 
     def typed_parameters(text: str, start: int, end: int, source: Source) -> tuple[TypedName, ...] | None:
         out: list[TypedName] = []
         pending: list[tuple[str, int]] = []
         expect_type = False
         pos = start
-        find = text.find
-        for word in text[start:end].split():
-            begin = find(word, pos)
-            # str.split also splits at characters the grammar does not take for space (U+00A0, a
-            # vertical tab): what lies between two words must be the grammar's white space.
-            if not space(text, pos, begin):
-                return None
-            pos = begin + len(word)
+        while (m := word_at(text, pos, end)) is not None:
+            word = m.group(1)
+            begin, pos = m.span(1)
             if expect_type:
                 lowered = word.lower()
                 if lowered in hard or not name_rx.fullmatch(word):
@@ -455,6 +456,33 @@ def _action_scanner(t: Terminals, ws: str, name: str, variable: str, number: str
         return (tuple(found), end) if found else None
 
     return scan
+
+
+@dataclass(frozen=True)
+class Gaps:
+    """What the Python scanners need to know of the text the grammar ignores between tokens (its
+    %ignore'd terminals: white space, comments), as characters: `starts` those that begin it;
+    `unsplittable` those of them `str.split` does not split at (a comment's mark); `commenting` those
+    that begin an ignored text which may hold a parenthesis (a comment)."""
+
+    starts: str
+    unsplittable: str
+    commenting: str
+
+
+def _gaps(t: Terminals) -> Gaps:
+    """`Gaps` read off the grammar's ignored terminals by probing the characters up to U+00FF, alone
+    and doubled (a comment may open with two: `//`)."""
+    ignored = [re.compile(p, CASELESS) for p in t.ignored]
+    parens = (t.words.open, t.words.close)
+
+    def begins(c: str) -> bool:
+        return any((m := rx.match(probe)) is not None and m.end() > 0 for rx in ignored for probe in (c, c + c))
+
+    starts = [c for c in map(chr, range(256)) if begins(c)]
+    commenting = [c for c in starts
+                  if any(rx.fullmatch(lead + p) for rx in ignored for lead in (c, c + c) for p in parens)]
+    return Gaps("".join(starts), "".join(c for c in starts if not c.isspace()), "".join(commenting))
 
 
 @dataclass(frozen=True)

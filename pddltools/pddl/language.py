@@ -108,6 +108,9 @@ class PDDL(Language):
     def _requirement_warnings(self, node: Any) -> list[Diagnostic]:
         return requirement_warnings(node)
 
+    def ignored(self) -> tuple[str, ...]:
+        return _terminals(_parser(True).lark).ignored
+
     def expected_terminals(self, source: Source, offset: int) -> set[str]:
         return self._build(True).expected_at(source, offset)
 

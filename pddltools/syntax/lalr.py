@@ -34,6 +34,7 @@ from pddltools.syntax.lexing import (
     Scanner,
     UnexpectedCharacter,
     compile_terminals,
+    tokens,
     try_fast_paths,
 )
 
@@ -192,45 +193,22 @@ class FastParser:
         return set(found)
 
     def _run(self, source: Source, start: str) -> tuple[list[Any], list[Any]]:
-        text = source.text
-        # Case-insensitive grammars match with re.IGNORECASE and lower each token, rather than lower
-        # a copy of the whole text: that copy would be the largest allocation of a parse.
-        lower_each = self.lowercase and not text.islower()  # islower scans without copying
         if self.compiled is not None:
-            return self._run_compiled(source, start, lower_each)
+            # lowered token by token where the text has capitals: see `lexing.tokens`
+            return self._run_compiled(source, start, self.lowercase and not source.text.islower())
         actions, goto = self.actions, self.goto
-        keywords = self.keywords
-        trigger, fast_paths, max_stack = self.trigger, self.fast_paths, self.max_stack
+        fast_paths, max_stack = self.fast_paths, self.max_stack
         stack: list[Any] = [self.start_states[start]]
         values: list[Any] = []
-        pos = 0
-        while True:
-            restart = -1
-            for match in self.pattern.finditer(text, pos):
-                kind = match.lastgroup
-                assert kind is not None
-                begin = match.start(kind)
-                if kind == trigger:
-                    if len(stack) > max_stack:
-                        raise NestingTooDeep(begin)
-                    fast = try_fast_paths(fast_paths, self.accepts, stack, text, begin, source)
-                    if fast is not None:
-                        name, value, restart = fast
-                        self._feed(Tok(name, value, begin, restart), stack, values, actions, goto)
-                        break
-                elif kind == ERROR:
-                    if begin == len(text):
-                        break
-                    raise UnexpectedCharacter(begin, match.group(kind))
-                value = match.group(kind)
-                if lower_each:
-                    value = value.lower()
-                if kind in keywords:
-                    kind = keywords[kind].get(value, kind)
-                self._feed(Tok(kind, value, begin, match.end()), stack, values, actions, goto)
-            if restart < 0:
-                break
-            pos = restart
+        text = source.text
+
+        def fast(begin: int) -> tuple[str, object, int] | None:
+            if len(stack) > max_stack:
+                raise NestingTooDeep(begin)
+            return try_fast_paths(fast_paths, self.accepts, stack, text, begin, source)
+
+        for kind, value, begin, end in tokens(self.pattern, self.keywords, text, self.lowercase, self.trigger, fast):
+            self._feed(Tok(kind, value, begin, end), stack, values, actions, goto)
         return stack, values
 
     def _run_compiled(self, source: Source, start: str, lower_each: bool) -> tuple[list[Any], list[Any]]:

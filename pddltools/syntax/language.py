@@ -86,6 +86,12 @@ class Language(ABC):
     def expected_terminals(self, source: Source, offset: int) -> set[str]:
         """The terminals the parser would shift at `offset` (empty when the text before it is broken)."""
 
+    def ignored(self) -> tuple[str, ...]:
+        """The regular expressions of what the grammar ignores between tokens (white space, comments):
+        its %ignore'd terminals, for tools that skip such text without parsing (the language server
+        finding where sections end). Not abstract, so that a language added before it keeps working."""
+        raise NotImplementedError(f"{type(self).__name__} does not say what its grammar ignores")
+
     @abstractmethod
     def keywords(self) -> Mapping[str, str]:
         """The grammar's keyword terminals: name -> the literal text."""

@@ -118,56 +118,75 @@ class GrammarLexer(Lexer):
     def __init__(self, lexer_conf: Any) -> None:
         flags = lexer_conf.g_regex_flags | (CASELESS if self.lowercase else 0)
         self.pattern, self.ignore, self.keywords = compile_terminals(
-            list(lexer_conf.terminals), set(lexer_conf.ignore), flags, self.lowercase)
+            list(lexer_conf.terminals), set(lexer_conf.ignore), flags, self.lowercase, skip_ignored=True)
         self.terminal_names = {t.name for t in lexer_conf.terminals}
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
         raw = lexer_state.text
         text: str = raw if isinstance(raw, str) else raw.text  # Lark >= 1.2 wraps the text in a TextSlice
-        # Matched caselessly and lowered token by token, as `lalr.FastParser` does: one rule for both.
-        lower_each = self.lowercase and not text.islower()
-        ignore = self.ignore
-        keywords = self.keywords
         fast_paths = self.fast_paths
-        trigger = self.fast_trigger
-        checked = bool(trigger) and parser_state is not None
+        checked = bool(self.fast_trigger) and parser_state is not None
         states = parser_state.parse_conf.states if checked else None
         state_stack = parser_state.state_stack if checked else None
         max_stack = self.max_stack or 1 << 62
         source = self.source.get(None) if fast_paths else None
-        pos = 0
-        while True:
-            restart = -1
-            for match in self.pattern.finditer(text, pos):
-                kind = match.lastgroup
-                assert kind is not None
-                if kind in ignore:
-                    continue
-                if kind == trigger and states is not None and state_stack is not None:
-                    if len(state_stack) > max_stack:
-                        raise NestingTooDeep(match.start())
-                    assert source is not None
-                    fast = try_fast_paths(fast_paths, lambda stack, name: name in states[stack[-1]]
-                                          and _accepts(states, stack, name), state_stack, text, match.start(), source)
-                    if fast is not None:
-                        name, value, restart = fast
-                        # Its text is the terminal's name, not "": Lark's loop takes the end-of-file
-                        # token's position from the last token only when that token is truthy.
-                        token = Token(name, name, match.start(), None, None, None, None, restart)
-                        token.value = value
-                        yield token
-                        break
-                if kind == ERROR:
-                    raise UnexpectedCharacter(match.start(), match.group())
-                value = match.group()
-                if lower_each:
-                    value = value.lower()
-                if kind in keywords:
-                    kind = keywords[kind].get(value, kind)
-                yield Token(kind, value, match.start(), None, None, None, None, match.end())
-            if restart < 0:
-                return
-            pos = restart
+
+        def fast(begin: int) -> tuple[str, object, int] | None:
+            assert states is not None and state_stack is not None and source is not None
+            if len(state_stack) > max_stack:
+                raise NestingTooDeep(begin)
+            return try_fast_paths(fast_paths, lambda stack, name: name in states[stack[-1]]
+                                  and _accepts(states, stack, name), state_stack, text, begin, source)
+
+        for kind, value, begin, end in tokens(self.pattern, self.keywords, text, self.lowercase,
+                                              self.fast_trigger if checked else "", fast):
+            if kind in fast_paths:
+                # Its text is the terminal's name, not "": Lark's loop takes the end-of-file token's
+                # position from the last token only when that token is truthy.
+                token = Token(kind, kind, begin, None, None, None, None, end)
+                token.value = value
+                yield token
+            else:
+                yield Token(kind, value, begin, None, None, None, None, end)
+
+
+def tokens(pattern: re.Pattern[str], keywords: dict[str, dict[str, str]], text: str, lowercase: bool,
+           trigger: str, fast: Callable[[int], tuple[str, object, int] | None]
+           ) -> Iterator[tuple[str, Any, int, int]]:
+    """The tokens of `text` as (terminal, value, start, end), by a `compile_terminals(skip_ignored=True)`
+    pattern: the one token loop of both parse loops (Lark's, through `GrammarLexer`, and
+    `lalr.FastParser`'s). At each `trigger` token, `fast(start)` may return a fast path's token
+    (terminal, value, end) instead, and the scan goes on after it. The parser must consume each token
+    before the next is asked for: `fast` looks at its current state."""
+    # Case-insensitive grammars match with re.IGNORECASE and lower each token, rather than lower a
+    # copy of the whole text: that copy would be the largest allocation of a parse.
+    lower_each = lowercase and not text.islower()  # islower scans without copying
+    pos = 0
+    while True:
+        restart = -1
+        for match in pattern.finditer(text, pos):
+            kind = match.lastgroup
+            assert kind is not None
+            begin = match.start(kind)
+            if kind == trigger:
+                found = fast(begin)
+                if found is not None:
+                    name, value, restart = found
+                    yield name, value, begin, restart
+                    break
+            elif kind == ERROR:
+                if begin == len(text):
+                    return
+                raise UnexpectedCharacter(begin, match.group(kind))
+            value = match.group(kind)
+            if lower_each:
+                value = value.lower()
+            if kind in keywords:
+                kind = keywords[kind].get(value, kind)
+            yield kind, value, begin, match.end()
+        if restart < 0:
+            return
+        pos = restart
 
 
 def try_fast_paths(fast_paths: dict[str, Scanner], accepts: Callable[[list[Any], str], bool], stack: list[Any],

@@ -5,16 +5,38 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from pddltools.diagnostics import Source, read_source
+
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "corpus" / "lsp"
 SHARED = REPO.parent / "shared" / "corpus"
+
+
+def parsed_corpus_texts(folder: str, pattern: str, parse: Callable[[Source], object],
+                        errors: type[Exception], step: int, max_size: int | None = None) -> list[str]:
+    """Every `step`-th file of the shared corpus' `folder` (below `max_size` bytes) that `parse` takes,
+    as text; the test is skipped where the corpus is not there."""
+    root = SHARED / folder
+    if not root.is_dir():
+        pytest.skip("the shared corpus is not there")
+    paths = [p for p in sorted(root.rglob(pattern)) if max_size is None or p.stat().st_size < max_size][::step]
+    texts = []
+    for path in paths:
+        text = read_source(path).text
+        try:
+            parse(Source(text, str(path)))
+        except errors:
+            continue
+        texts.append(text)
+    return texts
 
 
 def server_command() -> list[str]:

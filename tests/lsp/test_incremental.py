@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from pddltools.diagnostics import Source, read_source
+from pddltools.diagnostics import Source
 from pddltools.lsp.incremental import SectionCache
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse
 from pddltools.syntax.errors import ParseError
 
-from .conftest import CORPUS, SHARED
+from .conftest import CORPUS, parsed_corpus_texts
 
 
 def places(node: ast.Node) -> list[tuple[str, int, int]]:
@@ -59,22 +59,25 @@ def test_text_outside_sections_falls_back_to_the_recovering_parser() -> None:
 
 @pytest.mark.corpus
 def test_equal_to_the_parser_on_the_corpus() -> None:
-    root = SHARED / "pddl"
-    if not root.is_dir():
-        pytest.skip("the shared corpus is not there")
-    files = [p for p in sorted(root.rglob("*.pddl")) if p.stat().st_size < 400_000][::5]
-    checked = 0
-    for path in files:
-        text = read_source(path).text
-        try:
-            parse(Source(text, str(path)))
-        except ParseError:
-            continue
+    texts = parsed_corpus_texts("pddl", "*.pddl", parse, ParseError, 5, max_size=400_000)
+    for text in texts:
         same_as_parser(text)
-        checked += 1
-    assert checked > 200
+    assert len(texts) > 200
 
 
 def test_problems_too(tmp_path: Path) -> None:
     cache = same_as_parser((CORPUS / "logistics-problem.pddl").read_text(encoding="utf-8"))
     same_as_parser((CORPUS / "problem-unknown-object.pddl").read_text(encoding="utf-8"), cache)
+
+
+def test_an_earlier_version_keeps_its_spans_after_an_edit_above() -> None:
+    text = (CORPUS / "logistics-domain.pddl").read_text(encoding="utf-8")
+    cache = SectionCache()
+    first = cache.parse(Source(text, "doc.pddl"))
+    assert first.node is not None
+    before = places(first.node)
+    spans = {n.span for n in first.node.walk() if n.span is not None}
+    same_as_parser(";; two lines\n;; above\n" + text, cache)
+    assert cache.reused == 8
+    assert places(first.node) == before  # re-used sections were rebuilt, not moved in place
+    assert all(span in spans for n in first.node.walk() if (span := n.span) is not None)

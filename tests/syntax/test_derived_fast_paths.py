@@ -2,7 +2,8 @@
 the compiled one) read their keywords and parentheses from the grammar's rules, so a grammar with a
 renamed keyword needs no other edit. A variant of pddl.lark with `not` renamed `non` and `:init`
 renamed `:initial` is parsed with the fast paths, compiled and in Python, and gives the same trees
-(and spans) as the variant grammar alone."""
+(and spans) as the variant grammar alone; so is a variant whose comments and white space differ (the
+fast paths read them from the grammar's %ignore'd terminals)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,27 @@ PROBLEM = """(define (problem i) (:domain d) (:objects a b c)
   (:goal (and (p a) (non (q a)))))"""
 
 
+# White space and comments are the grammar's %ignored terminals: a variant whose comments start with
+# `%` and whose white space takes `|` is parsed identically by the fast paths, which must not take
+# `;` for a comment (here it is an unexpected character) nor miss a `%` comment inside a list.
+IGNORED_VARIANT = (grammar_text().replace(r"COMMENT: /;[^\n]*/", r"COMMENT: /%[^\n]*/")
+                   .replace(r"WHITESPACE: /[ \t\f\r\n]+/", r"WHITESPACE: /[ \t\f\r\n|]+/"))
+
+COMMENTED_DOMAIN = """(define (domain d) (:requirements :strips :typing :negative-preconditions)
+  (:types t) (:predicates (p ?x) (q ?x ?y) (r))
+  (:action a :parameters (?x % a comment ) with a parenthesis
+                          ?y - t) :precondition (and (p ?x) (q ?x % in an atom
+   ?y)) :effect (and (not (p ?x))|(q ?x ?y)))
+  (:action b :parameters (?x|?y) :precondition (not (p ?x)) :effect (not (r))))"""
+
+COMMENTED_PROBLEM = """(define (problem i) (:domain d) (:objects a b c)
+  (:init (p a) (not (q b % b
+  c)) % a comment (q a)
+     (= (f a % ) 3
+     ) 3)|(q c)|(not (p c)))
+  (:goal (and (p a) (not (q a)))))"""
+
+
 def spans(tree: Any) -> list[tuple[str, int, int]]:
     return [(type(n).__name__, n.span.start, n.span.end) for n in tree.walk() if n.span is not None]
 
@@ -40,12 +62,14 @@ def test_the_variant_grammar_is_really_different() -> None:
 
 
 @pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
-@pytest.mark.parametrize("text", [DOMAIN, PROBLEM], ids=["domain", "problem"])
-def test_fast_paths_follow_a_renamed_keyword(compiled: bool, text: str) -> None:
+@pytest.mark.parametrize(("grammar", "text"), [
+    (VARIANT, DOMAIN), (VARIANT, PROBLEM), (IGNORED_VARIANT, COMMENTED_DOMAIN), (IGNORED_VARIANT, COMMENTED_PROBLEM)],
+                         ids=["keyword-domain", "keyword-problem", "ignored-domain", "ignored-problem"])
+def test_fast_paths_follow_the_variant_grammar(compiled: bool, grammar: str, text: str) -> None:
     if compiled and speedups is None:
         pytest.skip("pddltools.syntax._speedups is not built")
-    alone, _ = _Parser(False, grammar=VARIANT).parse(Source(text, "v.pddl"))
-    fast, _ = _Parser(True, compiled, grammar=VARIANT).parse(Source(text, "v.pddl"))
+    alone, _ = _Parser(False, grammar=grammar).parse(Source(text, "v.pddl"))
+    fast, _ = _Parser(True, compiled, grammar=grammar).parse(Source(text, "v.pddl"))
     assert fast == alone
     assert spans(fast) == spans(alone)
     assert any(isinstance(n, ast.Not) for n in fast.walk())
@@ -70,3 +94,32 @@ def test_the_scanners_take_the_renamed_words_themselves(compiled: bool) -> None:
     old = "(not a)"
     taken = literals(old, 0, Source(old))
     assert taken is not None and taken[0][0] == ast.Atom("not", (ast.Constant("a"),))  # type: ignore[index]
+
+
+def test_the_ignored_variant_grammar_is_really_different() -> None:
+    assert "%[^\\n]*" in IGNORED_VARIANT and "\\n|]+" in IGNORED_VARIANT
+    with pytest.raises(Exception, match="';'"):
+        _Parser(True, grammar=IGNORED_VARIANT).parse(Source("(define (domain d) ; no comment\n)", "v.pddl"))
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+def test_the_scanners_read_the_variant_comments_themselves(compiled: bool) -> None:
+    """The fast path itself takes atoms with `%` comments and `|` between them (it does not decline)."""
+    if compiled and speedups is None:
+        pytest.skip("pddltools.syntax._speedups is not built")
+    terminals = _terminals(_Parser(False, grammar=IGNORED_VARIANT).lark)
+    literals, init, actions, *_ = build_scanners(terminals, compiled=compiled)
+    text = "(p a % ) b\n c)|(not (q b))"
+    found = literals(text, 0, Source(text))
+    assert found is not None and found[1] == len(text)
+    assert found[0] == (ast.Atom("p", (ast.Constant("a"), ast.Constant("c"))),  # type: ignore[index]
+                        ast.Not(ast.Atom("q", (ast.Constant("b"),))))
+    semicolon = "(p a;b)"
+    assert literals(semicolon, 0, Source(semicolon)) is None  # `;` is no comment in this grammar
+    element = "(= (f a % )\n) 3)|(p b)"
+    taken_init = init(element, 0, Source(element))
+    assert taken_init is not None and taken_init[1] == len(element)
+    assert [type(n).__name__ for n in taken_init[0]] == ["InitAssignment", "Atom"]  # type: ignore[attr-defined]
+    action = "(:action a :parameters (?x|?y) :effect (p ?x))"
+    taken = actions(action, 0, Source(action))
+    assert taken is not None and [p.name for p in taken[0][0].parameters] == ["?x", "?y"]  # type: ignore[index]

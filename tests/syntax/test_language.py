@@ -34,7 +34,6 @@ def test_the_header_is_read_with_the_grammar_name_terminal() -> None:
     assert (header.kind, header.name) == ("domain", "blocks")
     assert DOMAIN[header.start] == "(" and DOMAIN[:header.end].endswith("(domain Blocks)")
     assert PDDL.header("(define (domain ?x))") is None
-    assert RDDL.header(RDDL_TEXT) is None
 
 
 def test_sections_assemble_into_what_a_whole_parse_builds() -> None:
@@ -94,3 +93,57 @@ def test_rddl_blocks_parse_and_assemble() -> None:
     assert assembled[0] == RDDL.parse(Source(RDDL_TEXT, "x.rddl"))
     broken = RDDL.parse_sections(Source("domain d { types { ", "y.rddl"))
     assert broken.value is None and broken.errors and broken.errors[0].span is not None
+
+
+def test_rddl_header_is_the_opening_block_read_with_the_grammar() -> None:
+    header = RDDL.header(RDDL_TEXT)
+    assert header is not None and (header.kind, header.name) == ("domain", "d")
+    assert RDDL_TEXT[header.start:header.end] == "domain d {"
+    commented = "// domain x {\n/* instance y { */ non-fluents nf{ domain = d; }"
+    header = RDDL.header(commented)
+    assert header is not None and (header.kind, header.name, commented[header.start:header.end]) == (
+        "non-fluents", "nf", "non-fluents nf{")
+    assert RDDL.header("types { obj : object; };") is None
+    assert RDDL.header("domainx {") is None  # the keyword and the name are two words
+
+
+def test_rddl_block_ranges_skip_braces_in_comments() -> None:
+    ranges = RDDL.block_ranges(RDDL_TEXT)
+    assert ranges is not None
+    assert [RDDL_TEXT[a:b].split()[:2] for a, b in ranges] == [["domain", "d"], ["non-fluents", "nf"]]
+    assert ranges[-1][1] == len(RDDL_TEXT) and ranges[0][1] == ranges[1][0]
+    text = "// }\ninstance i { /* } domain x { */ domain = d; }\n// instance j {\ninstance k { domain = d; }"
+    assert [text[a:b].split()[1] for a, b in RDDL.block_ranges(text) or ()] == ["i", "k"]
+    assert RDDL.block_ranges("stray domain d { }") is None
+    assert RDDL.block_ranges("domain d { } }") is None
+    assert RDDL.block_ranges("// nothing") is None
+
+
+def test_rddl_parse_section_takes_one_block_of_its_kind() -> None:
+    ranges = RDDL.block_ranges(RDDL_TEXT)
+    assert ranges is not None
+    (a, b), (c, d) = ranges
+    domain = RDDL.parse_section(Source(RDDL_TEXT[a:b], "x.rddl"), "domain")
+    assert isinstance(domain.value, rast.Domain) and domain.nodes == (domain.value,) and domain.errors == ()
+    assert domain.value == RDDL.parse(Source(RDDL_TEXT, "x.rddl")).blocks[0]
+    two = RDDL.parse_section(Source(RDDL_TEXT, "x.rddl"), "domain")
+    assert two.value is None and [e.code for e in two.errors] == ["R100"]
+    assert two.errors[0].span is not None and two.errors[0].span.start == c
+    assert "non-fluents" in two.errors[0].message
+    other = RDDL.parse_section(Source(RDDL_TEXT[c:d], "x.rddl"), "instance")
+    assert other.value is None and other.errors[0].code == "R100"
+    assert "expected an instance block" in other.errors[0].message
+    broken = RDDL.parse_section(Source("domain d { types { ", "y.rddl"), "domain")
+    assert broken.value is None and broken.errors and broken.errors[0].span is not None
+
+
+def test_what_the_grammars_ignore() -> None:
+    import re
+
+    def skipped(language: Language, text: str) -> bool:
+        return re.fullmatch("(?:" + "|".join(f"(?:{p})" for p in language.ignored()) + ")*", text) is not None
+
+    assert skipped(PDDL, " \t; a comment (with a parenthesis\n  ")
+    assert skipped(RDDL, " // a comment {\n /* a } block */ ")
+    assert not skipped(PDDL, "// not PDDL's") and not skipped(RDDL, "; not RDDL's")
+    assert not skipped(PDDL, "\u00a0")  # white space to Python, not to the grammar
