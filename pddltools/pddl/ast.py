@@ -100,6 +100,9 @@ class FunctionTerm(Node):
 
 @dataclass(frozen=True, slots=True)
 class Number(Node):
+    """A literal; negative ones (`-3`, `-0.5`) are a `Number` with a negative value, while `(- e)` is
+    an `Arithmetic` with one argument."""
+
     value: int | Fraction
 
 
@@ -113,7 +116,7 @@ class Arithmetic(Node):
 
 @dataclass(frozen=True, slots=True)
 class ContinuousTime(Node):
-    """`#t`, the time elapsed, in continuous effects of durative actions."""
+    """`#t`, the time elapsed, in continuous effects of durative actions and PDDL+ processes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,6 +412,32 @@ class DerivedPredicate(Node):
         return self.predicate.parameters
 
 
+@dataclass(frozen=True, slots=True)
+class Process(Node):
+    """A PDDL+ process: while its precondition holds, its effects (continuous ones, with `#t`) act."""
+
+    name: str
+    parameters: tuple[TypedName, ...] = ()
+    precondition: Formula | None = None
+    effect: Effect | None = None
+
+    def bound_variables(self) -> tuple[TypedName, ...]:
+        return self.parameters
+
+
+@dataclass(frozen=True, slots=True)
+class Event(Node):
+    """A PDDL+ event: it happens, instantaneously, as soon as its precondition holds."""
+
+    name: str
+    parameters: tuple[TypedName, ...] = ()
+    precondition: Formula | None = None
+    effect: Effect | None = None
+
+    def bound_variables(self) -> tuple[TypedName, ...]:
+        return self.parameters
+
+
 Structure: TypeAlias = Action | DurativeAction | DerivedPredicate
 
 
@@ -422,6 +451,9 @@ class Domain(Node):
     functions: tuple[FunctionDecl, ...] = ()
     constraints: Formula | None = None
     structures: tuple[Structure, ...] = ()  # actions, durative actions and axioms, in file order
+    # PDDL+, apart from `structures` so that passes written for actions never meet one unawares.
+    processes: tuple[Process, ...] = ()
+    events: tuple[Event, ...] = ()
 
     @property
     def actions(self) -> tuple[Action, ...]:

@@ -74,7 +74,7 @@ class PDDL(Language):
     def parse_sections(self, source: Source) -> SectionParse:
         found = self._section(source, "start")
         node = found.value
-        nodes = tuple(node.structures) if isinstance(node, ast.Domain) else found.nodes
+        nodes = (node.structures + node.processes + node.events) if isinstance(node, ast.Domain) else found.nodes
         return SectionParse(node, nodes, found.warnings, found.errors)
 
     def _section(self, source: Source, rule: str) -> SectionParse:

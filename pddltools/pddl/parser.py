@@ -205,6 +205,12 @@ class Builder(Transformer[Tok, Any]):
     def durative_action(self, c: list[Any]) -> ast.DurativeAction:
         return ast.DurativeAction(_intern(c[1].value), c[2] or (), c[3], c[4], c[5], span=self._span(c[0], c[-1]))
 
+    def process(self, c: list[Any]) -> ast.Process:
+        return ast.Process(_intern(c[1].value), c[2] or (), c[3], c[4], span=self._span(c[0], c[-1]))
+
+    def event(self, c: list[Any]) -> ast.Event:
+        return ast.Event(_intern(c[1].value), c[2] or (), c[3], c[4], span=self._span(c[0], c[-1]))
+
     def derived(self, c: list[Any]) -> ast.DerivedPredicate:
         return ast.DerivedPredicate(c[1], c[2], span=self._span(c[0], c[-1]))
 
@@ -383,6 +389,8 @@ def assemble_domain(name: str, items: Sequence[Any], span: Span) -> ast.Domain:
     builder and `language.PDDL.assemble` (sections parsed one by one) both build domains here."""
     fields: dict[str, Any] = {}
     structures: list[ast.Structure] = []
+    processes: list[ast.Process] = []
+    events: list[ast.Event] = []
     for item in items:
         if isinstance(item, tuple):
             kind, value, start = item
@@ -394,9 +402,14 @@ def assemble_domain(name: str, items: Sequence[Any], span: Span) -> ast.Domain:
                 fields[kind] = fields.get(kind, ()) + value
         elif isinstance(item, Tok | Token):
             structures.extend(item.value)  # a run of actions from the fast path
+        elif isinstance(item, ast.Process):
+            processes.append(item)
+        elif isinstance(item, ast.Event):
+            events.append(item)
         else:
             structures.append(item)
-    return ast.Domain(name, structures=tuple(structures), **fields, span=span)
+    return ast.Domain(name, structures=tuple(structures), processes=tuple(processes), events=tuple(events),
+                      **fields, span=span)
 
 
 def assemble_problem(name: str, items: Sequence[tuple[str, Any, int]], span: Span, warnings: list[Diagnostic],

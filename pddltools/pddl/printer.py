@@ -22,7 +22,7 @@ def to_pddl(node: ast.Node) -> str:
         return domain(node)
     if isinstance(node, ast.Problem):
         return problem(node)
-    if isinstance(node, ast.Action | ast.DurativeAction | ast.DerivedPredicate):
+    if isinstance(node, ast.Action | ast.DurativeAction | ast.DerivedPredicate | ast.Process | ast.Event):
         return _structure(node)
     return _pretty(node, 0)
 
@@ -202,15 +202,18 @@ def _typed_lines(items: tuple[ast.TypedName, ...]) -> list[str]:
     return lines
 
 
-def _structure(node: ast.Structure) -> str:
+_KEYWORDS = {ast.Action: ":action", ast.DurativeAction: ":durative-action", ast.Process: ":process",
+             ast.Event: ":event"}
+
+
+def _structure(node: ast.Structure | ast.Process | ast.Event) -> str:
     pad = INDENT * 2
     if isinstance(node, ast.DerivedPredicate):
         return f"(:derived {_flat(node.predicate)}\n{pad}{_pretty(node.body, 2)})"
-    keyword = ":action" if isinstance(node, ast.Action) else ":durative-action"
-    lines = [f"({keyword} {node.name}", f"{pad}:parameters ({_typed(node.parameters)})"]
-    if isinstance(node, ast.Action):
-        if node.vars:
-            lines.append(f"{pad}:vars ({_typed(node.vars)})")
+    lines = [f"({_KEYWORDS[type(node)]} {node.name}", f"{pad}:parameters ({_typed(node.parameters)})"]
+    if isinstance(node, ast.Action) and node.vars:
+        lines.append(f"{pad}:vars ({_typed(node.vars)})")
+    if not isinstance(node, ast.DurativeAction):
         parts: list[tuple[str, ast.Node | None]] = [(":precondition", node.precondition),
                                                    (":effect", node.effect)]
     else:
@@ -236,6 +239,7 @@ def domain(d: ast.Domain) -> str:
     if d.constraints is not None:
         sections.append(f"(:constraints {_pretty(d.constraints, 1)})")
     sections.extend(_structure(s) for s in d.structures)
+    sections.extend(_structure(s) for s in d.processes + d.events)
     if not sections:
         return f"(define (domain {d.name}))\n"
     body = "\n".join(INDENT + s for s in sections)

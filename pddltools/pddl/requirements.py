@@ -34,7 +34,7 @@ KNOWN_REQUIREMENTS: dict[str, str] = {
     ":true-negation": "PDDL 1.2 true negation",
     ":ucpop": "PDDL 1.2: ADL plus domain axioms and safety constraints",
     ":expression-evaluation": "PDDL 1.2 expression evaluation",
-    ":time": "an early IPC flag for temporal domains",
+    ":time": "PDDL+ processes, events and continuous change (Fox & Long 2006)",
 }
 
 #: Flags that are shorthand for others (PDDL 1.2 and 3.1 definitions).

@@ -39,7 +39,7 @@ from pddltools.pddl.ast import (
     Variable,
     When,
 )
-from pddltools.pddl.parser import parse_file, parse_text
+from pddltools.pddl.parser import ParseError, parse_file, parse_text
 from pddltools.syntax.testing import parser_variant
 
 FEATURES = Path(__file__).resolve().parents[2] / "corpus" / "pddl" / "features"
@@ -83,7 +83,7 @@ def test_there_is_a_folder_per_feature() -> None:
         "numeric_fluents", "object_fluents", "durative_actions", "duration_inequalities",
         "continuous_effects", "timed_initial_literals", "preferences", "trajectory_constraints",
         "goal_utilities", "length", "pddl12_vars", "case_insensitivity", "comments", "all_requirements",
-        "unknown_requirement",
+        "unknown_requirement", "processes_events", "negative_numbers",
     }
     assert all((FEATURES / name / "domain.pddl").is_file() for name in folders)
 
@@ -91,7 +91,8 @@ def test_there_is_a_folder_per_feature() -> None:
 def every_node(tree: ast.Domain | ast.Problem) -> list[ast.Node]:
     """The tree's nodes, its declarations and sections included."""
     nodes = list(tree.walk())
-    for name in ("structures", "predicates", "functions", "requirements", "types", "constants", "objects"):
+    for name in ("structures", "processes", "events", "predicates", "functions", "requirements", "types",
+                 "constants", "objects"):
         nodes.extend(getattr(tree, name, ()))
     nodes.extend(n for n in (getattr(tree, "metric", None), getattr(tree, "length", None)) if n is not None)
     return nodes
@@ -117,6 +118,10 @@ def test_a_structure_printed_alone_reparses_equal(path: Path) -> None:
     for structure in d.structures:
         again = parse_text(f"(define (domain {d.name}) {structure})", "one structure", "domain")
         assert again.structures == (structure,)
+    for process in d.processes:
+        assert parse_text(f"(define (domain {d.name}) {process})", "one process", "domain").processes == (process,)
+    for event in d.events:
+        assert parse_text(f"(define (domain {d.name}) {event})", "one event", "domain").events == (event,)
 
 
 @pytest.mark.parametrize("path", [p for p in ALL_FILES if p.name == "problem.pddl"],
@@ -352,6 +357,65 @@ def test_continuous_effects() -> None:
         Assign("increase", f("temperature"), ast.Arithmetic("*", (ContinuousTime(), f("heat-rate")))),
         Assign("decrease", f("fuel"), ast.Arithmetic("*", (ContinuousTime(), Number(Fraction(1, 2))))),
     ))
+
+
+def test_processes_and_events() -> None:
+    d = domain("processes_events")
+    assert ":time" in {r.name for r in d.requirements}
+    assert [a.name for a in d.actions] == ["open-valve"]  # processes and events are not structures
+    t = v("?t")
+    tank = (TypedName("?t", TypeName("tank")),)
+    filling, leaking = d.processes
+    rate = ast.Arithmetic("*", (ContinuousTime(), f("inflow")))
+    assert filling == ast.Process("filling", tank, And((atom("open", t), Not(atom("overflowed", t)))),
+                                  Assign("increase", f("level", t), rate))
+    assert leaking == ast.Process("leaking", (), None, AndEffect())
+    overflow, nothing = d.events
+    full = Comparison(">=", f("level", t), f("capacity", t))
+    assert overflow == ast.Event("overflow", tank, And((atom("open", t), full)),
+                                 AndEffect((Not(atom("open", t)), atom("overflowed", t))))
+    assert nothing == ast.Event("nothing-happens")
+    assert filling.binds() == {"?t"}
+    assert {type(n).__name__ for n in d.walk()} >= {"Process", "Event", "ContinuousTime"}
+
+
+def test_negative_numbers_and_unary_minus() -> None:
+    anchor, drift = domain("negative_numbers").actions
+    b = v("?b")
+    assert anchor.effect == AndEffect((atom("anchored", b), Assign("assign", f("speed", b), Number(0)),
+                                       Assign("assign", f("x", b), Number(Fraction(-15, 2)))))
+    assert drift.precondition == And((
+        Comparison(">", f("x", b), Number(-100)),
+        Comparison("<=", ast.Arithmetic("-", (f("speed", b),)), Number(Fraction(-1, 2))),
+        Comparison("<", ast.Arithmetic("-", (f("x", b), Number(-3))), Number(1000)),
+    ))
+    assert drift.effect == AndEffect((
+        Assign("decrease", f("x", b), Number(Fraction(-1, 2))),
+        Assign("assign", f("speed", b), ast.Arithmetic("-", (f("speed", b),))),
+        Assign("increase", f("x", b), ast.Arithmetic("*", (Number(-1000), f("speed", b)))),
+    ))
+    p = problem("negative_numbers")
+    b0, b1 = Constant("b0"), Constant("b1")
+    assert p.objects == (TypedName("b0", TypeName("boat")), TypedName("b1", TypeName("boat")))
+    assert p.init == (InitAssignment(f("x", b0), Number(-13)), InitAssignment(f("speed", b0), Number(Fraction(-9, 4))),
+                      InitAssignment(f("x", b1), Number(0)), InitAssignment(f("speed", b1), Number(Fraction(-1, 100))))
+    assert p.goal == And((Comparison(">=", f("x", b0), Number(-5)),
+                          Comparison("<", f("x", b1), ast.Arithmetic("-", (Number(7),)))))
+    assert p.metric == ast.Metric("minimize", ast.Arithmetic("+", (f("x", b0), Number(-1))))
+
+
+@pytest.mark.parametrize("text", ["(- -3)", "(- 3)", "-3", "(-3)", "(- - 3)"])
+def test_a_sign_touches_its_digits(text: str) -> None:
+    """`-3` is a literal; `- 3` and `(- 3)` are the operator; `(-3)` is no expression at all."""
+    goal = f"(define (problem q) (:domain d) (:goal (< (x) {text})))"
+    if text in ("(-3)", "(- - 3)"):
+        with pytest.raises(ParseError):
+            parse_text(goal)
+        return
+    parsed = parse_text(goal, kind="problem").goal
+    assert isinstance(parsed, Comparison)
+    assert parsed.right == {"(- -3)": ast.Arithmetic("-", (Number(-3),)), "(- 3)": ast.Arithmetic("-", (Number(3),)),
+                            "-3": Number(-3)}[text]
 
 
 def test_timed_initial_literals() -> None:

@@ -57,7 +57,7 @@ def test_declarations_keep_their_order() -> None:
 
 names = st.sampled_from(["p", "q", "at", "start", "r-1"])
 terms = st.one_of(st.sampled_from(["?x", "?y"]).map(ast.Variable), st.sampled_from(["a", "end"]).map(ast.Constant))
-numbers = st.one_of(st.integers(0, 1000), st.fractions(min_value=0, max_value=100, max_denominator=8).filter(
+numbers = st.one_of(st.integers(-1000, 1000), st.fractions(min_value=-100, max_value=100, max_denominator=8).filter(
     lambda f: all(p in (2,) for p in _prime_factors(f.denominator)))).map(ast.Number)
 
 
@@ -73,7 +73,8 @@ def _prime_factors(n: int) -> list[int]:
 
 expressions = st.recursive(
     st.one_of(numbers, st.builds(ast.FunctionTerm, names, st.tuples(terms))),
-    lambda inner: st.builds(ast.Arithmetic, st.sampled_from(["+", "*"]), st.tuples(inner, inner)), max_leaves=6)
+    lambda inner: st.one_of(st.builds(ast.Arithmetic, st.sampled_from(["+", "*", "-"]), st.tuples(inner, inner)),
+                            st.builds(ast.Arithmetic, st.just("-"), st.tuples(inner))), max_leaves=6)
 atoms = st.builds(ast.Atom, names, st.lists(terms, max_size=3).map(tuple))
 formulas = st.recursive(
     st.one_of(atoms, st.builds(ast.Comparison, st.sampled_from(["<", "<=", "=", ">=", ">"]), expressions, expressions)),
@@ -109,7 +110,9 @@ def test_every_node_type_prints() -> None:
         :effect (and (forall (?z - t) (when (p ?z) (not (p ?z)))) (assign (g) ?x) (increase (f ?x) 1.5)))
       (:durative-action b :parameters (?x - t) :duration (= ?duration 2)
         :condition (over all (p ?x)) :effect (at end (increase (f ?x) (* #t 2))))
-      (:derived (p ?x - t) (p ?x)))""")
+      (:derived (p ?x - t) (p ?x))
+      (:process r :parameters (?x - t) :precondition (p ?x) :effect (decrease (f ?x) (* #t -2)))
+      (:event e :parameters (?x - t) :precondition (> (f ?x) -1.5) :effect (not (p ?x))))""")
     problem = parse_text("""(define (problem pr) (:domain all) (:objects o - t)
       (:init (p o) (= (f o) 2) (= (g) o) (at 5 (not (p o)))) (:goal (p o))
       (:metric minimize (+ (total-time) (is-violated q))) (:length (:serial 3) (:parallel 2)))""")

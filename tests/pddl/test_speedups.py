@@ -798,9 +798,9 @@ def test_character_classes_of_the_real_grammar() -> None:
     for c in "09_-":
         assert table[ord(c)] & name_rest and not table[ord(c)] & name_first, c
     assert {chr(i) for i in range(128) if table[i] & space} == set(" \t\f\r\n")
-    assert {chr(i) for i in range(128) if table[i] & number_start} == set("0123456789.")
+    assert {chr(i) for i in range(128) if table[i] & number_start} == set("0123456789.-")  # -3 is signed
     assert not any(table[ord(c)] for c in "();?=:#{\x00\x0b")
-    assert classes.number.fullmatch("1E5") and not classes.number.fullmatch("-2")
+    assert classes.number.fullmatch("1E5") and classes.number.fullmatch("-2") and not classes.number.fullmatch("-")
 
 
 def _variant(**changes: Any) -> Terminals:

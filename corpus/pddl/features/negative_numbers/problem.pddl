@@ -1,0 +1,6 @@
+(define (problem upwind)
+  (:domain drift)
+  (:objects b0 b1 - boat)
+  (:init (= (x b0) -13) (= (speed b0) -2.25) (= (x b1) 0) (= (speed b1) -1e-2))
+  (:goal (and (>= (x b0) -5) (< (x b1) (- 7))))
+  (:metric minimize (+ (x b0) -1)))

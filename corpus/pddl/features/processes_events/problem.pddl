@@ -1,0 +1,5 @@
+(define (problem one-tank)
+  (:domain tank)
+  (:objects t1 - tank)
+  (:init (= (level t1) 0) (= (capacity t1) 10) (= (inflow) 2))
+  (:goal (>= (level t1) 5)))
