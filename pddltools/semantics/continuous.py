@@ -125,8 +125,8 @@ class Motion:
                 progress = True
             if not progress:
                 cycle = ", ".join(show_atom(f) for f in sorted(pending))
-                raise NotPolynomial(f"the rates of {cycle} depend on each other, so the change is not "
-                                    "polynomial in time")
+                raise NotPolynomial(f"the change of {cycle} is not polynomial in time: a rate depends on the "
+                                    "fluent it changes, directly or through others (as in dv/dt = -k v)")
 
     def _start(self, fluent: GroundFluent) -> Fraction | int:
         found = self.state.values.get(fluent)
@@ -216,5 +216,7 @@ def euler(ev: Evaluator, state: State, running: Sequence[Flow], step: Fraction) 
         found = state.values.get(fluent)
         if found is None or isinstance(found, str):
             raise UndefinedValue(show_atom(fluent))
-        values[fluent] = normal(found + delta)
+        # Rounded to 15 significant digits (what a double holds): exact products of products grow
+        # without bound over many steps, and the result is an approximation anyway.
+        values[fluent] = normal(Fraction(f"{float(found + delta):.15g}"))
     return state.with_changes((), (), values)

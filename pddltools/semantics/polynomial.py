@@ -165,4 +165,17 @@ def first_root(p: Poly, lo: Fraction, hi: Fraction) -> Fraction | None:
         else:
             a = mid
     simple = b.limit_denominator(10**6)  # a rational root with a small denominator, found exactly
-    return simple if a < simple <= b and p.at(simple) == 0 else b
+    if a < simple <= b and p.at(simple) == 0:
+        return simple
+    return _shortest_decimal(a, b)
+
+
+def _shortest_decimal(a: Fraction, b: Fraction) -> Fraction:
+    """The decimal with the fewest digits in `(a, b]`: the time of an irrational root as it is reported."""
+    digits = 0
+    while True:
+        scale = 10**digits
+        candidate = Fraction(math.floor(a * scale) + 1, scale)
+        if candidate <= b:
+            return candidate
+        digits += 1

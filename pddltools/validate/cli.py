@@ -169,14 +169,16 @@ def print_report(console: Console, r: PlanReport) -> None:
         extra = f", makespan {_show(r.makespan)}" if r.makespan is not None else ""
         violated = ", ".join(f"{p} x{n}" for p, n in r.violations)
         soft = f"; violated preferences: {escape(violated)}" if violated else ""
+        approximated = f"; approximated with --delta {_show(r.delta)}" if r.delta is not None else ""
         console.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
-                      f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}")
+                      f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}{approximated}")
         return
     if r.diagnostics:
         console.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
         render_rich(r.diagnostics, console)
         return
     where = f" at step {r.failed_step} (line {r.line})" if r.failed_step else ""
+    where += f" at time {_show(r.failed_time)}" if r.failed_time is not None else ""
     tolerance = f" ({_tolerance(r)[2:]})" if r.tolerance is not None and "tolerance" not in r.message else ""
     console.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}{tolerance}")
     for literal in r.unsatisfied:

@@ -3,8 +3,8 @@
 ENHSP (checked with the jar of PyPI's up-enhsp 0.1.1) writes:
 - with `-sp FILE`: one `TIME: (action ...)` line per step and, for PDDL+ tasks, a last line
   `TIME: @PlanEND` giving the plan's end time (the time the goal is checked at);
-- on standard output, after `Found Plan:`, the same steps with `TIME: -----waiting---- [D]` lines where
-  time passes with no action, ended by a blank line and then its statistics (`Plan-Length:` ...).
+- on standard output, after `Found Plan:`, the same steps with `TIME: -----waiting---- [UNTIL]` lines
+  where time passes with no action, ended by a blank line and then its statistics (`Plan-Length:` ...).
 
 `strip_enhsp` turns such a text into plain steps: the end line is taken out and its time kept, waiting
 lines are taken out, and a saved log keeps only its plan. What it takes out is replaced by spaces, so
@@ -80,12 +80,12 @@ def strip_enhsp(source: Source) -> Stripped:
         found = _WAITING.fullmatch(line)
         if found is not None:
             if found.group(1) is None or _DURATION.fullmatch(found.group(2)) is None:
-                raise PlanError("syntax", error("V001", "a waiting line is written TIME: -----waiting---- [DURATION]",
+                raise PlanError("syntax", error("V001", "a waiting line is written TIME: -----waiting---- [UNTIL]",
                                                 span))
             duration = _DURATION.fullmatch(found.group(2))
             assert duration is not None
             _number(found.group(1), span, "the waiting time")
-            _number(duration.group(1), span, "the waiting duration")
+            _number(duration.group(1), span, "the time waited until")
             out.append(" " * len(line))
             continue
         if end is not None and line.split(";", 1)[0].strip():

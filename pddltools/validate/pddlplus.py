@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
-from pddltools.semantics import Effects, GroundAction, SemanticsError, State, Task, Unsatisfied, apply, collect
+from pddltools.semantics import Effects, GroundAction, SemanticsError, State, Task, apply, collect
 from pddltools.semantics.continuous import Flow, Ground, Motion, NotPolynomial, euler, flows, ground_all
 from pddltools.semantics.polynomial import first_root
 from pddltools.semantics.state import Number, normal, show_atom
@@ -50,6 +50,12 @@ class Failure(SemanticsError):
         self.reason = reason
         self.time = time
         self.culprit = culprit
+
+
+def _where(g: Ground) -> str:
+    """Where a process or event is defined: `domain.pddl:12:3`."""
+    span = g.schema.span
+    return f"{span.source.name}:{span.line}:{span.column}" if span is not None else g.schema.name
 
 
 def is_pddlplus(task: Task) -> bool:
@@ -105,9 +111,9 @@ class _World:
                 return state
             again = next((e for e in firing if e in fired), None)
             if again is not None:
-                raise Failure("event-loop", f"at time {exact(normal(time))}: the event {again} would fire again at "
-                                            "the same time: its effect does not make its precondition false",
-                              time, again)
+                raise Failure("event-loop", f"at time {exact(normal(time))}: the event {again} ({_where(again)}) "
+                                            "would fire again at the same time: its effect does not make its "
+                                            "precondition false", time, again)
             fired.update(firing)
             merged = Effects()
             for e in firing:
@@ -196,7 +202,17 @@ def validate_pddlplus(task: Task, plan: Plan, name: str, delta: Fraction | None 
                       recorder: Trace | None = None) -> PlanReport:
     """Validate a plan of timed instantaneous actions against a task with processes and events; `delta`
     is the step for change that is not polynomial in time."""
+    world = _World(task, delta, recorder)
+    report = _validate(task, plan, name, world)
+    if not world.approximated:
+        return report
+    note = f" (approximated with --delta {exact(delta)})" if delta is not None else ""
+    return replace(report, delta=delta, message=report.message + note)
+
+
+def _validate(task: Task, plan: Plan, name: str, world: _World) -> PlanReport:
     actions = resolve(task, plan)
+    recorder = world.recorder
     for written, action in zip(plan.steps, actions, strict=True):
         if written.time is None:
             raise PlanError("timing", error("V006", f"step {written.index}: a PDDL+ plan gives each step its time, "
@@ -204,7 +220,6 @@ def validate_pddlplus(task: Task, plan: Plan, name: str, delta: Fraction | None 
         if not isinstance(action.schema, ast.Action) or written.duration is not None:
             return invalid_step(name, plan, written, "unsupported", f"step {written.index} {written}: PDDL+ plans "
                                 "are validated with instantaneous actions only")
-    world = _World(task, delta, recorder)
     state = task.initial_state()
     if recorder is not None:
         recorder.start(plan, state)
@@ -240,16 +255,14 @@ def validate_pddlplus(task: Task, plan: Plan, name: str, delta: Fraction | None 
             state = world.settle(state, now)
         step = None
         state = world.run(state, now, end)
-    except Failure as exc:
-        return _failed(plan, name, step, exc.reason, str(exc), exc.time, world)
+    except Failure as exc:  # the world's fault (events, processes), not the next step's
+        return _failed(plan, name, None, exc.reason, str(exc), exc.time)
     except NotPolynomial as exc:
-        return _failed(plan, name, step, "unsupported", f"{exc}: give --delta STEP to approximate it", now, world)
+        return _failed(plan, name, None, "unsupported", f"from time {exact(normal(now))}: {exc}; give --delta STEP "
+                       "to approximate it", now)
     except SemanticsError as exc:
-        return _failed(plan, name, step, exc.reason, f"at time {exact(normal(now))}: {exc}", now, world)
+        return _failed(plan, name, step, exc.reason, f"at time {exact(normal(now))}: {exc}", now)
     report = finish(task, plan, name, state, world.trajectory, violations, normal(end), temporal=True)
-    if world.approximated:
-        report = replace(report, delta=delta, message=report.message + f" (approximated with --delta {exact(delta)})"
-                         if delta is not None else report.message)
     if not report.valid:
         report = replace(report, failed_time=end)
     return report
@@ -279,7 +292,5 @@ def _blame(task: Task, world: _World, pre: ast.Formula, action: GroundAction, st
             if f in world.changed_by]
 
 
-def _failed(plan: Plan, name: str, step: Step | None, reason: str, message: str, time: Fraction,
-            world: _World) -> PlanReport:
-    report = invalid_step(name, plan, step, reason, message, [Unsatisfied(message)] if reason == "event-loop" else ())
-    return replace(report, failed_time=normal(time), delta=world.delta if world.approximated else None)
+def _failed(plan: Plan, name: str, step: Step | None, reason: str, message: str, time: Fraction) -> PlanReport:
+    return replace(invalid_step(name, plan, step, reason, message), failed_time=normal(time))

@@ -29,6 +29,12 @@ def test_saved_plan_keeps_its_end_time() -> None:
     assert plan.end == 189 and plan.end_span is not None and plan.end_span.line == 5
 
 
+def test_an_end_before_the_last_step_is_the_last_step() -> None:
+    # ENHSP's car plan: its "Elapsed Time" 29 (the waits it printed reach 32) is what @PlanEND says.
+    plan = read_plan(Source("0: (start_car)\n31.0: (decelerate)\n32.0: (stop_car)\n29.0: @PlanEND \n", "p.plan"))
+    assert plan.end == 32
+
+
 def test_log_gives_the_steps_between_found_plan_and_the_blank_line_on_their_own_lines() -> None:
     assert steps(LOG) == [("(start_car)", 0, 5), ("(accelerate)", 0, 6), ("(decelerate)", 1, 8),
                           ("(stop_car)", 189, 10)]
@@ -42,10 +48,9 @@ def test_numeric_plan_with_step_numbers_reads_as_before() -> None:
 @pytest.mark.parametrize(("text", "line", "column", "words"), [
     ("0: (a)\n@PlanEND\n", 2, 1, "needs its time"),
     ("0: (a)\n3: @PlanEND\n4: (b)\n", 3, 1, "after @PlanEND"),
-    ("5: (a)\n3: @PlanEND\n", 2, 1, "before its step at 5"),
     ("0: (a)\nx: @PlanEND\n", 2, 1, "'x' is not a number"),
     ("0: (a)\n1: @PlanEND\n2: @PlanEND\n", 3, 1, "a second @PlanEND"),
-    ("0: (a)\n  0: -----waiting---- 1.0\n", 2, 3, "TIME: -----waiting---- [DURATION]"),
+    ("0: (a)\n  0: -----waiting---- 1.0\n", 2, 3, "TIME: -----waiting---- [UNTIL]"),
     ("0: (a)\n0: -----waiting---- [soon]\n", 2, 1, "'soon' is not a number"),
 ])
 def test_bad_enhsp_lines_are_located(text: str, line: int, column: int, words: str) -> None:
