@@ -167,15 +167,12 @@ def first_root(p: Poly, lo: Fraction, hi: Fraction) -> Fraction | None:
     simple = b.limit_denominator(10**6)  # a rational root with a small denominator, found exactly
     if a < simple <= b and p.at(simple) == 0:
         return simple
-    return _shortest_decimal(a, b)
-
-
-def _shortest_decimal(a: Fraction, b: Fraction) -> Fraction:
-    """The decimal with the fewest digits in `(a, b]`: the time of an irrational root as it is reported."""
+    # The time reported for an irrational root: the decimal with the fewest digits that is still past
+    # the root (within the bracket, with the root in (a, decimal]).
     digits = 0
     while True:
         scale = 10**digits
-        candidate = Fraction(math.floor(a * scale) + 1, scale)
-        if candidate <= b:
+        candidate = Fraction(math.floor(b * scale), scale)  # rises to b as digits are added
+        if candidate > a and count(a, candidate) > 0:
             return candidate
         digits += 1
