@@ -180,25 +180,29 @@ class Motion:
         values: dict[GroundFluent, FluentValue] = {k: normal(p.at(t)) for k, p in self.polys.items()}
         return self.state.with_changes((), (), values)
 
-    def comparisons(self, formula: ast.Formula | None, b: Binding) -> Iterator[Poly]:
-        """`left - right` of every comparison in `formula` that changes in time: where its truth can change."""
-        if formula is None:
-            return
-        if isinstance(formula, ast.Comparison):
-            diff = self.poly(formula.left, b) - self.poly(formula.right, b)
-            if not diff.constant:
-                yield diff
-        elif isinstance(formula, ast.And | ast.Or):
-            for part in formula.parts:
-                yield from self.comparisons(part, b)
-        elif isinstance(formula, ast.Not):
-            yield from self.comparisons(formula.body, b)
-        elif isinstance(formula, ast.Imply):
-            yield from self.comparisons(formula.condition, b)
-            yield from self.comparisons(formula.consequence, b)
-        elif isinstance(formula, ast.Exists | ast.Forall):
-            for inner in self.ev.grounder.bindings(formula.variables, b):
-                yield from self.comparisons(formula.body, inner)
+    def difference(self, comparison: ast.Comparison, b: Binding) -> Poly:
+        """`left - right`: the comparison's truth can change only where this is 0."""
+        return self.poly(comparison.left, b) - self.poly(comparison.right, b)
+
+
+def comparisons(ev: Evaluator, formula: ast.Formula | None, b: Binding) -> Iterator[tuple[ast.Comparison, Binding]]:
+    """Every numeric comparison in `formula`, with its binding (quantifiers expanded): where a condition's
+    truth can change in time."""
+    if formula is None:
+        return
+    if isinstance(formula, ast.Comparison):
+        yield formula, b
+    elif isinstance(formula, ast.And | ast.Or):
+        for part in formula.parts:
+            yield from comparisons(ev, part, b)
+    elif isinstance(formula, ast.Not):
+        yield from comparisons(ev, formula.body, b)
+    elif isinstance(formula, ast.Imply):
+        yield from comparisons(ev, formula.condition, b)
+        yield from comparisons(ev, formula.consequence, b)
+    elif isinstance(formula, ast.Exists | ast.Forall):
+        for inner in ev.grounder.bindings(formula.variables, b):
+            yield from comparisons(ev, formula.body, inner)
 
 
 class _Waiting(Exception):

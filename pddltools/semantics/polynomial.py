@@ -31,7 +31,7 @@ class Poly:
 
     @staticmethod
     def of(coefficients: Iterable[Fraction | int]) -> Poly:
-        c = [Fraction(x) for x in coefficients]
+        c = [x if type(x) is Fraction else Fraction(x) for x in coefficients]
         while c and c[-1] == 0:
             c.pop()
         return Poly(tuple(c))

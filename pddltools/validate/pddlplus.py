@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, SemanticsError, State, Task, apply, collect
-from pddltools.semantics.continuous import Flow, Ground, Motion, NotPolynomial, euler, flows, ground_all
+from pddltools.semantics.continuous import Flow, Ground, Motion, NotPolynomial, comparisons, euler, flows, ground_all
 from pddltools.semantics.polynomial import first_root
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
@@ -70,6 +70,9 @@ class _World:
         self.ev = task.evaluator
         self.processes = ground_all(self.ev, task.domain.processes)
         self.events = ground_all(self.ev, task.domain.events)
+        # the comparisons of every precondition, found once: where a process or event can change
+        self.comparisons = [found for g in (*self.processes, *self.events)
+                            for found in comparisons(self.ev, g.schema.precondition, g.binding)]
         self.delta = delta
         self.approximated = False
         self.recorder = recorder
@@ -135,15 +138,19 @@ class _World:
             self._note_running(now, running, state)
             moving = [f for p in running for f in flows(self.ev, p, state)]
             horizon = end - now
-            if horizon <= 0:
-                return state
+            if horizon <= 0 or (not moving and forced is None):
+                return state  # nothing changes: the events that hold have fired, the processes are these
+            motion: Motion | None = None
+            change = None
             try:
-                change = self._exact(state, running, moving, horizon) if not self.approximated else None
+                if not self.approximated:
+                    motion = Motion(self.ev, state, moving)
+                    change = self._exact(motion, running, horizon, forced is not None)
             except NotPolynomial:
                 if self.delta is None:
                     raise
-                self.approximated, change = True, None
-            if change is None and self.approximated:
+                self.approximated = True
+            if motion is None or self.approximated:
                 assert self.delta is not None
                 step = min(self.delta, horizon)
                 later = euler(self.ev, state, moving, step)
@@ -153,7 +160,7 @@ class _World:
                 continue
             if change is None:
                 self._blame(moving)
-                return Motion(self.ev, state, moving).at(horizon)
+                return motion.at(horizon)
             at, after, events_after = change
             if at == 0:
                 tries += 1
@@ -165,7 +172,7 @@ class _World:
                 else:
                     forced = after
                 continue
-            state = Motion(self.ev, state, moving).at(at)
+            state = motion.at(at)
             self._blame(moving)
             now, forced, tries = now + at, None, 0
             state = self.settle(state, now)
@@ -174,22 +181,22 @@ class _World:
         for flow in moving:
             self.changed_by[flow.fluent] = f"the process {flow.owner}"
 
-    def _exact(self, state: State, running: list[Ground], moving: list[Flow],
-               horizon: Fraction) -> tuple[Fraction, list[Ground], list[Ground]] | None:
+    def _exact(self, motion: Motion, running: list[Ground], horizon: Fraction,
+               forced: bool) -> tuple[Fraction, list[Ground], list[Ground]] | None:
         """The first time in `(0, horizon]` after which, or at which, the running processes change or an
         event fires: `(time, processes then, events then)`; 0 when it is just after the start; None when
-        nothing changes."""
-        motion = Motion(self.ev, state, moving)
-        polys = [p for g in (*self.processes, *self.events)
-                 for p in motion.comparisons(g.schema.precondition, g.binding)]
+        nothing changes. `forced`: `running` are not the processes whose conditions hold at the start."""
+        polys = [p for p in (motion.difference(c, b) for c, b in self.comparisons) if not p.constant]
         at = Fraction(0)
         while True:
             roots = [r for r in (first_root(p, at, horizon) for p in polys) if r is not None]
             root = min(roots, default=None)
-            inside = motion.at((at + (root if root is not None else horizon)) / 2)
-            after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
-            if after != running or events:
-                return at, after, events
+            # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
+            if (forced and not at) or any(not p.at(at) for p in polys):
+                inside = motion.at((at + (root if root is not None else horizon)) / 2)
+                after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
+                if after != running or events:
+                    return at, after, events
             if root is None:
                 return None
             point = motion.at(root)
