@@ -14,11 +14,19 @@ the entry (it is ranked after every qualified entry, its total shown as scored).
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pddltools.score.rules import Direction, EntrantScore, ProblemScore, Scores, entrant_names, quality, rank, ratio
+from pddltools.score.rules import (
+    Direction,
+    EntrantScore,
+    ProblemScore,
+    Scores,
+    group_runs,
+    problem_points,
+    rank,
+    suboptimal,
+)
 from pddltools.score.store import Run
 
 AGILE_LIMIT = 300.0  # seconds of CPU time: the agile track's time limit, where the score reaches 0
@@ -45,12 +53,7 @@ def agile_points(cpu: float) -> float:
 
 
 def score_numeric(runs: Sequence[Run], rules: str, direction: Direction) -> Scores:
-    names = entrant_names(runs)
-    by_problem: dict[str, dict[str, Run]] = defaultdict(dict)
-    domain_of: dict[str, str] = {}
-    for run in runs:
-        by_problem[run.problem_path][names[run.planner, run.config]] = run
-        domain_of[run.problem_path] = run.domain
+    names, by_problem, domain_of = group_runs(runs)
     voided: dict[tuple[str, str], Voided] = {}
     problems: list[ProblemScore] = []
     ignored: list[str] = []
@@ -65,10 +68,17 @@ def score_numeric(runs: Sequence[Run], rules: str, direction: Direction) -> Scor
         if not solved:
             ignored.append(problem)
             continue
-        points, measures = _points(rules, solved, direction(problem) if rules == "ipc2023-numeric-sat" else "")
+        if rules == "ipc2023-numeric-agile":
+            points = {name: agile_points(run.cpu) for name, run in solved.items()}
+            measures = {name: run.cpu for name, run in solved.items()}
+        else:  # C*/C and the solved count are IPC-2008's formulas
+            points, measures = problem_points(rules.replace("ipc2023-numeric", "ipc2008"), solved,
+                                              direction(problem) if rules == "ipc2023-numeric-sat" else "")
         if rules == "ipc2023-numeric-opt":
-            for name, reason in _not_optimal(measures):
-                voided.setdefault((name, domain), Voided(name, domain, problem, reason, solved[name].plan_hash))
+            for p in suboptimal(solved, domain, problem):
+                voided.setdefault((p.entrant, domain), Voided(
+                    p.entrant, domain, problem, f"not optimal: costs {p.cost:g}, {p.best_by} found a plan costing "
+                                               f"{p.best:g}", p.plan_hash))
         for name, run in entries.items():
             problems.append(ProblemScore(name, domain, problem, points.get(name, 0.0), run.status,
                                          measures.get(name)))
@@ -76,27 +86,6 @@ def score_numeric(runs: Sequence[Run], rules: str, direction: Direction) -> Scor
     totals = [_entrant(name, domains, problems, voided) for name in sorted(set(names.values()))]
     return Scores(rules, tuple(rank(totals)), tuple(problems), tuple(ignored), (), tuple(domains),
                   tuple(voided[key] for key in sorted(voided)))
-
-
-def _points(rules: str, solved: dict[str, Run], direction: str) -> tuple[dict[str, float], dict[str, float]]:
-    if rules == "ipc2023-numeric-agile":
-        return {name: agile_points(run.cpu) for name, run in solved.items()}, {n: r.cpu for n, r in solved.items()}
-    costs = {name: quality(run) for name, run in solved.items()}
-    if rules == "ipc2023-numeric-opt":
-        return dict.fromkeys(solved, 1.0), costs
-    if direction == "maximize":
-        best = max(costs.values())
-        return {name: ratio(q, best) for name, q in costs.items()}, costs
-    best = min(costs.values())
-    return {name: ratio(best, c) for name, c in costs.items()}, costs
-
-
-def _not_optimal(costs: dict[str, float]) -> list[tuple[str, str]]:
-    best_name = min(costs, key=lambda n: (costs[n], n))
-    best = costs[best_name]
-    # Costs are floats read back from validated metric values: equal within rounding is equal.
-    return [(name, f"not optimal: costs {cost:g}, {best_name} found a plan costing {best:g}")
-            for name, cost in sorted(costs.items()) if cost > best + 1e-9 * max(1.0, abs(best))]
 
 
 def _entrant(name: str, domains: list[str], problems: list[ProblemScore],

@@ -120,6 +120,18 @@ def entrant_names(runs: Iterable[Run]) -> dict[tuple[str, str], str]:
             for planner, cs in configs.items() for config in cs}
 
 
+def group_runs(runs: Iterable[Run]) -> tuple[dict[tuple[str, str], str], dict[str, dict[str, Run]], dict[str, str]]:
+    """The entrant names, each problem's run per entrant, and each problem's domain."""
+    runs = list(runs)
+    names = entrant_names(runs)
+    by_problem: dict[str, dict[str, Run]] = defaultdict(dict)
+    domain_of: dict[str, str] = {}
+    for run in runs:
+        by_problem[run.problem_path][names[run.planner, run.config]] = run
+        domain_of[run.problem_path] = run.domain
+    return names, by_problem, domain_of
+
+
 def score(runs: Sequence[Run], rules: str, direction: Direction = metric_direction) -> Scores:
     if rules not in RULES:
         raise ValueError(f"unknown rules {rules!r}; known: {', '.join(RULES)}")
@@ -127,13 +139,8 @@ def score(runs: Sequence[Run], rules: str, direction: Direction = metric_directi
         from pddltools.score.ipc2023 import score_numeric  # it builds on this module's types
 
         return score_numeric(runs, rules, direction)
-    names = entrant_names(runs)
+    names, by_problem, domain_of = group_runs(runs)
     entrants = sorted(set(names.values()))
-    by_problem: dict[str, dict[str, Run]] = defaultdict(dict)
-    domain_of: dict[str, str] = {}
-    for run in runs:
-        by_problem[run.problem_path][names[run.planner, run.config]] = run
-        domain_of[run.problem_path] = run.domain
     problems: list[ProblemScore] = []
     penalties: list[Penalty] = []
     ignored: list[str] = []
@@ -143,9 +150,9 @@ def score(runs: Sequence[Run], rules: str, direction: Direction = metric_directi
         if not solved:
             ignored.append(problem)
             continue
-        points, measures = _problem_points(rules, solved, direction(problem) if rules == "ipc2008-sat" else "")
+        points, measures = problem_points(rules, solved, direction(problem) if rules == "ipc2008-sat" else "")
         if rules == "ipc2008-opt":
-            penalties.extend(_suboptimal(solved, domain_of[problem], problem))
+            penalties.extend(suboptimal(solved, domain_of[problem], problem))
         for name, run in entries.items():
             problems.append(ProblemScore(name, domain_of[problem], problem, points.get(name, 0.0), run.status,
                                          measures.get(name)))
@@ -179,7 +186,7 @@ def quality(run: Run) -> float:
     raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has neither value nor length")
 
 
-def _problem_points(rules: str, solved: dict[str, Run], direction: str) -> tuple[dict[str, float], dict[str, float]]:
+def problem_points(rules: str, solved: dict[str, Run], direction: str) -> tuple[dict[str, float], dict[str, float]]:
     if rules == "ipc2008-opt":
         return {name: 1.0 for name in solved}, {name: quality(run) for name, run in solved.items()}
     if rules == "ipc2011-time":
@@ -218,7 +225,7 @@ def _length(run: Run) -> int:
     raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has no plan length")
 
 
-def _suboptimal(solved: dict[str, Run], domain: str, problem: str) -> list[Penalty]:
+def suboptimal(solved: dict[str, Run], domain: str, problem: str) -> list[Penalty]:
     costs = {name: quality(run) for name, run in solved.items()}
     best_name = min(costs, key=lambda n: (costs[n], n))
     best = costs[best_name]
