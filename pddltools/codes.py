@@ -474,14 +474,47 @@ _ENTRIES: tuple[Code, ...] = (
           fix="Wrap the effect in (at start ...) or (at end ...)."),
     _code("E453", E, CHECK, "?duration used where it is not allowed",
           """?duration may be read in a durative action's duration constraint and effects, #t only in the
-          effects of a durative action; elsewhere (a condition, an instantaneous action) they mean
-          nothing.""",
+          effects of a durative action or of a PDDL+ process; elsewhere (a condition, an instantaneous
+          action, an event) they mean nothing.""",
           _domain("(define (domain d)\n  (:requirements :strips :durative-actions :numeric-fluents)\n"
                   "  (:predicates (done))\n  (:functions (limit))\n"
                   "  (:durative-action work :parameters () :duration (= ?duration 5)\n"
                   "    :condition (at start (< ?duration (limit)))\n    :effect (at end (done))))\n"),
           _CHECK, "Compare against the duration's own expression ((limit) here), not ?duration."),
     # --- checker: requirements -------------------------------------------------------------------------
+    # --- checker: PDDL+ processes and events ------------------------------------------------------------
+    _code("E454", E, CHECK, "a process with an effect that is not continuous",
+          """A PDDL+ process changes the world only continuously, while its precondition holds: each of its
+          effects is (increase f (* #t rate)) or (decrease f (* #t rate)). Adding or deleting an atom, or
+          assigning a value, happens at an instant, so it belongs in an action or an event (Fox & Long
+          2006).""",
+          _domain("(define (domain d)\n  (:requirements :time :numeric-fluents)\n  (:predicates (on) (hot))\n"
+                  "  (:functions (heat))\n"
+                  "  (:process warm :parameters () :precondition (on)\n"
+                  "    :effect (and (increase (heat) (* #t 2)) (hot))))\n"),
+          _CHECK, "Move (hot) into an event, e.g. (:event overheat :precondition (and (> (heat) 10) (not (hot))) "
+          ":effect (hot))."),
+    _code("E455", E, CHECK, "a continuous effect that is not (increase f (* #t rate)) or (decrease ...)",
+          """A continuous effect (one that reads #t, in a process or a durative action) must have PDDL 2.1's
+          form: increase or decrease, by #t, (* #t rate) or (* rate #t), with a rate that does not read #t
+          again. Then the rate is what changes f per unit of time, which validators and planners
+          integrate; (assign f #t) or (increase f (* #t #t)) has no such reading.""",
+          _domain("(define (domain d)\n  (:requirements :time :numeric-fluents)\n  (:predicates (on))\n"
+                  "  (:functions (heat))\n"
+                  "  (:process warm :parameters () :precondition (on)\n"
+                  "    :effect (increase (heat) (+ #t 2))))\n"),
+          _CHECK, "Write the change per unit of time as a factor of #t: (increase (heat) (* #t 2))."),
+    _code("E456", E, CHECK, "an event whose effect cannot make its own precondition false",
+          """A PDDL+ event fires as soon as its precondition holds. If its effect adds, deletes and changes
+          nothing its precondition tests, the precondition still holds afterwards and the event fires again
+          at once, for ever (an event with no precondition too). Fox & Long (2006) require events to falsify
+          their own preconditions. The test is on predicates and functions, not arguments, so it only
+          reports events that certainly cannot.""",
+          _domain("(define (domain d)\n  (:requirements :time :numeric-fluents)\n  (:predicates (stopped))\n"
+                  "  (:functions (v))\n"
+                  "  (:event too-fast :parameters () :precondition (> (v) 100) :effect (stopped)))\n"),
+          _CHECK, "Make the effect falsify the precondition, e.g. :precondition (and (> (v) 100) (not (stopped))) "
+          "or :effect (and (stopped) (assign (v) 0))."),
     _code("W501", W, CHECK, "feature used but its requirement is not declared",
           """The domain uses a feature (negative preconditions, typing, conditional effects ...) whose
           requirement flag it does not declare; strict planners refuse such a domain.""",
@@ -517,6 +550,17 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init (= (total-cost) 0))\n  (:goal (done))\n"
                             "  (:metric minimize (total-costs)))\n")),
           _CHECK_PROBLEM, "Name a declared function (total-cost)."),
+    _code("W603", W, CHECK, "initial value for an undeclared function",
+          """The problem's :init gives a value to a function the domain does not declare. No action, goal or
+          metric of the task can read it (each such read is E203 or E602), so the value is ignored; VAL
+          reads such files too. Often a leftover of an older version of the domain (IPC-2023's
+          markettrader problems initialise (fuel) and (fuel-used)), or a misspelt function.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips :numeric-fluents)\n  (:predicates (done))\n"
+                           "  (:functions (battery))\n"
+                           "  (:action a :parameters () :precondition (> (battery) 0) :effect (done)))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:init (= (battery) 5) (= (fuel) 10))\n"
+                            "  (:goal (done)))\n")),
+          _CHECK_PROBLEM, "Delete the value, or declare the function if an action should read it."),
     # --- tarski and Unified Planning bridges -----------------------------------------------------------
     _code("E701", E, INTEROP, "a PDDL construct tarski cannot express",
           """pddltools.interop.tarski refuses a construct tarski's model has no place for (a type declared

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from pddltools import wording
+from pddltools.check.numeric import Fragment
 from pddltools.check.report import CheckReport, check_files, check_problem_alone, in_file_order
 from pddltools.check.tracks import TRACK_IDS, Fit
 from pddltools.cli import pddl_files
@@ -30,6 +31,9 @@ from pddltools.exit_codes import ExitCode
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
 _TITLE_NAMES = 10  # problems named in a block's heading; the JSON's `pairs` lists them all
+_FRAGMENT_TEXT = {Fragment.SIMPLE: "simple (SNP: fluents only increased or decreased by constants)",
+                  Fragment.LINEAR: "linear (LNP: linear assignments and conditions)",
+                  Fragment.NONLINEAR: "nonlinear (beyond the IPC-2023 numeric track's SNP and LNP)"}
 _FIT_STYLE = {Fit.FITS: "green", Fit.COMPILABLE: "yellow", Fit.UNFIT: "red", Fit.INVALID: "red"}
 
 
@@ -203,6 +207,8 @@ def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -
                 out.print(f"  {use.feature.value}{where}")
         else:
             out.print("[bold]Features used[/]: STRIPS only")
+        if report.numeric_fragment is not None:
+            out.print(f"[bold]Numeric fragment[/]: {_FRAGMENT_TEXT[report.numeric_fragment]}")
     if report.tracks:
         out.print("[bold]Tracks[/]")
         width = max(len(t) for t in report.tracks)

@@ -1,4 +1,5 @@
-"""What a domain's actions read and change, collected in one traversal for the checks that need it.
+"""What a domain's actions (and PDDL+ processes and events) read and change, collected in one traversal
+for the checks that need it.
 
 Several checks ask the same questions (which predicates do effects add? which functions are ever
 assigned? which parameters are mentioned?); walking a large domain once for all of them keeps checking
@@ -28,13 +29,13 @@ class DomainFacts:
         facts = cls()
         if domain.constraints is not None:
             facts._condition(domain.constraints, set())
-        for structure in domain.structures:
+        for structure in (*domain.structures, *domain.processes, *domain.events):
             mentioned: set[str] = set()
             facts.mentioned[id(structure)] = mentioned
             if isinstance(structure, ast.DerivedPredicate):
                 facts._condition(structure.body, mentioned)
                 continue
-            if isinstance(structure, ast.Action):
+            if not isinstance(structure, ast.DurativeAction):
                 conditions = [structure.precondition]
             else:
                 conditions = [structure.duration, structure.condition]

@@ -42,6 +42,8 @@ class Feature(StrEnum):
     DURATIVE_ACTIONS = "durative-actions"
     DURATION_INEQUALITIES = "duration-inequalities"
     CONTINUOUS_EFFECTS = "continuous-effects"
+    PROCESSES = "processes"
+    EVENTS = "events"
     TIMED_INITIAL_LITERALS = "timed-initial-literals"
     PREFERENCES = "preferences"
     TRAJECTORY_CONSTRAINTS = "trajectory-constraints"
@@ -65,7 +67,10 @@ REQUIREMENT_OF: dict[Feature, tuple[str, ...]] = {
     Feature.OBJECT_FLUENTS: (":object-fluents",),
     Feature.DURATIVE_ACTIONS: (":durative-actions",),
     Feature.DURATION_INEQUALITIES: (":duration-inequalities",),
-    Feature.CONTINUOUS_EFFECTS: (":continuous-effects",),
+    # PDDL+ declares processes, events and the continuous change they bring with :time alone.
+    Feature.CONTINUOUS_EFFECTS: (":continuous-effects", ":time"),
+    Feature.PROCESSES: (":time",),
+    Feature.EVENTS: (":time",),
     Feature.TIMED_INITIAL_LITERALS: (":timed-initial-literals",),
     # IPC-2008's net-benefit domains declare their soft goals with :goal-utilities alone.
     Feature.PREFERENCES: (":preferences", ":goal-utilities"),
@@ -185,6 +190,13 @@ class _Detector:
                 self.use(Feature.DERIVED_PREDICATES, structure)
                 self.typed(structure.predicate.parameters)
                 self.formula(structure.body, True)
+        for happening in domain.processes_and_events:
+            self.use(Feature.PROCESSES if isinstance(happening, ast.Process) else Feature.EVENTS, happening)
+            self.typed(happening.parameters)
+            if happening.precondition is not None:
+                self.formula(happening.precondition, True)
+            if happening.effect is not None:
+                self.effect(happening.effect)
 
     def problem(self, problem: ast.Problem) -> None:
         self.typed(problem.objects)

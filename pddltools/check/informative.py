@@ -23,7 +23,7 @@ def domain_information(domain: ast.Domain, facts: DomainFacts) -> list[Diagnosti
         elif name not in added and name not in deleted and name not in derived:
             found.append(finding("I402", f"predicate {name} is static: no action changes it, so only the initial "
                                  "state sets it", predicate.span))
-    for structure in domain.structures:
+    for structure in (*domain.structures, *domain.processes, *domain.events):
         if isinstance(structure, ast.DerivedPredicate):
             continue
         mentioned = facts.mentioned.get(id(structure), set())

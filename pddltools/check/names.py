@@ -69,6 +69,16 @@ class NameChecker:
                 head = structure.predicate
                 self.formula(structure.body, _scope(head.parameters),
                              Place(f"derived predicate {head.name}", constants))
+        # PDDL+: a process's effects change with #t; an event's happen at an instant.
+        for happening in domain.processes_and_events:
+            kind = "process" if isinstance(happening, ast.Process) else "event"
+            place = Place(f"{kind} {happening.name}", constants)
+            scope = _scope(happening.parameters)
+            if happening.precondition is not None:
+                self.formula(happening.precondition, scope, place)
+            if happening.effect is not None:
+                self.effect(happening.effect, scope,
+                            Place(place.what, constants, continuous=isinstance(happening, ast.Process)))
 
     def problem_parts(self) -> None:
         assert self.problem is not None
@@ -247,8 +257,8 @@ class NameChecker:
                                              node.span))
             elif isinstance(node, ast.ContinuousTime):
                 if not place.continuous:
-                    self.findings.append(finding("E453", "#t may only be used in the effects of a durative action",
-                                                 node.span))
+                    self.findings.append(finding("E453", "#t may only be used in the effects of a durative action "
+                                                 "or a process", node.span))
             elif isinstance(node, ast.IsViolated):
                 self.is_violated(node, place)
 
@@ -366,7 +376,11 @@ class NameChecker:
         fluent = element.fluent
         decl = self.symbols.functions.get(fluent.function)
         if decl is None:
-            self.unknown_function(fluent)
+            # Nothing can read a function the domain does not declare (a read would be E203 there), so the
+            # value is dead, not wrong: IPC-2023's markettrader problems initialise (fuel) and (fuel-used).
+            self.findings.append(finding("W603", f"function {fluent.function} is not declared in :functions, so "
+                                         "nothing reads this initial value; it is ignored"
+                                         + suggestion(fluent.function, self.symbols.functions), fluent.span))
             return
         self.function_arguments(fluent, decl, {}, place)
         value = element.value

@@ -13,6 +13,8 @@ from pddltools.check.features import FeatureSet, detect, object_functions
 from pddltools.check.fluents import uninitialised_functions
 from pddltools.check.informative import domain_information, unreachable_goals
 from pddltools.check.names import NameChecker
+from pddltools.check.numeric import Fragment, numeric_fragment
+from pddltools.check.pddlplus import check_pddlplus
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
 from pddltools.check.tracks import Verdict, verdicts, with_errors
@@ -29,6 +31,7 @@ class CheckReport:
     features: FeatureSet | None  # None when the domain could not be parsed
     tracks: dict[str, Verdict] = field(default_factory=dict)
     unreadable: bool = False  # a file could not be read at all (the CLI exits 2)
+    numeric_fragment: Fragment | None = None  # the IPC-2023 numeric track's SNP/LNP, or None: not numeric
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -67,6 +70,7 @@ class CheckReport:
         features = self.features.uses if self.features is not None else ()
         return {
             "features": [use.feature.value for use in features],
+            "numeric_fragment": self.numeric_fragment.value if self.numeric_fragment is not None else None,
             "feature_uses": [
                 {"feature": use.feature.value, "file": use.span.file if use.span else None,
                  "line": use.span.line if use.span else None, "column": use.span.column if use.span else None}
@@ -94,6 +98,7 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
     names.domain()
     findings += names.findings
     findings += check_durative_actions(domain)
+    findings += check_pddlplus(domain)
     facts = DomainFacts.of(domain)
     findings += domain_information(domain, facts)
     functions = object_functions(domain)
@@ -110,7 +115,10 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
     files = tuple(_file_of(node) for node in (domain, *problems))
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
     return CheckReport(files, tuple(in_file_order(findings, files)), features,
-                       verdicts(features, tracks, errors=errors))
+                       verdicts(features, tracks, errors=errors,
+                                maximises=any(p.metric is not None and p.metric.direction == "maximize"
+                                              for p in problems)),
+                       numeric_fragment=numeric_fragment(domain, problems, facts.changed_functions))
 
 
 def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (), *, strict: bool = False,
@@ -146,7 +154,7 @@ def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (
     # A problem that did not parse is an error of the task too, which check() never saw.
     errors = sum(1 for f in merged if f.severity is Severity.ERROR)
     tracks_seen = {tid: with_errors(v, errors) for tid, v in report.tracks.items()}
-    return CheckReport(files, tuple(merged), report.features, tracks_seen, unreadable)
+    return CheckReport(files, tuple(merged), report.features, tracks_seen, unreadable, report.numeric_fragment)
 
 
 def check_problem_alone(problem_path: str | Path, missing_domain: str) -> CheckReport:

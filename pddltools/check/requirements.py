@@ -22,11 +22,12 @@ F = Feature
 
 #: Features only a domain can use: with no problem given, these are all there is to know.
 DOMAIN_ONLY = frozenset({F.TYPING, F.CONDITIONAL_EFFECTS, F.UNIVERSAL_EFFECTS, F.DERIVED_PREDICATES,
-                         F.DURATIVE_ACTIONS, F.DURATION_INEQUALITIES, F.CONTINUOUS_EFFECTS})
+                         F.DURATIVE_ACTIONS, F.DURATION_INEQUALITIES, F.CONTINUOUS_EFFECTS, F.PROCESSES,
+                         F.EVENTS})
 
 #: Flags that declare no feature pddltools detects (PDDL 1.2 relics, :strips itself): never "unused".
 _NOT_JUDGED = {":strips", ":domain-axioms", ":safety-constraints", ":open-world", ":true-negation",
-               ":expression-evaluation", ":time"}
+               ":expression-evaluation"}
 
 
 def check_requirements(domain: ast.Domain, problems: Sequence[ast.Problem], features: FeatureSet, *,

@@ -163,6 +163,18 @@ def domain_symbols(domain: ast.Domain, *, strict: bool = False) -> DomainSymbols
                                  notes=(("first defined here", first_s.span),)))
         params = structure.parameters + (structure.vars if isinstance(structure, ast.Action) else ())
         _duplicate_parameters(found, params, f"{kind} {structure.name}")
+    happenings: dict[str, ast.Process | ast.Event] = {}
+    for happening in domain.processes_and_events:
+        kind = "process" if isinstance(happening, ast.Process) else "event"
+        _check_type_refs(symbols, happening.parameters, f" of {kind} {happening.name}")
+        first_h = symbols.structures.get(happening.name) or happenings.get(happening.name)
+        if first_h is None:
+            happenings[happening.name] = happening
+        else:
+            found.append(finding("E211", f"{kind} {happening.name} is defined twice (names of actions, processes "
+                                 "and events are one namespace)", happening.span,
+                                 notes=(("first defined here", first_h.span),)))
+        _duplicate_parameters(found, happening.parameters, f"{kind} {happening.name}")
     try:
         strata(domain.derived_predicates)
     except NotStratified as exc:

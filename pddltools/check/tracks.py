@@ -10,6 +10,11 @@ remove, is *compilable*; anything else is *unfit*.
 The IPC-2011 learning track's language is the typed STRIPS subset of PDDL: everything beyond it is
 either compilable or unfit.
 
+The IPC-2023 numeric tracks (satisficing, optimal, agile; ipc2023-numeric.github.io) share one language:
+PDDL 2.1's numeric subset with quantifiers, negation and disjunction in conditions, no conditional
+effects, and metrics that are minimised. Each domain is simple (SNP) or linear (LNP) numeric planning:
+`pddltools.check.numeric` says which.
+
 The table below is the one place these rules live; the IPC-2008 corpus (every folder is named after its
 track) checks it in `tests/check/test_tracks.py`.
 """
@@ -60,12 +65,14 @@ class Track:
     # What makes a domain belong here rather than merely fit the language (durative actions for the
     # temporal track): a domain without any of these is told so.
     defining: frozenset[Feature] = frozenset()
+    minimise_only: bool = False  # a metric to maximise is outside the track's language
 
 
 def _track(id: str, title: str, core: Iterable[Feature], optional: Iterable[Feature], objective: str,
-           not_compilable: Iterable[Feature] = (), defining: Iterable[Feature] = ()) -> Track:
+           not_compilable: Iterable[Feature] = (), defining: Iterable[Feature] = (),
+           minimise_only: bool = False) -> Track:
     return Track(id, title, frozenset(core), frozenset(optional), objective, frozenset(not_compilable),
-                 frozenset(defining))
+                 frozenset(defining), minimise_only)
 
 
 _SEQUENTIAL_CORE = {F.TYPING, F.ACTION_COSTS}
@@ -73,6 +80,9 @@ _TEMPORAL_CORE = {F.TYPING, F.DURATIVE_ACTIONS, F.NUMERIC_FLUENTS, F.ACTION_COST
 _NETBENEFIT_CORE = {F.TYPING, F.ACTION_COSTS, F.PREFERENCES, F.GOAL_UTILITIES}
 _OPTIONAL = ADL | {F.DERIVED_PREDICATES, F.OBJECT_FLUENTS}
 _TEMPORAL_OPTIONAL = _OPTIONAL | {F.DURATION_INEQUALITIES, F.TIMED_INITIAL_LITERALS}
+# Conditions may be any first-order formula; effects are unconditional.
+_NUMERIC_CORE = {F.TYPING, F.NUMERIC_FLUENTS, F.ACTION_COSTS, F.NEGATIVE_PRECONDITIONS, F.DISJUNCTIVE_PRECONDITIONS,
+                 F.EQUALITY, F.EXISTENTIAL_PRECONDITIONS, F.UNIVERSAL_PRECONDITIONS}
 
 TRACKS: tuple[Track, ...] = (
     _track("ipc2008-seq-sat", "IPC-2008 sequential satisficing", _SEQUENTIAL_CORE, _OPTIONAL,
@@ -92,6 +102,14 @@ TRACKS: tuple[Track, ...] = (
     # Soft goals compile into action costs, which plan length (the learning track's quality) ignores.
     _track("ipc2011-learning", "IPC-2011 learning track (typed STRIPS)", {F.TYPING}, (),
            "solve test problems with learned knowledge; plan length", {F.PREFERENCES, F.GOAL_UTILITIES}),
+    _track("ipc2023-numeric-sat", "IPC-2023 numeric satisficing", _NUMERIC_CORE, (),
+           "minimise the metric; the score is C*/C against a reference cost", defining={F.NUMERIC_FLUENTS},
+           minimise_only=True),
+    _track("ipc2023-numeric-opt", "IPC-2023 numeric optimal", _NUMERIC_CORE, (),
+           "minimise the metric; only optimal plans count", defining={F.NUMERIC_FLUENTS}, minimise_only=True),
+    _track("ipc2023-numeric-agile", "IPC-2023 numeric agile", _NUMERIC_CORE, (),
+           "solve fast: 1 below 1 s of CPU time, 1 - log T / log 300 up to 300 s; the cost is ignored",
+           defining={F.NUMERIC_FLUENTS}, minimise_only=True),
 )
 
 TRACK_IDS = tuple(track.id for track in TRACKS)
@@ -121,6 +139,7 @@ class Verdict:
     lacks_defining: bool = False  # fits the language, but uses none of the track's defining features
     errors: int = 0  # invalid: how many errors the task has
     language: Fit | None = None  # invalid: what the verdict on its features alone would be
+    maximises: bool = False  # unfit: a metric is maximised, and the track minimises only
 
     def compile_command(self, domain: str = "DOMAIN", problem: str = "PROBLEM") -> str | None:
         """The `pddltools compile` call that makes the task fit (or fit a core-only planner)."""
@@ -136,7 +155,11 @@ class Verdict:
             return (f"the task has {errors} first); its features alone: {self.language.value}, "
                     + replace(self, fit=self.language).explain())
         if self.fit is Fit.UNFIT:
-            return "uses " + ", ".join(self.ruled_out_by) + ", which this track does not have"
+            reasons = ["uses " + ", ".join(self.ruled_out_by) + ", which this track does not have"
+                       ] if self.ruled_out_by else []
+            if self.maximises:
+                reasons.append("maximises its metric, and this track's metrics are minimised")
+            return "; ".join(reasons)
         if self.fit is Fit.COMPILABLE:
             return "after compiling away " + ", ".join(self.to_compile)
         notes = []
@@ -147,11 +170,15 @@ class Verdict:
         return "; ".join(notes) or "core features only"
 
 
-def verdict(track: Track, features: FeatureSet | Iterable[Feature]) -> Verdict:
+def verdict(track: Track, features: FeatureSet | Iterable[Feature], *, maximises: bool = False) -> Verdict:
+    """`maximises`: a problem's metric is to be maximised."""
     used = [f for f in Feature if f in set(features)]
     allowed = track.core | track.optional
     outside = [f for f in used if f not in allowed]
     optional = tuple(f for f in used if f in track.optional and f not in track.core)
+    if maximises and track.minimise_only:
+        ruled_out = tuple(f for f in outside if f not in COMPILABLE or f in track.not_compilable)
+        return Verdict(track, Fit.UNFIT, optional, (), ruled_out, maximises=True)
     if not outside:
         lacks = bool(track.defining) and not any(f in track.defining for f in used)
         return Verdict(track, Fit.FITS, optional, (), (), lacks)
@@ -162,11 +189,12 @@ def verdict(track: Track, features: FeatureSet | Iterable[Feature]) -> Verdict:
 
 
 def verdicts(features: FeatureSet | Iterable[Feature], only: Iterable[str] | None = None, *,
-             errors: int = 0) -> dict[str, Verdict]:
+             errors: int = 0, maximises: bool = False) -> dict[str, Verdict]:
     """The verdict for every track (or the ones named in `only`), keyed by track id. A task with
-    `errors` fits nothing: a track it would fit or could be compiled into says `invalid` instead."""
+    `errors` fits nothing: a track it would fit or could be compiled into says `invalid` instead.
+    `maximises`: a problem's metric is to be maximised."""
     wanted = set(only) if only is not None else None
-    found = {t.id: verdict(t, features) for t in TRACKS if wanted is None or t.id in wanted}
+    found = {t.id: verdict(t, features, maximises=maximises) for t in TRACKS if wanted is None or t.id in wanted}
     return {tid: with_errors(v, errors) for tid, v in found.items()}
 
 

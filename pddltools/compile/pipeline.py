@@ -136,7 +136,7 @@ def _estimate(name: str, task: Task, method: Method) -> int | None:
 #: Features no pass removes; a target that wants them gone must refuse the task.
 UNSUPPORTED = frozenset({F.NUMERIC_FLUENTS, F.DURATIVE_ACTIONS, F.DURATION_INEQUALITIES,
                          F.CONTINUOUS_EFFECTS, F.TIMED_INITIAL_LITERALS, F.PREFERENCES, F.TRAJECTORY_CONSTRAINTS,
-                         F.GOAL_UTILITIES})
+                         F.GOAL_UTILITIES, F.PROCESSES, F.EVENTS})
 
 
 def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False, method: Method = "auto",
@@ -171,6 +171,13 @@ def compile_task(task: Task, remove: frozenset[Feature], *, strict: bool = False
         present = features & found.features
         if not present:
             continue
+        if task.domain.processes_and_events:
+            # The passes rewrite actions only: a process or event left as it was would read predicates,
+            # types or fluents the pass has replaced. A task no pass touches keeps them (the printer does).
+            first = task.domain.processes_and_events[0]
+            kind = "process" if isinstance(first, ast.Process) else "event"
+            raise compile_error("E801", f"the {name.replace('_', ' ')} pass cannot handle PDDL+ processes and events "
+                                f"({kind} {first.name} is one); it compiles actions only", first.span)
         if on_pass is not None:
             on_pass(name, _estimate(name, task, method))
         t0 = time.perf_counter()

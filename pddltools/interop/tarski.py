@@ -89,6 +89,9 @@ class _ToTarski:
             refused += _no("a domain's :constraints", self.domain.constraints).diagnostics
         for structure in self.domain.structures:
             _collect(refused, lambda s=structure: self._structure(task, s))
+        for happening in self.domain.processes_and_events:  # PDDL+: never dropped unsaid
+            kind = "process" if isinstance(happening, ast.Process) else "event"
+            refused += _no(f"the PDDL+ {kind} {happening.name}", happening).diagnostics
         self._uniform_costs(task)
         for element in self.problem.init:
             _collect(refused, lambda e=element: self._init(task, e))

@@ -92,6 +92,10 @@ class _ToUP:
             refused += _no("a domain's :constraints", self.domain.constraints).diagnostics
         for structure in self.domain.structures:
             _collect(refused, lambda s=structure: self._structure(s))
+        for happening in self.domain.processes_and_events:  # PDDL+: never dropped unsaid
+            kind = "process" if isinstance(happening, ast.Process) else "event"
+            refused += _no(f"the PDDL+ {kind} {happening.name}", happening,
+                           "pddltools does not convert processes and events yet").diagnostics
         self.task.name = self.problem.name
         for o in self.problem.objects:
             if not self.task.has_object(o.name):  # a repeated declaration is the checker's to report

@@ -21,7 +21,8 @@ from pddltools.pddl.types import TypeHierarchy
 
 Kind = Literal["type", "predicate", "function", "object", "action", "parameter", "domain"]
 _TOKEN = re.compile(r"[^\s()]+")
-_BINDERS = (ast.Action, ast.DurativeAction, ast.DerivedPredicate, ast.Forall, ast.Exists, ast.ForallEffect)
+_BINDERS = (ast.Action, ast.DurativeAction, ast.DerivedPredicate, ast.Process, ast.Event, ast.Forall, ast.Exists,
+            ast.ForallEffect)
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,8 @@ def build_table(domain: ast.Domain | None, problem: ast.Problem | None = None) -
                 _add(table.predicates, "predicate", head.name, word_span(head.span, head.name, 1), head)
             else:
                 _add(table.actions, "action", structure.name, word_span(structure.span, structure.name, 1), structure)
+        for happening in domain.processes_and_events:  # PDDL+: named like actions, in their namespace
+            _add(table.actions, "action", happening.name, word_span(happening.span, happening.name, 1), happening)
     if problem is not None:
         for typed in problem.objects:
             if typed.span is not None:
@@ -229,7 +232,7 @@ def _own_uses(node: ast.Node, parent: ast.Node | None, root: ast.Domain | ast.Pr
         if word is not None:
             yield Use("function" if isinstance(node, ast.FunctionDecl) else "predicate", node.name, word,
                       declaration=True)
-    elif isinstance(node, ast.Action | ast.DurativeAction):
+    elif isinstance(node, ast.Action | ast.DurativeAction | ast.Process | ast.Event):
         word = word_span(span, node.name, 1, 2)
         if word is not None:
             yield Use("action", node.name, word, declaration=True)

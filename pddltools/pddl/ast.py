@@ -413,8 +413,9 @@ class DerivedPredicate(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Process(Node):
-    """A PDDL+ process: while its precondition holds, its effects (continuous ones, with `#t`) act."""
+class Exogenous(Node):
+    """What PDDL+ adds beside actions, which the world does without the planner choosing it: processes
+    and events (never this class itself)."""
 
     name: str
     parameters: tuple[TypedName, ...] = ()
@@ -426,16 +427,13 @@ class Process(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Event(Node):
+class Process(Exogenous):
+    """A PDDL+ process: while its precondition holds, its effects (continuous ones, with `#t`) act."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event(Exogenous):
     """A PDDL+ event: it happens, instantaneously, as soon as its precondition holds."""
-
-    name: str
-    parameters: tuple[TypedName, ...] = ()
-    precondition: Formula | None = None
-    effect: Effect | None = None
-
-    def bound_variables(self) -> tuple[TypedName, ...]:
-        return self.parameters
 
 
 Structure: TypeAlias = Action | DurativeAction | DerivedPredicate
@@ -466,6 +464,11 @@ class Domain(Node):
     @property
     def derived_predicates(self) -> tuple[DerivedPredicate, ...]:
         return tuple(s for s in self.structures if isinstance(s, DerivedPredicate))
+
+    @property
+    def processes_and_events(self) -> tuple[Process | Event, ...]:
+        """The PDDL+ processes, then the events."""
+        return (*self.processes, *self.events)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -38,6 +38,8 @@ AFTER: dict[str, str] = {
     ":functions": "function declarations such as (fuel ?t - truck) - number",
     ":action": "the action's name",
     ":durative-action": "the action's name",
+    ":process": "the process's name",
+    ":event": "the event's name",
     ":parameters": "a parameter list such as (?x - type)",
     ":vars": "a variable list such as (?x - type)",
     ":precondition": "a precondition (a formula in parentheses)",
@@ -147,6 +149,8 @@ def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: 
         message = f"expected {wanted} after '{previous}', found {found}"
     else:
         message = f"expected {wanted}, found {found}"
+    if found == "'-'" and "NUMBER" in expected and source.text[end:end + 2].strip()[:1].isdigit():
+        message += ": a negative number is written with its sign touching the digits, as -3"
     code = "E102" if at_end else "E103"
     return error(code, message, Span(source, start, end))
 

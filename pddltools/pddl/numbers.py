@@ -52,8 +52,8 @@ def _message(text: str) -> str:
 
 def parse_number(text: str) -> int | Fraction:
     """The exact value of a NUMBER literal; `NumberOutOfRange` past the bound."""
-    if text.isdigit():
-        if len(text) > MAX_DIGITS:
+    if text.isdigit() or (text[:1] == "-" and text[1:].isdigit()):  # integers stay int, signed ones too
+        if len(text.lstrip("-")) > MAX_DIGITS:
             raise NumberOutOfRange(_message(text))
         return int(text)
     check_size(text)

@@ -362,7 +362,7 @@ class Builder(Transformer[Tok, Any]):
 
     def _whole_number(self, token: Tok) -> int:
         value = _number_value(token)
-        if not isinstance(value, int):
+        if not isinstance(value, int) or value < 0:  # a plan length; signed literals are for expressions
             raise _BuildError("expected a whole number", token.start_pos, token.end_pos)
         return value
 

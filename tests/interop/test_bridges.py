@@ -53,12 +53,14 @@ def refusal(convert: object, pair: tuple[ast.Domain, ast.Problem]) -> tuple[str,
     return first.code, first.message, first.span.line
 
 
+EVENT = "(:event fall :parameters (?b - block) :precondition (held ?b) :effect (not (held ?b)))"
 DURATIVE = """(:durative-action move :parameters (?b - block) :duration (= ?duration 2)
     :condition (at start (clear ?b)) :effect (at end (held ?b)))"""
 
 
 @pytest.mark.parametrize(("pair", "says", "line"), [
     (task(DURATIVE, requirements=":durative-actions"), "the durative action move", 5),
+    (task(EVENT, requirements=":time"), "the PDDL+ event fall", 5),
     (task(types="tower - (either block object)"), "the type tower declared as (either ...)", 3),
     (task(goal="(preference p (held a))", requirements=":preferences"), "a preference", 4),
     (task(init="(at 5 (clear b))", requirements=":timed-initial-literals"), "a timed initial literal", 3),
@@ -90,6 +92,7 @@ DERIVED = "(:derived (free ?b - block) (clear ?b))"
     (task(DURATION_USED, predicates=") (:functions (size ?b - block)", requirements=":durative-actions"),
      "?duration here", 6),
     (task(goal="(preference p (held a))", requirements=":preferences"), "a preference", 4),
+    (task(EVENT, requirements=":time"), "the PDDL+ event fall", 5),
     (task(rest=" (:constraints (within 3 (held a)))", requirements=":constraints"),
      "the trajectory constraint Within", 4),
 ])

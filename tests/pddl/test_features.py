@@ -402,6 +402,8 @@ def test_negative_numbers_and_unary_minus() -> None:
     assert p.goal == And((Comparison(">=", f("x", b0), Number(-5)),
                           Comparison("<", f("x", b1), ast.Arithmetic("-", (Number(7),)))))
     assert p.metric == ast.Metric("minimize", ast.Arithmetic("+", (f("x", b0), Number(-1))))
+    first = p.init[0]
+    assert isinstance(first, InitAssignment) and type(first.value.value) is int  # integers stay int, signed too
 
 
 @pytest.mark.parametrize("text", ["(- -3)", "(- 3)", "-3", "(-3)", "(- - 3)"])
@@ -416,6 +418,11 @@ def test_a_sign_touches_its_digits(text: str) -> None:
     assert isinstance(parsed, Comparison)
     assert parsed.right == {"(- -3)": ast.Arithmetic("-", (Number(-3),)), "(- 3)": ast.Arithmetic("-", (Number(3),)),
                             "-3": Number(-3)}[text]
+
+
+def test_a_plan_length_is_not_negative() -> None:
+    with pytest.raises(ParseError, match="expected a whole number"):
+        parse_text("(define (problem q) (:domain d) (:goal (p)) (:length (:serial -3)))")
 
 
 def test_timed_initial_literals() -> None:

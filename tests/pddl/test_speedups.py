@@ -428,11 +428,12 @@ EXPONENTS = ["", "e0", "e+2", "E-3", "e998", "e-999", "e1000", "e-1000", "e5000"
 
 @st.composite
 def extreme_number(draw: st.DrawFn) -> str:
-    """A NUMBER literal from tiny to huge: long mantissas, long fractions, exponents of any size."""
+    """A NUMBER literal from tiny to huge: long mantissas, long fractions, exponents of any size, either sign."""
     digits = "".join(draw(st.sampled_from(["1", "7", "9", "0"])) for _ in range(3))
     mantissa = (digits * (draw(st.sampled_from(DIGIT_COUNTS)) // 3 + 1))[: draw(st.sampled_from(DIGIT_COUNTS))]
     mantissa = mantissa.lstrip("0") or "0"
-    return mantissa + draw(st.sampled_from(FRACTIONS)) + draw(st.sampled_from(EXPONENTS))
+    sign = draw(st.sampled_from(["", "-"]))
+    return sign + mantissa + draw(st.sampled_from(FRACTIONS)) + draw(st.sampled_from(EXPONENTS))
 
 
 @st.composite
@@ -705,6 +706,8 @@ INIT_TEXTS = [
     "(== (f a) 3)", "(= (f a) 3 4)", "(= (f a) 3;c\n)", "(= ;c\n (f ;d\n a) ;e\n 3 ;f\n)", "(= (f a) \u0663)",
     "(= (f a) 3\u0663)", "(= (f é) 3)", "(= (f a) é)", "(p ?x)", "(at 5 (p a))", "(p a?x)", "(p at over start end)",
     "(not (= (f a) 3))", "(p a) (= (f a) 2) (not (q b)) (= (g) c) é", "(p " + "a " * 256 + ") (q b)",
+    # signed literals (the grammar's NUMBER has a sign): a sign must touch its digits
+    "(= (f a) -.5)", "(= (f a) -1e-3)", "(= (f a) -)", "(= (f a) - 2)", "(= (f a) --2)", "(= (f a) -a)",
 ]
 
 

@@ -1,0 +1,5 @@
+(define (problem reach-30)
+  (:domain car-linear)
+  (:init (running) (= (d) 0) (= (v) 0) (= (a) 0) (= (max-a) 1) (= (min-a) -1) (= (limit) 10))
+  (:goal (and (>= (d) 30) (not (running)) (not (blown))))
+  (:metric minimize (total-time)))
