@@ -71,7 +71,8 @@ def strip_enhsp(source: Source) -> Stripped:
             if found.group(1) is None:
                 raise PlanError("syntax", error("V001", "@PlanEND needs its time: write TIME: @PlanEND", span))
             if found.group(2).split(";", 1)[0].strip():
-                raise PlanError("syntax", error("V001", "nothing may follow @PlanEND on its line", span))
+                raise PlanError("syntax", error("V001", "text after @PlanEND: nothing may follow it on its plan line",
+                                                span))
             if end is not None:
                 raise PlanError("syntax", error("V001", "a second @PlanEND: a plan has one end", span))
             end, end_span = _number(found.group(1), span, "the plan's end time"), span

@@ -50,6 +50,7 @@ def test_numeric_plan_with_step_numbers_reads_as_before() -> None:
     ("0: (a)\n3: @PlanEND\n4: (b)\n", 3, 1, "after @PlanEND"),
     ("0: (a)\nx: @PlanEND\n", 2, 1, "'x' is not a number"),
     ("0: (a)\n1: @PlanEND\n2: @PlanEND\n", 3, 1, "a second @PlanEND"),
+    ("0: (a)\n1: @PlanEND (b)\n", 2, 1, "text after @PlanEND"),
     ("0: (a)\n  0: -----waiting---- 1.0\n", 2, 3, "TIME: -----waiting---- [UNTIL]"),
     ("0: (a)\n0: -----waiting---- [soon]\n", 2, 1, "'soon' is not a number"),
 ])
