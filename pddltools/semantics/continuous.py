@@ -31,9 +31,10 @@ class NotPolynomial(SemanticsError):
     reason = "unsupported"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Ground:
-    """A process or an event with objects for its parameters."""
+    """A process or an event with objects for its parameters; made once per task (`ground_all`), so
+    compared by identity: comparing the schemas' syntax trees would cost more than the whole step."""
 
     schema: Happening
     args: tuple[str, ...]
@@ -177,8 +178,9 @@ class Motion:
         """The state `t` after the start: the changed fluents' values then, everything else as it was."""
         if not self.polys:
             return self.state
-        values: dict[GroundFluent, FluentValue] = {k: normal(p.at(t)) for k, p in self.polys.items()}
-        return self.state.with_changes((), (), values)
+        values: dict[GroundFluent, FluentValue] = dict(self.state.values)
+        values.update((k, normal(p.at(t))) for k, p in self.polys.items())
+        return State(self.state.atoms, values)  # the atoms are shared: time changes only fluents
 
     def difference(self, comparison: ast.Comparison, b: Binding) -> Poly:
         """`left - right`: the comparison's truth can change only where this is 0."""

@@ -95,6 +95,8 @@ class _World:
             self.recorder.end(state)
 
     def _note_running(self, time: Fraction, running: list[Ground], state: State) -> None:
+        if running == self.running:
+            return
         started = [f"process {p} starts" for p in running if p not in self.running]
         stopped = [f"process {p} stops" for p in self.running if p not in running]
         self.running = running
