@@ -145,14 +145,13 @@ class _World:
             motion: Motion | None = None
             change = None
             try:
-                if not self.approximated:
-                    motion = Motion(self.ev, state, moving)
-                    change = self._exact(motion, running, horizon, forced is not None)
+                motion = Motion(self.ev, state, moving)
+                change = self._exact(motion, running, horizon, forced is not None)
             except NotPolynomial:
                 if self.delta is None:
                     raise
-                self.approximated = True
-            if motion is None or self.approximated:
+                motion, self.approximated = None, True  # this stretch only: later ones may be exact again
+            if motion is None:
                 assert self.delta is not None
                 step = min(self.delta, horizon)
                 later = euler(self.ev, state, moving, step)
@@ -233,6 +232,9 @@ def _validate(task: Task, plan: Plan, name: str, world: _World) -> PlanReport:
     if recorder is not None:
         recorder.start(plan, state)
     world.trajectory.append((0, state))
+    if task.timed_literals:
+        return invalid_step(name, plan, None, "unsupported", "timed initial literals beside processes and events "
+                            "are not validated yet")
     timed = sorted(zip(plan.steps, actions, strict=True), key=lambda sa: (sa[0].time, sa[0].index))
     last = max((s.time for s in plan.steps if s.time is not None), default=Fraction(0))
     end = plan.end if plan.end is not None else last

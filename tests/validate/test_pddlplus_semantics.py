@@ -79,3 +79,11 @@ def test_processes_that_stop_as_soon_as_they_start_are_reported() -> None:
     problem = "(define (problem p) (:domain d) (:init (= (x) 0)) (:goal (and)))"
     report = validate_plan(task(domain, problem), "1: (go)\n")
     assert report.reason == "unsettled" and report.failed_time == 0 and "(drain)" in report.message
+
+
+def test_what_is_not_validated_yet_says_so() -> None:
+    timed = PROBLEM.replace("(:init", "(:init (at 5 (on))")
+    report = validate_plan(task(problem=timed), "0: (start)\n")
+    assert report.reason == "unsupported" and "timed initial literals" in report.message
+    durative = validate_plan(task(), "0: (start) [2]\n")
+    assert durative.reason == "unsupported" and durative.failed_step == 1 and "instantaneous" in durative.message
