@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 
 from pddltools.diagnostics import Source
-from pddltools.validate.planfile import PlanError, read_plan
+from pddltools.validate.planfile import read_plan
+from tests.validate.test_planfile import test_syntax_errors_name_line_and_column as syntax_error_located
 
 # What `enhsp -o d.pddl -f p.pddl -sp plan` wrote for Unified Planning's car_nl test task.
 SAVED = "0: (start_car)\n0: (accelerate)\n1.0: (decelerate)\n189.0: (stop_car)\n189.0: @PlanEND \n"
@@ -55,8 +56,4 @@ def test_numeric_plan_with_step_numbers_reads_as_before() -> None:
     ("0: (a)\n0: -----waiting---- [soon]\n", 2, 1, "'soon' is not a number"),
 ])
 def test_bad_enhsp_lines_are_located(text: str, line: int, column: int, words: str) -> None:
-    with pytest.raises(PlanError) as caught:
-        read_plan(Source(text, "p.plan"))
-    diagnostic = caught.value.diagnostics[0]
-    assert diagnostic.code == "V001" and words in diagnostic.message
-    assert diagnostic.span is not None and (diagnostic.span.line, diagnostic.span.column) == (line, column)
+    syntax_error_located(text, line, column, words)  # as any other syntax error of a plan
