@@ -15,7 +15,11 @@ Measurements (without `--val`, or when that file is missing, VAL's rows are left
    time after parsing, wall and CPU (target: under 1 s);
 4. start-up: `pddltools --version` and `python -m pddltools.validate` on one plan (best of 3);
 5. with `--up`: every plan of the plan set in one process by pddltools and by unified-planning's
-   `SequentialPlanValidator` (from benchmarks/.venv), each task parsed once.
+   `SequentialPlanValidator` (from benchmarks/.venv), each task parsed once;
+6. PDDL+: every plan of corpus/plans/pddl+ that VAL judges exactly (manifest.tsv), and a generated
+   tank plan of 2,000 happenings (the valve opened and closed 1,000 times, the filling process started
+   and stopped each time), validated by pddltools in this process (parse included) and by VAL as a
+   process: time per plan (target: at most VAL's), verdicts side by side.
 Nothing here fails on a number; it prints them.
 """
 
@@ -40,7 +44,9 @@ from pddltools.pddl import ast
 from pddltools.pddl.parser import parse_text
 from pddltools.validate import GroundedTask, validate_plan
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+PDDLPLUS = ROOT / "corpus" / "plans" / "pddl+"
 PLANS = SHARED / "plans"
 CORPUS = SHARED / "corpus" / "pddl"
 GRIPPER = CORPUS / "ipc-1998" / "gripper-round-1-strips" / "domain.pddl"
@@ -187,6 +193,34 @@ def _derived_row(name: str, domain: Path, problem: Path, folder: Path, val: Path
     return row
 
 
+def pddlplus(val: Path | None) -> list[dict[str, Any]]:
+    """PDDL+ plans: the corpus's (those VAL judges exactly: not the ones it cannot read or loops on, not
+    the exponential `cooling`) and a long generated one."""
+    with (PDDLPLUS / "manifest.tsv").open(newline="") as handle:
+        listed = [row for row in csv.DictReader(handle, delimiter="\t")
+                  if row["val_verdict"] in ("valid", "invalid") and not row["id"].startswith("cooling/")]
+    cases = [(row["id"], ROOT / row["domain"], ROOT / row["problem"], PDDLPLUS / row["plan"]) for row in listed]
+    with tempfile.TemporaryDirectory(prefix="pddltools-pddlplus-") as folder:
+        # open for 0.004, closed for 0.006, 1,000 times: level 2 * 4 = 8 < 10, the goal fails at the end
+        long = Path(folder) / "tank-2000.plan"
+        long.write_text("".join(f"{i / 100:.2f}: (open_valve)\n{i / 100 + 0.004:.3f}: (close_valve)\n"
+                                for i in range(1000)))
+        cases.append(("tank, 2,000 happenings", PDDLPLUS / "tank/domain.pddl", PDDLPLUS / "tank/problem.pddl", long))
+        _pddlplus_row(*cases[0], None)  # warm-up: the first validation in a process pays for lazy imports
+        return [_pddlplus_row(*case, val) for case in cases]
+
+
+def _pddlplus_row(name: str, domain: Path, problem: Path, plan: Path, val: Path | None) -> dict[str, Any]:
+    start, cpu = time.perf_counter(), time.process_time()
+    report = validate_plan(GroundedTask.load(domain, problem), plan)
+    row: dict[str, Any] = {"task": name, "verdict": report.verdict, "value": None if report.value is None
+                           else float(report.value), "s": time.perf_counter() - start,
+                           "cpu_s": time.process_time() - cpu}
+    if val is not None:
+        row["val_verdict"], row["val_s"], row["val_cpu_s"] = run_val(val, domain, problem, plan)
+    return row
+
+
 def long_plan(balls: int = 50_000, moved: int = 2_500) -> dict[str, Any]:
     names = [f"b{i}" for i in range(balls)]
     problem = ("(define (problem big) (:domain gripper-strips) (:objects rooma roomb left right "
@@ -270,7 +304,7 @@ def main() -> None:
         print(f"VAL not found at {args.val}: its rows are left out", file=sys.stderr)
     plan_rows = rows()
     results: dict[str, Any] = {"plan_set": plan_set(plan_rows, val), "derived": derived(val),
-                               "long_plan": long_plan(), "start_up": start_up()}
+                               "long_plan": long_plan(), "start_up": start_up(), "pddlplus": pddlplus(val)}
     if args.up:
         results["unified_planning"] = run_up(plan_rows)
     if args.json:
@@ -310,6 +344,17 @@ def report(results: dict[str, Any]) -> None:
     print(f"start-up: pddltools --version {su['version_s']:.3f} s wall {su['version_cpu_s']:.3f} s CPU; "
           f"python -m pddltools.validate on one plan {su['validate_one_s']:.3f} s wall "
           f"{su['validate_one_cpu_s']:.3f} s CPU (best of 3)")
+    print("PDDL+ plans, ms of CPU (wall): pddltools in process, parse included; VAL as a process")
+    for row in results["pddlplus"]:
+        theirs = (f"VAL {row['val_cpu_s'] * 1000:7.1f} ({row['val_s'] * 1000:7.1f}) {row['val_verdict']}"
+                  if "val_s" in row else "")
+        print(f"  {row['task']:28s} pddltools {row['cpu_s'] * 1000:7.1f} ({row['s'] * 1000:7.1f}) {row['verdict']:8s} "
+              f"{theirs}")
+    plus = results["pddlplus"]
+    if plus and "val_s" in plus[0]:
+        ours_total, val_total = sum(r["s"] for r in plus), sum(r["val_s"] for r in plus)
+        print(f"  total: pddltools {ours_total:.3f} s, VAL {val_total:.3f} s wall (target: at most VAL's); "
+              f"verdicts that differ: {sum(1 for r in plus if r['verdict'] != r['val_verdict'])}")
     up = results.get("unified_planning")
     if up:
         print(f"unified-planning, the plan set in one process: pddltools {up['pddltools_s']:.2f} s, "

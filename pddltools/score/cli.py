@@ -397,7 +397,8 @@ def _score(args: argparse.Namespace) -> int:
         table = _table(f"{args.rules}: {count(len(runs), 'run')}, {count(len(scores.ignored), 'problem')} "
                        "solved by none", ("rank", "planner", "total", "solved"), names=(1,))
         for e in scores.entrants:
-            table.add_row(str(e.rank), e.name, f"{e.total:.2f}", str(e.solved))
+            table.add_row(str(e.rank), e.name + (" (disqualified)" if e.disqualified else ""), f"{e.total:.2f}",
+                          str(e.solved))
         console.print(table)
         # Domains as rows: with IPC-2008's forty long names as columns the table wraps into an unreadable
         # heap on any terminal; a planner per column stays readable.
@@ -410,6 +411,13 @@ def _score(args: argparse.Namespace) -> int:
             plan = f" (plan sha256 {p.plan_hash[:12]})" if p.plan_hash else ""
             console.print(f"{p.entrant} gets 0 for {p.domain}: its plan for {p.problem}{plan} costs {p.cost:g}, "
                           f"{p.best_by} found one costing {p.best:g}", markup=False)
+        for v in scores.voided:
+            plan = f" (plan sha256 {v.plan_hash[:12]})" if v.plan_hash else ""
+            console.print(f"{v.entrant} solves nothing in {v.domain}: its plan for {v.problem}{plan} is invalid: "
+                          f"{v.reason}", markup=False)
+        for e in scores.entrants:
+            if e.disqualified:
+                console.print(f"{e.name} is disqualified: invalid plans in more than one domain", markup=False)
         if impact is not None:
             it = _table(f"learning impact ({impact.rules})",
                         ("planner", "baseline", "dck", "delta", "pareto", "special award"))

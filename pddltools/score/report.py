@@ -63,7 +63,8 @@ def render_html(runs: Sequence[Run], scores: Scores, impact: LearningImpact | No
         _heading("limits-section", "Limits"), limits_table(runs, names),
         _heading("scores-section", "Scores"),
         table("scores", [num("rank"), Cell("planner"), num("total"), num("solved")],
-              [[num(str(e.rank)), Cell(e.name), num(_num(e.total)), num(str(e.solved))] for e in scores.entrants]),
+              [[num(str(e.rank)), Cell(e.name + (" (disqualified)" if e.disqualified else "")), num(_num(e.total)),
+                num(str(e.solved))] for e in scores.entrants]),
         # Domains as rows, not columns: forty IPC-2008 names side by side make a table no one can read.
         "<h3>Score per domain</h3>",
         table("domain-scores", [Cell("domain"), num("problems"), *(num(e) for e in entrants)],
@@ -76,6 +77,15 @@ def render_html(runs: Sequence[Run], scores: Scores, impact: LearningImpact | No
             parts.append(f"<li>{escape(p.entrant)}, {escape(p.domain)}: {escape(p.problem)} costs {p.cost:g}, "
                          f"{escape(p.best_by)} found {p.best:g}</li>")
         parts.append("</ul>")
+    if scores.voided:
+        parts.append("<h3>Invalid plans (the planner solves nothing in that domain)</h3><ul>")
+        for v in scores.voided:
+            parts.append(f"<li>{escape(v.entrant)}, {escape(v.domain)}: {escape(v.problem)}: {escape(v.reason)}</li>")
+        parts.append("</ul>")
+    disqualified = [e.name for e in scores.entrants if e.disqualified]
+    if disqualified:
+        parts.append(f'<p class="note" id="disqualified">Disqualified (invalid plans in more than one domain): '
+                     f'{escape(", ".join(disqualified))}.</p>')
     statuses: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for run in runs:
         statuses[names[run.planner, run.config]][run.status] += 1

@@ -11,6 +11,7 @@ or `planner (config)` when the runs hold one planner under more than one configu
 - `ipc2011-time`: `1 / (1 + log10(T / T*))`, where T is the run's time and T* the fastest, both raised
   to 1 s first so that all times below a second count as equal.
 - `ipc2011-quality`: `N*/N` on plan length.
+- `ipc2023-numeric-sat`, `-opt`, `-agile`: the numeric track's rules, in `pddltools.score.ipc2023`.
 """
 
 from __future__ import annotations
@@ -19,14 +20,18 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pddltools.score.store import Run
 from pddltools.score.validation import count_actions
 
-RULES = ("ipc2008-sat", "ipc2008-opt", "ipc2011-time", "ipc2011-quality")
+if TYPE_CHECKING:
+    from pddltools.score.ipc2023 import Voided
+
+NUMERIC_RULES = ("ipc2023-numeric-sat", "ipc2023-numeric-opt", "ipc2023-numeric-agile")
+RULES = ("ipc2008-sat", "ipc2008-opt", "ipc2011-time", "ipc2011-quality", *NUMERIC_RULES)
 
 Direction = Callable[[str], str]  # problem path -> "minimize" | "maximize"
 
@@ -74,6 +79,7 @@ class EntrantScore:
     domains: dict[str, float]
     solved_by_domain: dict[str, int]
     rank: int = 0
+    disqualified: bool = False  # IPC-2023 numeric: invalid plans in more than one domain
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,7 @@ class Scores:
     ignored: tuple[str, ...]  # problems no entrant solved
     penalties: tuple[Penalty, ...] = ()
     domains: tuple[str, ...] = ()
+    voided: tuple[Voided, ...] = ()  # IPC-2023 numeric: domains an invalid plan made unsolved
 
     def entrant(self, name: str) -> EntrantScore:
         return next(e for e in self.entrants if e.name == name)
@@ -93,12 +100,13 @@ class Scores:
             "rules": self.rules,
             "planners": {
                 e.name: {"total": e.total, "solved": e.solved, "rank": e.rank, "domains": e.domains,
-                         "solved_by_domain": e.solved_by_domain}
+                         "solved_by_domain": e.solved_by_domain, "disqualified": e.disqualified}
                 for e in self.entrants
             },
             "domains": list(self.domains),
             "ignored": list(self.ignored),
             "penalties": [p.__dict__ for p in self.penalties],
+            "voided": [v.__dict__ for v in self.voided],
             "problems": [p.__dict__ for p in self.problems],
         }
 
@@ -112,16 +120,27 @@ def entrant_names(runs: Iterable[Run]) -> dict[tuple[str, str], str]:
             for planner, cs in configs.items() for config in cs}
 
 
-def score(runs: Sequence[Run], rules: str, direction: Direction = metric_direction) -> Scores:
-    if rules not in RULES:
-        raise ValueError(f"unknown rules {rules!r}; known: {', '.join(RULES)}")
+def group_runs(runs: Iterable[Run]) -> tuple[dict[tuple[str, str], str], dict[str, dict[str, Run]], dict[str, str]]:
+    """The entrant names, each problem's run per entrant, and each problem's domain."""
+    runs = list(runs)
     names = entrant_names(runs)
-    entrants = sorted(set(names.values()))
     by_problem: dict[str, dict[str, Run]] = defaultdict(dict)
     domain_of: dict[str, str] = {}
     for run in runs:
         by_problem[run.problem_path][names[run.planner, run.config]] = run
         domain_of[run.problem_path] = run.domain
+    return names, by_problem, domain_of
+
+
+def score(runs: Sequence[Run], rules: str, direction: Direction = metric_direction) -> Scores:
+    if rules not in RULES:
+        raise ValueError(f"unknown rules {rules!r}; known: {', '.join(RULES)}")
+    if rules in NUMERIC_RULES:
+        from pddltools.score.ipc2023 import score_numeric  # it builds on this module's types
+
+        return score_numeric(runs, rules, direction)
+    names, by_problem, domain_of = group_runs(runs)
+    entrants = sorted(set(names.values()))
     problems: list[ProblemScore] = []
     penalties: list[Penalty] = []
     ignored: list[str] = []
@@ -131,9 +150,9 @@ def score(runs: Sequence[Run], rules: str, direction: Direction = metric_directi
         if not solved:
             ignored.append(problem)
             continue
-        points, measures = _problem_points(rules, solved, direction(problem) if rules == "ipc2008-sat" else "")
+        points, measures = problem_points(rules, solved, direction(problem) if rules == "ipc2008-sat" else "")
         if rules == "ipc2008-opt":
-            penalties.extend(_suboptimal(solved, domain_of[problem], problem))
+            penalties.extend(suboptimal(solved, domain_of[problem], problem))
         for name, run in entries.items():
             problems.append(ProblemScore(name, domain_of[problem], problem, points.get(name, 0.0), run.status,
                                          measures.get(name)))
@@ -167,7 +186,7 @@ def quality(run: Run) -> float:
     raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has neither value nor length")
 
 
-def _problem_points(rules: str, solved: dict[str, Run], direction: str) -> tuple[dict[str, float], dict[str, float]]:
+def problem_points(rules: str, solved: dict[str, Run], direction: str) -> tuple[dict[str, float], dict[str, float]]:
     if rules == "ipc2008-opt":
         return {name: 1.0 for name in solved}, {name: quality(run) for name, run in solved.items()}
     if rules == "ipc2011-time":
@@ -206,7 +225,7 @@ def _length(run: Run) -> int:
     raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has no plan length")
 
 
-def _suboptimal(solved: dict[str, Run], domain: str, problem: str) -> list[Penalty]:
+def suboptimal(solved: dict[str, Run], domain: str, problem: str) -> list[Penalty]:
     costs = {name: quality(run) for name, run in solved.items()}
     best_name = min(costs, key=lambda n: (costs[n], n))
     best = costs[best_name]
@@ -216,14 +235,14 @@ def _suboptimal(solved: dict[str, Run], domain: str, problem: str) -> list[Penal
 
 
 def rank(entries: Sequence[EntrantScore]) -> list[EntrantScore]:
-    """Best total first; equal totals share a rank and the next rank skips (1, 2, 2, 4)."""
-    ordered = sorted(entries, key=lambda e: (-round(e.total, 9), -e.solved, e.name))
+    """Best total first, disqualified entries after all others; equal totals share a rank and the next
+    rank skips (1, 2, 2, 4)."""
+    ordered = sorted(entries, key=lambda e: (e.disqualified, -round(e.total, 9), -e.solved, e.name))
     ranked: list[EntrantScore] = []
     for index, entry in enumerate(ordered):
-        tied = ranked and math.isclose(ranked[-1].total, entry.total, rel_tol=1e-9, abs_tol=1e-9)
-        position = ranked[-1].rank if tied else index + 1
-        ranked.append(EntrantScore(entry.name, entry.total, entry.solved, entry.domains, entry.solved_by_domain,
-                                   position))
+        tied = ranked and ranked[-1].disqualified == entry.disqualified and math.isclose(
+            ranked[-1].total, entry.total, rel_tol=1e-9, abs_tol=1e-9)
+        ranked.append(replace(entry, rank=ranked[-1].rank if tied else index + 1))
     return ranked
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from pddltools.diagnostics import InputError, Source, read_source
 from pddltools.semantics import GroundedTask, SemanticsError
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE
+from pddltools.validate.pddlplus import is_pddlplus, validate_pddlplus
 from pddltools.validate.planfile import PlanError, read_plan
 from pddltools.validate.report import PlanReport
 from pddltools.validate.sequential import validate_sequential
@@ -32,12 +33,12 @@ def _source(plan: str | Path | Source) -> Source:
 
 def validate_plan(task: GroundedTask, plan: str | Path | Source, *, epsilon: float | Fraction = DEFAULT_EPSILON,
                   tolerance: float | Fraction = DEFAULT_TOLERANCE, name: str | None = None,
-                  recorder: Trace | None = None) -> PlanReport:
+                  recorder: Trace | None = None, delta: Fraction | None = None) -> PlanReport:
     """Validate one plan (a path, or the plan's text) against a loaded task. Never raises for a bad
     plan: unreadable files, syntax errors and wrong steps are reports with `verdict == "error"`.
     `epsilon` is the least separation of interfering events, `tolerance` how far a duration may be
     from its constraint (both temporal only); `recorder` (a `pddltools.validate.trace.Trace`) records
-    the state changes."""
+    the state changes; `delta` is the step for PDDL+ change that is not polynomial in time."""
     label = name if name is not None else (str(plan) if isinstance(plan, Path) else
                                            plan.name if isinstance(plan, Source) else None)
     try:
@@ -52,6 +53,8 @@ def validate_plan(task: GroundedTask, plan: str | Path | Source, *, epsilon: flo
         parsed = read_plan(source)
         eps = epsilon if isinstance(epsilon, Fraction) else Fraction(str(epsilon))
         tol = tolerance if isinstance(tolerance, Fraction) else Fraction(str(tolerance))
+        if is_pddlplus(task):
+            return validate_pddlplus(task, parsed, label, delta, recorder)
         if task.temporal or parsed.temporal or task.timed_literals:
             return validate_temporal(task, parsed, label, eps, tol, recorder)
         return validate_sequential(task, parsed, label, recorder)

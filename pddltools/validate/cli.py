@@ -46,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--tolerance", type=positive_number("the tolerance"), default=Fraction(1, 100),
                    help="how far a temporal plan's duration may be from what its duration constraint "
                    "computes, as VAL's -t (default 0.01); not epsilon, which separates events")
+    p.add_argument("--delta", type=positive_number("the step"), metavar="STEP",
+                   help="PDDL+: approximate continuous change that is not polynomial in time by constant rates "
+                   "over steps of STEP (the verdict says so); polynomial change is always exact")
     p.add_argument("--trace", action="store_true",
                    help="show the state changes step by step (atoms added and deleted, fluent values, "
                    "derived atoms) for one plan")
@@ -121,7 +124,7 @@ def run_validate(args: argparse.Namespace) -> int:
         from pddltools.validate.trace import Trace
         trace = Trace(task)
     reports = [validate_plan(task, Path(plan), epsilon=args.epsilon, tolerance=args.tolerance, name=plan,
-                             recorder=trace) for plan in plans]
+                             recorder=trace, delta=args.delta) for plan in plans]
     if args.format == "json":
         entries = [plan_entry(r.to_json()) for r in reports]
         if trace is not None:
@@ -166,14 +169,16 @@ def print_report(console: Console, r: PlanReport) -> None:
         extra = f", makespan {_show(r.makespan)}" if r.makespan is not None else ""
         violated = ", ".join(f"{p} x{n}" for p, n in r.violations)
         soft = f"; violated preferences: {escape(violated)}" if violated else ""
+        approximated = f"; approximated with --delta {_show(r.delta)}" if r.delta is not None else ""
         console.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
-                      f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}")
+                      f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}{approximated}")
         return
     if r.diagnostics:
         console.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
         render_rich(r.diagnostics, console)
         return
     where = f" at step {r.failed_step} (line {r.line})" if r.failed_step else ""
+    where += f" at time {_show(r.failed_time)}" if r.failed_time is not None else ""
     tolerance = f" ({_tolerance(r)[2:]})" if r.tolerance is not None and "tolerance" not in r.message else ""
     console.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}{tolerance}")
     for literal in r.unsatisfied:

@@ -1,4 +1,5 @@
-"""Plan files: the sequential IPC format `(action a b)` and the temporal `0.000: (action a b) [10.000]`.
+"""Plan files: the sequential IPC format `(action a b)` and the temporal `0.000: (action a b) [10.000]`,
+and ENHSP's (`TIME: @PlanEND`, waiting lines, a saved log: `enhsp.py`).
 
 One step per parenthesised form (a form may span lines); `;` starts a comment (a `; cost = N` line is a
 comment like any other: the cost is computed, never read); an optional `N:` before a step is its step
@@ -51,6 +52,8 @@ class PlanFileStep:
 class Plan:
     source: Source
     steps: tuple[PlanFileStep, ...]
+    end: Fraction | None = None  # an explicit end time (ENHSP's `TIME: @PlanEND`)
+    end_span: Span | None = None
 
     @property
     def temporal(self) -> bool:
@@ -76,8 +79,17 @@ _BLANK = re.compile(r"[ \t]*(?:;[^\n]*)?\r?")
 
 def read_plan(source: Source) -> Plan:
     """Read a plan; raises `PlanError` (reason `syntax`) at the first malformed step."""
-    fast = _read_lines(source)
-    return fast if fast is not None else _read_tokens(source)
+    from pddltools.validate.enhsp import strip_enhsp  # it raises this module's PlanError
+
+    stripped = strip_enhsp(source)
+    fast = _read_lines(stripped.source)
+    plan = fast if fast is not None else _read_tokens(stripped.source)
+    if stripped.end is None:
+        return plan
+    # ENHSP writes its "Elapsed Time" there, which can miss waits and fall before the last step (seen
+    # with up-enhsp 0.1.1): a plan does not end before its last step, so that step's time is the end.
+    last = max((s.time for s in plan.steps if s.time is not None), default=stripped.end)
+    return Plan(plan.source, plan.steps, max(stripped.end, last), stripped.end_span)
 
 
 def _read_lines(source: Source) -> Plan | None:

@@ -14,7 +14,8 @@ Verdict = Literal["valid", "invalid", "error"]
 #: Reasons a plan is not valid. `invalid` ones: the plan is read but does not work; `error` ones: the
 #: file is not a plan for this task (VAL's "bad plan description").
 INVALID_REASONS = ("precondition", "goal", "constraint", "invariant", "duration", "mutex", "epsilon",
-                   "conflict", "undefined", "arithmetic", "unsupported", "unbound-variable")
+                   "conflict", "undefined", "arithmetic", "unsupported", "unbound-variable", "event-loop",
+                   "unsettled")
 ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "timing", "unreadable", "batch-line",
                  "task")
 
@@ -70,6 +71,10 @@ class PlanReport:
     violations: tuple[tuple[str, int], ...] = ()
     #: how far a temporal plan's durations may be from what their constraints compute (VAL's `-t`)
     tolerance: Fraction | None = None
+    #: PDDL+: the time of the happening at which the plan failed (the end time for an unmet goal)
+    failed_time: int | Fraction | None = None
+    #: PDDL+: the step that approximated change that is not polynomial in time (None: computed exactly)
+    delta: Fraction | None = None
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -91,5 +96,7 @@ class PlanReport:
             "advice": list(self.advice),
             "violations": dict(self.violations),
             "tolerance": _number(self.tolerance),
+            "failed_time": _number(self.failed_time),
+            "delta": _number(self.delta),
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }

@@ -1,0 +1,3 @@
+(define (problem loop1) (:domain loop)
+  (:init (= (x) 0) (= (pings) 0))
+  (:goal (and (>= (pings) 1))))

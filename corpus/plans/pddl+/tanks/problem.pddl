@@ -1,0 +1,6 @@
+(define (problem tanks1) (:domain tanks)
+  (:objects a b - tank)
+  (:init (= (level a) 0) (= (rate a) 3) (= (capacity a) 7)
+         (= (level b) 1) (= (rate b) 0.5) (= (capacity b) 2))
+  (:goal (and (full a) (full b)))
+  (:metric minimize (total-time)))

@@ -1,0 +1,102 @@
+"""The IPC-2023 numeric track's scoring rules.
+
+Source: the rules as issue 18 states them (the track's own rules page could not be reached from here):
+- `ipc2023-numeric-sat`: per problem `C*/C`, C* the best cost of any valid plan found for it.
+- `ipc2023-numeric-opt`: one point per problem solved; a plan costlier than the best known plan (the
+  cheapest valid plan any entrant found) was not optimal and counts as an invalid plan.
+- `ipc2023-numeric-agile`: by CPU time T alone: 1 when T < 1 s, `1 - log T / log 300` up to 300 s, 0 beyond.
+
+And, unlike IPC-2008, for all three: one invalid plan makes every task of that domain unsolved for that
+planner (it scores 0 and solves nothing there), and invalid plans in more than one domain disqualify
+the entry (it is ranked after every qualified entry, its total shown as scored).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pddltools.score.rules import (
+    Direction,
+    EntrantScore,
+    ProblemScore,
+    Scores,
+    group_runs,
+    problem_points,
+    rank,
+    suboptimal,
+)
+from pddltools.score.store import Run
+
+AGILE_LIMIT = 300.0  # seconds of CPU time: the agile track's time limit, where the score reaches 0
+
+
+@dataclass(frozen=True)
+class Voided:
+    """`entrant` solves nothing in `domain`: its plan for `problem` was invalid (`reason` says how)."""
+
+    entrant: str
+    domain: str
+    problem: str
+    reason: str
+    plan_hash: str | None = None
+
+
+def agile_points(cpu: float) -> float:
+    """The agile score of a plan found in `cpu` seconds."""
+    if cpu < 1.0:
+        return 1.0
+    if cpu > AGILE_LIMIT:
+        return 0.0
+    return 1.0 - math.log(cpu) / math.log(AGILE_LIMIT)
+
+
+def score_numeric(runs: Sequence[Run], rules: str, direction: Direction) -> Scores:
+    names, by_problem, domain_of = group_runs(runs)
+    voided: dict[tuple[str, str], Voided] = {}
+    problems: list[ProblemScore] = []
+    ignored: list[str] = []
+    for problem in sorted(by_problem):
+        entries = by_problem[problem]
+        domain = domain_of[problem]
+        for name, run in sorted(entries.items()):
+            if run.status == "invalid-plan":
+                voided.setdefault((name, domain), Voided(name, domain, problem, run.reason or "invalid plan",
+                                                         run.plan_hash))
+        solved = {name: run for name, run in entries.items() if run.status == "solved"}
+        if not solved:
+            ignored.append(problem)
+            continue
+        if rules == "ipc2023-numeric-agile":
+            points = {name: agile_points(run.cpu) for name, run in solved.items()}
+            measures = {name: run.cpu for name, run in solved.items()}
+        else:  # C*/C and the solved count are IPC-2008's formulas
+            points, measures = problem_points(rules.replace("ipc2023-numeric", "ipc2008"), solved,
+                                              direction(problem) if rules == "ipc2023-numeric-sat" else "")
+        if rules == "ipc2023-numeric-opt":
+            for p in suboptimal(solved, domain, problem):
+                voided.setdefault((p.entrant, domain), Voided(
+                    p.entrant, domain, problem, f"not optimal: costs {p.cost:g}, {p.best_by} found a plan costing "
+                                               f"{p.best:g}", p.plan_hash))
+        for name, run in entries.items():
+            problems.append(ProblemScore(name, domain, problem, points.get(name, 0.0), run.status,
+                                         measures.get(name)))
+    domains = sorted(set(domain_of.values()))
+    totals = [_entrant(name, domains, problems, voided) for name in sorted(set(names.values()))]
+    return Scores(rules, tuple(rank(totals)), tuple(problems), tuple(ignored), (), tuple(domains),
+                  tuple(voided[key] for key in sorted(voided)))
+
+
+def _entrant(name: str, domains: list[str], problems: list[ProblemScore],
+             voided: dict[tuple[str, str], Voided]) -> EntrantScore:
+    per_domain = dict.fromkeys(domains, 0.0)
+    solved = dict.fromkeys(domains, 0)
+    for item in problems:
+        if item.entrant != name or (name, item.domain) in voided:
+            continue
+        per_domain[item.domain] += item.score
+        solved[item.domain] += item.status == "solved"
+    bad_domains = sum(1 for entrant, _ in voided if entrant == name)
+    return EntrantScore(name, sum(per_domain.values()), sum(solved.values()), per_domain, solved,
+                        disqualified=bad_domains > 1)

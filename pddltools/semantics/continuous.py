@@ -1,0 +1,228 @@
+"""PDDL+ processes and events, ground, and the continuous change of the fluents between happenings.
+
+A running process changes fluents continuously: `(increase (f) (* #t e))` adds `e` to the rate of `f`.
+From one state on, with a fixed set of running processes, `Motion` gives every changed fluent as an
+exact polynomial in the time since that state, which it is whenever the rates are polynomials in fluents
+that are themselves polynomials (a rate may read a fluent that changes, as speed reads acceleration, but
+not in a cycle: `dv/dt = -k v` is an exponential). Anything else raises `NotPolynomial`, and the
+validator then needs a step (`--delta`) to approximate the change by constant rates over each step
+(`euler`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from pddltools.pddl import ast
+from pddltools.semantics.errors import ArithmeticFault, SemanticsError, UndefinedValue, Unsupported
+from pddltools.semantics.evaluate import Evaluator
+from pddltools.semantics.grounding import Binding, Value
+from pddltools.semantics.polynomial import Poly
+from pddltools.semantics.state import FluentValue, GroundFluent, State, normal, show_atom
+
+Happening = ast.Process | ast.Event
+
+
+class NotPolynomial(SemanticsError):
+    """The change between two happenings is not a polynomial in time: it needs a step to approximate it."""
+
+    reason = "unsupported"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Ground:
+    """A process or an event with objects for its parameters; made once per task (`ground_all`), so
+    compared by identity: comparing the schemas' syntax trees would cost more than the whole step."""
+
+    schema: Happening
+    args: tuple[str, ...]
+    binding: dict[str, Value] = field(compare=False, hash=False)
+
+    @property
+    def kind(self) -> str:
+        return "process" if isinstance(self.schema, ast.Process) else "event"
+
+    def __str__(self) -> str:
+        return "(" + " ".join((self.schema.name, *self.args)) + ")"
+
+
+def ground_all(ev: Evaluator, schemas: Sequence[Happening]) -> list[Ground]:
+    return [Ground(s, tuple(str(b[p.name]) for p in s.parameters), b)
+            for s in schemas for b in ev.grounder.bindings(s.parameters)]
+
+
+@dataclass(frozen=True, slots=True)
+class Flow:
+    """One continuous effect of a running process: `fluent` changes at `sign * rate` per time unit."""
+
+    fluent: GroundFluent
+    sign: int
+    rate: ast.Expression
+    binding: Binding
+    owner: Ground
+
+
+def flows(ev: Evaluator, process: Ground, state: State) -> list[Flow]:
+    out: list[Flow] = []
+    _flows(ev, process.schema.effect, process.binding, state, process, out)
+    return out
+
+
+def _flows(ev: Evaluator, effect: ast.Node | None, b: Binding, s: State, owner: Ground, out: list[Flow]) -> None:
+    if effect is None:
+        return
+    if isinstance(effect, ast.AndEffect):
+        for part in effect.parts:
+            _flows(ev, part, b, s, owner, out)
+    elif isinstance(effect, ast.ForallEffect):
+        for inner in ev.grounder.bindings(effect.variables, b):
+            _flows(ev, effect.body, inner, s, owner, out)
+    elif isinstance(effect, ast.Assign) and effect.op in ("increase", "decrease"):
+        out.append(Flow(ev.fluent(effect.fluent, b, s), 1 if effect.op == "increase" else -1,
+                        _rate(effect.value, owner), b, owner))
+    else:
+        raise Unsupported(f"the process {owner} has an effect that is not a continuous increase or decrease "
+                          f"({effect}): processes change fluents only continuously")
+
+
+def _rate(value: ast.Expression, owner: Ground) -> ast.Expression:
+    """`e` of `(* #t e)` or `(* e #t)`; 1 for `#t` alone."""
+    if isinstance(value, ast.ContinuousTime):
+        return ast.Number(1)
+    if isinstance(value, ast.Arithmetic) and value.op == "*":
+        timeless = [a for a in value.args if not isinstance(a, ast.ContinuousTime)]
+        if len(timeless) == len(value.args) - 1 and not any(
+                isinstance(n, ast.ContinuousTime) for a in timeless for n in a.walk()):
+            return timeless[0] if len(timeless) == 1 else ast.Arithmetic("*", tuple(timeless))
+    raise Unsupported(f"the process {owner} changes a fluent by {value}: a continuous effect is written "
+                      "(* #t RATE)")
+
+
+class Motion:
+    """The fluents a set of running processes changes, from `state` on, as polynomials in the time since."""
+
+    def __init__(self, ev: Evaluator, state: State, running: Sequence[Flow]) -> None:
+        self.ev = ev
+        self.state = state
+        self.by_fluent: dict[GroundFluent, list[Flow]] = {}
+        for flow in running:
+            self.by_fluent.setdefault(flow.fluent, []).append(flow)
+        self.polys: dict[GroundFluent, Poly] = {}
+        pending = set(self.by_fluent)
+        while pending:
+            progress = False
+            for fluent in sorted(pending):
+                try:
+                    rate = Poly(())
+                    for flow in self.by_fluent[fluent]:
+                        term = self.poly(flow.rate, flow.binding, pending)
+                        rate = rate + (term if flow.sign > 0 else -term)
+                except _Waiting:
+                    continue
+                self.polys[fluent] = rate.integral(Fraction(self._start(fluent)))
+                pending.discard(fluent)
+                progress = True
+            if not progress:
+                cycle = ", ".join(show_atom(f) for f in sorted(pending))
+                raise NotPolynomial(f"the change of {cycle} is not polynomial in time: a rate depends on the "
+                                    "fluent it changes, directly or through others (as in dv/dt = -k v)")
+
+    def _start(self, fluent: GroundFluent) -> Fraction | int:
+        found = self.state.values.get(fluent)
+        if found is None or isinstance(found, str):
+            raise UndefinedValue(show_atom(fluent))
+        return found
+
+    def poly(self, expr: ast.Expression, b: Binding, pending: set[GroundFluent] | None = None) -> Poly:
+        """An expression as a polynomial in the time since `state`."""
+        if isinstance(expr, ast.Number):
+            return Poly.const(expr.value)
+        if isinstance(expr, ast.FunctionTerm | ast.Constant) and (
+                isinstance(expr, ast.FunctionTerm) or expr.name in self.ev.constant_functions):
+            key = self.ev.fluent(expr, b, self.state) if isinstance(expr, ast.FunctionTerm) else (expr.name,)
+            if pending and key in pending:
+                raise _Waiting
+            found = self.polys.get(key)
+            return found if found is not None else Poly.const(self._start(key))
+        if isinstance(expr, ast.Arithmetic):
+            args = [self.poly(a, b, pending) for a in expr.args]
+            if expr.op == "+":
+                total = Poly(())
+                for a in args:
+                    total = total + a
+                return total
+            if expr.op == "-":
+                return -args[0] if len(args) == 1 else args[0] - sum(args[1:], Poly(()))
+            if expr.op == "*":
+                product = Poly.const(1)
+                for a in args:
+                    product = product * a
+                return product
+            result = args[0]
+            for a in args[1:]:
+                if not a.constant:
+                    raise NotPolynomial(f"{expr} divides by a quantity that changes continuously")
+                if not a.c:
+                    raise ArithmeticFault(f"division by zero in {expr}")
+                result = result.scaled(1 / a.c[0])
+            return result
+        if isinstance(expr, ast.Variable):
+            value = b.get(expr.name)
+            if isinstance(value, int | Fraction):
+                return Poly.const(value)
+        raise NotPolynomial(f"{expr} is not a number that changes polynomially")
+
+    def at(self, t: Fraction) -> State:
+        """The state `t` after the start: the changed fluents' values then, everything else as it was."""
+        if not self.polys:
+            return self.state
+        values: dict[GroundFluent, FluentValue] = dict(self.state.values)
+        values.update((k, normal(p.at(t))) for k, p in self.polys.items())
+        return State(self.state.atoms, values)  # the atoms are shared: time changes only fluents
+
+    def difference(self, comparison: ast.Comparison, b: Binding) -> Poly:
+        """`left - right`: the comparison's truth can change only where this is 0."""
+        return self.poly(comparison.left, b) - self.poly(comparison.right, b)
+
+
+def comparisons(ev: Evaluator, formula: ast.Formula | None, b: Binding) -> Iterator[tuple[ast.Comparison, Binding]]:
+    """Every numeric comparison in `formula`, with its binding (quantifiers expanded): where a condition's
+    truth can change in time."""
+    if formula is None:
+        return
+    if isinstance(formula, ast.Comparison):
+        yield formula, b
+    elif isinstance(formula, ast.And | ast.Or):
+        for part in formula.parts:
+            yield from comparisons(ev, part, b)
+    elif isinstance(formula, ast.Not):
+        yield from comparisons(ev, formula.body, b)
+    elif isinstance(formula, ast.Imply):
+        yield from comparisons(ev, formula.condition, b)
+        yield from comparisons(ev, formula.consequence, b)
+    elif isinstance(formula, ast.Exists | ast.Forall):
+        for inner in ev.grounder.bindings(formula.variables, b):
+            yield from comparisons(ev, formula.body, inner)
+
+
+class _Waiting(Exception):
+    """A rate reads a fluent whose own change is not known yet."""
+
+
+def euler(ev: Evaluator, state: State, running: Sequence[Flow], step: Fraction) -> State:
+    """The state `step` later, every rate held at its value in `state` for the whole step."""
+    change: dict[GroundFluent, Fraction] = {}
+    for flow in running:
+        change[flow.fluent] = change.get(flow.fluent, Fraction(0)) + flow.sign * ev.number(flow.rate, flow.binding,
+                                                                                           state) * step
+    values: dict[GroundFluent, FluentValue] = {}
+    for fluent, delta in change.items():
+        found = state.values.get(fluent)
+        if found is None or isinstance(found, str):
+            raise UndefinedValue(show_atom(fluent))
+        # Rounded to 15 significant digits (what a double holds): exact products of products grow
+        # without bound over many steps, and the result is an approximation anyway.
+        values[fluent] = normal(Fraction(f"{float(found + delta):.15g}"))
+    return state.with_changes((), (), values)

@@ -1,0 +1,307 @@
+"""PDDL+ plans (Fox & Long 2006), validated as VAL validates them.
+
+A plan is timed instantaneous actions. The steps at one time are one happening: every precondition is
+read in the state before it and the effects applied together (VAL rejects `0: (start) 0: (go)` when
+`go` needs what `start` makes true). After every happening the events whose preconditions hold fire,
+all at once, again until none holds (a cascade); an event that would fire twice at one time loops, and
+is an error. Between happenings the running processes (those whose preconditions hold) change fluents
+continuously; the first time in between that a process's precondition turns, or an event's becomes
+true, is a happening of its own. The plan ends at its last step, or at an explicit end (ENHSP's
+`@PlanEND`), where the goal is checked.
+
+Change that is polynomial in time is computed exactly (`pddltools.semantics.continuous`): a condition's
+truth changes only at roots of polynomials, found exactly (`pddltools.semantics.polynomial`), and what
+holds just after a root is read at a time before the next root. Other change needs `delta`: the rates
+are held for `delta` at a time and conditions read at the end of each step, which the report says.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from fractions import Fraction
+from itertools import groupby
+from typing import TYPE_CHECKING
+
+from pddltools.diagnostics import error
+from pddltools.pddl import ast
+from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect
+from pddltools.semantics.continuous import Flow, Ground, Motion, NotPolynomial, comparisons, euler, flows, ground_all
+from pddltools.semantics.polynomial import first_root
+from pddltools.semantics.state import Number, normal, show_atom
+from pddltools.validate.advice import advise
+from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
+from pddltools.validate.report import PlanReport, exact
+from pddltools.validate.resolve import resolve
+from pddltools.validate.verdict import finish, invalid_step
+
+if TYPE_CHECKING:
+    from pddltools.validate.trace import Trace
+
+CASCADE_LIMIT = 1000  # rounds of events at one time before they are said to loop
+
+
+class Failure(SemanticsError):
+    """A fault of the world, not of a step: events that loop, processes that cannot settle."""
+
+    def __init__(self, reason: str, message: str, time: Fraction, culprit: Ground | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.time = time
+        self.culprit = culprit
+
+
+def _where(g: Ground) -> str:
+    """Where a process or event is defined: `domain.pddl:12:3`."""
+    span = g.schema.span
+    return f"{span.source.name}:{span.line}:{span.column}" if span is not None else g.schema.name
+
+
+def is_pddlplus(task: GroundedTask) -> bool:
+    return bool(task.domain.processes or task.domain.events)
+
+
+class _World:
+    """The processes and events of one task, run forward in time from state to state."""
+
+    def __init__(self, task: GroundedTask, delta: Fraction | None, recorder: Trace | None) -> None:
+        self.task = task
+        self.ev = task.evaluator
+        self.processes = ground_all(self.ev, task.domain.processes)
+        self.events = ground_all(self.ev, task.domain.events)
+        # the comparisons of every precondition, found once: where a process or event can change
+        self.comparisons = [found for g in (*self.processes, *self.events)
+                            for found in comparisons(self.ev, g.schema.precondition, g.binding)]
+        self.delta = delta
+        self.approximated = False
+        self.recorder = recorder
+        self.trajectory: list[tuple[Number, State]] = []
+        self.changed_by: dict[tuple[str, ...], str] = {}  # fluent -> the process or event that changed it last
+        self.running: list[Ground] = []
+        self._fired: tuple[Fraction, set[Ground]] = (Fraction(-1), set())
+
+    def holds(self, g: Ground, state: State) -> bool:
+        pre = g.schema.precondition
+        return pre is None or self.ev.holds(pre, g.binding, state)
+
+    def active(self, state: State) -> list[Ground]:
+        return [p for p in self.processes if self.holds(p, state)]
+
+    def _record(self, time: Fraction, labels: Sequence[str], state: State) -> None:
+        self.trajectory.append((normal(time), state))
+        if self.recorder is not None and labels:
+            self.recorder.begin(normal(time), None, labels)
+            self.recorder.end(state)
+
+    def _note_running(self, time: Fraction, running: list[Ground], state: State) -> None:
+        if running == self.running:
+            return
+        started = [f"process {p} starts" for p in running if p not in self.running]
+        stopped = [f"process {p} stops" for p in self.running if p not in running]
+        self.running = running
+        self._record(time, started + stopped, state)
+
+    def settle(self, state: State, time: Fraction, extra: Sequence[Ground] = ()) -> State:
+        """Fire the events that hold in `state` (and `extra`, which hold just after `time`), again until
+        none does."""
+        if self._fired[0] != time:
+            self._fired = (time, set())
+        fired = self._fired[1]
+        pending = list(extra)
+        for _ in range(CASCADE_LIMIT):
+            firing = list(dict.fromkeys([*pending, *(e for e in self.events if self.holds(e, state))]))
+            pending = []
+            if not firing:
+                return state
+            again = next((e for e in firing if e in fired), None)
+            if again is not None:
+                raise Failure("event-loop", f"at time {exact(normal(time))}: the event {again} ({_where(again)}) "
+                                            "would fire again at the same time: its effect does not make its "
+                                            "precondition false", time, again)
+            fired.update(firing)
+            merged = Effects()
+            for e in firing:
+                own = collect(self.ev, e.schema.effect, e.binding, state)
+                self.changed_by.update(dict.fromkeys(own.updates, f"the event {e}"))
+                merged.merge(own)
+            state = apply(state, merged)
+            self._record(time, [f"event {e}" for e in firing], state)
+        raise Failure("event-loop", f"at time {exact(normal(time))}: events keep firing ({CASCADE_LIMIT} rounds)",
+                      time)
+
+    def run(self, state: State, start: Fraction, end: Fraction) -> State:
+        """The state at `end`, from `state` at `start` with nothing but processes and events between."""
+        now = start
+        forced: list[Ground] | None = None  # the processes that run just after `now`, when not those at it
+        tries = 0
+        while True:
+            running = forced if forced is not None else self.active(state)
+            self._note_running(now, running, state)
+            moving = [f for p in running for f in flows(self.ev, p, state)]
+            horizon = end - now
+            if horizon <= 0 or (not moving and forced is None):
+                return state  # nothing changes: the events that hold have fired, the processes are these
+            motion: Motion | None = None
+            change = None
+            try:
+                motion = Motion(self.ev, state, moving)
+                change = self._exact(motion, running, horizon, forced is not None)
+            except NotPolynomial:
+                if self.delta is None:
+                    raise
+                motion, self.approximated = None, True  # this stretch only: later ones may be exact again
+            if motion is None:
+                assert self.delta is not None
+                step = min(self.delta, horizon)
+                later = euler(self.ev, state, moving, step)
+                self._blame(moving)
+                now, state, forced, tries = now + step, later, None, 0
+                state = self.settle(state, now)
+                continue
+            if change is None:
+                self._blame(moving)
+                return motion.at(horizon)
+            at, after, events_after = change
+            if at == 0:
+                tries += 1
+                if tries > len(self.processes) + len(self.events) + 2:
+                    raise Failure("unsettled", f"at time {exact(normal(now))}: the running processes change "
+                                               "as soon as they start (" + ", ".join(map(str, after)) + ")", now)
+                if events_after:
+                    state, forced = self.settle(state, now, events_after), None
+                else:
+                    forced = after
+                continue
+            state = motion.at(at)
+            self._blame(moving)
+            now, forced, tries = now + at, None, 0
+            state = self.settle(state, now)
+
+    def _blame(self, moving: Sequence[Flow]) -> None:
+        for flow in moving:
+            self.changed_by[flow.fluent] = f"the process {flow.owner}"
+
+    def _exact(self, motion: Motion, running: list[Ground], horizon: Fraction,
+               forced: bool) -> tuple[Fraction, list[Ground], list[Ground]] | None:
+        """The first time in `(0, horizon]` after which, or at which, the running processes change or an
+        event fires: `(time, processes then, events then)`; 0 when it is just after the start; None when
+        nothing changes. `forced`: `running` are not the processes whose conditions hold at the start."""
+        polys = [p for p in (motion.difference(c, b) for c, b in self.comparisons) if not p.constant]
+        at = Fraction(0)
+        while True:
+            roots = [r for r in (first_root(p, at, horizon) for p in polys) if r is not None]
+            root = min(roots, default=None)
+            # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
+            if (forced and not at) or any(not p.at(at) for p in polys):
+                inside = motion.at((at + (root if root is not None else horizon)) / 2)
+                after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
+                if after != running or events:
+                    return at, after, events
+            if root is None:
+                return None
+            point = motion.at(root)
+            if self.active(point) != running or any(self.holds(e, point) for e in self.events):
+                return root, running, []
+            at = root
+
+
+def validate_pddlplus(task: GroundedTask, plan: Plan, name: str, delta: Fraction | None = None,
+                      recorder: Trace | None = None) -> PlanReport:
+    """Validate a plan of timed instantaneous actions against a task with processes and events; `delta`
+    is the step for change that is not polynomial in time."""
+    world = _World(task, delta, recorder)
+    report = _validate(task, plan, name, world)
+    if not world.approximated:
+        return report
+    note = f" (approximated with --delta {exact(delta)})" if delta is not None else ""
+    return replace(report, delta=delta, message=report.message + note)
+
+
+def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanReport:
+    actions = resolve(task, plan)
+    recorder = world.recorder
+    for written, action in zip(plan.steps, actions, strict=True):
+        if written.time is None:
+            raise PlanError("timing", error("V006", f"step {written.index}: a PDDL+ plan gives each step its time, "
+                                                    "'time: (action ...)'", written.span), written.index)
+        if not isinstance(action.schema, ast.Action) or written.duration is not None:
+            return invalid_step(name, plan, written, "unsupported", f"step {written.index} {written}: PDDL+ plans "
+                                "are validated with instantaneous actions only")
+    state = task.initial_state()
+    if recorder is not None:
+        recorder.start(plan, state)
+    world.trajectory.append((0, state))
+    if task.timed_literals:
+        return invalid_step(name, plan, None, "unsupported", "timed initial literals beside processes and events "
+                            "are not validated yet")
+    timed = sorted(zip(plan.steps, actions, strict=True), key=lambda sa: (sa[0].time, sa[0].index))
+    last = max((s.time for s in plan.steps if s.time is not None), default=Fraction(0))
+    end = plan.end if plan.end is not None else last
+    now = Fraction(0)
+    violations: Counter[str] = Counter()
+    step: PlanFileStep | None = None
+    try:
+        state = world.settle(state, now)
+        for time, group in groupby(timed, key=lambda sa: sa[0].time):
+            assert time is not None
+            happening = list(group)
+            step = happening[0][0]
+            state = world.run(state, now, time)
+            now = time
+            if recorder is not None:
+                recorder.begin(normal(now), step.index, [f"step {s.index} {a}" for s, a in happening])
+            failed = _preconditions(task, world, happening, state, name, plan, now)
+            if failed is not None:
+                return failed
+            merged = Effects()
+            for s, a in happening:
+                own = collect(task.evaluator, a.schema.effect, a.binding, state)
+                world.changed_by.update(dict.fromkeys(own.updates, f"step {s.index} {a}"))
+                merged.merge(own)
+            state = apply(state, merged)
+            world.trajectory.append((normal(now), state))
+            if recorder is not None:
+                recorder.end(state)
+            state = world.settle(state, now)
+        step = None
+        state = world.run(state, now, end)
+    except Failure as exc:  # the world's fault (events, processes), not the next step's
+        return _failed(plan, name, None, exc.reason, str(exc), exc.time)
+    except NotPolynomial as exc:
+        return _failed(plan, name, None, "unsupported", f"from time {exact(normal(now))}: {exc}; give --delta STEP "
+                       "to approximate it", now)
+    except SemanticsError as exc:
+        return _failed(plan, name, step, exc.reason, f"at time {exact(normal(now))}: {exc}", now)
+    report = finish(task, plan, name, state, world.trajectory, violations, normal(end), temporal=True)
+    if not report.valid:
+        report = replace(report, failed_time=end)
+    return report
+
+
+def _preconditions(task: GroundedTask, world: _World, happening: list[tuple[PlanFileStep, GroundAction]],
+                   state: State, name: str, plan: Plan, now: Fraction) -> PlanReport | None:
+    ev = task.evaluator
+    for s, a in happening:
+        assert isinstance(a.schema, ast.Action)  # checked before the run
+        pre = a.schema.precondition
+        if pre is None or ev.holds(pre, a.binding, state):
+            continue
+        unsatisfied = ev.explain(pre, a.binding, state)
+        blamed = _blame(task, world, pre, a, state)
+        message = f"time {exact(normal(now))}, step {s.index} {a}: the precondition is not satisfied"
+        report = invalid_step(name, plan, s, "precondition", message + (f" ({'; '.join(blamed)})" if blamed else ""),
+                              unsatisfied, advise(unsatisfied, f"before time {exact(normal(now))}"))
+        return replace(report, failed_time=normal(now))
+    return None
+
+
+def _blame(task: GroundedTask, world: _World, pre: ast.Formula, action: GroundAction, state: State) -> list[str]:
+    """Who last changed the numeric fluents a false precondition reads: a process, an event, a step."""
+    _, fluents = task.evaluator.reads(pre, action.binding, state)
+    return [f"{show_atom(f)} was last changed by {world.changed_by[f]}" for f in sorted(fluents)
+            if f in world.changed_by]
+
+
+def _failed(plan: Plan, name: str, step: PlanFileStep | None, reason: str, message: str, time: Fraction) -> PlanReport:
+    return replace(invalid_step(name, plan, step, reason, message), failed_time=normal(time))
