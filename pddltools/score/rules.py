@@ -27,6 +27,9 @@ from pddltools.score.store import Run
 from pddltools.score.validation import count_actions
 
 RULES = ("ipc2008-sat", "ipc2008-opt", "ipc2011-time", "ipc2011-quality")
+# the HTN tracks' rules are computed in score/htn_rules.py (which builds on this module's types)
+HTN_RULES = ("ipc2020-htn-agile", "ipc2023-htn-agile", "ipc2023-htn-sat", "ipc2023-htn-opt")
+RULES += HTN_RULES
 
 Direction = Callable[[str], str]  # problem path -> "minimize" | "maximize"
 
@@ -115,6 +118,10 @@ def entrant_names(runs: Iterable[Run]) -> dict[tuple[str, str], str]:
 def score(runs: Sequence[Run], rules: str, direction: Direction = metric_direction) -> Scores:
     if rules not in RULES:
         raise ValueError(f"unknown rules {rules!r}; known: {', '.join(RULES)}")
+    if rules in HTN_RULES:
+        from pddltools.score.htn_rules import score_htn
+
+        return score_htn(runs, rules)
     names = entrant_names(runs)
     entrants = sorted(set(names.values()))
     by_problem: dict[str, dict[str, Run]] = defaultdict(dict)
