@@ -36,7 +36,11 @@ class PDDL(Language):
     @property
     def _parser(self) -> _Parser:
         variant = current_variant()
-        return _parser(variant.fast, variant.compiled)
+        return self._build(variant.fast, variant.compiled)
+
+    def _build(self, fast: bool, compiled: bool = True) -> _Parser:
+        """The parser of this grammar (a language built on PDDL's, HDDL, gives its own)."""
+        return _parser(fast, compiled)
 
     def parse(self, source: Source, warnings: list[Diagnostic] | None = None) -> ast.Domain | ast.Problem:
         return parse(source, warnings=warnings)
@@ -44,7 +48,7 @@ class PDDL(Language):
     @cached_property
     def _header(self) -> re.Pattern[str]:
         # From the grammar's own terminals: the white space and comments it ignores, and NAME.
-        terminals = _terminals(_parser(True).lark)
+        terminals = _terminals(self._build(True).lark)
         ws = "(?:" + "|".join(f"(?:{p})" for p in terminals.ignored) + ")*"
         return re.compile(rf"{ws}\({ws}define{ws}\({ws}(domain|problem)(?:{ws})(?P<name>{terminals.name}){ws}\)",
                           re.IGNORECASE)
@@ -61,7 +65,7 @@ class PDDL(Language):
     @cached_property
     def _section_keywords(self) -> frozenset[str]:
         # the word after '(' in each alternative of the grammar's domain_section and problem_section
-        lark = _parser(True).lark
+        lark = self._build(True).lark
         literal = {t.name: t.pattern.value for t in lark.terminals if isinstance(t.pattern, PatternStr)}
         kinds = {r.expansion[0].name for r in lark.rules
                  if r.origin.name in ("domain_section", "problem_section") and len(r.expansion) == 1}
@@ -99,18 +103,18 @@ class PDDL(Language):
         return node, warnings + requirement_warnings(node)
 
     def expected_terminals(self, source: Source, offset: int) -> set[str]:
-        return _parser(True).expected_at(source, offset)
+        return self._build(True).expected_at(source, offset)
 
     def keywords(self) -> Mapping[str, str]:
         return self._keywords
 
     @cached_property
     def _keywords(self) -> dict[str, str]:
-        return {t.name: t.pattern.value for t in _parser(True).lark.terminals
+        return {t.name: t.pattern.value for t in self._build(True).lark.terminals
                 if isinstance(t.pattern, PatternStr) and _KEYWORD_SHAPE.fullmatch(t.pattern.value)}
 
     def soft_keywords(self) -> frozenset[str]:
-        return frozenset(rule.expansion[0].name for rule in _parser(True).lark.rules
+        return frozenset(rule.expansion[0].name for rule in self._build(True).lark.rules
                          if rule.origin.name == "name" and len(rule.expansion) == 1)
 
 

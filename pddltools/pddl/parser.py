@@ -448,8 +448,8 @@ def _flatten(items: Sequence[Any]) -> tuple[Any, ...]:
 # Set-up
 
 
-def grammar_text() -> str:
-    return (files("pddltools.grammars") / "pddl.lark").read_text(encoding="utf-8")
+def grammar_text(language: str = "pddl") -> str:
+    return (files("pddltools.grammars") / f"{language}.lark").read_text(encoding="utf-8")
 
 
 class _Parser:
@@ -459,16 +459,20 @@ class _Parser:
     own parse loop instead, with the same lexer and fast path (tests compare the two).
     """
 
-    def __init__(self, fast: bool, compiled: bool = True, grammar: str | None = None) -> None:
-        """`grammar`: another text than pddl.lark (tests derive the fast paths from a variant of it)."""
-        self.builder = Builder()
-        lexer: type[PDDLLexer] = PDDLLexer if fast else GrammarPathLexer
+    def __init__(self, fast: bool, compiled: bool = True, grammar: str | None = None, *,
+                 language: str = "pddl", builder: Builder | None = None,
+                 lexers: tuple[type[PDDLLexer], type[PDDLLexer]] = (PDDLLexer, GrammarPathLexer)) -> None:
+        """`grammar`: another text than pddl.lark (tests derive the fast paths from a variant of it);
+        `language`, `builder`, `lexers`: a grammar built on pddl.lark (hddl.lark), the builder of its
+        nodes and its own lexer classes (fast, grammar-only), since the fast paths are set on the class."""
+        self.builder = builder if builder is not None else Builder()
+        lexer = lexers[0] if fast else lexers[1]
         if grammar is not None:  # a lexer class of its own: the fast paths are set on the class
             lexer = cast("type[PDDLLexer]", type(lexer.__name__, (lexer,), {"fast_paths": {}}))
-        self.lark = Lark(grammar or grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
+        self.lark = Lark(grammar or grammar_text(language), parser="lalr", lexer=lexer, transformer=self.builder,
                          start=["start", "domain_section", "problem_section"], strict=True,
-                         maybe_placeholders=True,
-                         cache=cache_file("pddl-" + lexer.__name__.lower()) if grammar is None else False)
+                         maybe_placeholders=True, import_paths=[str(files("pddltools.grammars"))],
+                         cache=cache_file(f"{language}-" + lexer.__name__.lower()) if grammar is None else False)
         scanners: dict[str, Any] = {}
         if fast:
             literals, init, actions, timed_conditions, timed_effects = build_scanners(_terminals(self.lark),

@@ -7,7 +7,7 @@ line of its own, indented. Declarations keep their order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pddltools.pddl import ast
@@ -221,7 +221,9 @@ def _structure(node: ast.Structure) -> str:
     return "\n".join(lines) + ")"
 
 
-def domain(d: ast.Domain) -> str:
+def domain(d: ast.Domain, hierarchy: Sequence[str] = ()) -> str:
+    """`hierarchy`: sections of a language built on PDDL (HDDL's tasks and methods), printed before
+    the actions."""
     sections: list[str] = []
     if d.requirements:
         sections.append("(:requirements " + " ".join(r.name for r in d.requirements) + ")")
@@ -235,6 +237,7 @@ def domain(d: ast.Domain) -> str:
         sections.append(_section(":functions", [_flat(f) for f in d.functions]))
     if d.constraints is not None:
         sections.append(f"(:constraints {_pretty(d.constraints, 1)})")
+    sections.extend(hierarchy)
     sections.extend(_structure(s) for s in d.structures)
     if not sections:
         return f"(define (domain {d.name}))\n"
@@ -242,12 +245,14 @@ def domain(d: ast.Domain) -> str:
     return f"(define (domain {d.name})\n{body})\n"
 
 
-def problem(p: ast.Problem) -> str:
+def problem(p: ast.Problem, hierarchy: Sequence[str] = ()) -> str:
+    """`hierarchy`: sections of a language built on PDDL (HDDL's :htn), printed before :init."""
     sections = [f"(:domain {p.domain})"]
     if p.requirements:
         sections.append("(:requirements " + " ".join(r.name for r in p.requirements) + ")")
     if p.objects:
         sections.append(_section(":objects", _typed_lines(p.objects)))
+    sections.extend(hierarchy)
     if p.init:
         sections.append(_section(":init", [_flat(e) for e in p.init]))
     else:
