@@ -4,7 +4,7 @@ The checks, in the order pandaPIparser makes them, each fault a diagnostic on th
 ids are unique and every subtask id names a step of the plan (V102); primitive steps are actions of the
 domain with the right objects (V002-V005, as for classical plans) and decompositions name compound tasks
 (V103) with the right arguments (V104) and a method of that task (V105); every step is reached from
-the root once (V109); each decomposition instantiates its method (V106): one binding of the method's
+the root once (V109); each decomposition instantiates its method (V111): one binding of the method's
 parameters gives its task's arguments, maps its subtasks one to one onto the listed ids (in the listed
 order when it fits, as pandaPIparser tries first) and satisfies its `:constraints`; the root tasks
 instantiate the problem's initial task network the same way (V110); the order each method imposes
@@ -34,6 +34,7 @@ from pddltools.validate.planfile import PlanError
 from pddltools.validate.report import PlanReport, Verdict
 from pddltools.validate.resolve import resolve_step
 from pddltools.validate.sequential import validate_sequential
+from pddltools.wording import count
 
 #: how many bindings of a method's parameters that no task argument fixes are tried before giving up
 BINDING_LIMIT = 100_000
@@ -183,7 +184,8 @@ class _Verifier:
                            "task of the domain's :tasks", step.name.span)
                 continue
             if len(step.args) != len(declared.parameters):
-                self.fault("V104", f"task {step.id}: {declared.name} takes {len(declared.parameters)} arguments "
+                wanted = count(len(declared.parameters), "argument")
+                self.fault("V104", f"task {step.id}: {declared.name} takes {wanted} "
                            f"({' '.join(p.name for p in declared.parameters) or 'none'}), not {len(step.args)}",
                            step.name.span)
             else:
@@ -245,18 +247,18 @@ class _Verifier:
         for term, arg in zip(method.task.args, step.args, strict=False):
             if isinstance(term, pddl.Variable):
                 if binding.setdefault(term.name, arg.text) != arg.text:
-                    self.fault("V106", f"task {step.id}: method {method.name} needs {term.name} = "
+                    self.fault("V111", f"task {step.id}: method {method.name} needs {term.name} = "
                                f"{binding[term.name]} and = {arg.text} at once (its task is {method.task})",
                                arg.span)
                     return
             elif isinstance(term, pddl.Constant) and term.name != arg.text:
-                self.fault("V106", f"task {step.id}: method {method.name} decomposes {method.task}, whose argument is "
+                self.fault("V111", f"task {step.id}: method {method.name} decomposes {method.task}, whose argument is "
                            f"the constant {term.name}, not {arg.text}", arg.span)
                 return
         found = self.match(network, binding, [int(w.text) for w in step.subtasks])
         if found is None:
             assert step.method is not None
-            self.fault("V106", f"task {step.id}: its subtasks ({self.names([int(w.text) for w in step.subtasks])}) "
+            self.fault("V111", f"task {step.id}: its subtasks ({self.names([int(w.text) for w in step.subtasks])}) "
                        f"do not instantiate method {method.name} (subtasks {_shown(method.network)}) under one "
                        "binding of its parameters that fits their types and :constraints", step.method.span)
             return
@@ -304,8 +306,8 @@ class _Verifier:
         if any(p.name in binding and not grounder.fits(binding[p.name], p.type) for p in params):
             return
         unbound = [p for p in params if p.name not in binding]
-        for count, full in enumerate(grounder.bindings(unbound, binding)):
-            if count >= BINDING_LIMIT:
+        for tried, full in enumerate(grounder.bindings(unbound, binding)):
+            if tried >= BINDING_LIMIT:
                 return
             names = {k: str(v) for k, v in full.items()}
             if self._constraints_hold(network.network.constraints, names):
