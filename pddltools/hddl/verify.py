@@ -5,8 +5,9 @@ ids are unique and every subtask id names a step of the plan (V102); primitive s
 domain with the right objects (V002-V005, as for classical plans) and decompositions name compound tasks
 (V103) with the right arguments (V104) and a method of that task (V105); every step is reached from
 the root once (V109); each decomposition instantiates its method (V111): one binding of the method's
-parameters gives its task's arguments, maps its subtasks one to one onto the listed ids (in the listed
-order when it fits, as pandaPIparser tries first) and satisfies its `:constraints`; the root tasks
+parameters gives its task's arguments, maps its subtasks one to one onto the listed ids (listed in an
+order the method's ordering allows, as pandaPIparser requires unless run with `-o`) and satisfies its
+`:constraints`; the root tasks
 instantiate the problem's initial task network the same way (V110); the order each method imposes
 holds in the primitive plan (V108: everything below a subtask ordered first comes before everything
 below the one ordered after it); the primitive plan is executable and reaches the goal (the classical
@@ -123,9 +124,7 @@ class _Verifier:
         if self.faults:
             return _rejected(self.label, "ordering", self.faults)
         report = validate_sequential(self.htn.task, primitive, self.label)
-        if not report.valid:
-            return report
-        self.check_preconditions()
+        self.check_preconditions()  # in an executable plan, whether or not it reaches the goal
         if self.faults:
             return _rejected(self.label, "method-precondition", self.faults)
         return report
@@ -235,7 +234,8 @@ class _Verifier:
         found = self.match(network, {}, root_ids)
         if found is None:
             self.fault("V110", f"the root tasks ({self.names(root_ids)}) are not the problem's initial task network "
-                       f"({_shown(network.network)}) under any binding of its parameters", span)
+                       f"({_shown(network.network)}), listed in an order its :ordering allows, under any "
+                       "binding of its parameters", span)
             return
         self.matched[-1], self.bindings[-1] = found
 
@@ -259,8 +259,9 @@ class _Verifier:
         if found is None:
             assert step.method is not None
             self.fault("V111", f"task {step.id}: its subtasks ({self.names([int(w.text) for w in step.subtasks])}) "
-                       f"do not instantiate method {method.name} (subtasks {_shown(method.network)}) under one "
-                       "binding of its parameters that fits their types and :constraints", step.method.span)
+                       f"do not instantiate method {method.name} (subtasks {_shown(method.network)}), in an order its "
+                       ":ordering allows, under one binding of its parameters that fits their types and :constraints",
+                       step.method.span)
             return
         self.matched[step.id], self.bindings[step.id] = found
 
@@ -270,34 +271,44 @@ class _Verifier:
     def match(self, network: _Network, binding: dict[str, str], ids: list[int]
               ) -> tuple[dict[str, int], list[dict[str, str]]] | None:
         """A one-to-one map of the network's subtasks onto `ids` and the bindings (extending `binding`) that
-        fit it, or None. Bindings are complete: parameters no argument fixes range over their type's
-        objects, kept when the :constraints hold (the precondition is checked later, in its state)."""
+        fit it, or None. The ids are taken in their listed order, each for a subtask whose predecessors
+        in the network are taken already (the listed order is a linearisation of the network's, as
+        pandaPIparser requires unless told `-o`). Bindings are complete: parameters no argument fixes
+        range over their type's objects, kept when the :constraints hold (the precondition is checked
+        later, in its state)."""
         subtasks = network.network.subtasks
         if len(subtasks) != len(ids):
             return None
-        for assignment, bound in self._assignments(subtasks, 0, ids, binding, {}):
+        index = {s.id or str(i): i for i, s in enumerate(subtasks)}
+        before: dict[int, set[int]] = {i: set() for i in range(len(subtasks))}
+        for first, then in _orderings(network.network):
+            if first in index and then in index:
+                before[index[then]].add(index[first])
+        for assignment, bound in self._assignments(subtasks, before, ids, binding, {}):
             fitting = list(self._complete(network, bound))
             if fitting:
                 return {(s.id or str(i)): assignment[i] for i, s in enumerate(subtasks)}, fitting
         return None
 
-    def _assignments(self, subtasks: Sequence[ast.Subtask], index: int, free: list[int], binding: dict[str, str],
-                     chosen: dict[int, int]) -> Iterator[tuple[dict[int, int], dict[str, str]]]:
-        """Every way to give subtasks[index:] distinct plan ids from `free` with consistent arguments; the
-        ids in their listed order first."""
-        if index == len(subtasks):
+    def _assignments(self, subtasks: Sequence[ast.Subtask], before: dict[int, set[int]], ids: list[int],
+                     binding: dict[str, str], chosen: dict[int, int]
+                     ) -> Iterator[tuple[dict[int, int], dict[str, str]]]:
+        """Every way to give ids[len(chosen):], in order, to distinct subtasks whose predecessors are
+        given already, with consistent arguments; `chosen` maps subtask index to plan id."""
+        if len(chosen) == len(ids):
             yield dict(chosen), binding
             return
-        wanted = subtasks[index]
-        for ident in free:
-            step = self.steps[ident]
+        step = self.steps[ids[len(chosen)]]
+        for index, wanted in enumerate(subtasks):
+            if index in chosen or not before[index] <= chosen.keys():
+                continue
             if step.name.text != wanted.task or len(step.args) != len(wanted.args):
                 continue
             extended = _unify(wanted.args, step.args, binding)
             if extended is None:
                 continue
-            chosen[index] = ident
-            yield from self._assignments(subtasks, index + 1, [i for i in free if i != ident], extended, chosen)
+            chosen[index] = step.id
+            yield from self._assignments(subtasks, before, ids, extended, chosen)
             del chosen[index]
 
     def _complete(self, network: _Network, binding: dict[str, str]) -> Iterator[dict[str, str]]:
