@@ -29,41 +29,30 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "hddl" / "ipc-2020"
 MANIFEST = ROOT / "corpus" / "hddl" / "plans" / "manifest.tsv"
 
-# Each child reads the pairs as JSON on stdin and prints {pair index: seconds or an error} as JSON.
-_PDDLTOOLS_CHILD = """
+# The child reads the pairs as JSON on stdin and prints {pair index: seconds or an error} as JSON;
+# SETUP and PARSE are the tool's (its import, and the parse of one domain `d` and problem `p`).
+_CHILD = """
 import json, sys, time
-from pddltools.hddl.parser import parse_file
+SETUP
 pairs, repeat = json.load(sys.stdin)
 out = {}
 for i, (d, p) in enumerate(pairs):
     best = None
     try:
         for _ in range(repeat):
-            t = time.perf_counter(); parse_file(d, "domain"); parse_file(p, "problem")
+            t = time.perf_counter(); PARSE
             best = min(best or 1e9, time.perf_counter() - t)
         out[i] = best
     except Exception as exc:
         out[i] = f"{type(exc).__name__}: {str(exc)[:200]}"
 print(json.dumps(out))
 """
-_UP_CHILD = """
-import json, sys, time
-from unified_planning.io import PDDLReader
-from unified_planning.shortcuts import get_environment
-get_environment().error_used_name = False
-pairs, repeat = json.load(sys.stdin)
-out = {}
-for i, (d, p) in enumerate(pairs):
-    best = None
-    try:
-        for _ in range(repeat):
-            t = time.perf_counter(); PDDLReader().parse_problem(d, p)
-            best = min(best or 1e9, time.perf_counter() - t)
-        out[i] = best
-    except Exception as exc:
-        out[i] = f"{type(exc).__name__}: {str(exc)[:200]}"
-print(json.dumps(out))
-"""
+_PDDLTOOLS_CHILD = _CHILD.replace("SETUP", "from pddltools.hddl.parser import parse_file").replace(
+    "PARSE", 'parse_file(d, "domain"); parse_file(p, "problem")')
+_UP_CHILD = _CHILD.replace("SETUP", "from unified_planning.io import PDDLReader\n"
+                           "from unified_planning.shortcuts import get_environment\n"
+                           "get_environment().error_used_name = False").replace(
+    "PARSE", "PDDLReader().parse_problem(d, p)")
 
 
 def pairs(globs: list[str]) -> list[tuple[str, str]]:

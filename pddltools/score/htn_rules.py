@@ -22,10 +22,19 @@ and optimal tracks):
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Sequence
 
-from pddltools.score.rules import HTN_RULES, EntrantScore, Penalty, ProblemScore, Scores, entrant_names, rank, ratio
+from pddltools.score.rules import (
+    HTN_RULES,
+    EntrantScore,
+    Penalty,
+    ProblemScore,
+    Scores,
+    entrant_names,
+    group_runs,
+    rank,
+    ratio,
+)
 from pddltools.score.store import Run
 
 #: the IPC-2020 and IPC-2023 HTN time limit, used when a run did not record its own
@@ -58,20 +67,15 @@ def score_htn(runs: Sequence[Run], rules: str) -> Scores:
     if rules not in HTN_RULES:
         raise ValueError(f"unknown HTN rules {rules!r}; known: {', '.join(HTN_RULES)}")
     names = entrant_names(runs)
-    by_problem: dict[str, dict[str, Run]] = defaultdict(dict)
-    domain_of: dict[str, str] = {}
-    for run in runs:
-        by_problem[run.problem_path][names[run.planner, run.config]] = run
-        domain_of[run.problem_path] = run.domain
+    by_problem, domain_of = group_runs(runs, names)
     invalid = {(names[run.planner, run.config], run.domain) for run in runs if run.status == "invalid-plan"}
     penalties: list[Penalty] = []
     problems: list[ProblemScore] = []
-    ignored: list[str] = []
-    for problem in sorted(by_problem):
-        entries = by_problem[problem]
-        solved = {name: run for name, run in entries.items() if run.status == "solved"}
-        if not solved:
-            ignored.append(problem)
+    solved_by = {problem: {name: run for name, run in entries.items() if run.status == "solved"}
+                 for problem, entries in by_problem.items()}
+    ignored = sorted(problem for problem, solved in solved_by.items() if not solved)
+    for problem, entries in sorted(by_problem.items()):
+        solved = solved_by[problem]
         points, measures = _points(rules, solved)
         if rules == "ipc2023-htn-opt" and measures:
             best = min(measures.values())

@@ -26,7 +26,7 @@ from typing import Any
 from pddltools.score.store import Run
 from pddltools.score.validation import count_actions
 
-RULES = ("ipc2008-sat", "ipc2008-opt", "ipc2011-time", "ipc2011-quality")
+RULES: tuple[str, ...] = ("ipc2008-sat", "ipc2008-opt", "ipc2011-time", "ipc2011-quality")
 # the HTN tracks' rules are computed in score/htn_rules.py (which builds on this module's types)
 HTN_RULES = ("ipc2020-htn-agile", "ipc2023-htn-agile", "ipc2023-htn-sat", "ipc2023-htn-opt")
 RULES += HTN_RULES
@@ -115,6 +115,17 @@ def entrant_names(runs: Iterable[Run]) -> dict[tuple[str, str], str]:
             for planner, cs in configs.items() for config in cs}
 
 
+def group_runs(runs: Iterable[Run], names: dict[tuple[str, str], str]
+               ) -> tuple[dict[str, dict[str, Run]], dict[str, str]]:
+    """Each problem's runs by entrant name, and each problem's domain."""
+    by_problem: dict[str, dict[str, Run]] = defaultdict(dict)
+    domain_of: dict[str, str] = {}
+    for run in runs:
+        by_problem[run.problem_path][names[run.planner, run.config]] = run
+        domain_of[run.problem_path] = run.domain
+    return by_problem, domain_of
+
+
 def score(runs: Sequence[Run], rules: str, direction: Direction = metric_direction) -> Scores:
     if rules not in RULES:
         raise ValueError(f"unknown rules {rules!r}; known: {', '.join(RULES)}")
@@ -124,11 +135,7 @@ def score(runs: Sequence[Run], rules: str, direction: Direction = metric_directi
         return score_htn(runs, rules)
     names = entrant_names(runs)
     entrants = sorted(set(names.values()))
-    by_problem: dict[str, dict[str, Run]] = defaultdict(dict)
-    domain_of: dict[str, str] = {}
-    for run in runs:
-        by_problem[run.problem_path][names[run.planner, run.config]] = run
-        domain_of[run.problem_path] = run.domain
+    by_problem, domain_of = group_runs(runs, names)
     problems: list[ProblemScore] = []
     penalties: list[Penalty] = []
     ignored: list[str] = []
