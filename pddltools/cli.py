@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from pddltools.diagnostics import Diagnostic
+    from pddltools.hddl import ast as hddl
     from pddltools.pddl import ast
 
 
@@ -63,12 +64,12 @@ def build_parser(command: str | None = None, *, prog: str = "pddltools") -> argp
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    p = sub.add_parser("parse", help="parse PDDL files and folders, one summary line per file")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders searched for *.pddl")
+    p = sub.add_parser("parse", help="parse PDDL and HDDL files and folders, one summary line per file")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders searched for *.pddl and *.hddl")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_parse)
 
-    f = sub.add_parser("fmt", help="print PDDL files in the canonical layout, check or rewrite them")
+    f = sub.add_parser("fmt", help="print PDDL and HDDL files in the canonical layout, check or rewrite them")
     add_fmt_mode(f, "canonical layout", several=True)
     f.add_argument("--format", choices=("text", "json"), default="text",
                    help="json: the envelope, each file's canonical layout in `text` (none with --check/--write)")
@@ -124,19 +125,29 @@ def _stdout() -> Console:
 # pddltools parse
 
 
-def pddl_files(paths: Sequence[str]) -> Iterator[Path]:
-    """The files named, and every *.pddl below the folders named, in a stable order."""
+def pddl_files(paths: Sequence[str], suffixes: Sequence[str] = (".pddl",)) -> Iterator[Path]:
+    """The files named, and every file below the folders named whose suffix is one of `suffixes`
+    (*.pddl; parse and check also take *.hddl), in a stable order."""
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() == ".pddl" and p.is_file())
+            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes and p.is_file())
         else:
             yield path
 
 
-def summary(node: ast.Domain | ast.Problem) -> dict[str, Any]:
+def summary(node: ast.Domain | ast.Problem | hddl.HTNDomain | hddl.HTNProblem) -> dict[str, Any]:
+    from pddltools.hddl import ast as hddl
     from pddltools.pddl import ast
 
+    if isinstance(node, hddl.HTNDomain):  # the PDDL part's counts, and the hierarchy's
+        info = summary(node.domain)
+        info["counts"].update(tasks=len(node.tasks), methods=len(node.methods))
+        return info
+    if isinstance(node, hddl.HTNProblem):
+        info = summary(node.problem)
+        info["counts"]["subtasks"] = len(node.htn.network.subtasks) if node.htn is not None else 0
+        return info
     if isinstance(node, ast.Domain):
         counts = {
             "requirements": len(node.requirements),
@@ -173,7 +184,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     statuses: list[ExitCode] = []
     started = time.perf_counter()
-    paths = list(pddl_files(args.paths))
+    from pddltools.hddl.files import SUFFIXES
+
+    paths = list(pddl_files(args.paths, SUFFIXES))
     with progress_bar(err) as progress:
         bar = progress.add_task("parsing", total=len(paths))
         for path in paths:
@@ -183,7 +196,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
             progress.advance(bar)
     seconds = time.perf_counter() - started
     if not results:
-        err.print("pddltools parse: no .pddl files found in " + ", ".join(args.paths), markup=False)
+        err.print("pddltools parse: no .pddl or .hddl files found in " + ", ".join(args.paths), markup=False)
         return ExitCode.USAGE
     failed = sum(1 for status in statuses if status is not ExitCode.OK)
     if args.format == "json":
@@ -198,11 +211,11 @@ def _parse_one(path: Path, fmt: str, out: Console, err: Console) -> tuple[dict[s
     """One file's entry of `parse`'s envelope (and its line, or its diagnostics, in text), and its status."""
     from pddltools.diagnostics import Error, InputError, read_source, render_rich
     from pddltools.envelope import file_entry
-    from pddltools.pddl.parser import parse
+    from pddltools.hddl.files import parse_either
 
     warnings: list[Diagnostic] = []
     try:
-        node = parse(read_source(path), warnings=warnings)
+        node = parse_either(read_source(path), warnings=warnings)
     except Error as exc:
         if fmt == "text":
             render_rich([*warnings, *exc.diagnostics], err)
@@ -282,9 +295,9 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def _canonical(source: Any, warnings: list[Diagnostic]) -> str:
-    from pddltools.pddl.parser import parse
+    from pddltools.hddl.files import parse_either
 
-    return str(parse(source, warnings=warnings))
+    return str(parse_either(source, warnings=warnings))
 
 
 def _fmt_json(formatted: list[tuple[Path, str, str]], failures: list[dict[str, Any]], *, written: bool,
@@ -293,13 +306,19 @@ def _fmt_json(formatted: list[tuple[Path, str, str]], failures: list[dict[str, A
     (when neither --check nor --write) its canonical layout as `text`."""
     from pddltools.envelope import envelope, file_entry, print_json
 
-    files = [file_entry(path, "pddl", [], changed=old != new, written=written and old != new,
+    files = [file_entry(path, _language(path), [], changed=old != new, written=written and old != new,
                         text=new if text else None) for path, old, new in formatted]
-    files += [file_entry(f["path"], "pddl", f["diagnostics"], ok=False, changed=False, written=False, text=None)
-              for f in failures]
+    files += [file_entry(f["path"], _language(f["path"]), f["diagnostics"], ok=False, changed=False, written=False,
+                         text=None) for f in failures]
     changed = sum(1 for f in files if f["changed"])
     print_json(envelope("fmt", files, {"files": len(files), "changed": changed,
                                        "failed": len(failures)}))
+
+
+def _language(path: str | Path) -> str:
+    from pddltools.hddl.files import is_hddl
+
+    return "hddl" if is_hddl(path) else "pddl"
 
 
 def _has_comments(text: str) -> bool:

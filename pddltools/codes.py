@@ -205,6 +205,33 @@ def _run_line(**fields: object) -> tuple[tuple[str, str], ...]:
     return (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM), ("results.jsonl", json.dumps(run) + "\n"))
 
 
+# HDDL (hierarchical planning): a domain with one compound task and its method, and a problem asking for it.
+_HDDL = """(define (domain d)
+  (:requirements :typing :hierarchy)
+  (:types place)
+  (:predicates (at ?p - place))
+  (:task go :parameters (?p - place))
+  (:method m-go :parameters (?p - place) :task (go ?p)
+    :subtasks (and (t1 (move ?p))))
+  (:action move :parameters (?p - place) :effect (at ?p)))
+"""
+_HDDL_PROBLEM = """(define (problem p) (:domain d)
+  (:objects a - place)
+  (:htn :subtasks (and (t1 (go a))))
+  (:init))
+"""
+_HDDL_CHECK = ("check", "domain.hddl", "problem.hddl")
+
+
+def _hddl(domain: str, problem: str = _HDDL_PROBLEM) -> tuple[tuple[str, str], ...]:
+    return (("domain.hddl", domain), ("problem.hddl", problem))
+
+
+def _method(network: str) -> str:
+    """The example domain with the method's task network replaced by `network`."""
+    return _HDDL.replace(":subtasks (and (t1 (move ?p)))", network)
+
+
 _ENTRIES: tuple[Code, ...] = (
     # --- reading files ------------------------------------------------------------------------------
     _code("E001", E, INPUT, "a file or folder cannot be read",
@@ -549,6 +576,62 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init (= (total-cost) 0))\n  (:goal (done))\n"
                             "  (:metric minimize (total-costs)))\n")),
           _CHECK_PROBLEM, "Name a declared function (total-cost)."),
+    # --- HDDL: tasks, methods and task networks ------------------------------------------------------
+    _code("E901", E, CHECK, "compound task declared twice, or with an action's name",
+          """An HDDL domain declares each compound task once, with (:task NAME :parameters (...)), and a
+          compound task cannot share its name with an action (a primitive task): a subtask naming it
+          would be ambiguous.""",
+          _hddl(_HDDL.replace("(:task go :parameters (?p - place))",
+                              "(:task go :parameters (?p - place))\n  (:task go :parameters (?p - place))")),
+          _HDDL_CHECK, "Delete the second declaration, or rename one of the two."),
+    _code("E903", E, CHECK, "task not declared (neither a compound task nor an action)",
+          """A method's :task or a subtask (of a method or of the problem's :htn) names a task that no
+          (:task ...) declares and no action is called.""",
+          _hddl(_method(":subtasks (and (t1 (mvoe ?p)))")), _HDDL_CHECK,
+          "Correct the name (the message suggests a near one), or declare the task."),
+    _code("E904", E, CHECK, "method decomposes an action instead of a compound task",
+          """A method's :task must be a compound task declared with (:task ...); an action is a primitive
+          task, which is executed, never decomposed.""",
+          _hddl(_HDDL.replace(":task (go ?p)", ":task (move ?p)")), _HDDL_CHECK,
+          "Declare a compound task for the method to decompose, and make the action its subtask."),
+    _code("E905", E, CHECK, "subtask id used twice in one task network",
+          """Each subtask of a method's (or of the initial) task network has its own id, which :ordering
+          and plans refer to; two subtasks with one id make both ambiguous.""",
+          _hddl(_method(":subtasks (and (t1 (move ?p)) (t1 (move ?p)))")), _HDDL_CHECK,
+          "Rename one of the subtasks (t1, t2 ...)."),
+    _code("E906", E, CHECK, "ordering constraint names an unknown subtask id",
+          """An :ordering constraint (< A B) names an id that no subtask of the same task network has.""",
+          _hddl(_method(":subtasks (and (t1 (move ?p)))\n    :ordering (and (< t1 t2))")), _HDDL_CHECK,
+          "Name the ids the subtasks are given, or give the subtask the id."),
+    _code("E907", E, CHECK, "ordering constraints form a cycle",
+          """The :ordering constraints of a task network say that a subtask must come before itself
+          (t1 < t2 < t1): no plan can order them. The message names the cycle.""",
+          _hddl(_method(":subtasks (and (t1 (move ?p)) (t2 (move ?p)))\n    :ordering (and (< t1 t2) (< t2 t1))")),
+          _HDDL_CHECK, "Remove the constraint that closes the cycle."),
+    _code("W908", W, CHECK, "compound task without a method",
+          """No method decomposes the compound task, so no plan can contain it: a network that needs it
+          has no solution.""",
+          (("domain.hddl", _HDDL.replace("  (:method", "  (:task stay :parameters ())\n  (:method")),),
+          ("check", "domain.hddl"), "Add a method for the task, or delete the task."),
+    _code("W909", W, CHECK, "compound task unreachable from the initial task network",
+          """No decomposition of the problems' initial task networks reaches the compound task: its
+          methods are never used for these problems.""",
+          _hddl(_HDDL.replace("  (:method", "  (:task stay :parameters ())\n"
+                              "  (:method m-stay :parameters () :task (stay))\n  (:method")),
+          _HDDL_CHECK, "Nothing to fix if other problems use it; otherwise delete the task and its methods."),
+    _code("W911", W, CHECK, "HDDL problem names another domain than the one it is checked with",
+          """The problem's (:domain NAME) is not the name of the HDDL domain it is checked with. In PDDL
+          this is an error (E301); HDDL planners and pandaPIparser do not compare the names, and IPC-2020
+          files rely on it (Barman-BDI's problems name barman_htn for domain barman_agent), so for HDDL it
+          is a warning.""",
+          _hddl(_HDDL, _HDDL_PROBLEM.replace("(:domain d)", "(:domain other)")), _HDDL_CHECK,
+          "Write the domain's name in the problem's (:domain ...)."),
+    _code("I910", INFO, CHECK, "HDDL domain is totally or partially ordered",
+          """Whether every method's subtasks are totally ordered (what the IPC total-order HTN tracks
+          ask), and if not, the first method that leaves two subtasks unordered; shown with --verbose.""",
+          _hddl(_method(":subtasks (and (t1 (move ?p)) (t2 (move ?p)))")),
+          ("check", "--verbose", "domain.hddl", "problem.hddl"),
+          "Nothing to fix: order the subtasks (:ordered-subtasks) if the domain is meant for a total-order track."),
     # --- tarski and Unified Planning bridges -----------------------------------------------------------
     _code("E701", E, INTEROP, "a PDDL construct tarski cannot express",
           """pddltools.interop.tarski refuses a construct tarski's model has no place for (a type declared

@@ -8,6 +8,9 @@ The rules, most specific first (the layouts the IPC published its benchmarks in)
    `domain-STEM.pddl` / `STEM-domain.pddl` for `STEM.pddl`; looked for beside the problem, in `domains/`
    beside it, in `../domains/` (the IPC-2008/2011/2014 layout) and in the folder above.
 3. `domain.pddl` beside the problem, then in the folder above (`domain.pddl` beside `instances/`).
+
+An HDDL problem (`.hddl`) is paired by the same rules with `.hddl` files only (`domain.hddl`,
+`pfile01-domain.hddl` for `pfile01.hddl`: the IPC-2020 HTN layouts).
 4. A file that declares `(define (domain NAME))` for the problem's `(:domain NAME)`: among the files the
    command was given, then the `.pddl` files beside the problem, in the folder above and in the folders
    beside the problem's. When several declare it, the first is taken and the choice is ambiguous.
@@ -113,7 +116,7 @@ class DomainFinder:
     given: Sequence[Path] = ()
     classify_path: Callable[[Path], tuple[Kind | None, str | None]] = classify_file
     _kinds: dict[Path, tuple[Kind | None, str | None]] = field(default_factory=dict)
-    _listings: dict[Path, list[Path]] = field(default_factory=dict)
+    _listings: dict[tuple[Path, str], list[Path]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Absolute (not resolved: links stay as the user named them), so that `domain.pddl` given and the
@@ -153,19 +156,20 @@ class DomainFinder:
     # -- the rules ------------------------------------------------------------------------------
     def _conventional(self, problem: Path) -> Iterable[tuple[Path, str]]:
         folder = problem.parent
+        suffix = _suffix(problem)
         places = ((folder, "beside the problem"), (folder / "domains", "in domains/ beside the problem"),
                   (folder.parent / "domains", "in domains/ of the folder above"),
                   (folder.parent, "in the folder above"))
         for place, where in places:
-            for candidate in self._files(place):
+            for candidate in self._files(place, suffix):
                 match = _KEYED.match(candidate.stem)
                 if match and candidate != problem and _fits(match.group("after") or match.group("before"),
                                                             problem.stem):
                     yield candidate, f"{candidate.name} {where}, named for {problem.name}"
         for place, where in ((folder, "beside the problem"), (folder.parent, "in the folder above")):
-            shared = place / "domain.pddl"
-            if shared != problem and shared in self._files(place):
-                yield shared, f"domain.pddl {where}"
+            shared = place / f"domain{suffix}"
+            if shared != problem and shared in self._files(place, suffix):
+                yield shared, f"{shared.name} {where}"
 
     def _nearby(self, problem: Path) -> list[Path]:
         """Files that may declare the domain: those given, then beside, above and in the folders beside."""
@@ -177,23 +181,28 @@ class DomainFinder:
             siblings = []
         out: dict[Path, None] = dict.fromkeys(p for p in self.given if p != problem)  # ordered, each once
         for place in (folder, folder.parent, *siblings[:_MAX_SIBLING_FOLDERS]):
-            out.update(dict.fromkeys(p for p in self._files(place) if p != problem))
+            out.update(dict.fromkeys(p for p in self._files(place, _suffix(problem)) if p != problem))
             if len(out) >= _MAX_NEARBY:
                 break
         return list(out)[:_MAX_NEARBY]
 
-    def _files(self, folder: Path) -> list[Path]:
-        """The .pddl files of `folder`, sorted (listed once)."""
-        listed = self._listings.get(folder)
+    def _files(self, folder: Path, suffix: str = ".pddl") -> list[Path]:
+        """The files of `folder` ending in `suffix` (.pddl, .hddl), sorted (listed once)."""
+        listed = self._listings.get((folder, suffix))
         if listed is None:
             try:
                 # scandir: the entry's type comes with the listing, no stat per file (instances/ holds hundreds)
                 with os.scandir(folder) as entries:
-                    listed = sorted(Path(e.path) for e in entries if e.name.lower().endswith(".pddl") and e.is_file())
+                    listed = sorted(Path(e.path) for e in entries if e.name.lower().endswith(suffix) and e.is_file())
             except OSError:
                 listed = []
-            self._listings[folder] = listed
+            self._listings[(folder, suffix)] = listed
         return listed
+
+
+def _suffix(problem: Path) -> str:
+    """The suffix of the problem's language, which its domain shares: .hddl for HDDL, else .pddl."""
+    return ".hddl" if problem.suffix.lower() == ".hddl" else ".pddl"
 
 
 def _absolute(path: Path) -> Path:

@@ -16,10 +16,10 @@ from pddltools.check.names import NameChecker
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
 from pddltools.check.tracks import Verdict, verdicts, with_errors
-from pddltools.diagnostics import Diagnostic, InputError, Severity, Source, Span, read_source
+from pddltools.diagnostics import Diagnostic, Error, InputError, Severity, Source, Span, read_source
 from pddltools.domain_finder import domain_name_span
+from pddltools.hddl.files import parse_either
 from pddltools.pddl import ast
-from pddltools.pddl.parser import ParseError, parse
 
 
 @dataclass(frozen=True)
@@ -115,10 +115,14 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
 
 def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (), *, strict: bool = False,
                 tracks: Iterable[str] | None = None) -> CheckReport:
-    """Read, parse and check files; syntax errors and unreadable files become findings too."""
+    """Read, parse and check files; syntax errors and unreadable files become findings too. HDDL files
+    (.hddl) are parsed and checked as HDDL (`pddltools.hddl.check`)."""
+    from pddltools.hddl import ast as hddl
+    from pddltools.hddl.check import check_htn
+
     findings: list[Diagnostic] = []
     unreadable = False
-    parsed: list[ast.Domain | ast.Problem | None] = []
+    parsed: list[ast.Domain | ast.Problem | hddl.HTNDomain | hddl.HTNProblem | None] = []
     paths = [domain_path, *problem_paths]
     for index, path in enumerate(paths):
         try:
@@ -130,18 +134,20 @@ def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (
             continue
         warnings: list[Diagnostic] = []
         try:
-            parsed.append(parse(source, "domain", warnings=warnings) if index == 0
-                          else parse(source, "problem", warnings=warnings))
-        except ParseError as exc:
+            parsed.append(parse_either(source, warnings, "domain" if index == 0 else "problem"))
+        except Error as exc:
             findings += exc.diagnostics
             parsed.append(None)
         findings += warnings
     domain = parsed[0]
     files = tuple(str(p) for p in paths)
-    if not isinstance(domain, ast.Domain):
+    if isinstance(domain, hddl.HTNDomain):
+        report = check_htn(domain, [p for p in parsed[1:] if isinstance(p, hddl.HTNProblem)], strict=strict,
+                           tracks=tracks)
+    elif isinstance(domain, ast.Domain):
+        report = check(domain, [p for p in parsed[1:] if isinstance(p, ast.Problem)], strict=strict, tracks=tracks)
+    else:
         return CheckReport(files, tuple(findings), None, {}, unreadable)
-    problems = [p for p in parsed[1:] if isinstance(p, ast.Problem)]
-    report = check(domain, problems, strict=strict, tracks=tracks)
     merged = in_file_order([*findings, *report.findings], files)
     # A problem that did not parse is an error of the task too, which check() never saw.
     errors = sum(1 for f in merged if f.severity is Severity.ERROR)
@@ -158,8 +164,8 @@ def check_problem_alone(problem_path: str | Path, missing_domain: str) -> CheckR
     except InputError as exc:
         return CheckReport((str(problem_path),), tuple(exc.diagnostics), None, {}, unreadable=True)
     try:
-        parse(source, "problem", warnings=findings)
-    except ParseError as exc:
+        parse_either(source, findings, "problem")  # a lone .hddl problem is read as HDDL
+    except Error as exc:
         findings += exc.diagnostics
     where = domain_name_span(source)
     findings.append(Diagnostic("E300", Severity.ERROR, missing_domain, where or Span(source, 0, 0)))

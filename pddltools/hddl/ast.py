@@ -30,10 +30,13 @@ class Node(ast.Node):
 
 @dataclass(frozen=True, slots=True)
 class Task(Node):
-    """A compound task's declaration: `(:task deliver :parameters (?p - package))`."""
+    """A compound task's declaration: `(:task deliver :parameters (?p - package))`; a precondition
+    and an effect are hybrid planning's (PANDA's hybrid domains), None in HTN domains."""
 
     name: str
     parameters: tuple[TypedName, ...] = ()
+    precondition: Formula | None = None
+    effect: ast.Effect | None = None
 
     def bound_variables(self) -> tuple[TypedName, ...]:
         return self.parameters
@@ -73,6 +76,16 @@ class SortOf(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class CausalLink(Node):
+    """Hybrid planning's `(producer literal consumer)`: the subtask `producer` makes `literal` true for
+    `consumer` (PANDA's hybrid domains; HTN planners ignore it)."""
+
+    producer: str
+    literal: Formula
+    consumer: str
+
+
+@dataclass(frozen=True, slots=True)
 class TaskNetwork(Node):
     """The subtasks of a method or of a problem's `:htn`.
 
@@ -85,6 +98,7 @@ class TaskNetwork(Node):
     ordered: bool = False
     ordering: tuple[Ordering, ...] = ()
     constraints: Formula | None = None
+    causal_links: tuple[CausalLink, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

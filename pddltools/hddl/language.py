@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic, Source, Span
 from pddltools.hddl import ast
 from pddltools.hddl.parser import _parser, assemble_htn_domain, assemble_htn_problem, hddl_requirement_warnings, parse
 from pddltools.pddl.language import PDDL
-from pddltools.pddl.parser import _BuildError, _Parser
+from pddltools.pddl.parser import _Parser
 from pddltools.syntax.language import Header, SectionParse
 
 
@@ -32,18 +31,13 @@ class HDDL(PDDL):
             return SectionParse(node, tuple(parts), found.warnings, found.errors)
         return found
 
-    def assemble(self, header: Header, span: Span, values: Sequence[object]  # type: ignore[override]
-                 ) -> tuple[ast.HTNDomain | ast.HTNProblem, list[Diagnostic]] | None:
-        warnings: list[Diagnostic] = []
-        items: list[Any] = list(values)
-        try:
-            if header.kind == "domain":
-                node: ast.HTNDomain | ast.HTNProblem = assemble_htn_domain(header.name, items, span)
-            else:
-                node = assemble_htn_problem(header.name, items, span, warnings, (span.start, span.start + 1))
-        except _BuildError:
-            return None  # the whole parse explains it
-        return node, warnings + hddl_requirement_warnings(node)
+    def _assemble(self, header: Header, span: Span, items: list[Any],  # type: ignore[override]
+                  warnings: list[Diagnostic]) -> ast.HTNDomain | ast.HTNProblem:
+        if header.kind == "domain":
+            return assemble_htn_domain(header.name, items, span)
+        return assemble_htn_problem(header.name, items, span, warnings, (span.start, span.start + 1))
 
+    def _requirement_warnings(self, node: Any) -> list[Diagnostic]:
+        return hddl_requirement_warnings(node)
 
 LANGUAGE = HDDL()

@@ -18,7 +18,6 @@ from pddltools.diagnostics import Diagnostic, Error, Source, Span, error, read_s
 from pddltools.hddl import ast
 from pddltools.pddl import ast as pddl
 from pddltools.pddl.parser import (
-    SYNTAX_ERRORS,
     Builder,
     GrammarPathLexer,
     PDDLLexer,
@@ -28,10 +27,9 @@ from pddltools.pddl.parser import (
     assemble_domain,
     assemble_problem,
     requirement_warnings,
+    run_parser,
 )
-from pddltools.pddl.prelude import without_prelude
 from pddltools.syntax.lalr import Tok
-from pddltools.syntax.testing import current_variant
 
 #: The requirement flags HDDL adds to PDDL's (the paper's `:hierarchy`, and `:method-preconditions`
 #: of the IPC-2020 files).
@@ -47,7 +45,7 @@ class HDDLBuilder(Builder):
 
     # -- compound tasks ------------------------------------------------------------------------
     def task_declaration(self, c: list[Any]) -> ast.Task:
-        return ast.Task(c[1].value, c[2] or (), span=self._span(c[0], c[-1]))
+        return ast.Task(c[1].value, c[2] or (), c[3], c[4], span=self._span(c[0], c[-1]))
 
     def task_declarations(self, c: list[Any]) -> tuple[str, Any, int]:
         tasks = tuple(ast.Task(p.name, p.parameters, span=p.span) for p in c[1:-1])
@@ -58,7 +56,7 @@ class HDDLBuilder(Builder):
         return ast.TaskHead(c[1].value, tuple(c[2:-1]), span=self._span(c[0], c[-1]))
 
     def method(self, c: list[Any]) -> ast.Method:
-        network = _network(c[5], c[6], c[7])
+        network = _network(c[5], c[6], c[7], c[8])
         return ast.Method(c[1].value, c[2] or (), c[3], c[4], network, span=self._span(c[0], c[-1]))
 
     def method_constraints(self, c: list[Any]) -> Any:
@@ -73,12 +71,7 @@ class HDDLBuilder(Builder):
         return c[0]
 
     def subtasks(self, c: list[Any]) -> tuple[bool, tuple[ast.Subtask, ...]]:
-        listed = c[1]
-        if isinstance(listed, pddl.And):  # `()`: no subtasks
-            listed = ()
-        elif isinstance(listed, ast.Subtask):
-            listed = (listed,)
-        return c[0].value.startswith(":ordered"), listed
+        return c[0].value.startswith(":ordered"), _listed(c[1])
 
     def subtask_and(self, c: list[Any]) -> tuple[ast.Subtask, ...]:
         return tuple(c[1:-1])
@@ -90,10 +83,7 @@ class HDDLBuilder(Builder):
         return ast.Subtask(c[1].value, c[3].value, tuple(c[4:-2]), span=self._span(c[0], c[-1]))
 
     def ordering(self, c: list[Any]) -> tuple[ast.Ordering, ...]:
-        listed = c[0]
-        if isinstance(listed, pddl.And):  # `()`: no ordering constraints
-            return ()
-        return listed if isinstance(listed, tuple) else (listed,)
+        return _listed(c[0])
 
     def ordering_and(self, c: list[Any]) -> tuple[ast.Ordering, ...]:
         out: list[ast.Ordering] = []
@@ -110,6 +100,15 @@ class HDDLBuilder(Builder):
     def follows(self, c: list[Any]) -> ast.Ordering:
         return ast.Ordering(c[2].value, c[1].value, span=self._span(c[0], c[-1]))
 
+    def causal_links(self, c: list[Any]) -> tuple[ast.CausalLink, ...]:
+        return _listed(c[0])
+
+    def causal_link_and(self, c: list[Any]) -> tuple[ast.CausalLink, ...]:
+        return tuple(c[1:-1])
+
+    def causal_link(self, c: list[Any]) -> ast.CausalLink:
+        return ast.CausalLink(c[1].value, c[2], c[3].value, span=self._span(c[0], c[-1]))
+
     def htn(self, c: list[Any]) -> tuple[str, Any, int]:
         network = _network(c[2], c[3], c[4])
         return _section("htn", ast.HTN(c[1] or (), network, span=self._span(c[0], c[-1])), c[0].start_pos)
@@ -123,10 +122,17 @@ class HDDLBuilder(Builder):
                                     (c[0].start_pos, c[3].end_pos))
 
 
+def _listed(value: Any) -> tuple[Any, ...]:
+    """The entries of a network's list: `()` (parsed as an empty `and`), one entry, or `(and ...)`'s."""
+    if isinstance(value, pddl.And):
+        return ()
+    return value if isinstance(value, tuple) else (value,)
+
+
 def _network(subtasks: tuple[bool, tuple[ast.Subtask, ...]] | None, ordering: tuple[ast.Ordering, ...] | None,
-             constraints: Any) -> ast.TaskNetwork:
+             constraints: Any, causal_links: tuple[ast.CausalLink, ...] | None = None) -> ast.TaskNetwork:
     ordered, listed = subtasks if subtasks is not None else (False, ())
-    return ast.TaskNetwork(listed, ordered, ordering or (), constraints)
+    return ast.TaskNetwork(listed, ordered, ordering or (), constraints, causal_links or ())
 
 
 def assemble_htn_domain(name: str, items: Sequence[Any], span: Span) -> ast.HTNDomain:
@@ -191,15 +197,7 @@ def parse(source: Source, kind: Kind | None = None, *,
           warnings: list[Diagnostic] | None = None) -> ast.HTNDomain | ast.HTNProblem:
     """Parse a whole HDDL file. Raises `ParseError` with every syntax error found; appends warnings
     to `warnings` when given."""
-    from pddltools.pddl.errors import explain
-
-    source, prelude = without_prelude(source)
-    variant = current_variant()
-    parser = _parser(variant.fast, variant.compiled)
-    try:
-        result, build_warnings = parser.parse(source, via_lark=variant.via_lark)
-    except SYNTAX_ERRORS as exc:
-        raise ParseError(explain(source, exc, parser)) from None
+    source, result, build_warnings, prelude = run_parser(_parser, source, ParseError)
     if kind is not None and not isinstance(result, ast.HTNDomain if kind == "domain" else ast.HTNProblem):
         other = "problem" if kind == "domain" else "domain"
         raise ParseError([error("E110", f"expected a {kind} file, but this is a {other}: "

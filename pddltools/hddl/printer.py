@@ -4,6 +4,9 @@ the actions, the problem's :htn before :init."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from pddltools.hddl import ast
 from pddltools.pddl import ast as pddl
 from pddltools.pddl import printer
@@ -15,25 +18,7 @@ printer._FLAT[ast.SortOf] = lambda n: f"(sortof {n.variable.name} - {_type(n.typ
 
 
 def to_hddl(node: pddl.Node) -> str:
-    if isinstance(node, ast.HTNDomain):
-        return domain(node)
-    if isinstance(node, ast.HTNProblem):
-        return problem(node)
-    if isinstance(node, ast.Task):
-        return task(node)
-    if isinstance(node, ast.Method):
-        return method(node)
-    if isinstance(node, ast.HTN):
-        return htn(node)
-    if isinstance(node, ast.TaskNetwork):
-        return "\n".join(_network(node, 0))
-    if isinstance(node, ast.TaskHead):
-        return _sexp(node.name, *map(_flat, node.args))
-    if isinstance(node, ast.Subtask):
-        return subtask(node)
-    if isinstance(node, ast.Ordering):
-        return f"(< {node.before} {node.after})"
-    return printer.to_pddl(node)
+    return _PRINTERS.get(type(node), printer.to_pddl)(node)
 
 
 def domain(d: ast.HTNDomain) -> str:
@@ -45,7 +30,13 @@ def problem(p: ast.HTNProblem) -> str:
 
 
 def task(t: ast.Task) -> str:
-    return f"(:task {t.name} :parameters ({_typed(t.parameters)}))"
+    head = f"(:task {t.name} :parameters ({_typed(t.parameters)})"
+    if t.precondition is None and t.effect is None:
+        return head + ")"
+    pad = INDENT * 2
+    lines = [head] + [f"{pad}{keyword} {_pretty(value, 2)}" for keyword, value in
+                      ((":precondition", t.precondition), (":effect", t.effect)) if value is not None]
+    return "\n".join(lines) + ")"
 
 
 def subtask(s: ast.Subtask) -> str:
@@ -83,6 +74,9 @@ def _network(n: ast.TaskNetwork, depth: int) -> list[str]:
         lines.append(f"{pad}:ordering {_and([to_hddl(o) for o in n.ordering], depth)}")
     if n.constraints is not None:
         lines.append(f"{pad}:constraints {_pretty(n.constraints, depth)}")
+    if n.causal_links:
+        links = [to_hddl(c) for c in n.causal_links]
+        lines.append(f"{pad}:causallinks {_and(links, depth)}")
     return lines
 
 
@@ -94,3 +88,13 @@ def _and(items: list[str], depth: int) -> str:
         return items[0]
     inner = INDENT * (depth + 1)
     return "(and\n" + "\n".join(inner + item for item in items) + ")"
+
+
+_PRINTERS: dict[type, Callable[[Any], str]] = {
+    ast.HTNDomain: domain, ast.HTNProblem: problem, ast.Task: task, ast.Method: method, ast.HTN: htn,
+    ast.Subtask: subtask,
+    ast.TaskNetwork: lambda n: "\n".join(_network(n, 0)),
+    ast.TaskHead: lambda n: _sexp(n.name, *map(_flat, n.args)),
+    ast.Ordering: lambda n: f"(< {n.before} {n.after})",
+    ast.CausalLink: lambda n: f"({n.producer} {_flat(n.literal)} {n.consumer})",
+}

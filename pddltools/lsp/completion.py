@@ -50,6 +50,10 @@ def keywords(language: str, expected: set[str]) -> list[str]:
 def complete(workspace: Workspace, doc: Document, offset: int) -> list[lsp.CompletionItem]:
     if doc.language == "rddl":
         return _complete_rddl(workspace, doc, offset)
+    if doc.language == "hddl":
+        from pddltools.lsp import hddl_index
+
+        return hddl_index.complete(workspace, doc, offset)
     return _complete_pddl(workspace, doc, offset)
 
 

@@ -27,6 +27,10 @@ def findings(workspace: Workspace, doc: Document) -> list[Diagnostic]:
     """Every finding about `doc`, located in it (or without a place)."""
     if doc.language == "rddl":
         return _rddl_findings(workspace, doc)
+    if doc.language == "hddl":
+        from pddltools.lsp import hddl_index
+
+        return hddl_index.findings(workspace, doc)
     return _pddl_findings(workspace, doc)
 
 

@@ -29,6 +29,14 @@ def document_symbols(workspace: Workspace, doc: Document, encoding: str = "utf-1
     if doc.language == "rddl":
         node = workspace.rddl(doc).node
         return [] if node is None else [_rddl_block(b, positions) for b in node.blocks if b.span is not None]
+    if doc.language == "hddl":  # the PDDL part's outline
+        from pddltools.hddl import ast as hddl
+        from pddltools.lsp.hddl_index import parsed as hddl_parsed
+
+        htn = hddl_parsed(doc).node
+        if isinstance(htn, hddl.HTNDomain):
+            return [_domain(htn.domain, positions)]
+        return [_problem(htn.problem, positions)] if isinstance(htn, hddl.HTNProblem) else []
     parsed = workspace.pddl(doc).node
     if isinstance(parsed, ast.Domain):
         return [_domain(parsed, positions)]
@@ -123,6 +131,13 @@ def formatted(workspace: Workspace, doc: Document) -> str:
             return format_file(rddl.node)
         except RecursionError:
             raise Refused("not formatted: expressions are nested too deeply to print") from None
+    if doc.language == "hddl":
+        from pddltools.lsp.hddl_index import formatted as hddl_formatted
+
+        text = hddl_formatted(doc)
+        if text is None:
+            raise Refused("not formatted: the file has a syntax error or ; comments, which the printer does not keep")
+        return text
     if ";" in doc.text:
         raise Refused("not formatted: the file has ; comments, which the PDDL printer does not keep")
     parsed = workspace.pddl(doc)

@@ -24,7 +24,7 @@ from pddltools.pddl import ast
 from pddltools.rddl import ast as rast
 from pddltools.rddl.parser import parse as parse_rddl
 
-Language = Literal["pddl", "rddl"]
+Language = Literal["pddl", "rddl", "hddl"]
 _MAX_CANDIDATES = 200  # files of a folder read for their header, at most
 
 
@@ -36,9 +36,13 @@ def uri_to_path(uri: str) -> Path | None:
 
 
 def language_of(uri: str, language_id: str | None = None) -> Language:
-    if language_id and language_id.lower() in ("pddl", "rddl"):
-        return "rddl" if language_id.lower() == "rddl" else "pddl"
-    return "rddl" if ".rddl" in uri.lower() else "pddl"
+    chosen = (language_id or "").lower()
+    lowered = uri.lower()
+    if lowered.endswith(".hddl") and chosen in ("", "pddl", "hddl"):  # editors may call HDDL files pddl
+        return "hddl"
+    if chosen in ("pddl", "rddl", "hddl"):
+        return chosen  # type: ignore[return-value]
+    return "rddl" if ".rddl" in lowered else "pddl"
 
 
 @dataclass

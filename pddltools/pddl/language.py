@@ -92,15 +92,21 @@ class PDDL(Language):
     def assemble(self, header: Header, span: Span, values: Sequence[object]
                  ) -> tuple[ast.Domain | ast.Problem, list[Diagnostic]] | None:
         warnings: list[Diagnostic] = []
-        items: list[Any] = list(values)
         try:
-            if header.kind == "domain":
-                node: ast.Domain | ast.Problem = assemble_domain(header.name, items, span)
-            else:
-                node = assemble_problem(header.name, items, span, warnings, (span.start, span.start + 1))
+            node = self._assemble(header, span, list(values), warnings)
         except _BuildError:
             return None  # the whole parse explains it
-        return node, warnings + requirement_warnings(node)
+        return node, warnings + self._requirement_warnings(node)
+
+    def _assemble(self, header: Header, span: Span, items: list[Any], warnings: list[Diagnostic]
+                  ) -> ast.Domain | ast.Problem:
+        """The file's node from its sections' values (a language built on PDDL's assembles its own)."""
+        if header.kind == "domain":
+            return assemble_domain(header.name, items, span)
+        return assemble_problem(header.name, items, span, warnings, (span.start, span.start + 1))
+
+    def _requirement_warnings(self, node: Any) -> list[Diagnostic]:
+        return requirement_warnings(node)
 
     def expected_terminals(self, source: Source, offset: int) -> set[str]:
         return self._build(True).expected_at(source, offset)

@@ -12,7 +12,7 @@ import gc
 import re
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
 from importlib.resources import files
@@ -599,16 +599,7 @@ def parse(source: Source, kind: Kind | None = None, *,
     """Parse a whole file. Raises `ParseError` with every syntax error found; appends warnings (an
     unknown requirement flag, say) to `warnings` when given. (Tests choose among the equivalent
     implementations with `pddltools.syntax.testing.parser_variant`.)"""
-    from pddltools.pddl.errors import explain
-    from pddltools.pddl.prelude import without_prelude
-
-    source, prelude = without_prelude(source)
-    variant = current_variant()
-    parser = _parser(variant.fast, variant.compiled)
-    try:
-        result, build_warnings = parser.parse(source, via_lark=variant.via_lark)
-    except SYNTAX_ERRORS as exc:
-        raise ParseError(explain(source, exc, parser)) from None
+    source, result, build_warnings, prelude = run_parser(_parser, source, ParseError)
     if kind is not None and not isinstance(result, ast.Domain if kind == "domain" else ast.Problem):
         other = "problem" if kind == "domain" else "domain"
         span = result.span
@@ -619,6 +610,24 @@ def parse(source: Source, kind: Kind | None = None, *,
         warnings.extend(build_warnings)
         warnings.extend(requirement_warnings(result))
     return cast("ast.Domain | ast.Problem", result)
+
+
+def run_parser(parser_of: Callable[[bool, bool], _Parser], source: Source, failure: type[Error]
+               ) -> tuple[Source, Any, list[Diagnostic], Diagnostic | None]:
+    """Parse a whole file with the parser `parser_of(fast, compiled)` of the variant in use (PDDL's, or
+    a language's built on it): (the source without an in-package prelude, the result, the builder's
+    warnings, the prelude's warning); raises `failure` with every syntax error explained."""
+    from pddltools.pddl.errors import explain
+    from pddltools.pddl.prelude import without_prelude
+
+    source, prelude = without_prelude(source)
+    variant = current_variant()
+    parser = parser_of(variant.fast, variant.compiled)
+    try:
+        result, build_warnings = parser.parse(source, via_lark=variant.via_lark)
+    except SYNTAX_ERRORS as exc:
+        raise failure(explain(source, exc, parser)) from None
+    return source, result, build_warnings, prelude
 
 
 def _error(code: str, message: str, span: Span | None) -> Diagnostic:

@@ -1,5 +1,6 @@
-"""Every folder of corpus/pddl/check holds a domain (and maybe a problem) with one kind of mistake; the
-`; expect: CODE LINE` lines at the top of a file say what the checker must report in that file."""
+"""Every folder of corpus/pddl/check (and corpus/hddl/check, in HDDL) holds a domain (and maybe a problem)
+with one kind of mistake; the `; expect: CODE LINE` lines at the top of a file say what the checker must
+report in that file."""
 
 from __future__ import annotations
 
@@ -13,23 +14,26 @@ from pddltools.check import check_files
 from pddltools.diagnostics import Severity
 
 CASES = Path(__file__).resolve().parents[2] / "corpus" / "pddl" / "check"
+HDDL_CASES = CASES.parents[1] / "hddl" / "check"
+FOLDERS = sorted(p for p in CASES.iterdir() if p.is_dir()) + sorted(p for p in HDDL_CASES.iterdir() if p.is_dir())
 EXPECT = re.compile(r"^; expect: ([EWI]\d{3}) (\d+)$", re.MULTILINE)
 
 
 def _expected(folder: Path) -> Counter[tuple[str, str, int]]:
     out: Counter[tuple[str, str, int]] = Counter()
-    for file in sorted(folder.glob("*.pddl")):
+    for file in sorted([*folder.glob("*.pddl"), *folder.glob("*.hddl")]):
         for code, line in EXPECT.findall(file.read_text(encoding="utf-8")):
             out[(file.name, code, int(line))] += 1
     return out
 
 
-@pytest.mark.parametrize("folder", sorted(p for p in CASES.iterdir() if p.is_dir()), ids=lambda p: p.name)
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
 def test_the_checker_reports_exactly_what_each_bad_file_expects(folder: Path) -> None:
     expected = _expected(folder)
     assert expected, f"{folder.name} says nothing about what to expect"
-    problem = folder / "problem.pddl"
-    report = check_files(folder / "domain.pddl", [problem] if problem.exists() else [])
+    suffix = ".hddl" if folder.parent == HDDL_CASES else ".pddl"
+    problem = folder / f"problem{suffix}"
+    report = check_files(folder / f"domain{suffix}", [problem] if problem.exists() else [])
     infos_expected = any(code.startswith("I") for _, code, _ in expected)
     found = Counter(
         (Path(f.span.file).name if f.span else "", f.code, f.span.line if f.span else 0)
@@ -42,7 +46,7 @@ def test_the_checker_reports_exactly_what_each_bad_file_expects(folder: Path) ->
 def test_every_checker_code_has_a_bad_file_or_a_unit_test() -> None:
     from pddltools.check.codes import CODES
 
-    in_corpus = {code for folder in CASES.iterdir() if folder.is_dir() for _, code, _ in _expected(folder)}
+    in_corpus = {code for folder in FOLDERS for _, code, _ in _expected(folder)}
     # E451/E452 cannot be written in PDDL text (the grammar requires timed parts): tests/check/test_durative.py
     # builds such trees directly.
     assert set(CODES) - in_corpus == {"E451", "E452"}

@@ -25,7 +25,7 @@ DOMAIN = """(define (domain Deliver)
     :task (deliver ?p ?to)
     :precondition (at ?p ?from)
     :subtasks (and (t1 (move ?p ?from ?to)) (noop-task))
-    :ordering (and (< t1 t2) (> t3 t1))
+    :order (and (< t1 t2) (> t3 t1))
     :constraints (and (not (= ?from ?to)) (sortof ?to - place)))
   (:action move
     :parameters (?p - package ?from ?to - place)
@@ -101,3 +101,17 @@ def test_every_ipc_2020_file_round_trips(path: Path) -> None:
     again = parse(Source(printed, "printed.hddl"))
     assert again == tree
     assert to_hddl(again) == printed
+
+
+def test_the_fast_path_and_the_grammar_alone_build_the_same_trees() -> None:
+    from pddltools.syntax.testing import parser_variant
+
+    sample = hddl_files()[::15] or []
+    texts = [Source(DOMAIN, "d.hddl"), Source(PROBLEM, "p.hddl"), *(Source(p.read_text(encoding="utf-8"), str(p))
+                                                                    for p in sample)]
+    for source in texts:
+        fast = parse(source)
+        with parser_variant(fast=False):
+            assert parse(source) == fast
+        with parser_variant(via_lark=True, compiled=False):
+            assert parse(source) == fast
