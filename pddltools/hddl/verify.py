@@ -420,13 +420,25 @@ class _Verifier:
 
 
 def _orderings(network: ast.TaskNetwork) -> list[tuple[str, str]]:
-    """The network's `before < after` pairs by subtask id: the ordering constraints, or the sequence of
-    an ordered network (whose subtasks may have no ids: their positions stand in)."""
+    """The network's `before < after` pairs by subtask id, closed under transitivity (a subtask with no
+    primitive step below it must not break the chain it stands in): the ordering constraints, or the
+    sequence of an ordered network (whose subtasks may have no ids: their positions stand in)."""
     ids = [s.id or str(i) for i, s in enumerate(network.subtasks)]
-    pairs = [(o.before, o.after) for o in network.ordering]
-    if network.ordered:
-        pairs += list(pairwise(ids))
-    return pairs
+    after: dict[str, set[str]] = {i: set() for i in ids}
+    for first, then in [(o.before, o.after) for o in network.ordering] + (list(pairwise(ids)) if network.ordered
+                                                                          else []):
+        after.setdefault(first, set()).add(then)
+    closed: list[tuple[str, str]] = []
+    for start in after:
+        seen: set[str] = set()
+        todo = list(after[start])
+        while todo:
+            node = todo.pop()
+            if node not in seen:
+                seen.add(node)
+                todo.extend(after.get(node, ()))
+        closed.extend((start, node) for node in sorted(seen) if node != start)
+    return closed
 
 
 def _unify(terms: Sequence[pddl.Term], args: Sequence[Word], binding: dict[str, str]) -> dict[str, str] | None:

@@ -51,10 +51,11 @@ def test_the_verdict_is_pandapiparsers_unless_it_is_shown_wrong(row: dict[str, s
         assert row["pandaPIparser"] == "valid" and not report.valid and codes == {"V111"}
         assert "do not instantiate method" in report.diagnostics[0].message
     else:
-        # pandaPIparser stops with "A DAG has cycles" on a plan whose root line lost a task; the
-        # task is then reached from nowhere, which is a fault.
+        # pandaPIparser stops with "A DAG has cycles" without a verdict on some broken plans (a root
+        # line that lost a task, a dropped or swapped step in Barman, ...); each is broken, and
+        # pddltools says where: the task reached from nowhere, the order broken, the step that fails.
         assert row["disagreement"] == "panda-crash" and row["pandaPIparser"] == "crash"
-        assert not report.valid and "V109" in codes
+        assert not report.valid and codes & {"V108", "V109", "V110", "V111"}
 
 
 def test_each_disagreement_is_one_of_the_known_kinds() -> None:
