@@ -368,7 +368,8 @@ class _Verifier:
                 first, second = self.below(mapped[before]), self.below(mapped[after])
                 if first and second and max(first) > min(second):
                     where = "the root" if ident == -1 else f"task {ident}"
-                    self.fault("V108", f"{where}: its method orders {before} (id {mapped[before]}) before {after} "
+                    self.fault("V108", f"{where}: its method orders {_label(network, before)} (id {mapped[before]}) "
+                               f"before {_label(network, after)} "
                                f"(id {mapped[after]}), but primitive step {self.plan.primitive[max(first)].id} "
                                f"below the first comes after step {self.plan.primitive[min(second)].id} below the "
                                "second", span)
@@ -439,6 +440,11 @@ def _orderings(network: ast.TaskNetwork) -> list[tuple[str, str]]:
                 todo.extend(after.get(node, ()))
         closed.extend((start, node) for node in sorted(seen) if node != start)
     return closed
+
+
+def _label(network: ast.TaskNetwork, key: str) -> str:
+    """A subtask as a message names it: its id, or its place when an ordered network gives it none."""
+    return key if any(s.id == key for s in network.subtasks) else f"its subtask {int(key) + 1}"
 
 
 def _unify(terms: Sequence[pddl.Term], args: Sequence[Word], binding: dict[str, str]) -> dict[str, str] | None:
