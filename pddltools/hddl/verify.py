@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from pddltools.diagnostics import Diagnostic, Error, Span, error, read_source
+from pddltools.diagnostics import Diagnostic, Error, Source, Span, error, read_source
 from pddltools.hddl import ast
 from pddltools.hddl.parser import parse
 from pddltools.hddl.plan import HTNPlan, HTNPlanError, Step, Word, parse_plan
@@ -72,11 +72,11 @@ class _Network:
     precondition: pddl.Formula | None = None
 
 
-def verify_plan(htn: HTNTask, plan: str | Path, name: str | None = None) -> PlanReport:
-    """The verdict on one HTN plan file; never raises for a bad plan."""
-    label = name if name is not None else str(plan)
+def verify_plan(htn: HTNTask, plan: str | Path | Source, name: str | None = None) -> PlanReport:
+    """The verdict on one HTN plan (a path, or the plan's text as a `Source`); never raises for a bad plan."""
+    label = name if name is not None else plan.name if isinstance(plan, Source) else str(plan)
     try:
-        parsed = parse_plan(read_source(plan))
+        parsed = parse_plan(plan if isinstance(plan, Source) else read_source(plan))
     except HTNPlanError as exc:
         return _rejected(label, "syntax", exc.diagnostics, verdict="error")
     except Error as exc:

@@ -38,6 +38,18 @@ def _validate_module() -> Any:
     return module if hasattr(module, "Task") and hasattr(module, "validate_plan") else None
 
 
+def _load_htn(domain: str, problem: str) -> Any:
+    from pddltools.hddl.verify import HTNTask  # HTN plans: pddltools/hddl/verify.py
+
+    return HTNTask.load(domain, problem)
+
+
+def _verify_htn(task: Any, plan: Source) -> Any:
+    from pddltools.hddl.verify import verify_plan
+
+    return verify_plan(task, plan)
+
+
 def validator_available() -> bool:
     return _validate_module() is not None
 
@@ -62,7 +74,8 @@ class Validator:
             task = self._tasks.get(key)
             if task is None:
                 try:
-                    task = self._module.Task.load(domain, problem)
+                    task = _load_htn(domain, problem) if domain.lower().endswith(".hddl") else \
+                        self._module.Task.load(domain, problem)
                 except Error as exc:
                     self._broken[key] = f"{problem} cannot be loaded: " + "; ".join(
                         d.message for d in exc.diagnostics)
@@ -77,7 +90,8 @@ class Validator:
             problems = "; ".join(d.message for d in exc.diagnostics)
             return Verdict(False, None, None, f"the task does not load: {problems}")
         # A Source, not a str: the validator reads a one-line str naming a file as that file.
-        report = self._module.validate_plan(task, Source(plan_text, "<plan>"))
+        report = (_verify_htn(task, Source(plan_text, "<plan>")) if domain.lower().endswith(".hddl")
+                  else self._module.validate_plan(task, Source(plan_text, "<plan>")))
         value = report.value
         length = report.length
         why = ": ".join(str(part) for part in (report.reason, getattr(report, "message", "")) if part)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
+from pddltools.cli import main
 from pddltools.score.htn_rules import agile_points, htn_length
 from pddltools.score.rules import RULES, score
 from pddltools.score.store import Run
@@ -75,3 +78,17 @@ def test_optimal_counts_solved_problems_and_a_longer_plan_is_a_wrong_claim() -> 
     assert s.entrant("B").domains == {"d1": 0.0, "d2": pytest.approx(1.0)}
     [penalty] = s.penalties
     assert (penalty.entrant, penalty.cost, penalty.best, penalty.best_by) == ("B", 7.0, 5.0, "A")
+
+
+def test_score_validates_htn_plans_with_the_htn_verifier(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    walk = Path(__file__).resolve().parents[2] / "corpus" / "hddl" / "plans" / "walk"
+    lines = [{"planner": planner, "domain": str(walk / "domain.hddl"), "problem": str(walk / "problem.hddl"),
+              "plan": str(walk / plan), "time": 2.0, "status": "solved", "config": "c"}
+             for planner, plan in (("A", "valid.plan"), ("B", "valid.swap.plan"))]
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["score", str(results), "--rules", "ipc2023-htn-sat", "--format", "json"]) == 0
+    planners = json.loads(capsys.readouterr().out)["planners"]
+    # A's plan verifies (1 = 2/2 primitive actions); B's swapped plan breaks m-go's order: unsolved
+    assert (planners["A"]["total"], planners["A"]["solved"]) == (1.0, 1)
+    assert (planners["B"]["total"], planners["B"]["solved"]) == (0.0, 0)
