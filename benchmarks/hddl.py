@@ -81,10 +81,11 @@ def run_child(python: str, code: str, work: list[tuple[str, str]], repeat: int) 
     return result
 
 
-def summary(name: str, result: dict[str, float | str]) -> dict[str, object]:
+def summary(name: str, result: dict[str, float | str], work: list[tuple[str, str]]) -> dict[str, object]:
     times = [v for v in result.values() if isinstance(v, float)]
-    failed = {k: v for k, v in result.items() if not isinstance(v, float)}
-    row = {"tool": name, "pairs": len(times), "failed": len(failed), "seconds": round(sum(times), 3)}
+    failed = {work[int(k)][1]: v for k, v in result.items() if not isinstance(v, float)}
+    row = {"tool": name, "pairs": len(times), "failed": len(failed), "seconds": round(sum(times), 3),
+           "failures": failed}
     print(f"{name:10} {len(times):4} pairs parsed in {sum(times):8.3f} s  ({len(failed)} failed)")
     return row
 
@@ -131,8 +132,8 @@ def main() -> None:
         sys.exit(f"no HDDL pairs under {CORPUS}")
     print(f"{len(work)} IPC-2020 domain-problem pairs")
     up_python = args.up_python if Path(args.up_python).is_file() else sys.executable
-    report = {"parse": [summary("pddltools", run_child(sys.executable, _PDDLTOOLS_CHILD, work, args.repeat)),
-                        summary("up", run_child(up_python, _UP_CHILD, work, args.repeat))],
+    report = {"parse": [summary("pddltools", run_child(sys.executable, _PDDLTOOLS_CHILD, work, args.repeat), work),
+                        summary("up", run_child(up_python, _UP_CHILD, work, args.repeat), work)],
               "verify": verification(args.panda)}
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
