@@ -166,6 +166,38 @@ def _domain(text: str) -> tuple[tuple[str, str], ...]:
     return (("domain.pddl", text),)
 
 
+# An HTN domain and problem for the HTN plan verifier's examples: go to b, then to c, one move each.
+_HTN_DOMAIN = """(define (domain walk)
+  (:requirements :hierarchy :typing)
+  (:types place)
+  (:predicates (at ?p - place))
+  (:task go :parameters (?to - place))
+  (:method m-go :parameters (?from ?to - place)
+    :task (go ?to)
+    :precondition (at ?from)
+    :ordered-subtasks (and (t1 (move ?from ?to))))
+  (:method m-stay :parameters (?to - place)
+    :task (go ?to)
+    :precondition (at ?to)
+    :ordered-subtasks (and))
+  (:action move :parameters (?from ?to - place)
+    :precondition (at ?from)
+    :effect (and (not (at ?from)) (at ?to))))
+"""
+_HTN_PROBLEM = """(define (problem walk-1) (:domain walk)
+  (:objects a b c - place)
+  (:htn :parameters () :ordered-subtasks (and (t1 (go b)) (t2 (go c))))
+  (:init (at a)))
+"""
+_HTN_STEPS = "==>\n0 (move a b)\n1 (move b c)\n"
+_HTN_VALID = _HTN_STEPS + "root 2 3\n2 go b -> m-go 0\n3 go c -> m-go 1\n<==\n"
+_VALIDATE_HTN = ("validate", "domain.hddl", "problem.hddl", "plan.txt")
+
+
+def _htn_plan(plan: str) -> tuple[tuple[str, str], ...]:
+    return (("domain.hddl", _HTN_DOMAIN), ("problem.hddl", _HTN_PROBLEM), ("plan.txt", plan))
+
+
 def _run_line(**fields: object) -> tuple[tuple[str, str], ...]:
     run: dict[str, object] = {"planner": "lama", "domain": "domain.pddl", "problem": "problem.pddl",
                               "plan": None, "time": 1.5, "status": "solved", "config": "default"}
@@ -768,6 +800,64 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects b)\n  (:init)\n  (:goal (clear b)))\n"),
            ("plan.txt", "(a b)\n")),
           _VALIDATE, "Define the derived predicates in strata (see E304)."),
+    # --- HTN plan verifier (pddltools/hddl/verify.py) ---------------------------------------------------
+    _code("V101", E, VALIDATE, "the HTN plan file is not in the IPC HTN plan format",
+          """An HTN plan is read as the IPC verifier (pandaPIparser) reads it: a `==>` line, primitive steps
+          `ID ACTION ARGS`, a `root ID...` line, decompositions `ID TASK ARGS -> METHOD SUBTASK-IDS`, and
+          `<==`. A line that is none of these (an id that is not a number, a decomposition before the root
+          line, nothing after `->`) is reported where it goes wrong.""",
+          _htn_plan(_HTN_STEPS + "root 2 x\n"), _VALIDATE_HTN,
+          "Write ids as numbers at or above 0: `root 2 3`."),
+    _code("V102", E, VALIDATE, "an HTN plan's task ids are duplicated or name no line",
+          """Every line of an HTN plan has its own id, and the ids that the root line and the decompositions
+          list as subtasks must each name a line of the plan, other than the task itself, and be listed
+          once in the whole plan (a task has one parent).""",
+          _htn_plan(_HTN_STEPS + "root 2 3\n2 go b -> m-go 0\n3 go c -> m-go 7\n"), _VALIDATE_HTN,
+          "List the ids of the lines the task decomposes into: `3 go c -> m-go 1`."),
+    _code("V103", E, VALIDATE, "an HTN plan step is of the wrong kind: a compound task as an action, or the reverse",
+          """A decomposition line (with `->`) must name a compound task of the domain's :tasks, and a
+          primitive step an action: a name that is neither, an action that is decomposed, or a compound
+          task written as a primitive step.""",
+          _htn_plan(_HTN_STEPS + "root 2 3\n2 walk b -> m-go 0\n3 go c -> m-go 1\n"), _VALIDATE_HTN,
+          "Use the domain's task names: `2 go b -> m-go 0`."),
+    _code("V104", E, VALIDATE, "an HTN plan decomposes a task with the wrong arguments",
+          """A decomposition gives its compound task more or fewer arguments than the task's :parameters, an
+          argument that is not an object of the problem or a constant of the domain, or one of the wrong
+          type.""",
+          _htn_plan(_HTN_STEPS + "root 2 3\n2 go a b -> m-go 0\n3 go c -> m-go 1\n"), _VALIDATE_HTN,
+          "Give one object of the right type per task parameter: `2 go b -> m-go 0`."),
+    _code("V105", E, VALIDATE, "an HTN plan names a method the domain does not have for that task",
+          """The method after `->` is not a method of the domain, or it is a method of another compound task
+          (its :task names a different task).""",
+          _htn_plan(_HTN_STEPS + "root 2 3\n2 go b -> m-fly 0\n3 go c -> m-go 1\n"), _VALIDATE_HTN,
+          "Name a method whose :task is the decomposed task: `-> m-go`."),
+    _code("V107", E, VALIDATE, "a method's precondition is false where the method starts",
+          """A method's :precondition must hold in the state before the first primitive step it decomposes
+          into (the IPC rule); for a method with no primitive step below it, in one of the states between
+          the steps ordered before it and those ordered after it.""",
+          _htn_plan("==>\n0 (move a b)\nroot 1 2\n1 go b -> m-go 0\n2 go c -> m-stay\n<==\n"), _VALIDATE_HTN,
+          "Decompose the task with a method whose precondition holds there: `go c -> m-go` with a move to c."),
+    _code("V108", E, VALIDATE, "the primitive plan breaks the order a method imposes",
+          """When a method (or the initial task network) orders a subtask before another, every primitive step
+          the first decomposes into must come before every primitive step of the second.""",
+          _htn_plan("==>\n0 (move b c)\n1 (move a b)\nroot 2 3\n2 go b -> m-go 1\n3 go c -> m-go 0\n"),
+          _VALIDATE_HTN, "Order the primitive steps as the methods order their subtasks."),
+    _code("V109", E, VALIDATE, "an HTN plan line is not reached from the root",
+          """Every line of an HTN plan with a `root` line must be a root task or a subtask of a decomposition:
+          a step that no decomposition lists is not explained by the hierarchy.""",
+          _htn_plan(_HTN_STEPS + "4 (move c a)\nroot 2 3\n2 go b -> m-go 0\n3 go c -> m-go 1\n"),
+          _VALIDATE_HTN, "List the step as a subtask of the decomposition it belongs to, or remove it."),
+    _code("V110", E, VALIDATE, "the root tasks are not the problem's initial task network",
+          """The `root` line lists the tasks that decompose the problem's :htn: as many, with the same
+          names and arguments (under one binding of the :htn parameters), as the initial network has.""",
+          _htn_plan(_HTN_STEPS + "root 2\n2 go b -> m-go 0 1\n"), _VALIDATE_HTN,
+          "List one root id per task of the initial network: `root 2 3`."),
+    _code("V111", E, VALIDATE, "a decomposition does not instantiate its method",
+          """No binding of the method's parameters makes the method's task the decomposed task and its
+          subtasks, one to one, the listed subtask ids, with every parameter of its type and the method's
+          :constraints true (the same number of subtasks, the same task names, consistent arguments).""",
+          _htn_plan(_HTN_STEPS + "root 2 3\n2 go b -> m-stay 0\n3 go c -> m-go 1\n"), _VALIDATE_HTN,
+          "Use a method whose subtasks are the listed ones: `2 go b -> m-go 0`."),
     # --- language server -------------------------------------------------------------------------------
     _code("L001", INFO, LSP, "a problem's domain is not open nor beside it: only its syntax is checked",
           """The language server checks a problem against its domain when the domain is open in the editor,

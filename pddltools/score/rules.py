@@ -31,7 +31,10 @@ if TYPE_CHECKING:
     from pddltools.score.ipc2023 import Voided
 
 NUMERIC_RULES = ("ipc2023-numeric-sat", "ipc2023-numeric-opt", "ipc2023-numeric-agile")
-RULES = ("ipc2008-sat", "ipc2008-opt", "ipc2011-time", "ipc2011-quality", *NUMERIC_RULES)
+# the HTN tracks' rules are computed in score/htn_rules.py (which builds on this module's types)
+HTN_RULES = ("ipc2020-htn-agile", "ipc2023-htn-agile", "ipc2023-htn-sat", "ipc2023-htn-opt")
+RULES: tuple[str, ...] = ("ipc2008-sat", "ipc2008-opt", "ipc2011-time", "ipc2011-quality", *NUMERIC_RULES,
+                          *HTN_RULES)
 
 Direction = Callable[[str], str]  # problem path -> "minimize" | "maximize"
 
@@ -139,6 +142,10 @@ def score(runs: Sequence[Run], rules: str, direction: Direction = metric_directi
         from pddltools.score.ipc2023 import score_numeric  # it builds on this module's types
 
         return score_numeric(runs, rules, direction)
+    if rules in HTN_RULES:
+        from pddltools.score.htn_rules import score_htn
+
+        return score_htn(runs, rules)
     names, by_problem, domain_of = group_runs(runs)
     entrants = sorted(set(names.values()))
     problems: list[ProblemScore] = []

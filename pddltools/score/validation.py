@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pddltools.diagnostics import Error, Source, error
+from pddltools.hddl.verify import HTNTask, verify_plan
 from pddltools.validate import GroundedTask, validate_plan
 
 
@@ -32,11 +33,11 @@ class Validator:
     """Validates plans with `pddltools.validate`, caching each parsed task."""
 
     def __init__(self) -> None:
-        self._tasks: dict[tuple[str, str], GroundedTask] = {}
+        self._tasks: dict[tuple[str, str], GroundedTask | HTNTask] = {}
         self._broken: dict[tuple[str, str], str] = {}
         self._lock = threading.Lock()
 
-    def _task(self, domain: str, problem: str) -> GroundedTask:
+    def _task(self, domain: str, problem: str) -> GroundedTask | HTNTask:
         key = (str(Path(domain).resolve()), str(Path(problem).resolve()))
         with self._lock:
             if key in self._broken:
@@ -44,7 +45,8 @@ class Validator:
             task = self._tasks.get(key)
             if task is None:
                 try:
-                    task = GroundedTask.load(domain, problem)
+                    task = (HTNTask.load(domain, problem) if domain.lower().endswith(".hddl")
+                            else GroundedTask.load(domain, problem))
                 except Error as exc:
                     self._broken[key] = f"{problem} cannot be loaded: " + "; ".join(
                         d.message for d in exc.diagnostics)
@@ -59,7 +61,8 @@ class Validator:
             problems = "; ".join(d.message for d in exc.diagnostics)
             return Verdict(False, None, None, f"the task does not load: {problems}")
         # A Source, not a str: the validator reads a one-line str naming a file as that file.
-        report = validate_plan(task, Source(plan_text, "<plan>"))
+        plan = Source(plan_text, "<plan>")
+        report = verify_plan(task, plan) if isinstance(task, HTNTask) else validate_plan(task, plan)
         value = report.value
         length = report.length
         why = ": ".join(str(part) for part in (report.reason, getattr(report, "message", "")) if part)

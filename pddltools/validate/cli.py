@@ -110,6 +110,10 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.trace and len(plans) != 1:
         stderr_console().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
         return ExitCode.USAGE
+    if domain.lower().endswith(".hddl"):  # HTN plans: pddltools/hddl/verify.py
+        from pddltools.hddl.verify_cli import run_htn
+
+        return run_htn(args, domain, problem, plans)
     try:
         task = GroundedTask.load(domain, problem)
     except Error as exc:
