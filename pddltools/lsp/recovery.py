@@ -18,7 +18,7 @@ from pddltools.diagnostics import Diagnostic, Source
 from pddltools.pddl import ast
 from pddltools.pddl.language import LANGUAGE
 from pddltools.pddl.parser import parse
-from pddltools.syntax.errors import ParseError
+from pddltools.syntax import ParseError
 
 
 @cache

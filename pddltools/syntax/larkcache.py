@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+from functools import cache
+from importlib.resources import files
 from pathlib import Path
 
 import lark
 
 
+@cache
+def _grammars_digest() -> str:
+    return grammars_digest(Path(str(files("pddltools.grammars"))))
+
+
+def grammars_digest(folder: Path) -> str:
+    """A digest of every grammar the package ships. Lark's own check hashes only the grammar it is
+    given, not the files that grammar imports (hddl.lark imports pddl.lark), and processes running
+    different versions of the package would otherwise take turns rewriting one file."""
+    digest = hashlib.sha256()
+    for grammar in sorted(folder.iterdir(), key=lambda g: g.name):
+        if grammar.name.endswith(".lark"):
+            digest.update(grammar.name.encode() + b"\0" + grammar.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def cache_file(tag: str) -> str | bool:
     """A file in the user's cache folder for grammar `tag`, else True (Lark's own temporary folder).
 
-    Lark stores the grammar's hash inside the file, so a stale cache is rebuilt, never used.
+    Lark stores the grammar's hash inside the file, so a stale cache is rebuilt, never used; the file's
+    name also carries a digest of all the package's grammars, for the imports Lark does not hash.
     """
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "pddltools"
@@ -21,4 +41,4 @@ def cache_file(tag: str) -> str | bool:
         return True
     if not os.access(folder, os.W_OK):
         return True
-    return str(folder / f"{tag}-lark{lark.__version__}.cache")
+    return str(folder / f"{tag}-{_grammars_digest()}-lark{lark.__version__}.cache")
