@@ -64,6 +64,15 @@ class Flow:
     owner: Ground
 
 
+def static_reads(ev: Evaluator, node: ast.Node, b: Binding, state: State) -> frozenset[GroundFluent] | None:
+    """The fluents `node` reads whatever the state (quantifiers expanded), or None when which fluents it
+    reads depends on the state: a fluent's argument that is itself a fluent (an object fluent)."""
+    if any(isinstance(n, ast.FunctionTerm) and any(not isinstance(a, ast.Variable | ast.Constant) for a in n.args)
+           for n in node.walk()):
+        return None
+    return frozenset(ev.reads(node, b, state)[1])
+
+
 def flows(ev: Evaluator, process: Ground, state: State) -> list[Flow]:
     out: list[Flow] = []
     _flows(ev, process.schema.effect, process.binding, state, process, out)
@@ -166,7 +175,7 @@ class Motion:
                     raise NotPolynomial(f"{expr} divides by a quantity that changes continuously")
                 if not a.c:
                     raise ArithmeticFault(f"division by zero in {expr}")
-                result = result.scaled(1 / a.c[0])
+                result = result.scaled(Fraction(1) / a.c[0])
             return result
         if isinstance(expr, ast.Variable):
             value = b.get(expr.name)

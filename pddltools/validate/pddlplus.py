@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect
-from pddltools.semantics.continuous import Flow, Ground, Motion, NotPolynomial, comparisons, euler, flows, ground_all
+from pddltools.semantics.continuous import (Flow, Ground, Motion, NotPolynomial, comparisons, euler, flows, ground_all,
+                                            static_reads)
 from pddltools.semantics.polynomial import first_root
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
@@ -73,6 +74,16 @@ class _World:
         # the comparisons of every precondition, found once: where a process or event can change
         self.comparisons = [found for g in (*self.processes, *self.events)
                             for found in comparisons(self.ev, g.schema.precondition, g.binding)]
+        # the fluents each comparison reads (None: it depends on the state), so that a stretch of time
+        # solves only the comparisons over fluents that change in it
+        initial = task.initial_state()
+        self.reads = [static_reads(self.ev, c, b, initial) for c, b in self.comparisons]
+        # each process's continuous effects, found once when the fluents they change do not depend on
+        # the state; the rates are still read in the state of each stretch
+        self._flows: dict[Ground, list[Flow]] = {}
+        self._static_flows = {p for p in self.processes
+                              if p.schema.effect is None or static_reads(self.ev, p.schema.effect, p.binding,
+                                                                         initial) is not None}
         self.delta = delta
         self.approximated = False
         self.recorder = recorder
@@ -138,7 +149,7 @@ class _World:
         while True:
             running = forced if forced is not None else self.active(state)
             self._note_running(now, running, state)
-            moving = [f for p in running for f in flows(self.ev, p, state)]
+            moving = [f for p in running for f in self._flows_of(p, state)]
             horizon = end - now
             if horizon <= 0 or (not moving and forced is None):
                 return state  # nothing changes: the events that hold have fired, the processes are these
@@ -178,6 +189,14 @@ class _World:
             now, forced, tries = now + at, None, 0
             state = self.settle(state, now)
 
+    def _flows_of(self, process: Ground, state: State) -> list[Flow]:
+        found = self._flows.get(process)
+        if found is None:
+            found = flows(self.ev, process, state)
+            if process in self._static_flows:
+                self._flows[process] = found
+        return found
+
     def _blame(self, moving: Sequence[Flow]) -> None:
         for flow in moving:
             self.changed_by[flow.fluent] = f"the process {flow.owner}"
@@ -187,7 +206,9 @@ class _World:
         """The first time in `(0, horizon]` after which, or at which, the running processes change or an
         event fires: `(time, processes then, events then)`; 0 when it is just after the start; None when
         nothing changes. `forced`: `running` are not the processes whose conditions hold at the start."""
-        polys = [p for p in (motion.difference(c, b) for c, b in self.comparisons) if not p.constant]
+        changing = motion.polys.keys()
+        polys = [p for p in (motion.difference(c, b) for (c, b), reads in zip(self.comparisons, self.reads, strict=True)
+                             if reads is None or not changing.isdisjoint(reads)) if not p.constant]
         at = Fraction(0)
         while True:
             roots = [r for r in (first_root(p, at, horizon) for p in polys) if r is not None]
