@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import groupby
 from typing import TYPE_CHECKING
@@ -27,8 +27,17 @@ from typing import TYPE_CHECKING
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect
-from pddltools.semantics.continuous import (Flow, Ground, Motion, NotPolynomial, comparisons, euler, flows, ground_all,
-                                            static_reads)
+from pddltools.semantics.continuous import (
+    Flow,
+    Ground,
+    Motion,
+    NotPolynomial,
+    comparisons,
+    euler,
+    flows,
+    ground_all,
+    static_reads,
+)
 from pddltools.semantics.polynomial import first_root
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
@@ -51,6 +60,20 @@ class Failure(SemanticsError):
         self.reason = reason
         self.time = time
         self.culprit = culprit
+
+
+@dataclass(frozen=True, slots=True)
+class _Cause:
+    """Who last changed a fluent: `the event (e)`, `the process (p)`, `step 3 (a)`. Kept unformatted,
+    because only a failed precondition names one, and formatting one per step was a tenth of a long
+    plan's time."""
+
+    kind: str
+    who: object
+    index: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.index} {self.who}" if self.index is not None else f"{self.kind} {self.who}"
 
 
 def _where(g: Ground) -> str:
@@ -88,7 +111,7 @@ class _World:
         self.approximated = False
         self.recorder = recorder
         self.trajectory: list[tuple[Number, State]] = []
-        self.changed_by: dict[tuple[str, ...], str] = {}  # fluent -> the process or event that changed it last
+        self.changed_by: dict[tuple[str, ...], _Cause] = {}  # fluent -> the process or event that changed it last
         self.running: list[Ground] = []
         self._fired: tuple[Fraction, set[Ground]] = (Fraction(-1), set())
 
@@ -108,10 +131,11 @@ class _World:
     def _note_running(self, time: Fraction, running: list[Ground], state: State) -> None:
         if running == self.running:
             return
-        started = [f"process {p} starts" for p in running if p not in self.running]
-        stopped = [f"process {p} stops" for p in self.running if p not in running]
+        labels = [] if self.recorder is None else (
+            [f"process {p} starts" for p in running if p not in self.running]
+            + [f"process {p} stops" for p in self.running if p not in running])
         self.running = running
-        self._record(time, started + stopped, state)
+        self._record(time, labels, state)
 
     def settle(self, state: State, time: Fraction, extra: Sequence[Ground] = ()) -> State:
         """Fire the events that hold in `state` (and `extra`, which hold just after `time`), again until
@@ -134,10 +158,10 @@ class _World:
             merged = Effects()
             for e in firing:
                 own = collect(self.ev, e.schema.effect, e.binding, state)
-                self.changed_by.update(dict.fromkeys(own.updates, f"the event {e}"))
+                self.changed_by.update(dict.fromkeys(own.updates, _Cause("the event", e)))
                 merged.merge(own)
             state = apply(state, merged)
-            self._record(time, [f"event {e}" for e in firing], state)
+            self._record(time, [f"event {e}" for e in firing] if self.recorder is not None else [], state)
         raise Failure("event-loop", f"at time {exact(normal(time))}: events keep firing ({CASCADE_LIMIT} rounds)",
                       time)
 
@@ -199,7 +223,7 @@ class _World:
 
     def _blame(self, moving: Sequence[Flow]) -> None:
         for flow in moving:
-            self.changed_by[flow.fluent] = f"the process {flow.owner}"
+            self.changed_by[flow.fluent] = _Cause("the process", flow.owner)
 
     def _exact(self, motion: Motion, running: list[Ground], horizon: Fraction,
                forced: bool) -> tuple[Fraction, list[Ground], list[Ground]] | None:
@@ -278,7 +302,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
             merged = Effects()
             for s, a in happening:
                 own = collect(task.evaluator, a.schema.effect, a.binding, state)
-                world.changed_by.update(dict.fromkeys(own.updates, f"step {s.index} {a}"))
+                world.changed_by.update(dict.fromkeys(own.updates, _Cause("step", a, s.index)))
                 merged.merge(own)
             state = apply(state, merged)
             world.trajectory.append((normal(now), state))
