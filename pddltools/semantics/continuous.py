@@ -130,7 +130,7 @@ class Motion:
                         rate = rate + (term if flow.sign > 0 else -term)
                 except _Waiting:
                     continue
-                self.polys[fluent] = rate.integral(Fraction(self._start(fluent)))
+                self.polys[fluent] = rate.integral(self._start(fluent))
                 pending.discard(fluent)
                 progress = True
             if not progress:
