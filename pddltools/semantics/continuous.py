@@ -20,7 +20,7 @@ from pddltools.semantics.errors import ArithmeticFault, SemanticsError, Undefine
 from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.grounding import Binding, Value
 from pddltools.semantics.polynomial import Poly
-from pddltools.semantics.state import FluentValue, GroundFluent, State, normal, show_atom
+from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, normal, show_atom
 
 Happening = ast.Process | ast.Event
 
@@ -183,7 +183,7 @@ class Motion:
                 return Poly.const(value)
         raise NotPolynomial(f"{expr} is not a number that changes polynomially")
 
-    def at(self, t: Fraction) -> State:
+    def at(self, t: Number) -> State:
         """The state `t` after the start: the changed fluents' values then, everything else as it was."""
         if not self.polys:
             return self.state

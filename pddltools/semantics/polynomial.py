@@ -94,7 +94,11 @@ class Poly:
         return Poly(tuple(-x for x in self.c))
 
     def __sub__(self, other: Poly) -> Poly:
-        return self + (-other)
+        if not other.c:
+            return self
+        a, b = self.c, other.c
+        n = max(len(a), len(b))
+        return Poly.of((a[i] if i < len(a) else 0) - (b[i] if i < len(b) else 0) for i in range(n))
 
     def __mul__(self, other: Poly) -> Poly:
         if not self.c or not other.c:

@@ -226,20 +226,21 @@ class _World:
             self.changed_by[flow.fluent] = _Cause("the process", flow.owner)
 
     def _exact(self, motion: Motion, running: list[Ground], horizon: Fraction,
-               forced: bool) -> tuple[Fraction, list[Ground], list[Ground]] | None:
+               forced: bool) -> tuple[Number, list[Ground], list[Ground]] | None:
         """The first time in `(0, horizon]` after which, or at which, the running processes change or an
         event fires: `(time, processes then, events then)`; 0 when it is just after the start; None when
         nothing changes. `forced`: `running` are not the processes whose conditions hold at the start."""
         changing = motion.polys.keys()
         polys = [p for p in (motion.difference(c, b) for (c, b), reads in zip(self.comparisons, self.reads, strict=True)
                              if reads is None or not changing.isdisjoint(reads)) if not p.constant]
-        at = Fraction(0)
+        at: Number = 0
         while True:
             roots = [r for r in (first_root(p, at, horizon) for p in polys) if r is not None]
             root = min(roots, default=None)
             # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
             if (forced and not at) or any(not p.at(at) for p in polys):
-                inside = motion.at((at + (root if root is not None else horizon)) / 2)
+                # Fraction(_, 2): a root or `at` may be an int, and int / int is a float
+                inside = motion.at(Fraction(at + (root if root is not None else horizon), 2))
                 after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
                 if after != running or events:
                     return at, after, events
