@@ -140,7 +140,7 @@ class _World:
     def settle(self, state: State, time: Fraction, extra: Sequence[Ground] = ()) -> State:
         """Fire the events that hold in `state` (and `extra`, which hold just after `time`), again until
         none does."""
-        if self._fired[0] != time:
+        if self._fired[0] is not time and self._fired[0] != time:  # mostly the same object: no Fraction compare
             self._fired = (time, set())
         fired = self._fired[1]
         pending = list(extra)
