@@ -38,7 +38,7 @@ from pddltools.semantics.continuous import (
     ground_all,
     static_reads,
 )
-from pddltools.semantics.polynomial import first_root
+from pddltools.semantics.polynomial import Poly, first_root
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
@@ -231,12 +231,21 @@ class _World:
         event fires: `(time, processes then, events then)`; 0 when it is just after the start; None when
         nothing changes. `forced`: `running` are not the processes whose conditions hold at the start."""
         changing = motion.polys.keys()
-        polys = [p for p in (motion.difference(c, b) for (c, b), reads in zip(self.comparisons, self.reads, strict=True)
-                             if reads is None or not changing.isdisjoint(reads)) if not p.constant]
+        polys: list[Poly] = []
+        for (c, b), reads in zip(self.comparisons, self.reads, strict=True):
+            if reads is None or not changing.isdisjoint(reads):
+                p = motion.difference(c, b)
+                if len(p.c) > 1:  # not constant
+                    polys.append(p)
+        if not polys and not forced:
+            return None  # no condition can change its truth: nothing to solve
         at: Number = 0
         while True:
-            roots = [r for r in (first_root(p, at, horizon) for p in polys) if r is not None]
-            root = min(roots, default=None)
+            root: Number | None = None
+            for p in polys:
+                r = first_root(p, at, horizon)
+                if r is not None and (root is None or r < root):
+                    root = r
             # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
             if (forced and not at) or any(not p.at(at) for p in polys):
                 # Fraction(_, 2): a root or `at` may be an int, and int / int is a float
