@@ -174,9 +174,11 @@ class _World:
             running = forced if forced is not None else self.active(state)
             self._note_running(now, running, state)
             moving = [f for p in running for f in self._flows_of(p, state)]
-            horizon = end - now
-            if horizon <= 0 or (not moving and forced is None):
+            if not moving and forced is None:
                 return state  # nothing changes: the events that hold have fired, the processes are these
+            horizon = end - now
+            if horizon <= 0:
+                return state
             motion: Motion | None = None
             change = None
             try:
@@ -290,7 +292,9 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     if task.timed_literals:
         return invalid_step(name, plan, None, "unsupported", "timed initial literals beside processes and events "
                             "are not validated yet")
-    timed = sorted(zip(plan.steps, actions, strict=True), key=lambda sa: (sa[0].time, sa[0].index))
+    # by time alone: the sort is stable and the steps come in index order, so ties keep it, and no
+    # (time, index) tuple is built and compared per step (`or 0` for mypy: every time was checked above)
+    timed = sorted(zip(plan.steps, actions, strict=True), key=lambda sa: sa[0].time or 0)
     last = max((s.time for s in plan.steps if s.time is not None), default=Fraction(0))
     end = plan.end if plan.end is not None else last
     now = Fraction(0)
@@ -312,7 +316,8 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
             merged = Effects()
             for s, a in happening:
                 own = collect(task.evaluator, a.schema.effect, a.binding, state)
-                world.changed_by.update(dict.fromkeys(own.updates, _Cause("step", a, s.index)))
+                if own.updates:
+                    world.changed_by.update(dict.fromkeys(own.updates, _Cause("step", a, s.index)))
                 merged.merge(own)
             state = apply(state, merged)
             world.trajectory.append((normal(now), state))
