@@ -124,12 +124,15 @@ class Motion:
             progress = False
             for fluent in sorted(pending):
                 try:
-                    rate = Poly(())
+                    rate: Poly | None = None
                     for flow in self.by_fluent[fluent]:
                         term = self.poly(flow.rate, flow.binding, pending)
-                        rate = rate + (term if flow.sign > 0 else -term)
+                        if flow.sign < 0:
+                            term = -term
+                        rate = term if rate is None else rate + term
                 except _Waiting:
                     continue
+                assert rate is not None  # every fluent here has a flow
                 self.polys[fluent] = rate.integral(self._start(fluent))
                 pending.discard(fluent)
                 progress = True
@@ -148,9 +151,12 @@ class Motion:
         """An expression as a polynomial in the time since `state`."""
         if isinstance(expr, ast.Number):
             return Poly.const(expr.value)
-        if isinstance(expr, ast.FunctionTerm | ast.Constant) and (
-                isinstance(expr, ast.FunctionTerm) or expr.name in self.ev.constant_functions):
-            key = self.ev.fluent(expr, b, self.state) if isinstance(expr, ast.FunctionTerm) else (expr.name,)
+        key: GroundFluent | None = None
+        if isinstance(expr, ast.FunctionTerm):
+            key = self.ev.fluent(expr, b, self.state)
+        elif isinstance(expr, ast.Constant) and expr.name in self.ev.constant_functions:
+            key = (expr.name,)
+        if key is not None:
             if pending and key in pending:
                 raise _Waiting
             found = self.polys.get(key)
@@ -188,7 +194,7 @@ class Motion:
         if not self.polys:
             return self.state
         values: dict[GroundFluent, FluentValue] = dict(self.state.values)
-        values.update((k, normal(p.at(t))) for k, p in self.polys.items())
+        values.update((k, p.at(t)) for k, p in self.polys.items())  # `at` gives an int when whole
         return State(self.state.atoms, values)  # the atoms are shared: time changes only fluents
 
     def difference(self, comparison: ast.Comparison, b: Binding) -> Poly:
