@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect
+from pddltools.semantics.compiled import Holds
 from pddltools.semantics.continuous import (
     Flow,
     Ground,
@@ -76,6 +77,11 @@ class _Cause:
         return f"{self.kind} {self.index} {self.who}" if self.index is not None else f"{self.kind} {self.who}"
 
 
+def _always(binding: object, state: State) -> bool:
+    """The test of a missing precondition."""
+    return True
+
+
 def _where(g: Ground) -> str:
     """Where a process or event is defined: `domain.pddl:12:3`."""
     span = g.schema.span
@@ -107,6 +113,7 @@ class _World:
         self._static_flows = {p for p in self.processes
                               if p.schema.effect is None or static_reads(self.ev, p.schema.effect, p.binding,
                                                                          initial) is not None}
+        self._process_tests, self._event_tests = self._tests(self.processes), self._tests(self.events)
         self.delta = delta
         self.approximated = False
         self.recorder = recorder
@@ -115,12 +122,17 @@ class _World:
         self.running: list[Ground] = []
         self._fired: tuple[Fraction, set[Ground]] = (Fraction(-1), set())
 
+    def _tests(self, grounds: Sequence[Ground]) -> list[tuple[Ground, Holds]]:
+        """Each precondition's compiled test, looked up once: `holds` is asked at every happening."""
+        return [(g, self.ev.compiled(g.schema.precondition) if g.schema.precondition is not None else _always)
+                for g in grounds]
+
     def holds(self, g: Ground, state: State) -> bool:
         pre = g.schema.precondition
         return pre is None or self.ev.holds(pre, g.binding, state)
 
     def active(self, state: State) -> list[Ground]:
-        return [p for p in self.processes if self.holds(p, state)]
+        return [p for p, test in self._process_tests if test(p.binding, state)]
 
     def _record(self, time: Fraction, labels: Sequence[str], state: State) -> None:
         self.trajectory.append((normal(time), state))
@@ -140,13 +152,14 @@ class _World:
     def settle(self, state: State, time: Fraction, extra: Sequence[Ground] = ()) -> State:
         """Fire the events that hold in `state` (and `extra`, which hold just after `time`), again until
         none does."""
-        if self._fired[0] is not time and self._fired[0] != time:  # mostly the same object: no Fraction compare
+        firing = [e for e, test in self._event_tests if test(e.binding, state)]
+        if not firing and not extra:
+            return state  # the usual case, before any bookkeeping
+        if self._fired[0] != time:
             self._fired = (time, set())
         fired = self._fired[1]
-        pending = list(extra)
+        firing = list(dict.fromkeys([*extra, *firing]))
         for _ in range(CASCADE_LIMIT):
-            firing = list(dict.fromkeys([*pending, *(e for e in self.events if self.holds(e, state))]))
-            pending = []
             if not firing:
                 return state
             again = next((e for e in firing if e in fired), None)
@@ -162,6 +175,7 @@ class _World:
                 merged.merge(own)
             state = apply(state, merged)
             self._record(time, [f"event {e}" for e in firing] if self.recorder is not None else [], state)
+            firing = [e for e, test in self._event_tests if test(e.binding, state)]
         raise Failure("event-loop", f"at time {exact(normal(time))}: events keep firing ({CASCADE_LIMIT} rounds)",
                       time)
 
