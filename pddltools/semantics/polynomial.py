@@ -64,7 +64,7 @@ class Poly:
 
     @staticmethod
     def of(coefficients: Iterable[Number]) -> Poly:
-        c = [_whole(x) for x in coefficients]
+        c = [x.numerator if type(x) is Fraction and x.denominator == 1 else x for x in coefficients]  # _whole
         while c and not c[-1]:
             c.pop()
         return Poly(tuple(c))
@@ -186,16 +186,17 @@ def _square_root(x: Number) -> Number | None:
 def first_root(p: Poly, lo: Number, hi: Number) -> Number | None:
     """The least root of `p` in `(lo, hi]` (exact when rational and of degree at most 2; otherwise within
     `PRECISION`, on the side where `p` has already changed sign), or None. `p` must not be zero."""
-    if p.degree <= 0:
+    size = len(p.c)
+    if size <= 1:
         return None
-    if p.degree == 1:  # -c0 / c1, compared with lo and hi over integers, made only when inside
+    if size == 2:  # -c0 / c1, compared with lo and hi over integers, made only when inside
         (n0, d0), (n1, d1) = _parts(p.c[0]), _parts(p.c[1])
         num, den = -n0 * d1, d0 * n1
         if den < 0:
             num, den = -num, -den
         (ln, ld), (hn, hd) = _parts(lo), _parts(hi)
         return _ratio(num, den) if ln * den < num * ld and num * hd <= hn * den else None
-    if p.degree == 2:
+    if size == 3:
         c, b, a = p.c
         exact = _square_root(b * b - 4 * a * c)
         if exact is not None:
