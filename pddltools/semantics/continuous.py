@@ -153,7 +153,8 @@ class Motion:
             return Poly.const(expr.value)
         key: GroundFluent | None = None
         if isinstance(expr, ast.FunctionTerm):
-            key = self.ev.fluent(expr, b, self.state)
+            # a 0-ary fluent (most PDDL+ fluents are) is its own key: no call to ground its arguments
+            key = self.ev.fluent(expr, b, self.state) if expr.args else (expr.function,)
         elif isinstance(expr, ast.Constant) and expr.name in self.ev.constant_functions:
             key = (expr.name,)
         if key is not None:
