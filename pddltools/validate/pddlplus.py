@@ -119,6 +119,7 @@ class _World:
         self.recorder = recorder
         self.trajectory: list[tuple[Number, State]] = []
         self.changed_by: dict[tuple[str, ...], _Cause] = {}  # fluent -> the process or event that changed it last
+        self._causes: dict[Ground, _Cause] = {}  # one per process, made once: blamed at every stretch
         self.running: list[Ground] = []
         self._fired: tuple[Fraction, set[Ground]] = (Fraction(-1), set())
 
@@ -239,7 +240,10 @@ class _World:
 
     def _blame(self, moving: Sequence[Flow]) -> None:
         for flow in moving:
-            self.changed_by[flow.fluent] = _Cause("the process", flow.owner)
+            cause = self._causes.get(flow.owner)
+            if cause is None:
+                cause = self._causes[flow.owner] = _Cause("the process", flow.owner)
+            self.changed_by[flow.fluent] = cause
 
     def _exact(self, motion: Motion, running: list[Ground], horizon: Fraction,
                forced: bool) -> tuple[Number, list[Ground], list[Ground]] | None:
@@ -327,12 +331,16 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
             failed = _preconditions(task, world, happening, state, name, plan, now)
             if failed is not None:
                 return failed
-            merged = Effects()
+            merged: Effects | None = None  # the first step's own, when it is alone (the usual case)
             for s, a in happening:
                 own = collect(task.evaluator, a.schema.effect, a.binding, state)
                 if own.updates:
                     world.changed_by.update(dict.fromkeys(own.updates, _Cause("step", a, s.index)))
-                merged.merge(own)
+                if merged is None:
+                    merged = own
+                else:
+                    merged.merge(own)
+            assert merged is not None  # a happening has a step
             state = apply(state, merged)
             world.trajectory.append((normal(now), state))
             if recorder is not None:
