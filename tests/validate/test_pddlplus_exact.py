@@ -1,20 +1,23 @@
 """The fast paths of PDDL+ validation give the exact values of the general path: `Poly` keeps whole
 coefficients as `int` (checked here against plain `Fraction` arithmetic over random rationals, and
 never a float); the validator solves only the comparisons over fluents that change, and finds a
-process's continuous effects once (checked on a task with a quantified process and a constant
-comparison beside the changing one)."""
+process's continuous effects once (checked on a task with a constant comparison beside the changing
+one, and on the whole PDDL+ corpus against the general path)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pddltools.pddl.parser import parse_domain, parse_problem
 from pddltools.semantics import GroundedTask
 from pddltools.semantics.polynomial import Poly, first_root
-from pddltools.validate import validate_plan
+from pddltools.validate import pddlplus, validate_plan
+from pddltools.validate.report import PlanReport
+from tests.validate.conftest import OWN, REPO, manifest
 
 F = Fraction
 # whole numbers half the time (the int path), other rationals otherwise (the Fraction path)
@@ -87,3 +90,28 @@ def test_only_changing_comparisons_solved_still_finds_events_and_values() -> Non
     late = validate_plan(task, "0: (open a)\n0.5: (open b)\n6: (close a)\n6.5: (close b)\n")
     assert late.reason == "precondition" and late.failed_time == F(13, 2)   # b was shut by the event
     assert "(level b) was last changed by the event (full b)" in late.message
+
+
+ROWS = manifest(OWN / "pddl+" / "manifest.tsv")
+
+
+def test_the_fast_paths_judge_the_corpus_as_the_general_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `static_reads` returning None is the general path: every comparison solved at every stretch, every
+    # process's effects walked again, nothing filtered; the reports must be the same, field by field
+    def judge_all() -> list[PlanReport]:
+        tasks: dict[tuple[str, str], GroundedTask] = {}
+        out = []
+        for row in ROWS:
+            key = (row["domain"], row["problem"])
+            task = tasks.setdefault(key, GroundedTask.load(REPO / row["domain"], REPO / row["problem"]))
+            delta = Fraction(1, 10) if row["id"].startswith("cooling/") else None
+            out.append(validate_plan(task, OWN / "pddl+" / row["plan"], delta=delta))
+        return out
+
+    fast = judge_all()
+    monkeypatch.setattr(pddlplus, "static_reads", lambda *_: None)
+    general = judge_all()
+    assert len(fast) == len(ROWS) > 20
+    for row, a, b in zip(ROWS, fast, general, strict=True):
+        assert (a.verdict, a.value, a.failed_time, a.message) == (b.verdict, b.value, b.failed_time, b.message), \
+            row["id"]
