@@ -20,7 +20,7 @@ from pddltools.semantics.errors import ArithmeticFault, SemanticsError, Undefine
 from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.grounding import Binding, Value
 from pddltools.semantics.polynomial import Poly
-from pddltools.semantics.state import FluentValue, GroundFluent, State, normal, show_atom
+from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, normal, show_atom
 
 Happening = ast.Process | ast.Event
 
@@ -62,6 +62,15 @@ class Flow:
     rate: ast.Expression
     binding: Binding
     owner: Ground
+
+
+def static_reads(ev: Evaluator, node: ast.Node, b: Binding, state: State) -> frozenset[GroundFluent] | None:
+    """The fluents `node` reads whatever the state (quantifiers expanded), or None when which fluents it
+    reads depends on the state: a fluent's argument that is itself a fluent (an object fluent)."""
+    if any(isinstance(n, ast.FunctionTerm) and any(not isinstance(a, ast.Variable | ast.Constant) for a in n.args)
+           for n in node.walk()):
+        return None
+    return frozenset(ev.reads(node, b, state)[1])
 
 
 def flows(ev: Evaluator, process: Ground, state: State) -> list[Flow]:
@@ -115,13 +124,16 @@ class Motion:
             progress = False
             for fluent in sorted(pending):
                 try:
-                    rate = Poly(())
+                    rate: Poly | None = None
                     for flow in self.by_fluent[fluent]:
                         term = self.poly(flow.rate, flow.binding, pending)
-                        rate = rate + (term if flow.sign > 0 else -term)
+                        if flow.sign < 0:
+                            term = -term
+                        rate = term if rate is None else rate + term
                 except _Waiting:
                     continue
-                self.polys[fluent] = rate.integral(Fraction(self._start(fluent)))
+                assert rate is not None  # every fluent here has a flow
+                self.polys[fluent] = rate.integral(self._start(fluent))
                 pending.discard(fluent)
                 progress = True
             if not progress:
@@ -139,9 +151,13 @@ class Motion:
         """An expression as a polynomial in the time since `state`."""
         if isinstance(expr, ast.Number):
             return Poly.const(expr.value)
-        if isinstance(expr, ast.FunctionTerm | ast.Constant) and (
-                isinstance(expr, ast.FunctionTerm) or expr.name in self.ev.constant_functions):
-            key = self.ev.fluent(expr, b, self.state) if isinstance(expr, ast.FunctionTerm) else (expr.name,)
+        key: GroundFluent | None = None
+        if isinstance(expr, ast.FunctionTerm):
+            # a 0-ary fluent (most PDDL+ fluents are) is its own key: no call to ground its arguments
+            key = self.ev.fluent(expr, b, self.state) if expr.args else (expr.function,)
+        elif isinstance(expr, ast.Constant) and expr.name in self.ev.constant_functions:
+            key = (expr.name,)
+        if key is not None:
             if pending and key in pending:
                 raise _Waiting
             found = self.polys.get(key)
@@ -166,7 +182,7 @@ class Motion:
                     raise NotPolynomial(f"{expr} divides by a quantity that changes continuously")
                 if not a.c:
                     raise ArithmeticFault(f"division by zero in {expr}")
-                result = result.scaled(1 / a.c[0])
+                result = result.scaled(Fraction(1) / a.c[0])
             return result
         if isinstance(expr, ast.Variable):
             value = b.get(expr.name)
@@ -174,12 +190,12 @@ class Motion:
                 return Poly.const(value)
         raise NotPolynomial(f"{expr} is not a number that changes polynomially")
 
-    def at(self, t: Fraction) -> State:
+    def at(self, t: Number) -> State:
         """The state `t` after the start: the changed fluents' values then, everything else as it was."""
         if not self.polys:
             return self.state
         values: dict[GroundFluent, FluentValue] = dict(self.state.values)
-        values.update((k, normal(p.at(t))) for k, p in self.polys.items())
+        values.update((k, p.at(t)) for k, p in self.polys.items())  # `at` gives an int when whole
         return State(self.state.atoms, values)  # the atoms are shared: time changes only fluents
 
     def difference(self, comparison: ast.Comparison, b: Binding) -> Poly:

@@ -6,6 +6,10 @@ constants, or fluents that themselves change at constant rates, and so on) is a 
 at a root of `e1 - e2`; finding the first root after 0 is finding when a process starts or stops, or an
 event fires.
 
+Coefficients are `int` while they are whole (the usual case: integer rates, integer start values),
+and `Fraction` otherwise: `Fraction` arithmetic costs microseconds per operation, and a long plan does
+millions of them; every division goes through `_quotient`, so no `int / int` ever makes a float.
+
 Roots are found exactly when they are rational and the degree is at most 2 (linear change, and the
 quadratic position of a body under constant acceleration, when its discriminant is a square); any other
 root is isolated by Sturm's theorem and narrowed by bisection over exact fractions to `PRECISION`, so
@@ -22,23 +26,52 @@ from itertools import pairwise
 
 PRECISION = Fraction(1, 10**15)  # the width to which an irrational root is narrowed
 
+Number = int | Fraction
+
+
+def _quotient(a: Number, b: Number) -> Number:
+    """`a / b` exactly: a `Fraction` (or an `int` when whole), never a float."""
+    if type(a) is int and type(b) is int:
+        return a // b if a % b == 0 else Fraction(a, b)
+    q = Fraction(a) / b
+    return q.numerator if q.denominator == 1 else q
+
+
+def _parts(x: Number) -> tuple[int, int]:
+    """Numerator and positive denominator: comparing and combining these as `int`s costs a tenth of
+    the `Fraction` operations they replace."""
+    return (x, 1) if type(x) is int else (x.numerator, x.denominator)
+
+
+def _ratio(numerator: int, denominator: int) -> Number:
+    """`numerator / denominator` (denominator > 0), an `int` when whole."""
+    if denominator == 1:
+        return numerator
+    return numerator // denominator if numerator % denominator == 0 else Fraction(numerator, denominator)
+
+
+def _whole(x: Number) -> Number:
+    """`x` as an `int` when it is whole: the int fast path stays taken after exact arithmetic."""
+    return x.numerator if type(x) is Fraction and x.denominator == 1 else x
+
 
 @dataclass(frozen=True, slots=True)
 class Poly:
-    """`c[0] + c[1] t + c[2] t^2 + ...`, without trailing zero coefficients (the zero polynomial is `()`)."""
+    """`c[0] + c[1] t + c[2] t^2 + ...`, without trailing zero coefficients (the zero polynomial is `()`);
+    each coefficient an `int` when whole, else a `Fraction`."""
 
-    c: tuple[Fraction, ...]
+    c: tuple[Number, ...]
 
     @staticmethod
-    def of(coefficients: Iterable[Fraction | int]) -> Poly:
-        c = [x if type(x) is Fraction else Fraction(x) for x in coefficients]
-        while c and c[-1] == 0:
+    def of(coefficients: Iterable[Number]) -> Poly:
+        c = [x.numerator if type(x) is Fraction and x.denominator == 1 else x for x in coefficients]  # _whole
+        while c and not c[-1]:
             c.pop()
         return Poly(tuple(c))
 
     @staticmethod
-    def const(value: Fraction | int) -> Poly:
-        return Poly.of((value,))
+    def const(value: Number) -> Poly:
+        return Poly((_whole(value),)) if value else _ZERO
 
     @property
     def degree(self) -> int:
@@ -49,6 +82,10 @@ class Poly:
         return self.degree <= 0
 
     def __add__(self, other: Poly) -> Poly:
+        if not other.c:
+            return self
+        if not self.c:
+            return other
         n = max(len(self.c), len(other.c))
         return Poly.of((self.c[i] if i < len(self.c) else 0) + (other.c[i] if i < len(other.c) else 0)
                        for i in range(n))
@@ -57,34 +94,45 @@ class Poly:
         return Poly(tuple(-x for x in self.c))
 
     def __sub__(self, other: Poly) -> Poly:
-        return self + (-other)
+        if not other.c:
+            return self
+        a, b = self.c, other.c
+        n = max(len(a), len(b))
+        return Poly.of((a[i] if i < len(a) else 0) - (b[i] if i < len(b) else 0) for i in range(n))
 
     def __mul__(self, other: Poly) -> Poly:
         if not self.c or not other.c:
             return Poly(())
-        out = [Fraction(0)] * (len(self.c) + len(other.c) - 1)
+        out: list[Number] = [0] * (len(self.c) + len(other.c) - 1)
         for i, a in enumerate(self.c):
             for j, b in enumerate(other.c):
                 out[i + j] += a * b
         return Poly.of(out)
 
-    def scaled(self, factor: Fraction) -> Poly:
+    def scaled(self, factor: Number) -> Poly:
         return Poly.of(x * factor for x in self.c)
 
-    def integral(self, start: Fraction) -> Poly:
+    def integral(self, start: Number) -> Poly:
         """The antiderivative that is `start` at 0."""
-        return Poly.of((start, *(x / (i + 1) for i, x in enumerate(self.c))))
+        return Poly.of((start, *(_quotient(x, i + 1) for i, x in enumerate(self.c))))
 
     def derivative(self) -> Poly:
         return Poly.of(x * i for i, x in enumerate(self.c) if i)
 
-    def at(self, t: Fraction) -> Fraction:
-        total = Fraction(0)
-        for x in reversed(self.c):
+    def at(self, t: Number) -> Number:
+        """The value at `t`: an `int` when whole."""
+        c = self.c
+        if len(c) <= 1 or not t:
+            return c[0] if c else 0  # constant, or at the start: no arithmetic
+        if len(c) == 2:  # linear change, the common case: one Fraction made, not two operations
+            (n0, d0), (n1, d1), (tn, td) = _parts(c[0]), _parts(c[1]), _parts(t)
+            return _ratio(n0 * d1 * td + n1 * tn * d0, d0 * d1 * td)
+        total: Number = 0
+        for x in reversed(c):
             total = total * t + x
-        return total
+        return _whole(total)
 
-    def sign_after(self, t: Fraction) -> int:
+    def sign_after(self, t: Number) -> int:
         """The sign on `(t, t + e)` for every small enough e: of the first derivative not zero at t."""
         p = self
         while p.c:
@@ -95,14 +143,17 @@ class Poly:
         return 0
 
 
-def _sign(x: Fraction) -> int:
+_ZERO = Poly(())
+
+
+def _sign(x: Number) -> int:
     return (x > 0) - (x < 0)
 
 
 def _remainder(a: Poly, b: Poly) -> Poly:
     rest = list(a.c)
     while len(rest) >= len(b.c) and rest:
-        factor = rest[-1] / b.c[-1]
+        factor = _quotient(rest[-1], b.c[-1])
         shift = len(rest) - len(b.c)
         for i, x in enumerate(b.c):
             rest[shift + i] -= factor * x
@@ -119,43 +170,48 @@ def _sturm(p: Poly) -> list[Poly]:
     return chain[:-1]
 
 
-def _changes(chain: Sequence[Poly], t: Fraction) -> int:
+def _changes(chain: Sequence[Poly], t: Number) -> int:
     signs = [s for s in (_sign(p.at(t)) for p in chain) if s]
     return sum(1 for a, b in pairwise(signs) if a != b)
 
 
-def _square_root(x: Fraction) -> Fraction | None:
+def _square_root(x: Number) -> Number | None:
     """The rational square root of `x`, if it has one."""
     if x < 0:
         return None
     n, d = math.isqrt(x.numerator), math.isqrt(x.denominator)
-    return Fraction(n, d) if n * n == x.numerator and d * d == x.denominator else None
+    return _quotient(n, d) if n * n == x.numerator and d * d == x.denominator else None
 
 
-def first_root(p: Poly, lo: Fraction, hi: Fraction) -> Fraction | None:
+def first_root(p: Poly, lo: Number, hi: Number) -> Number | None:
     """The least root of `p` in `(lo, hi]` (exact when rational and of degree at most 2; otherwise within
     `PRECISION`, on the side where `p` has already changed sign), or None. `p` must not be zero."""
-    if p.degree <= 0:
+    size = len(p.c)
+    if size <= 1:
         return None
-    if p.degree == 1:
-        root = -p.c[0] / p.c[1]
-        return root if lo < root <= hi else None
-    if p.degree == 2:
+    if size == 2:  # -c0 / c1, compared with lo and hi over integers, made only when inside
+        (n0, d0), (n1, d1) = _parts(p.c[0]), _parts(p.c[1])
+        num, den = -n0 * d1, d0 * n1
+        if den < 0:
+            num, den = -num, -den
+        (ln, ld), (hn, hd) = _parts(lo), _parts(hi)
+        return _ratio(num, den) if ln * den < num * ld and num * hd <= hn * den else None
+    if size == 3:
         c, b, a = p.c
         exact = _square_root(b * b - 4 * a * c)
         if exact is not None:
-            found = sorted(r for r in ((-b - exact) / (2 * a), (-b + exact) / (2 * a)) if lo < r <= hi)
+            found = sorted(r for r in (_quotient(-b - exact, 2 * a), _quotient(-b + exact, 2 * a)) if lo < r <= hi)
             return found[0] if found else None
         if b * b - 4 * a * c < 0:
             return None
     chain = _sturm(p)
 
-    def count(a: Fraction, b: Fraction) -> int:  # distinct roots in (a, b] (Sturm)
+    def count(a: Number, b: Number) -> int:  # distinct roots in (a, b] (Sturm)
         return _changes(chain, a) - _changes(chain, b)
 
     if count(lo, hi) <= 0:
         return None
-    a, b = lo, hi  # no root in (lo, a], one at least in (a, b]
+    a, b = Fraction(lo), Fraction(hi)  # no root in (lo, a], one at least in (a, b]
     while b - a > PRECISION:
         mid = (a + b) / 2
         if count(a, mid) > 0:

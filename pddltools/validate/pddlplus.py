@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import groupby
 from typing import TYPE_CHECKING
@@ -27,8 +27,19 @@ from typing import TYPE_CHECKING
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect
-from pddltools.semantics.continuous import Flow, Ground, Motion, NotPolynomial, comparisons, euler, flows, ground_all
-from pddltools.semantics.polynomial import first_root
+from pddltools.semantics.compiled import Holds
+from pddltools.semantics.continuous import (
+    Flow,
+    Ground,
+    Motion,
+    NotPolynomial,
+    comparisons,
+    euler,
+    flows,
+    ground_all,
+    static_reads,
+)
+from pddltools.semantics.polynomial import Poly, first_root
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
@@ -52,6 +63,25 @@ class Failure(SemanticsError):
         self.culprit = culprit
 
 
+@dataclass(frozen=True, slots=True)
+class _Cause:
+    """Who last changed a fluent: `the event (e)`, `the process (p)`, `step 3 (a)`. Kept unformatted,
+    because only a failed precondition names one, and formatting one per step was a tenth of a long
+    plan's time."""
+
+    kind: str
+    who: object
+    index: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.index} {self.who}" if self.index is not None else f"{self.kind} {self.who}"
+
+
+def _always(binding: object, state: State) -> bool:
+    """The test of a missing precondition."""
+    return True
+
+
 def _where(g: Ground) -> str:
     """Where a process or event is defined: `domain.pddl:12:3`."""
     span = g.schema.span
@@ -73,20 +103,37 @@ class _World:
         # the comparisons of every precondition, found once: where a process or event can change
         self.comparisons = [found for g in (*self.processes, *self.events)
                             for found in comparisons(self.ev, g.schema.precondition, g.binding)]
+        # the fluents each comparison reads (None: it depends on the state), so that a stretch of time
+        # solves only the comparisons over fluents that change in it
+        initial = task.initial_state()
+        self.reads = [static_reads(self.ev, c, b, initial) for c, b in self.comparisons]
+        # each process's continuous effects, found once when the fluents they change do not depend on
+        # the state; the rates are still read in the state of each stretch
+        self._flows: dict[Ground, list[Flow]] = {}
+        self._static_flows = {p for p in self.processes
+                              if p.schema.effect is None or static_reads(self.ev, p.schema.effect, p.binding,
+                                                                         initial) is not None}
+        self._process_tests, self._event_tests = self._tests(self.processes), self._tests(self.events)
         self.delta = delta
         self.approximated = False
         self.recorder = recorder
         self.trajectory: list[tuple[Number, State]] = []
-        self.changed_by: dict[tuple[str, ...], str] = {}  # fluent -> the process or event that changed it last
+        self.changed_by: dict[tuple[str, ...], _Cause] = {}  # fluent -> the process or event that changed it last
+        self._causes: dict[Ground, _Cause] = {}  # one per process, made once: blamed at every stretch
         self.running: list[Ground] = []
         self._fired: tuple[Fraction, set[Ground]] = (Fraction(-1), set())
+
+    def _tests(self, grounds: Sequence[Ground]) -> list[tuple[Ground, Holds]]:
+        """Each precondition's compiled test, looked up once: `holds` is asked at every happening."""
+        return [(g, self.ev.compiled(g.schema.precondition) if g.schema.precondition is not None else _always)
+                for g in grounds]
 
     def holds(self, g: Ground, state: State) -> bool:
         pre = g.schema.precondition
         return pre is None or self.ev.holds(pre, g.binding, state)
 
     def active(self, state: State) -> list[Ground]:
-        return [p for p in self.processes if self.holds(p, state)]
+        return [p for p, test in self._process_tests if test(p.binding, state)]
 
     def _record(self, time: Fraction, labels: Sequence[str], state: State) -> None:
         self.trajectory.append((normal(time), state))
@@ -97,21 +144,23 @@ class _World:
     def _note_running(self, time: Fraction, running: list[Ground], state: State) -> None:
         if running == self.running:
             return
-        started = [f"process {p} starts" for p in running if p not in self.running]
-        stopped = [f"process {p} stops" for p in self.running if p not in running]
+        labels = [] if self.recorder is None else (
+            [f"process {p} starts" for p in running if p not in self.running]
+            + [f"process {p} stops" for p in self.running if p not in running])
         self.running = running
-        self._record(time, started + stopped, state)
+        self._record(time, labels, state)
 
     def settle(self, state: State, time: Fraction, extra: Sequence[Ground] = ()) -> State:
         """Fire the events that hold in `state` (and `extra`, which hold just after `time`), again until
         none does."""
+        firing = [e for e, test in self._event_tests if test(e.binding, state)]
+        if not firing and not extra:
+            return state  # the usual case, before any bookkeeping
         if self._fired[0] != time:
             self._fired = (time, set())
         fired = self._fired[1]
-        pending = list(extra)
+        firing = list(dict.fromkeys([*extra, *firing]))
         for _ in range(CASCADE_LIMIT):
-            firing = list(dict.fromkeys([*pending, *(e for e in self.events if self.holds(e, state))]))
-            pending = []
             if not firing:
                 return state
             again = next((e for e in firing if e in fired), None)
@@ -123,10 +172,11 @@ class _World:
             merged = Effects()
             for e in firing:
                 own = collect(self.ev, e.schema.effect, e.binding, state)
-                self.changed_by.update(dict.fromkeys(own.updates, f"the event {e}"))
+                self.changed_by.update(dict.fromkeys(own.updates, _Cause("the event", e)))
                 merged.merge(own)
             state = apply(state, merged)
-            self._record(time, [f"event {e}" for e in firing], state)
+            self._record(time, [f"event {e}" for e in firing] if self.recorder is not None else [], state)
+            firing = [e for e, test in self._event_tests if test(e.binding, state)]
         raise Failure("event-loop", f"at time {exact(normal(time))}: events keep firing ({CASCADE_LIMIT} rounds)",
                       time)
 
@@ -138,10 +188,12 @@ class _World:
         while True:
             running = forced if forced is not None else self.active(state)
             self._note_running(now, running, state)
-            moving = [f for p in running for f in flows(self.ev, p, state)]
-            horizon = end - now
-            if horizon <= 0 or (not moving and forced is None):
+            moving = [f for p in running for f in self._flows_of(p, state)]
+            if not moving and forced is None:
                 return state  # nothing changes: the events that hold have fired, the processes are these
+            horizon = end - now
+            if horizon <= 0:
+                return state
             motion: Motion | None = None
             change = None
             try:
@@ -178,23 +230,46 @@ class _World:
             now, forced, tries = now + at, None, 0
             state = self.settle(state, now)
 
+    def _flows_of(self, process: Ground, state: State) -> list[Flow]:
+        found = self._flows.get(process)
+        if found is None:
+            found = flows(self.ev, process, state)
+            if process in self._static_flows:
+                self._flows[process] = found
+        return found
+
     def _blame(self, moving: Sequence[Flow]) -> None:
         for flow in moving:
-            self.changed_by[flow.fluent] = f"the process {flow.owner}"
+            cause = self._causes.get(flow.owner)
+            if cause is None:
+                cause = self._causes[flow.owner] = _Cause("the process", flow.owner)
+            self.changed_by[flow.fluent] = cause
 
     def _exact(self, motion: Motion, running: list[Ground], horizon: Fraction,
-               forced: bool) -> tuple[Fraction, list[Ground], list[Ground]] | None:
+               forced: bool) -> tuple[Number, list[Ground], list[Ground]] | None:
         """The first time in `(0, horizon]` after which, or at which, the running processes change or an
         event fires: `(time, processes then, events then)`; 0 when it is just after the start; None when
         nothing changes. `forced`: `running` are not the processes whose conditions hold at the start."""
-        polys = [p for p in (motion.difference(c, b) for c, b in self.comparisons) if not p.constant]
-        at = Fraction(0)
+        changing = motion.polys.keys()
+        polys: list[Poly] = []
+        for (c, b), reads in zip(self.comparisons, self.reads, strict=True):
+            if reads is None or not changing.isdisjoint(reads):
+                p = motion.difference(c, b)
+                if len(p.c) > 1:  # not constant
+                    polys.append(p)
+        if not polys and not forced:
+            return None  # no condition can change its truth: nothing to solve
+        at: Number = 0
         while True:
-            roots = [r for r in (first_root(p, at, horizon) for p in polys) if r is not None]
-            root = min(roots, default=None)
+            root: Number | None = None
+            for p in polys:
+                r = first_root(p, at, horizon)
+                if r is not None and (root is None or r < root):
+                    root = r
             # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
             if (forced and not at) or any(not p.at(at) for p in polys):
-                inside = motion.at((at + (root if root is not None else horizon)) / 2)
+                # Fraction(_, 2): a root or `at` may be an int, and int / int is a float
+                inside = motion.at(Fraction(at + (root if root is not None else horizon), 2))
                 after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
                 if after != running or events:
                     return at, after, events
@@ -235,7 +310,9 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     if task.timed_literals:
         return invalid_step(name, plan, None, "unsupported", "timed initial literals beside processes and events "
                             "are not validated yet")
-    timed = sorted(zip(plan.steps, actions, strict=True), key=lambda sa: (sa[0].time, sa[0].index))
+    # by time alone: the sort is stable and the steps come in index order, so ties keep it, and no
+    # (time, index) tuple is built and compared per step (`or 0` for mypy: every time was checked above)
+    timed = sorted(zip(plan.steps, actions, strict=True), key=lambda sa: sa[0].time or 0)
     last = max((s.time for s in plan.steps if s.time is not None), default=Fraction(0))
     end = plan.end if plan.end is not None else last
     now = Fraction(0)
@@ -254,11 +331,16 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
             failed = _preconditions(task, world, happening, state, name, plan, now)
             if failed is not None:
                 return failed
-            merged = Effects()
+            merged: Effects | None = None  # the first step's own, when it is alone (the usual case)
             for s, a in happening:
                 own = collect(task.evaluator, a.schema.effect, a.binding, state)
-                world.changed_by.update(dict.fromkeys(own.updates, f"step {s.index} {a}"))
-                merged.merge(own)
+                if own.updates:
+                    world.changed_by.update(dict.fromkeys(own.updates, _Cause("step", a, s.index)))
+                if merged is None:
+                    merged = own
+                else:
+                    merged.merge(own)
+            assert merged is not None  # a happening has a step
             state = apply(state, merged)
             world.trajectory.append((normal(now), state))
             if recorder is not None:
