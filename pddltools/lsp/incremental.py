@@ -65,9 +65,10 @@ class _SectionResult:
     start: int
     kind: str
 
-    def placed(self, source: Source, start: int) -> _SectionResult:
-        """This section with its spans on `source`, for the section at `start` (itself if they are)."""
-        if source is self.source and start == self.start:
+    def placed(self, source: Source, start: int, kept: tuple[Source, ...] = ()) -> _SectionResult:
+        """This section with its spans on `source`, for the section at `start`: itself if it is at
+        `start` on `source` or on one of the `kept` earlier versions of the document (see `_KEPT`)."""
+        if start == self.start and (source is self.source or any(self.source is k for k in kept)):
             return self
         delta = start - self.start
         return _SectionResult(_shift_value(self.value, source, delta),
@@ -82,6 +83,8 @@ class SectionCache:
     entries: dict[tuple[str, str], _SectionResult] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     reused: int = 0  # sections taken from the cache by the last parse (tests read it)
+    kept: tuple[Source, ...] = ()  # earlier versions that sections at an unchanged place still point into
+    ends: dict[str, int | None] = field(default_factory=dict)  # a section's text: where its form closes in it
 
     def parse(self, source: Source) -> Parsed:
         with self.lock, collection_paused():  # the re-used sections are rebuilt: thousands of nodes
@@ -107,7 +110,7 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
     cut: list[Section] = []
     closed = False
     cache.reused = 0
-    ends = [_form_end(text, part.start, part.end) for part in parts]
+    ends = _form_ends(text, parts, cache)
     fresh = _parse_new_structures(source.name, text, parts, ends, rule, cache) if kind == "domain" else {}
     for index, part in enumerate(parts):
         end = ends[index]
@@ -120,7 +123,7 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
             cut.append(part)
             region = (rule, text[part.start:part.end].rstrip())
             broken = used.get(region) or cache.entries.get(region) or _parse_section(source.name, region[1], rule)
-            broken = used[region] = broken.placed(source, part.start)
+            broken = used[region] = broken.placed(source, part.start, cache.kept)
             syntax += broken.errors or _structure_error(source, part, end)
             continue
         key = (rule, text[part.start:end])
@@ -129,13 +132,14 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
             cache.reused += 1
         if entry is None:
             entry = fresh.pop(index, None) or _parse_section(source.name, key[1], rule)
-        entry = used[key] = entry.placed(source, part.start)  # a repeated section: placed again
+        entry = used[key] = entry.placed(source, part.start, cache.kept)  # a repeated section: placed again
         if entry.errors:
             cut.append(part)
             syntax += entry.errors
             continue
         results.append(entry)
     cache.entries = used
+    cache.kept = _still_kept(cache.kept, source, used.values())
     if parts and not closed and not any(s is parts[-1] for s in cut):
         at = header.start
         syntax.append(error("E107", "unbalanced parentheses: this '(' is never closed", Span(source, at, at + 1)))
@@ -212,6 +216,35 @@ def _shift_diagnostic(diagnostic: Diagnostic, source: Source, delta: int) -> Dia
     span = diagnostic.span
     notes = tuple((text, None if at is None else shift_span(at, source, delta)) for text, at in diagnostic.notes)
     return replace(diagnostic, span=None if span is None else shift_span(span, source, delta), notes=notes)
+
+
+def _form_ends(text: str, parts: list[Section], cache: SectionCache) -> list[int | None]:
+    """`_form_end` of each section, looked up by the section's text: scanning the whole document's
+    parentheses again on every keystroke costs more on a large file than all the re-used sections."""
+    known = cache.ends
+    found: dict[str, int | None] = {}
+    ends: list[int | None] = []
+    for part in parts:
+        piece = text[part.start:part.end]
+        end = found[piece] = found.get(piece, known.get(piece, -1))
+        if end == -1:
+            end = found[piece] = _form_end(piece, 0, len(piece))
+        ends.append(None if end is None else part.start + end)
+    cache.ends = found
+    return ends
+
+
+_KEPT = 4
+"""How many earlier versions of a document sections may still point into. A section at the same
+place as in an earlier version (above every edit since) is re-used as it is, its spans on that
+version's `Source`: the two texts agree up to the edit, so offsets, lines, columns and span texts
+are the same in both, and the section is not rebuilt. Each kept version holds its text alive, so
+sections on versions beyond the newest `_KEPT` are rebuilt onto the current one at the next parse."""
+
+
+def _still_kept(kept: tuple[Source, ...], source: Source, used: Any) -> tuple[Source, ...]:
+    pointed = {id(entry.source) for entry in used}
+    return tuple(s for s in (*kept, source) if id(s) in pointed)[-_KEPT:]
 
 
 def _form_end(text: str, start: int, limit: int) -> int | None:
