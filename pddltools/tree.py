@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import operator
+import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -204,17 +205,45 @@ def _shifter(cls: type) -> Callable[[Any, Source, int], Any]:
     arguments = []
     for index, name in enumerate(layout.all_fields):
         if index == layout.span_index:
-            arguments.append("None if (span := node.span) is None"
-                             " else new_span(source, span.start + delta, span.length)")
-        elif index in layout.child_indices:
-            arguments.append(f"shifted(node.{name}, source, delta)")
-        else:
+            arguments.append("None if (span := node.span) is None else new_span(source, (span.offset"
+                             " if span.origin.__class__ is Source else span.start) + delta, span.length)")
+        elif index not in layout.child_indices:
             arguments.append(f"node.{name}")
-    env: dict[str, Any] = {"make": layout.make, "new_span": _new_span, "shifted": _shifted_value}
+        else:
+            arguments.append(_SHIFT_FIELD[_field_shape(cls, name)].format(f"node.{name}"))
+    env: dict[str, Any] = {"make": layout.make, "new_span": _new_span, "shifted": _shifted_value,
+                           "get": _SHIFTERS.get, "generate": _shifter, "Source": Source}
     exec(f"def shift(node, source, delta):\n    return make({', '.join(arguments)})\n", env)
     shift: Callable[[Any, Source, int], Any] = env["shift"]
     _SHIFTERS[cls] = shift
     return shift
+
+
+# How a child field is shifted, by what its type says it holds: one node (or None), a tuple of nodes,
+# or anything (looked at value by value). The first two skip a call per child and per empty tuple.
+_SHIFT_FIELD = {
+    "node": "(None if (v := {0}) is None else (get(type(v)) or generate(type(v)))(v, source, delta))",
+    "nodes": "(tuple([(get(type(x)) or generate(type(x)))(x, source, delta) for x in v]) if (v := {0}) else v)",
+    "any": "shifted({0}, source, delta)",
+}
+
+
+def _field_shape(cls: type, name: str) -> str:
+    try:
+        hint = typing.get_type_hints(cls)[name]
+    except (NameError, TypeError, KeyError):
+        return "any"
+    if typing.get_origin(hint) is tuple:
+        items = typing.get_args(hint)
+        return "nodes" if len(items) == 2 and items[1] is Ellipsis and _only_nodes(items[0]) else "any"
+    return "node" if _only_nodes(hint) else "any"
+
+
+def _only_nodes(hint: Any) -> bool:
+    """Whether `hint` is a node class, or a union of node classes and None."""
+    options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+    return all(option is type(None) or (isinstance(option, type) and issubclass(option, Tree))
+               for option in options)
 
 
 # ------------------------------------------------------------------------------------------------

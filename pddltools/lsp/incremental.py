@@ -110,8 +110,8 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
     cut: list[Section] = []
     closed = False
     cache.reused = 0
-    ends = _form_ends(text, parts, cache)
-    fresh = _parse_new_structures(source.name, text, parts, ends, rule, cache) if kind == "domain" else {}
+    ends, forms = _form_ends(text, parts, cache)
+    fresh = _parse_new_structures(source.name, parts, forms, rule, cache) if kind == "domain" else {}
     for index, part in enumerate(parts):
         end = ends[index]
         last = index == len(parts) - 1
@@ -126,7 +126,7 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
             broken = used[region] = broken.placed(source, part.start, cache.kept)
             syntax += broken.errors or _structure_error(source, part, end)
             continue
-        key = (rule, text[part.start:end])
+        key = (rule, forms[index])
         entry = used.get(key) or cache.entries.get(key)
         if entry is not None and key not in used:
             cache.reused += 1
@@ -162,7 +162,7 @@ def _parse_section(name: str, text: str, kind: str) -> _SectionResult:
 _STRUCTURES = (":action", ":durative-action", ":derived")
 
 
-def _parse_new_structures(name: str, text: str, parts: list[Section], ends: list[int | None], rule: str,
+def _parse_new_structures(name: str, parts: list[Section], forms: list[str], rule: str,
                           cache: SectionCache) -> dict[int, _SectionResult]:
     """The actions and axioms not in the cache, parsed together as one domain, by section index.
 
@@ -170,15 +170,15 @@ def _parse_new_structures(name: str, text: str, parts: list[Section], ends: list
     slower on a large domain's first parse); together, each is kept at its own offset in the run.
     When the run does not parse, nothing is returned and each is parsed alone (to locate the errors).
     """
-    wanted = [i for i, part in enumerate(parts) if part.keyword in _STRUCTURES and ends[i] is not None
-              and (rule, text[part.start:ends[i]]) not in cache.entries]
+    wanted = [i for i, part in enumerate(parts) if part.keyword in _STRUCTURES and forms[i]
+              and (rule, forms[i]) not in cache.entries]
     if len(wanted) < 2:
         return {}
     pieces = ["(define (domain batch)\n"]
     offsets: list[int] = []
     at = len(pieces[0])
     for i in wanted:
-        section = text[parts[i].start:ends[i]]
+        section = forms[i]
         offsets.append(at)
         pieces.append(section + "\n")
         at += len(section) + 1
@@ -190,7 +190,7 @@ def _parse_new_structures(name: str, text: str, parts: list[Section], ends: list
     warnings = found.warnings
     out: dict[int, _SectionResult] = {}
     for index, node, offset in zip(wanted, found.nodes, offsets, strict=True):
-        length = ends[index] - parts[index].start  # type: ignore[operator]
+        length = len(forms[index])
         mine = [w for w in warnings if w.span is not None and offset <= w.span.start < offset + length]
         out[index] = _SectionResult(node, mine, [], own, offset, rule)
     return out
@@ -218,20 +218,23 @@ def _shift_diagnostic(diagnostic: Diagnostic, source: Source, delta: int) -> Dia
     return replace(diagnostic, span=None if span is None else shift_span(span, source, delta), notes=notes)
 
 
-def _form_ends(text: str, parts: list[Section], cache: SectionCache) -> list[int | None]:
-    """`_form_end` of each section, looked up by the section's text: scanning the whole document's
-    parentheses again on every keystroke costs more on a large file than all the re-used sections."""
+def _form_ends(text: str, parts: list[Section], cache: SectionCache) -> tuple[list[int | None], list[str]]:
+    """`_form_end` of each section, and the text of the form (empty where it does not close), looked
+    up by the section's text: scanning the whole document's parentheses again on every keystroke costs
+    more on a large file than all the re-used sections."""
     known = cache.ends
     found: dict[str, int | None] = {}
     ends: list[int | None] = []
+    forms: list[str] = []
     for part in parts:
         piece = text[part.start:part.end]
         end = found[piece] = found.get(piece, known.get(piece, -1))
         if end == -1:
             end = found[piece] = _form_end(piece, 0, len(piece))
         ends.append(None if end is None else part.start + end)
+        forms.append("" if end is None else piece if end == len(piece) else piece[:end])
     cache.ends = found
-    return ends
+    return ends, forms
 
 
 _KEPT = 4
