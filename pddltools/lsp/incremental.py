@@ -7,10 +7,11 @@ assembled from the sections by the parser's own assembly (`LANGUAGE.assemble`).
 
 Spans: a section is parsed as a text of its own, so its spans count from the section's start. A
 cached section is kept with the document version and offset its spans were last placed at; when it is
-used at another place (text was typed above it, or only the document's version changed), its nodes
-and diagnostics are rebuilt with their spans shifted onto the new version (`tree.shift_spans`), so
-spans always count in the current document. Spans are frozen and hashed by their place: they are
-replaced, never changed.
+used at another place (text was typed above it), its nodes and diagnostics are rebuilt with their
+spans shifted onto the new version (`tree.shift_spans`), so spans always count in the current
+document. A section at the same place (every edit is below it) is used as it is, its spans on the
+earlier version, which agrees with the current one up to the edit (`KEPT`): a keystroke rebuilds only
+the sections below it. Spans are frozen and hashed by their place: they are replaced, never changed.
 
 A section that does not parse is left out (its syntax errors are reported, located in the document),
 so that the rest is still checked; text outside sections that does not fit (no header, stray words)
@@ -68,7 +69,7 @@ class _SectionResult:
     def placed(self, source: Source, start: int, kept: tuple[Source, ...] = ()) -> _SectionResult:
         """This section with its spans on `source`, for the section at `start`: itself if it is at
         `start` on `source` or on one of the `kept` earlier versions of the document (see `_KEPT`)."""
-        if start == self.start and (source is self.source or any(self.source is k for k in kept)):
+        if unmoved(self.source, self.start, source, start, kept):
             return self
         delta = start - self.start
         return _SectionResult(_shift_value(self.value, source, delta),
@@ -139,7 +140,7 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
             continue
         results.append(entry)
     cache.entries = used
-    cache.kept = _still_kept(cache.kept, source, used.values())
+    cache.kept = still_kept(cache.kept, source, [entry.source for entry in used.values()])
     if parts and not closed and not any(s is parts[-1] for s in cut):
         at = header.start
         syntax.append(error("E107", "unbalanced parentheses: this '(' is never closed", Span(source, at, at + 1)))
@@ -237,17 +238,24 @@ def _form_ends(text: str, parts: list[Section], cache: SectionCache) -> tuple[li
     return ends, forms
 
 
-_KEPT = 4
+KEPT = 4
 """How many earlier versions of a document sections may still point into. A section at the same
 place as in an earlier version (above every edit since) is re-used as it is, its spans on that
 version's `Source`: the two texts agree up to the edit, so offsets, lines, columns and span texts
 are the same in both, and the section is not rebuilt. Each kept version holds its text alive, so
-sections on versions beyond the newest `_KEPT` are rebuilt onto the current one at the next parse."""
+sections on versions beyond the newest `KEPT` are rebuilt onto the current one at the next parse.
+(RDDL's blocks, `rddl_incremental`, are kept the same way.)"""
 
 
-def _still_kept(kept: tuple[Source, ...], source: Source, used: Any) -> tuple[Source, ...]:
-    pointed = {id(entry.source) for entry in used}
-    return tuple(s for s in (*kept, source) if id(s) in pointed)[-_KEPT:]
+def unmoved(placed_on: Source, placed_at: int, source: Source, start: int, kept: tuple[Source, ...]) -> bool:
+    """Whether a section placed at `placed_at` on `placed_on` can stand as it is for `source` at `start`."""
+    return start == placed_at and (placed_on is source or any(placed_on is k for k in kept))
+
+
+def still_kept(kept: tuple[Source, ...], source: Source, used: list[Source]) -> tuple[Source, ...]:
+    """The versions to keep after parsing `source`: those the `used` sections are on, newest `KEPT`."""
+    pointed = {id(s) for s in used}
+    return tuple(s for s in (*kept, source) if id(s) in pointed)[-KEPT:]
 
 
 def _form_end(text: str, start: int, limit: int) -> int | None:

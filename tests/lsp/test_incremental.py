@@ -113,6 +113,6 @@ def test_sections_point_into_a_few_earlier_versions_at_most() -> None:
         node = _parsed(text, cache)
         versions = {id(n.span.source) for n in node.walk() if n.span is not None}
         seen.add(len(versions))
-        assert len(versions) <= len(cache.kept) + 1 <= incremental._KEPT + 1
+        assert len(versions) <= len(cache.kept) + 1 <= incremental.KEPT + 1
         assert all(n.span.text == text[n.span.start:n.span.end] for n in node.walk() if n.span is not None)
     assert max(seen) > 2
