@@ -72,9 +72,12 @@ class _SectionResult:
         if unmoved(self.source, self.start, source, start, kept):
             return self
         delta = start - self.start
-        return _SectionResult(_shift_value(self.value, source, delta),
-                              [_shift_diagnostic(d, source, delta) for d in self.warnings],
-                              [_shift_diagnostic(d, source, delta) for d in self.errors], source, start, self.kind)
+        value = self.value  # a node, but for the declaration sections: tested first, per re-used section
+        return _SectionResult(shift_spans(value, source, delta) if isinstance(value, Tree)
+                              else _shift_value(value, source, delta),
+                              [_shift_diagnostic(d, source, delta) for d in self.warnings] if self.warnings else [],
+                              [_shift_diagnostic(d, source, delta) for d in self.errors] if self.errors else [],
+                              source, start, self.kind)
 
 
 @dataclass
