@@ -48,6 +48,7 @@ class BlockCache:
     lock: threading.Lock = field(default_factory=threading.Lock)
     reused: int = 0  # blocks taken from the cache by the last parse (tests read it)
     kept: tuple[Source, ...] = ()  # earlier versions that blocks at an unchanged place still point into
+    stale: dict[str, _Block] = field(default_factory=dict)  # the blocks the last parse did not use
 
     def parse(self, source: Source) -> ast.RDDLFile | None:
         """The document's AST, equal to a whole parse's (spans included), or None where a block does not
@@ -57,6 +58,11 @@ class BlockCache:
                 return self._parse(source)
             except RecursionError:
                 return None
+
+    def release(self) -> None:
+        """Free the blocks of earlier versions (as `incremental.SectionCache.release`)."""
+        with self.lock:
+            self.stale = {}
 
     def _parse(self, source: Source) -> ast.RDDLFile | None:
         text = source.text
@@ -82,7 +88,7 @@ class BlockCache:
                 self.reused += 1
             entry = used[key] = entry.placed(source, start, self.kept)
             blocks.append(entry)
-        self.entries = used
+        self.stale, self.entries = self.entries, used
         self.kept = still_kept(self.kept, source, [b.source for b in used.values()])
         header = LANGUAGE.header(text)
         first, last = blocks[0].node.span, blocks[-1].node.span

@@ -11,6 +11,7 @@ import pytest
 from pddltools.diagnostics import Source
 from pddltools.lsp import incremental
 from pddltools.lsp.incremental import SectionCache
+from pddltools.lsp.workspace import Workspace
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse
 from pddltools.syntax.errors import ParseError
@@ -116,3 +117,19 @@ def test_sections_point_into_a_few_earlier_versions_at_most() -> None:
         assert len(versions) <= len(cache.kept) + 1 <= incremental.KEPT + 1
         assert all(n.span.text == text[n.span.start:n.span.end] for n in node.walk() if n.span is not None)
     assert max(seen) > 2
+
+
+def test_a_change_frees_the_earlier_versions_sections_before_the_next_parse() -> None:
+    text = (CORPUS / "logistics-domain.pddl").read_text(encoding="utf-8")
+    workspace = Workspace()
+    doc = workspace.open("file:///tmp/doc.pddl", text, 1)
+    workspace.pddl(doc)
+    edited = ";; above every section\n" + text
+    workspace.change(doc.uri, edited, 2)
+    parsed = workspace.pddl(doc)
+    assert parsed.node == parse(Source(edited, "doc.pddl"))
+    cache = workspace._sections[doc.uri]
+    assert len(cache.stale) == len(cache.entries)  # every section moved: the first version's are kept till now
+    workspace.change(doc.uri, text, 3)
+    assert cache.stale == {}
+    assert places(workspace.pddl(doc).node) == places(parse(Source(text, "doc.pddl")))
