@@ -13,6 +13,7 @@ problem.
 
     python benchmarks/lsp.py                 # all four files, 5 keystrokes each
     python benchmarks/lsp.py --keystrokes 20 --json /tmp/lsp.json
+    python benchmarks/lsp.py --parse-only --keystrokes 20 [FILE...]   # the incremental parse alone
 """
 
 from __future__ import annotations
@@ -41,7 +42,9 @@ from pygls.lsp.client import LanguageClient  # noqa: E402
 
 from pddltools.check import check  # noqa: E402
 from pddltools.diagnostics import Source  # noqa: E402
+from pddltools.lsp.recovery import sections  # noqa: E402
 from pddltools.lsp.server import DEBOUNCE  # noqa: E402
+from pddltools.lsp.workspace import Workspace  # noqa: E402
 from pddltools.pddl import ast  # noqa: E402
 from pddltools.pddl.parser import parse  # noqa: E402
 
@@ -217,6 +220,42 @@ def _library_ms(text: str, path: Path) -> float:
     return (time.perf_counter() - started) * 1000
 
 
+def parse_keystrokes(path: Path, keystrokes: int) -> list[str]:
+    """The server's incremental parse alone (`Workspace.change` + `Workspace.pddl`, no client, no
+    check): `keystrokes` one-character edits in the second section (top), the middle one and the last
+    (end), each typed and undone in turn, so that each version re-parses the edited section and
+    re-places those below it. CPU time of this process, which a busy machine disturbs less than the
+    clock. Rows: where, min and median ms of the parse, and the median of `change` (where the earlier
+    version's trees are freed, in the server's pause before the re-check)."""
+    text = path.read_text(encoding="utf-8")
+    parts = sections(text)
+    store = Workspace()
+    uri = path.resolve().as_uri()
+    doc = store.open(uri, text, 0)
+    store.pddl(doc)
+    version = 0
+    rows = []
+    for where, part in (("top", parts[min(1, len(parts) - 1)]), ("middle", parts[len(parts) // 2]),
+                        ("end", parts[-1])):
+        edited = text[:part.start + 1] + " " + text[part.start + 1:]
+        times = []
+        changes = []
+        for index in range(keystrokes):
+            version += 1
+            started = time.process_time()
+            store.change(uri, edited if index % 2 == 0 else text, version)
+            parsing = time.process_time()
+            store.pddl(doc)
+            times.append((time.process_time() - parsing) * 1000)
+            changes.append((parsing - started) * 1000)
+        rows.append(f"| {path.name} | {where} | {min(times):.1f} | {statistics.median(times):.1f} | "
+                    f"{statistics.median(changes):.1f} |")
+        version += 1
+        store.change(uri, text, version)
+        store.pddl(doc)
+    return rows
+
+
 async def run(paths: list[Path], keystrokes: int) -> list[Result]:
     client = Client()
     await client.start()
@@ -231,7 +270,15 @@ def main() -> int:
     parser.add_argument("--keystrokes", type=int, default=5, help="edits measured per file (default 5)")
     parser.add_argument("--json", metavar="FILE", help="also write the measurements as JSON")
     parser.add_argument("files", nargs="*", type=Path, help="measure these files instead of the default four")
+    parser.add_argument("--parse-only", action="store_true",
+                        help="time only the server's incremental parse per keystroke, at the top, middle and end")
     args = parser.parse_args()
+    if args.parse_only:
+        print(f"incremental parse per keystroke, {args.keystrokes} edits each; CPU ms")
+        print("| file | edit | parse min | parse median | change median |\n| --- | --- | --- | --- | --- |")
+        for path in args.files or [p for p in (largest("domain*.pddl"),) if p is not None]:
+            print("\n".join(parse_keystrokes(path, args.keystrokes)))
+        return 0
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         paths = list(args.files)

@@ -7,10 +7,11 @@ assembled from the sections by the parser's own assembly (`LANGUAGE.assemble`).
 
 Spans: a section is parsed as a text of its own, so its spans count from the section's start. A
 cached section is kept with the document version and offset its spans were last placed at; when it is
-used at another place (text was typed above it, or only the document's version changed), its nodes
-and diagnostics are rebuilt with their spans shifted onto the new version (`tree.shift_spans`), so
-spans always count in the current document. Spans are frozen and hashed by their place: they are
-replaced, never changed.
+used at another place (text was typed above it), its nodes and diagnostics are rebuilt with their
+spans shifted onto the new version (`tree.shift_spans`), so spans always count in the current
+document. A section at the same place (every edit is below it) is used as it is, its spans on the
+earlier version, which agrees with the current one up to the edit (`KEPT`): a keystroke rebuilds only
+the sections below it. Spans are frozen and hashed by their place: they are replaced, never changed.
 
 A section that does not parse is left out (its syntax errors are reported, located in the document),
 so that the rest is still checked; text outside sections that does not fit (no header, stray words)
@@ -65,14 +66,18 @@ class _SectionResult:
     start: int
     kind: str
 
-    def placed(self, source: Source, start: int) -> _SectionResult:
-        """This section with its spans on `source`, for the section at `start` (itself if they are)."""
-        if source is self.source and start == self.start:
+    def placed(self, source: Source, start: int, kept: tuple[Source, ...] = ()) -> _SectionResult:
+        """This section with its spans on `source`, for the section at `start`: itself if it is at
+        `start` on `source` or on one of the `kept` earlier versions of the document (see `_KEPT`)."""
+        if unmoved(self.source, self.start, source, start, kept):
             return self
         delta = start - self.start
-        return _SectionResult(_shift_value(self.value, source, delta),
-                              [_shift_diagnostic(d, source, delta) for d in self.warnings],
-                              [_shift_diagnostic(d, source, delta) for d in self.errors], source, start, self.kind)
+        value = self.value  # a node, but for the declaration sections: tested first, per re-used section
+        return _SectionResult(shift_spans(value, source, delta) if isinstance(value, Tree)
+                              else _shift_value(value, source, delta),
+                              [_shift_diagnostic(d, source, delta) for d in self.warnings] if self.warnings else [],
+                              [_shift_diagnostic(d, source, delta) for d in self.errors] if self.errors else [],
+                              source, start, self.kind)
 
 
 @dataclass
@@ -82,6 +87,10 @@ class SectionCache:
     entries: dict[tuple[str, str], _SectionResult] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     reused: int = 0  # sections taken from the cache by the last parse (tests read it)
+    kept: tuple[Source, ...] = ()  # earlier versions that sections at an unchanged place still point into
+    # The sections the last parse did not use, freed by `release` (see there), not inside the next parse
+    stale: dict[tuple[str, str], _SectionResult] = field(default_factory=dict)
+    ends: dict[str, int | None] = field(default_factory=dict)  # a section's text: where its form closes in it
 
     def parse(self, source: Source) -> Parsed:
         with self.lock, collection_paused():  # the re-used sections are rebuilt: thousands of nodes
@@ -90,6 +99,14 @@ class SectionCache:
             except RecursionError:
                 result = None
         return result if result is not None else parse_document(source)
+
+    def release(self) -> None:
+        """Free the sections of earlier versions. Freeing the tens of thousands of nodes a keystroke
+        replaced costs about a sixth of the keystroke's parse on a large domain; the server calls
+        this when the next change arrives, in the pause before it is checked, so that nobody waits
+        for it."""
+        with self.lock:
+            self.stale = {}
 
 
 def _parse(source: Source, cache: SectionCache) -> Parsed | None:
@@ -107,8 +124,8 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
     cut: list[Section] = []
     closed = False
     cache.reused = 0
-    ends = [_form_end(text, part.start, part.end) for part in parts]
-    fresh = _parse_new_structures(source.name, text, parts, ends, rule, cache) if kind == "domain" else {}
+    ends, forms = _form_ends(text, parts, cache)
+    fresh = _parse_new_structures(source.name, parts, forms, rule, cache) if kind == "domain" else {}
     for index, part in enumerate(parts):
         end = ends[index]
         last = index == len(parts) - 1
@@ -120,22 +137,23 @@ def _parse(source: Source, cache: SectionCache) -> Parsed | None:
             cut.append(part)
             region = (rule, text[part.start:part.end].rstrip())
             broken = used.get(region) or cache.entries.get(region) or _parse_section(source.name, region[1], rule)
-            broken = used[region] = broken.placed(source, part.start)
+            broken = used[region] = broken.placed(source, part.start, cache.kept)
             syntax += broken.errors or _structure_error(source, part, end)
             continue
-        key = (rule, text[part.start:end])
+        key = (rule, forms[index])
         entry = used.get(key) or cache.entries.get(key)
         if entry is not None and key not in used:
             cache.reused += 1
         if entry is None:
             entry = fresh.pop(index, None) or _parse_section(source.name, key[1], rule)
-        entry = used[key] = entry.placed(source, part.start)  # a repeated section: placed again
+        entry = used[key] = entry.placed(source, part.start, cache.kept)  # a repeated section: placed again
         if entry.errors:
             cut.append(part)
             syntax += entry.errors
             continue
         results.append(entry)
-    cache.entries = used
+    cache.stale, cache.entries = cache.entries, used
+    cache.kept = still_kept(cache.kept, source, [entry.source for entry in used.values()])
     if parts and not closed and not any(s is parts[-1] for s in cut):
         at = header.start
         syntax.append(error("E107", "unbalanced parentheses: this '(' is never closed", Span(source, at, at + 1)))
@@ -158,7 +176,7 @@ def _parse_section(name: str, text: str, kind: str) -> _SectionResult:
 _STRUCTURES = (":action", ":durative-action", ":derived")
 
 
-def _parse_new_structures(name: str, text: str, parts: list[Section], ends: list[int | None], rule: str,
+def _parse_new_structures(name: str, parts: list[Section], forms: list[str], rule: str,
                           cache: SectionCache) -> dict[int, _SectionResult]:
     """The actions and axioms not in the cache, parsed together as one domain, by section index.
 
@@ -166,15 +184,15 @@ def _parse_new_structures(name: str, text: str, parts: list[Section], ends: list
     slower on a large domain's first parse); together, each is kept at its own offset in the run.
     When the run does not parse, nothing is returned and each is parsed alone (to locate the errors).
     """
-    wanted = [i for i, part in enumerate(parts) if part.keyword in _STRUCTURES and ends[i] is not None
-              and (rule, text[part.start:ends[i]]) not in cache.entries]
+    wanted = [i for i, part in enumerate(parts) if part.keyword in _STRUCTURES and forms[i]
+              and (rule, forms[i]) not in cache.entries]
     if len(wanted) < 2:
         return {}
     pieces = ["(define (domain batch)\n"]
     offsets: list[int] = []
     at = len(pieces[0])
     for i in wanted:
-        section = text[parts[i].start:ends[i]]
+        section = forms[i]
         offsets.append(at)
         pieces.append(section + "\n")
         at += len(section) + 1
@@ -186,7 +204,7 @@ def _parse_new_structures(name: str, text: str, parts: list[Section], ends: list
     warnings = found.warnings
     out: dict[int, _SectionResult] = {}
     for index, node, offset in zip(wanted, found.nodes, offsets, strict=True):
-        length = ends[index] - parts[index].start  # type: ignore[operator]
+        length = len(forms[index])
         mine = [w for w in warnings if w.span is not None and offset <= w.span.start < offset + length]
         out[index] = _SectionResult(node, mine, [], own, offset, rule)
     return out
@@ -212,6 +230,45 @@ def _shift_diagnostic(diagnostic: Diagnostic, source: Source, delta: int) -> Dia
     span = diagnostic.span
     notes = tuple((text, None if at is None else shift_span(at, source, delta)) for text, at in diagnostic.notes)
     return replace(diagnostic, span=None if span is None else shift_span(span, source, delta), notes=notes)
+
+
+def _form_ends(text: str, parts: list[Section], cache: SectionCache) -> tuple[list[int | None], list[str]]:
+    """`_form_end` of each section, and the text of the form (empty where it does not close), looked
+    up by the section's text: scanning the whole document's parentheses again on every keystroke costs
+    more on a large file than all the re-used sections."""
+    known = cache.ends
+    found: dict[str, int | None] = {}
+    ends: list[int | None] = []
+    forms: list[str] = []
+    for part in parts:
+        piece = text[part.start:part.end]
+        end = found[piece] = found.get(piece, known.get(piece, -1))
+        if end == -1:
+            end = found[piece] = _form_end(piece, 0, len(piece))
+        ends.append(None if end is None else part.start + end)
+        forms.append("" if end is None else piece if end == len(piece) else piece[:end])
+    cache.ends = found
+    return ends, forms
+
+
+KEPT = 4
+"""How many earlier versions of a document sections may still point into. A section at the same
+place as in an earlier version (above every edit since) is re-used as it is, its spans on that
+version's `Source`: the two texts agree up to the edit, so offsets, lines, columns and span texts
+are the same in both, and the section is not rebuilt. Each kept version holds its text alive, so
+sections on versions beyond the newest `KEPT` are rebuilt onto the current one at the next parse.
+(RDDL's blocks, `rddl_incremental`, are kept the same way.)"""
+
+
+def unmoved(placed_on: Source, placed_at: int, source: Source, start: int, kept: tuple[Source, ...]) -> bool:
+    """Whether a section placed at `placed_at` on `placed_on` can stand as it is for `source` at `start`."""
+    return start == placed_at and (placed_on is source or any(placed_on is k for k in kept))
+
+
+def still_kept(kept: tuple[Source, ...], source: Source, used: list[Source]) -> tuple[Source, ...]:
+    """The versions to keep after parsing `source`: those the `used` sections are on, newest `KEPT`."""
+    pointed = {id(s) for s in used}
+    return tuple(s for s in (*kept, source) if id(s) in pointed)[-KEPT:]
 
 
 def _form_end(text: str, start: int, limit: int) -> int | None:

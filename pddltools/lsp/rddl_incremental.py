@@ -5,7 +5,9 @@ the parser's `Language` interface alone, the text is cut into its top-level bloc
 (`rddl.language.LANGUAGE.block_ranges`), each block is parsed on its own (`parse_section`) into a
 cache keyed by its text, and the file is assembled from the blocks (`assemble`). A block parsed for an
 earlier version is rebuilt with its spans shifted onto the current one (`tree.shift_spans`), so spans
-always count in the current document.
+always count in the current document; a block at the same place as before (above every edit) is
+re-used as it is, on the earlier version that agrees with the current one up to the edit (see
+`incremental.KEPT`).
 
 Only a document whose every block parses is handled here; otherwise `parse` returns None and the
 caller parses the whole text with its recovering parser, which explains the errors.
@@ -17,6 +19,7 @@ import threading
 from dataclasses import dataclass, field
 
 from pddltools.diagnostics import Source, Span
+from pddltools.lsp.incremental import still_kept, unmoved
 from pddltools.rddl import ast
 from pddltools.rddl.language import LANGUAGE
 from pddltools.tree import collection_paused, shift_spans
@@ -30,8 +33,9 @@ class _Block:
     source: Source
     start: int
 
-    def placed(self, source: Source, start: int) -> _Block:
-        if source is self.source and start == self.start:
+    def placed(self, source: Source, start: int, kept: tuple[Source, ...]) -> _Block:
+        """This block for `source` at `start`: itself where it has not moved (`incremental.KEPT`)."""
+        if unmoved(self.source, self.start, source, start, kept):
             return self
         return _Block(shift_spans(self.node, source, start - self.start), source, start)
 
@@ -43,6 +47,8 @@ class BlockCache:
     entries: dict[str, _Block] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     reused: int = 0  # blocks taken from the cache by the last parse (tests read it)
+    kept: tuple[Source, ...] = ()  # earlier versions that blocks at an unchanged place still point into
+    stale: dict[str, _Block] = field(default_factory=dict)  # the blocks the last parse did not use
 
     def parse(self, source: Source) -> ast.RDDLFile | None:
         """The document's AST, equal to a whole parse's (spans included), or None where a block does not
@@ -52,6 +58,11 @@ class BlockCache:
                 return self._parse(source)
             except RecursionError:
                 return None
+
+    def release(self) -> None:
+        """Free the blocks of earlier versions (as `incremental.SectionCache.release`)."""
+        with self.lock:
+            self.stale = {}
 
     def _parse(self, source: Source) -> ast.RDDLFile | None:
         text = source.text
@@ -75,9 +86,10 @@ class BlockCache:
                 entry = _Block(found.value, own, 0)
             elif key not in used:
                 self.reused += 1
-            entry = used[key] = entry.placed(source, start)
+            entry = used[key] = entry.placed(source, start, self.kept)
             blocks.append(entry)
-        self.entries = used
+        self.stale, self.entries = self.entries, used
+        self.kept = still_kept(self.kept, source, [b.source for b in used.values()])
         header = LANGUAGE.header(text)
         first, last = blocks[0].node.span, blocks[-1].node.span
         if header is None or first is None or last is None:

@@ -101,7 +101,15 @@ class Workspace:
             if doc is None:
                 return None
             doc.text, doc.version = text, version
-            return doc
+            # the earlier version's trees are freed here, in the pause before the re-check, not
+            # inside the parse of the new version that the user waits for
+            self._parses.pop(uri, None)
+            sections = self._sections.get(uri)
+            blocks = self._blocks.get(uri)
+        for cache in (sections, blocks):
+            if cache is not None:
+                cache.release()
+        return doc
 
     def close(self, uri: str) -> None:
         with self._lock:

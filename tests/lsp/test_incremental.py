@@ -3,12 +3,15 @@ the sections an edit did not touch."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from pddltools.diagnostics import Source
+from pddltools.lsp import incremental
 from pddltools.lsp.incremental import SectionCache
+from pddltools.lsp.workspace import Workspace
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse
 from pddltools.syntax.errors import ParseError
@@ -81,3 +84,52 @@ def test_an_earlier_version_keeps_its_spans_after_an_edit_above() -> None:
     assert cache.reused == 8
     assert places(first.node) == before  # re-used sections were rebuilt, not moved in place
     assert all(span in spans for n in first.node.walk() if (span := n.span) is not None)
+
+
+def _parsed(text: str, cache: SectionCache) -> ast.Domain:
+    same_as_parser(text, cache)
+    node = cache.parse(Source(text, "doc.pddl")).node
+    assert isinstance(node, ast.Domain)
+    return node
+
+
+def test_sections_above_an_edit_are_re_used_as_they_are() -> None:
+    text = (CORPUS / "logistics-domain.pddl").read_text(encoding="utf-8")
+    cache = SectionCache()
+    before = _parsed(text, cache)
+    after = _parsed(text.replace("(at ?plane ?to)", "(at  ?plane ?to)"), cache)  # in the last action
+    assert [a is b for a, b in zip(before.actions, after.actions, strict=True)] == [True, True, True, False]
+    assert before.predicates is after.predicates
+    moved = _parsed(text.replace("(at ?truck ?to)", "(at ?truck  ?to)"), cache)  # in drive-truck: one below it
+    assert [a is b for a, b in zip(after.actions, moved.actions, strict=True)] == [True, True, False, False]
+
+
+def test_sections_point_into_a_few_earlier_versions_at_most() -> None:
+    text = (CORPUS / "logistics-domain.pddl").read_text(encoding="utf-8")
+    cache = SectionCache()
+    seen = set()
+    for index in [0, 1, 2, 3] * 2:  # an edit in each action, top to bottom, twice: those above stay on its version
+        at = [m.start() for m in re.finditer(r"\(\s*:action", text)][index]
+        text = text[:at + 1] + " " + text[at + 1:]
+        node = _parsed(text, cache)
+        versions = {id(n.span.source) for n in node.walk() if n.span is not None}
+        seen.add(len(versions))
+        assert len(versions) <= len(cache.kept) + 1 <= incremental.KEPT + 1
+        assert all(n.span.text == text[n.span.start:n.span.end] for n in node.walk() if n.span is not None)
+    assert max(seen) > 2
+
+
+def test_a_change_frees_the_earlier_versions_sections_before_the_next_parse() -> None:
+    text = (CORPUS / "logistics-domain.pddl").read_text(encoding="utf-8")
+    workspace = Workspace()
+    doc = workspace.open("file:///tmp/doc.pddl", text, 1)
+    workspace.pddl(doc)
+    edited = ";; above every section\n" + text
+    workspace.change(doc.uri, edited, 2)
+    parsed = workspace.pddl(doc)
+    assert parsed.node == parse(Source(edited, "doc.pddl"))
+    cache = workspace._sections[doc.uri]
+    assert len(cache.stale) == len(cache.entries)  # every section moved: the first version's are kept till now
+    workspace.change(doc.uri, text, 3)
+    assert cache.stale == {}
+    assert places(workspace.pddl(doc).node) == places(parse(Source(text, "doc.pddl")))
