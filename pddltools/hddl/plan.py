@@ -39,7 +39,7 @@ class Word:
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class HTNPlanLine:
     """A primitive step (`task` an action) or a decomposition (`method` and `subtasks` set).
 
     `name` and `args` are lower-cased; `line` is the whole line without its comment."""
@@ -68,14 +68,14 @@ class HTNPlan:
     file order."""
 
     source: Source
-    primitive: tuple[Step, ...]
+    primitive: tuple[HTNPlanLine, ...]
     roots: tuple[Word, ...] | None
     root_line: Span | None
-    decompositions: tuple[Step, ...]
+    decompositions: tuple[HTNPlanLine, ...]
     start: Span  # the `==>` line
 
     @property
-    def steps(self) -> tuple[Step, ...]:
+    def steps(self) -> tuple[HTNPlanLine, ...]:
         return self.primitive + self.decompositions
 
     def __len__(self) -> int:
@@ -131,8 +131,8 @@ class _Reader:
             raise self.error()
         start_offset, start_text = lines[opening]
         start = self.span(start_offset, start_offset + len(start_text))
-        primitive: list[Step] = []
-        decompositions: list[Step] = []
+        primitive: list[HTNPlanLine] = []
+        decompositions: list[HTNPlanLine] = []
         roots: tuple[Word, ...] | None = None
         root_line: Span | None = None
         for offset, text in lines[opening + 1:]:
@@ -173,7 +173,7 @@ class _Reader:
         self.fault(f"expected a task id (a number at or above 0), not {word.text!r}", word.span.start, word.span.end)
         return None
 
-    def step(self, offset: int, text: str, head: Word, after_root: bool) -> Step | None:
+    def step(self, offset: int, text: str, head: Word, after_root: bool) -> HTNPlanLine | None:
         ident = self.number(head)
         if ident is None:
             return None
@@ -191,17 +191,17 @@ class _Reader:
         lowered = tuple(Word(w.text.lower(), w.span) for w in args)
         named = Word(name.text.lower(), name.span)
         if arrow < 0:
-            return Step(ident, head, named, lowered, line)
+            return HTNPlanLine(ident, head, named, lowered, line)
         after = self.words(offset + arrow + 2, text[arrow + 2:])
         if not after:
             self.fault("expected a method's name after `->`", offset + arrow, offset + arrow + 2)
             return None
         method, *subtasks = after
         ids = tuple(w for w in subtasks if self.number(w) is not None)
-        return Step(ident, head, named, lowered, line, Word(method.text.lower(), method.span), ids)
+        return HTNPlanLine(ident, head, named, lowered, line, Word(method.text.lower(), method.span), ids)
 
     def error(self) -> HTNPlanError:
         return HTNPlanError([error("V101", f"not an HTN plan: {message}", span) for message, span in self.faults])
 
 
-__all__ = ["HTNPlan", "HTNPlanError", "Step", "Word", "looks_like_htn_plan", "parse_plan", "read_plan"]
+__all__ = ["HTNPlan", "HTNPlanError", "HTNPlanLine", "Word", "looks_like_htn_plan", "parse_plan", "read_plan"]

@@ -26,7 +26,7 @@ from pathlib import Path
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, error, read_source
 from pddltools.hddl import ast
 from pddltools.hddl.parser import parse
-from pddltools.hddl.plan import HTNPlan, HTNPlanError, Step, Word, parse_plan
+from pddltools.hddl.plan import HTNPlan, HTNPlanError, HTNPlanLine, Word, parse_plan
 from pddltools.pddl import ast as pddl
 from pddltools.pddl.type_hierarchy import type_names
 from pddltools.semantics import GroundedTask, SemanticsError
@@ -98,7 +98,7 @@ class _Verifier:
         self.plan = plan
         self.label = label
         self.faults: list[Diagnostic] = []
-        self.steps: dict[int, Step] = {}
+        self.steps: dict[int, HTNPlanLine] = {}
         self.parent: dict[int, int | None] = {}  # step id -> the decomposition listing it (None: a root)
         self.bindings: dict[int, list[dict[str, str]]] = {}  # decomposition id -> bindings that fit
         self.matched: dict[int, dict[str, int]] = {}  # decomposition id -> method subtask id -> plan id
@@ -240,7 +240,7 @@ class _Verifier:
             return
         self.matched[-1], self.bindings[-1] = found
 
-    def instantiate(self, step: Step, method: ast.Method | None) -> None:
+    def instantiate(self, step: HTNPlanLine, method: ast.Method | None) -> None:
         if method is None:
             return
         network = _Network(method.name, method.parameters, method.task, method.network, method.precondition)

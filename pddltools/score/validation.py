@@ -13,7 +13,7 @@ from pddltools.validate import GroundedTask, validate_plan
 
 
 @dataclass(frozen=True)
-class Verdict:
+class PlanVerdict:
     valid: bool
     value: float | None  # the metric value; plan cost (or length) when the problem states no metric
     length: int | None
@@ -26,7 +26,7 @@ def count_actions(plan_text: str) -> int:
 
 
 # (domain path, problem path, plan text) -> verdict; tests pass hand-made ones.
-PlanChecker = Callable[[str, str, str], Verdict]
+PlanChecker = Callable[[str, str, str], PlanVerdict]
 
 
 class Validator:
@@ -54,17 +54,17 @@ class Validator:
                 self._tasks[key] = task
             return task
 
-    def __call__(self, domain: str, problem: str, plan_text: str) -> Verdict:
+    def __call__(self, domain: str, problem: str, plan_text: str) -> PlanVerdict:
         try:
             task = self._task(domain, problem)
         except Error as exc:
             problems = "; ".join(d.message for d in exc.diagnostics)
-            return Verdict(False, None, None, f"the task does not load: {problems}")
+            return PlanVerdict(False, None, None, f"the task does not load: {problems}")
         # A Source, not a str: the validator reads a one-line str naming a file as that file.
         plan = Source(plan_text, "<plan>")
         report = verify_plan(task, plan) if isinstance(task, HTNTask) else validate_plan(task, plan)
         value = report.value
         length = report.length
         why = ": ".join(str(part) for part in (report.reason, getattr(report, "message", "")) if part)
-        return Verdict(bool(report.valid), None if value is None else float(value),
+        return PlanVerdict(bool(report.valid), None if value is None else float(value),
                        None if length is None else int(length), "" if report.valid else why)

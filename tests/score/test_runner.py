@@ -15,7 +15,7 @@ import pytest
 from pddltools.score.limits import MB, Limits
 from pddltools.score.runner import DaskExecutor, Job, LocalExecutor, Planner, problem_set, run_jobs, rundir_for
 from pddltools.score.store import Store
-from pddltools.score.validation import Verdict
+from pddltools.score.validation import PlanVerdict
 from tests.score.processes import gone
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "score"
@@ -34,11 +34,11 @@ def jobs_for(planner: Planner, tmp: Path, limits: Limits | None = None) -> list[
             for d, p in problem_set([LINE])]
 
 
-def by_length(domain: str, problem: str, plan: str) -> Verdict:
+def by_length(domain: str, problem: str, plan: str) -> PlanVerdict:
     """A stand-in for the validator: valid when the plan has as many steps as the problem's number."""
     steps = [line for line in plan.splitlines() if line.strip() and not line.startswith(";")]
     wanted = int(Path(problem).stem.split("-")[1])
-    return Verdict(len(steps) == wanted, float(len(steps)), len(steps), "" if len(steps) == wanted else "too short")
+    return PlanVerdict(len(steps) == wanted, float(len(steps)), len(steps), "" if len(steps) == wanted else "too short")
 
 
 def test_problem_set_pairs_problems_with_their_domain() -> None:
