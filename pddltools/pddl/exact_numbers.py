@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import lru_cache
 
 #: The most digits the exact decimal form of a literal may have (`1e999` and `1e-999` are accepted,
 #: `1e1000` is not).
@@ -50,6 +51,8 @@ def _message(text: str) -> str:
             f"{MAX_DIGITS:,} decimal digits (counting the places an exponent adds)")
 
 
+# Numeric tasks repeat a few literals many times (`0`, `1.0`, a few durations); the values are immutable.
+@lru_cache(maxsize=4096)
 def parse_number(text: str) -> int | Fraction:
     """The exact value of a NUMBER literal; `NumberOutOfRange` past the bound."""
     if text.isdigit() or (text[:1] == "-" and text[1:].isdigit()):  # integers stay int, signed ones too
