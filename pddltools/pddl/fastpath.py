@@ -27,6 +27,7 @@ import sys
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from pddltools.diagnostics import Source, Span
 from pddltools.pddl.ast import (
@@ -253,8 +254,8 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
                     literal = None if inner is None else _not(_length_span(source, m, not_), inner)
                 if literal is None:
                     break
-                found.append(Timed(time[1] if isinstance(time, tuple) else time,  # type: ignore[arg-type]
-                                   literal, span=_length_span(source, m, whole)))
+                found.append(_timed(_length_span(source, m, whole), time[1] if isinstance(time, tuple) else time,
+                                    literal))
                 end = m.end()
             return (tuple(found), end) if found else None
 
@@ -284,6 +285,7 @@ def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int
 
 
 _typed_name = fast_constructor(TypedName)
+_timed = fast_constructor(Timed)
 _type_name = fast_constructor(TypeName)
 #: marks `(over all L)` among the times of timed literals (the others are the grammar's time points)
 OVER = "over"
@@ -609,6 +611,7 @@ def _compiled_scanner(classes: CharacterClasses, words: Words, hard: frozenset[s
     assert speedups is not None
     number = classes.number
 
+    @lru_cache(maxsize=4096)  # called for every number of an :init: most are repeats
     def number_value(word: str) -> int | Fraction | None:
         return _number_or_none(word) if number.fullmatch(word) else None
 

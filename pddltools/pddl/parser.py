@@ -26,7 +26,7 @@ from lark.lexer import PatternRE, PatternStr
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, read_source, warning
 from pddltools.pddl import ast
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
-from pddltools.pddl.fastpath import Terminals, Words, build_scanners
+from pddltools.pddl.fastpath import Terminals, Words, _typed_name, build_scanners
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
 from pddltools.syntax.errors import ParseError
 from pddltools.syntax.frozen import fast_constructor
@@ -133,10 +133,11 @@ class Builder(Transformer[Tok, Any]):
                 # in object lists IPC files have it (woodworking): nothing is lost by ignoring it
                 self._warn("W102", f"'- {_type_text(item)}' gives a type to no names; it is ignored", start, end)
                 continue
-            out.extend(ast.TypedName(_intern(t.value), item, span=Span(self.source, t.start_pos, item.span.end))
-                       for t in pending)
+            source, end = self.source, item.span.end
+            out += [_typed_name(_new_span(source, t.start_pos, end - t.start_pos), _intern(t.value), item)
+                    for t in pending]
             pending = []
-        out.extend(ast.TypedName(_intern(t.value), None, span=self._tok(t)) for t in pending)
+        out += [_typed_name(self._tok(t), _intern(t.value), None) for t in pending]
         return tuple(out)
 
     typed_names = _typed

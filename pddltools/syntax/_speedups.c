@@ -756,9 +756,13 @@ static PyTypeObject ScannerType = {
 static PyObject *lastindex_name, *span_name;
 
 typedef struct {
-    PyObject *callback; /* NULL: `?rule: x` passes its child through, only the state changes */
+    PyObject *callback; /* NULL: the value is the one kept child, or (as_list) the kept children */
     Py_ssize_t size;
     int origin;
+    int as_list;
+    Py_ssize_t nkeep;   /* -1: the callback gets every child; else it gets the `keep` ones */
+    int *keep;          /* picks, as pddltools/syntax/reductions.py numbers them: i >= 0 child i,
+                           -1 None (an empty `[x]`), -(i + 2) the items of child i (a list) */
 } Rule;
 
 typedef struct {
@@ -832,6 +836,60 @@ driver_accepts(DriverObject *d, Stack *st, int terminal)
     }
 }
 
+/* The children rule `r`'s callback gets, from the top `r->size` of `values` (of size `n`): what Lark's
+ * child filter would pass it. A spliced list that comes first is extended in place, not copied (a
+ * left-recursive `x*`): it is a value only the parser holds. */
+static PyObject *
+pick_children(Rule *r, PyObject *values, Py_ssize_t n)
+{
+    PyObject **top = &PyList_GET_ITEM(values, n - r->size);
+    PyObject *out = NULL;
+    Py_ssize_t j = 0;
+    if (r->nkeep > 0 && r->keep[0] < -1) {
+        out = Py_NewRef(top[-r->keep[0] - 2]);
+        if (!PyList_CheckExact(out)) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "a spliced child is not a list");
+            return NULL;
+        }
+        j = 1;
+    } else {
+        Py_ssize_t plain = 0;
+        for (Py_ssize_t i = 0; i < r->nkeep; i++)
+            plain += r->keep[i] >= -1;
+        if (plain == r->nkeep) { /* no splicing: the list has its final size now */
+            out = PyList_New(r->nkeep);
+            if (out == NULL)
+                return NULL;
+            for (Py_ssize_t i = 0; i < r->nkeep; i++) {
+                int k = r->keep[i];
+                PyList_SET_ITEM(out, i, Py_NewRef(k < 0 ? Py_None : top[k]));
+            }
+            return out;
+        }
+        out = PyList_New(0);
+        if (out == NULL)
+            return NULL;
+    }
+    for (; j < r->nkeep; j++) {
+        int k = r->keep[j];
+        int failed;
+        if (k >= -1)
+            failed = PyList_Append(out, k < 0 ? Py_None : top[k]);
+        else if (PyList_CheckExact(top[-k - 2]))
+            failed = PyList_SetSlice(out, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, top[-k - 2]);
+        else {
+            PyErr_SetString(PyExc_TypeError, "a spliced child is not a list");
+            failed = -1;
+        }
+        if (failed) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
 /* Shifts `token` of `terminal` after the reductions it calls for. 0 on success; 1 if the parser
  * cannot take it (its state is then on top of the stack); -1 on a Python error. */
 static int
@@ -848,13 +906,24 @@ driver_feed(DriverObject *d, Stack *st, PyObject *values, int terminal, PyObject
             return PyList_Append(values, token);
         }
         Rule *r = &d->rules[-a - 1];
-        if (r->callback == NULL) {
+        if (r->callback == NULL && !r->as_list && r->nkeep < 0) {
             st->items[st->size - 1] = d->go[st->items[st->size - 2] * d->nnonterminals + r->origin];
             continue;
         }
         Py_ssize_t n = PyList_GET_SIZE(values);
         PyObject *children;
-        if (r->size) {
+        if (r->nkeep >= 0) {
+            children = pick_children(r, values, n);
+            if (children == NULL)
+                return -1;
+            if (r->size) {
+                if (PyList_SetSlice(values, n - r->size, n, NULL) < 0) {
+                    Py_DECREF(children);
+                    return -1;
+                }
+                st->size -= r->size;
+            }
+        } else if (r->size) {
             children = PyList_GetSlice(values, n - r->size, n);
             if (children == NULL || PyList_SetSlice(values, n - r->size, n, NULL) < 0) {
                 Py_XDECREF(children);
@@ -866,7 +935,11 @@ driver_feed(DriverObject *d, Stack *st, PyObject *values, int terminal, PyObject
             if (children == NULL)
                 return -1;
         }
-        PyObject *value = PyObject_CallOneArg(r->callback, children);
+        PyObject *value;
+        if (r->callback != NULL)
+            value = PyObject_CallOneArg(r->callback, children);
+        else
+            value = Py_NewRef(r->as_list ? children : PyList_GET_ITEM(children, 0));
         Py_DECREF(children);
         if (value == NULL)
             return -1;
@@ -1152,12 +1225,46 @@ driver_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         d->group_terminal[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(groups, i));
     for (int i = 0; i < d->nrules; i++) {
         PyObject *rule = PyTuple_GET_ITEM(rules, i);
-        PyObject *callback;
-        if (!PyArg_ParseTuple(rule, "Oni", &callback, &d->rules[i].size, &d->rules[i].origin)) {
+        PyObject *callback, *keep;
+        d->rules[i].nkeep = -1;
+        if (!PyArg_ParseTuple(rule, "OniOp", &callback, &d->rules[i].size, &d->rules[i].origin, &keep,
+                              &d->rules[i].as_list)) {
             Py_DECREF(d);
             return NULL;
         }
         d->rules[i].callback = callback == Py_None ? NULL : Py_NewRef(callback);
+        if (keep != Py_None) {
+            Py_ssize_t nkeep = PyTuple_Check(keep) ? PyTuple_GET_SIZE(keep) : -1;
+            int valid = nkeep >= 0 && (callback != Py_None || nkeep == 1 || d->rules[i].as_list);
+            d->rules[i].keep = valid ? PyMem_Malloc(sizeof(int) * (nkeep + 1)) : NULL;
+            if (d->rules[i].keep == NULL) {
+                Py_DECREF(d);
+                if (valid)
+                    return PyErr_NoMemory();
+                PyErr_SetString(PyExc_ValueError, "keep: None or a tuple of child indices (one without a callback)");
+                return NULL;
+            }
+            d->rules[i].nkeep = nkeep;
+            for (Py_ssize_t j = 0; j < nkeep; j++) {
+                long k = PyLong_AsLong(PyTuple_GET_ITEM(keep, j));
+                if (k < -1 - d->rules[i].size || k >= d->rules[i].size) {
+                    if (!PyErr_Occurred())
+                        PyErr_SetString(PyExc_ValueError, "keep: a child index out of the rule's range");
+                    Py_DECREF(d);
+                    return NULL;
+                }
+                d->rules[i].keep[j] = (int)k;
+            }
+            if (callback == Py_None && !d->rules[i].as_list && d->rules[i].keep[0] < -1) {
+                PyErr_SetString(PyExc_ValueError, "a rule without a callback passes one child through, not a list");
+                Py_DECREF(d);
+                return NULL;
+            }
+        } else if (callback == Py_None && !d->rules[i].as_list && d->rules[i].size != 1) {
+            PyErr_SetString(PyExc_ValueError, "a rule without a callback passes its one child through");
+            Py_DECREF(d);
+            return NULL;
+        }
     }
     for (Py_ssize_t i = 0; i < d->nfast; i++) {
         PyObject *scanner;
@@ -1210,6 +1317,9 @@ driver_dealloc(DriverObject *d)
     PyObject_GC_UnTrack(d);
     driver_clear(d);
     PyMem_Free(d->group_terminal);
+    if (d->rules != NULL)
+        for (int i = 0; i < d->nrules; i++)
+            PyMem_Free(d->rules[i].keep);
     PyMem_Free(d->rules);
     PyMem_Free(d->fast_terminal);
     PyMem_Free(d->action);

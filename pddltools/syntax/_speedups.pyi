@@ -31,7 +31,8 @@ class Driver:
 
     def __init__(self, *, match: Callable[[str, int], Any], group_terminals: tuple[int, ...],
                  terminal_names: tuple[str, ...], keywords: tuple[dict[str, int] | None, ...], nstates: int,
-                 action: bytes, nnonterminals: int, goto: bytes, rules: tuple[tuple[Any, int, int], ...],
+                 action: bytes, nnonterminals: int, goto: bytes,
+                 rules: tuple[tuple[Any, int, int, tuple[int, ...] | None, bool], ...],
                  error_terminal: int, trigger_terminal: int,
                  fast_paths: tuple[tuple[int, Callable[[str, int, Source], tuple[object, int] | None]], ...],
                  max_stack: int, token: Maker) -> None: ...

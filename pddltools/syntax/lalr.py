@@ -6,6 +6,8 @@ several Python calls per token: a generator hand-off, a `Token` with eight field
 token and hashing `Rule` objects per reduction. `FastParser` keeps everything Lark derived from the
 grammar — the tables, the callbacks, the terminals — and only replaces that loop with one that lexes
 (one compiled regular expression, see `lexing.compile_terminals`), shifts and reduces.
+Lark's wrappers around the callbacks are not called either: `reductions.direct_reductions` reads
+each rule's plan off them once, and the loop picks the kept children itself (see `_reduce`).
 `tests/test_lalr.py` proves it builds the same trees as Lark's own loop.
 
 Fast paths (see `lexing.GrammarLexer`) work the same way: at a trigger token the driver asks its
@@ -37,6 +39,7 @@ from pddltools.syntax.lexing import (
     tokens,
     try_fast_paths,
 )
+from pddltools.syntax.reductions import LIST, direct_reductions, pick
 
 END = "$END"
 
@@ -70,10 +73,11 @@ class FastParser:
                  fast_paths: Mapping[str, Scanner] | None = None, max_stack: int = 0, compiled: bool = True) -> None:
         lalr = lark.parser.parser  # ParsingFrontend -> LALR_Parser
         table = lalr._parse_table
-        callbacks = lalr.parser.callbacks
+        plans = direct_reductions(lark, lalr.parser.callbacks)
         self.start_states: dict[str, Any] = table.start_states
         self.end_states: dict[str, Any] = table.end_states
-        # actions[state][terminal]: a target state (shift) or (callback, size, goto by state) (reduce)
+        # actions[state][terminal]: a target state (shift) or (callback, size, origin, keep) (reduce;
+        # callback and keep: see `reductions`)
         self.actions: dict[Any, dict[str, Any]] = {}
         self.goto: dict[Any, dict[str, Any]] = {}
         for state, entries in table.states.items():
@@ -86,8 +90,8 @@ class FastParser:
                 if action is Shift:
                     (acts if symbol.isupper() or symbol == END else gotos)[symbol] = arg
                 else:
-                    callback = None if _passes_child_through(arg) else callbacks[arg]
-                    acts[symbol] = (callback, len(arg.expansion), sys.intern(str(arg.origin.name)))
+                    callback, keep = plans[arg]
+                    acts[symbol] = (callback, len(arg.expansion), sys.intern(str(arg.origin.name)), keep)
             self.actions[state] = acts
             self.goto[state] = gotos
         lexer_conf = lark.lexer_conf
@@ -119,7 +123,7 @@ class FastParser:
                         if entry.__class__ is tuple}
         nonterminals = sorted({n for gotos in self.goto.values() for n in gotos} | rule_origins)
         nonterminal_id = {n: i for i, n in enumerate(nonterminals)}
-        rules: dict[tuple[Any, int, str], int] = {}
+        rules: dict[tuple[Any, int, str, tuple[int, ...] | None], int] = {}
         action = array("i", bytes(4 * len(self.states) * len(self.terminals)))
         goto = array("i", [-1]) * (len(self.states) * len(nonterminals))
         for state, acts in self.actions.items():
@@ -141,8 +145,8 @@ class FastParser:
         return speedups.Driver(
             match=self.pattern.match, group_terminals=tuple(groups), terminal_names=tuple(self.terminals),
             keywords=keywords, nstates=len(self.states), action=action.tobytes(), nnonterminals=len(nonterminals),
-            goto=goto.tobytes(), rules=tuple((callback, size, nonterminal_id[origin])
-                                             for (callback, size, origin) in rules),
+            goto=goto.tobytes(), rules=tuple((None if callback is LIST else callback, size, nonterminal_id[origin],
+                                              keep, callback is LIST) for (callback, size, origin, keep) in rules),
             error_terminal=terminal_id[ERROR], trigger_terminal=terminal_id.get(self.trigger, -1),
             fast_paths=tuple((terminal_id[name], scan) for name, scan in self.fast_paths.items()),
             max_stack=min(self.max_stack, sys.maxsize), token=speedups.Maker(Tok, ("type", "value", "start_pos",
@@ -160,7 +164,7 @@ class FastParser:
         stack = list(stack)
         goto = self.goto
         while True:
-            _, size, origin = entry
+            size, origin = entry[1], entry[2]
             if size:
                 del stack[-size:]
             stack.append(goto[stack[-1]][origin])
@@ -252,10 +256,12 @@ class FastParser:
                 return values[-1]
 
 
-def _reduce(entry: tuple[Any, int, str], stack: list[Any], values: list[Any], goto: dict[Any, dict[str, Any]]) -> None:
-    """Reduce by the rule of `entry`: its callback builds the value from the children's values."""
-    callback, size, origin = entry
-    if callback is None:  # `?rule: x`: the child is the value, only the state changes
+def _reduce(entry: tuple[Any, int, str, tuple[int, ...] | None], stack: list[Any], values: list[Any],
+            goto: dict[Any, dict[str, Any]]) -> None:
+    """Reduce by the rule of `entry`: its callback builds the value from the kept children's values
+    (no callback: the one kept child is the value)."""
+    callback, size, origin, keep = entry
+    if callback is None and keep is None:  # `?rule: x`: the child is the value, only the state changes
         stack[-1] = goto[stack[-2]][origin]
         return
     if size:
@@ -264,19 +270,10 @@ def _reduce(entry: tuple[Any, int, str], stack: list[Any], values: list[Any], go
         del stack[-size:]
     else:
         children = []
-    values.append(callback(children))
+    if keep is not None:
+        children = pick(children, keep)
+    values.append(children[0] if callback is None else children if callback is LIST else callback(children))
     stack.append(goto[stack[-1]][origin])
-
-
-def _passes_child_through(rule: Any) -> bool:
-    """Whether Lark's callback for `rule` returns its only child unchanged: an inlined `?rule` with one
-    kept symbol and no alias (Lark's ExpandSingleChild), which the loop can skip."""
-    if len(rule.expansion) != 1 or not rule.options.expand1 or rule.alias:
-        return False
-    symbol = rule.expansion[0]
-    if symbol.is_term:
-        return not symbol.filter_out
-    return not symbol.name.startswith("_")
 
 
 def _expected(actions: dict[str, Any]) -> set[str]:
