@@ -18,8 +18,8 @@ from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import FluentValue, GroundAtom, GroundFluent, Number, State, normal, show_atom
 
-_ADDITIVE = ("increase", "decrease")
-_SCALING = ("scale-up", "scale-down")
+_ADDITIVE = frozenset(("increase", "decrease"))
+_SCALING = frozenset(("scale-up", "scale-down"))
 
 
 @dataclass(slots=True)
@@ -89,6 +89,14 @@ def resolve(state: State, effects: Effects) -> dict[GroundFluent, FluentValue]:
     """The new value of every updated fluent, or `EffectConflict` when the updates disagree."""
     values: dict[GroundFluent, FluentValue] = {}
     for key, ops in effects.updates.items():
+        if len(ops) == 1 and ops[0][0] in _ADDITIVE:  # one increase or decrease: most numeric effects
+            old = state.values.get(key)
+            if old is None or isinstance(old, str):
+                raise UndefinedValue(show_atom(key))
+            op, v = ops[0]
+            assert not isinstance(v, str)
+            values[key] = normal(old + v if op == "increase" else old - v)
+            continue
         kinds = {op for op, _ in ops}
         if "assign" in kinds:
             assigned = {v for op, v in ops if op == "assign"}
@@ -101,13 +109,13 @@ def resolve(state: State, effects: Effects) -> dict[GroundFluent, FluentValue]:
         old = state.values.get(key)
         if old is None or isinstance(old, str):
             raise UndefinedValue(show_atom(key))
-        if kinds <= set(_ADDITIVE):
+        if kinds <= _ADDITIVE:
             delta: Number = 0
             for op, v in ops:
                 assert not isinstance(v, str)
                 delta = delta + v if op == "increase" else delta - v
             values[key] = normal(old + delta)
-        elif kinds <= set(_SCALING):
+        elif kinds <= _SCALING:
             result: Number = old
             for op, v in ops:
                 assert not isinstance(v, str)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pddltools.pddl import ast
 from pddltools.semantics.errors import UnboundVariable
 from pddltools.semantics.grounding import Binding
-from pddltools.semantics.state import GroundAtom, State
+from pddltools.semantics.state import FluentValue, GroundAtom, GroundFluent, State
 
 if TYPE_CHECKING:
     from pddltools.semantics.apply import Effects
@@ -27,6 +27,15 @@ if TYPE_CHECKING:
 Holds = Callable[[Binding, State], bool]
 #: adds the ground effects of one effect node to `Effects`
 Collect = Callable[[Binding, State, "Effects"], None]
+
+#: The numeric comparisons (`=` also of objects), shared with `Evaluator._comparison`.
+COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "=": lambda a, b: bool(a == b),
+    "<": lambda a, b: bool(a < b),
+    "<=": lambda a, b: bool(a <= b),
+    ">": lambda a, b: bool(a > b),
+    ">=": lambda a, b: bool(a >= b),
+}
 
 
 def key_maker(atom: ast.Atom) -> Callable[[Binding], GroundAtom] | None:
@@ -88,8 +97,44 @@ def compile_formula(ev: Evaluator, f: ast.Formula) -> Holds:
     elif isinstance(f, ast.Imply):
         condition, consequence = ev.compiled(f.condition), ev.compiled(f.consequence)
         return lambda b, s: not condition(b, s) or consequence(b, s)
+    elif isinstance(f, ast.Comparison):
+        compare = _compile_comparison(f)
+        if compare is not None:
+            return compare
     general: Callable[[Any, Binding, State], bool] = ev.dispatch[type(f)]
     return lambda b, s: general(f, b, s)
+
+
+def _operand(expr: ast.Expression) -> tuple[GroundFluent | None, FluentValue | None] | None:
+    """`(key, None)` for a 0-ary fluent, `(None, value)` for a literal, None for anything else."""
+    if isinstance(expr, ast.FunctionTerm) and not expr.args:
+        return (expr.function,), None
+    if isinstance(expr, ast.Number):
+        return None, expr.value
+    return None
+
+
+def _compile_comparison(f: ast.Comparison) -> Holds | None:
+    """A comparison of 0-ary fluents and literals (most numeric and PDDL+ conditions) as one read of
+    each value: `Evaluator._comparison`'s meaning (an undefined value makes it false, objects compare
+    only for equality) without its walk and its exception for an undefined fluent."""
+    left, right = _operand(f.left), _operand(f.right)
+    if left is None or right is None:
+        return None
+    (left_key, left_value), (right_key, right_value) = left, right
+    op = f.op
+    test = COMPARE[op]
+
+    def compare(b: Binding, s: State) -> bool:
+        values = s.values
+        a = left_value if left_key is None else values.get(left_key)
+        c = right_value if right_key is None else values.get(right_key)
+        if a is None or c is None:
+            return False
+        if isinstance(a, str) or isinstance(c, str):
+            return op == "=" and a == c
+        return test(a, c)
+    return compare
 
 
 def compile_effect(ev: Evaluator, effect: ast.Node, general: Callable[[ast.Node, Binding, State, Effects], None]
@@ -106,6 +151,10 @@ def compile_effect(ev: Evaluator, effect: ast.Node, general: Callable[[ast.Node,
         add = key_maker(effect)
         if add is not None:
             return lambda b, s, out: out.adds.add(_key(add, b))
+    if isinstance(effect, ast.Assign) and not effect.fluent.args and isinstance(effect.value, ast.Number):
+        # `(increase (opened) 1)`: the key and the value are the same at every call
+        key, update = (effect.fluent.function,), (effect.op, effect.value.value)
+        return lambda b, s, out: out.updates.setdefault(key, []).append(update)
     if isinstance(effect, ast.Not) and isinstance(effect.body, ast.Atom):
         delete = key_maker(effect.body)
         if delete is not None:

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pddltools.pddl import ast
-from pddltools.semantics.compiled import Collect, Holds, compile_effect, compile_formula
+from pddltools.semantics.compiled import COMPARE, Collect, Holds, compile_effect, compile_formula
 from pddltools.semantics.derived import strata
 from pddltools.semantics.errors import ArithmeticFault, UnboundVariable, UndefinedValue, Unsupported
 from pddltools.semantics.grounding import Binding, Grounder, Value
@@ -44,13 +44,6 @@ if TYPE_CHECKING:
     from pddltools.semantics.apply import Effects
     from pddltools.semantics.derivation import Derivation, Layers
 
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "=": lambda a, b: bool(a == b),
-    "<": lambda a, b: bool(a < b),
-    "<=": lambda a, b: bool(a <= b),
-    ">": lambda a, b: bool(a > b),
-    ">=": lambda a, b: bool(a >= b),
-}
 
 
 # How `candidates` reads an argument of the atom it matches: a constant, a variable bound by the
@@ -363,7 +356,7 @@ class Evaluator:
         if isinstance(left, str) or isinstance(right, str):
             # objects compare only for (in)equality
             return f.op == "=" and left == right
-        return _COMPARE[f.op](left, right)
+        return COMPARE[f.op](left, right)
 
     # ----------------------------------------------------------------------------------------------
     # Derived predicates

@@ -44,7 +44,7 @@ from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
-from pddltools.validate.resolve import resolve
+from pddltools.validate.resolve import resolve_step
 from pddltools.validate.verdict import finish, invalid_step
 
 if TYPE_CHECKING:
@@ -294,7 +294,7 @@ def validate_pddlplus(task: GroundedTask, plan: Plan, name: str, delta: Fraction
 
 
 def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanReport:
-    actions = resolve(task, plan)
+    actions = _resolve(task, plan)
     recorder = world.recorder
     for written, action in zip(plan.steps, actions, strict=True):
         if written.time is None:
@@ -359,6 +359,20 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     if not report.valid:
         report = replace(report, failed_time=end)
     return report
+
+
+def _resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
+    """`resolve`, each distinct step checked and grounded once: a long PDDL+ plan repeats a few actions
+    (open, close) thousands of times. The first step at fault is still the one reported."""
+    seen: dict[tuple[str, tuple[str, ...], Fraction | None], GroundAction] = {}
+    actions: list[GroundAction] = []
+    for step in plan.steps:
+        key = (step.name, step.args, step.duration)
+        action = seen.get(key)
+        if action is None:
+            action = seen[key] = resolve_step(task, step)
+        actions.append(action)
+    return actions
 
 
 def _preconditions(task: GroundedTask, world: _World, happening: list[tuple[PlanFileStep, GroundAction]],

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, error
-from pddltools.pddl.exact_numbers import NumberOutOfRange, check_size
+from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 
 _TOKEN = re.compile(r";[^\n]*|\s+|[()\[\]]|[^\s()\[\];]+")
 
@@ -62,18 +62,20 @@ class Plan:
 
 def _number(text: str, span: Span, what: str, step: int) -> Fraction:
     try:
-        check_size(text)  # `1e100000000` would be exact, and as slow to build as it is long
-        value = Fraction(text)
+        # the literal reader bounds the size (`1e100000000` would be exact, and as slow to build as it
+        # is long) and reads plain decimals, the usual plan times, without Fraction's string parser
+        value = parse_number(text)
     except NumberOutOfRange as exc:
         raise PlanError("syntax", error("V001", f"{what}: {exc}", span), step) from None
     except (ValueError, ZeroDivisionError):
         raise PlanError("syntax", error("V001", f"{what} {text!r} is not a number", span), step) from None
-    return value
+    return value if isinstance(value, Fraction) else Fraction(value)
 
 
 # One well-formed step on a line of its own, the way planners write them: the fast path.
-_LINE = re.compile(r"[ \t]*(?:([^\s()\[\];:]+):[ \t]*)?\([ \t]*([^\s()\[\];]+)((?:[ \t]+[^\s()\[\];]+)*)[ \t]*\)"
-                   r"(?:[ \t]*\[[ \t]*([^\s()\[\];]+)[ \t]*\])?[ \t]*(?:;[^\n]*)?\r?")
+# Group 2 is the step as written, duration included: its span (from the time, when there is one).
+_LINE = re.compile(r"[ \t]*(?:([^\s()\[\];:]+):[ \t]*)?(\([ \t]*([^\s()\[\];]+)((?:[ \t]+[^\s()\[\];]+)*)[ \t]*\)"
+                   r"(?:[ \t]*\[[ \t]*([^\s()\[\];]+)[ \t]*\])?)[ \t]*(?:;[^\n]*)?\r?")
 _BLANK = re.compile(r"[ \t]*(?:;[^\n]*)?\r?")
 
 
@@ -104,11 +106,9 @@ def _read_lines(source: Source) -> Plan | None:
             if blank_match(line) is None:
                 return None
         else:
-            time_text, name, args, duration_text = found.groups()
+            time_text, _, name, args, duration_text = found.groups()
             index = len(steps) + 1
-            begin = offset + found.start(1) if time_text else offset + line.index("(")
-            end_char = "]" if duration_text else ")"
-            span = Span(source, begin, offset + line.rindex(end_char, 0, len(line.split(";", 1)[0])) + 1)
+            span = Span(source, offset + found.start(1 if time_text else 2), offset + found.end(2))
             try:
                 time = _number(time_text, span, "the step time", index) if time_text else None
                 duration = _number(duration_text, span, "the duration", index) if duration_text else None
