@@ -18,9 +18,10 @@ def _grammars_digest() -> str:
 
 def grammars_digest(folder: Path) -> str:
     """A digest of every grammar the package ships. Lark's own check hashes only the grammar it is
-    given, not the files that grammar imports (hddl.lark imports pddl.lark), and processes running
-    different versions of the package would otherwise take turns rewriting one file."""
-    digest = hashlib.sha256()
+    given, not the files that grammar imports (hddl.lark imports pddl.lark); and it counts the grammar
+    folder among the options, so two installations (two virtual environments, say) would otherwise take
+    turns rebuilding and rewriting one file, each with its own numbering of the parser's states."""
+    digest = hashlib.sha256(str(folder.resolve()).encode())  # Lark's check covers its import paths
     for grammar in sorted(folder.iterdir(), key=lambda g: g.name):
         if grammar.name.endswith(".lark"):
             digest.update(grammar.name.encode() + b"\0" + grammar.read_bytes())

@@ -31,3 +31,10 @@ def test_the_cache_file_names_the_tag_the_grammars_and_lark(tmp_path: Path, monk
     name = Path(where).name
     assert name.startswith("hddl-hddllexer-") and larkcache._grammars_digest() in name
     assert Path(where).parent == tmp_path / "pddltools"
+
+
+def test_two_installations_use_two_files(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "pddl.lark").write_text("start: \"a\"\n")
+    assert larkcache.grammars_digest(tmp_path / "a") != larkcache.grammars_digest(tmp_path / "b")
