@@ -690,6 +690,21 @@ def scanner_pairs() -> tuple[tuple[Callable[..., Any], ...], tuple[Callable[...,
     return compiled, python
 
 
+def scanner_mismatches(compiled: Callable[..., Any], python: Callable[..., Any],
+                       texts: list[str]) -> list[tuple[str, Any, Any]]:
+    """The texts (each alone and after a prefix) on which two scanners differ: (text, end, end)."""
+    failures = []
+    for text in texts:
+        for prefix in ("", "(and ", "xyz\n "):
+            whole = prefix + text
+            source = Source(whole)
+            got = compiled(whole, len(prefix), source)
+            want = python(whole, len(prefix), source)
+            if fingerprint(got, source) != fingerprint(want, source):
+                failures.append((whole, got and got[1], want and want[1]))
+    return failures
+
+
 LITERAL_TEXTS = [
     "(p a)", "(p)", "(p )", " (p ?x ?y) (q a ?x)\n(r)", "(P A ?X)", "(not (p a))", "(NOT(p a))", "(not ;c\n(p a) )",
     "(p a ;comment é (q)\n b)", "(p;c\na)", "\t\f\r\n(p a)", "(at ?t ?c)", "(over a) (start b) (number c) (end)",
@@ -722,16 +737,7 @@ def test_flat_scanner_spot_checks(index: int) -> None:
     assert speedups is not None
     assert isinstance(compiled[index], speedups.FlatScanner)
     texts = LITERAL_TEXTS if index == 0 else INIT_TEXTS
-    failures = []
-    for text in texts:
-        for prefix in ("", "(and ", "xyz\n "):
-            whole = prefix + text
-            source = Source(whole)
-            got = compiled[index](whole, len(prefix), source)
-            want = python[index](whole, len(prefix), source)
-            if fingerprint(got, source) != fingerprint(want, source):
-                failures.append((whole, got and got[1], want and want[1]))
-    assert failures == []
+    assert scanner_mismatches(compiled[index], python[index], texts) == []
 
 
 TIMED_TEXTS = [
@@ -749,16 +755,7 @@ def test_timed_scanners_compiled_and_python_agree(index: int) -> None:
     """The timed-literal scanners read their inner literal with the literal scanner, compiled or not:
     both give the same nodes, spans and end, or both decline."""
     compiled, python = scanner_pairs()
-    failures = []
-    for text in TIMED_TEXTS:
-        for prefix in ("", "(and ", "xyz\n "):
-            whole = prefix + text
-            source = Source(whole)
-            got = compiled[index](whole, len(prefix), source)
-            want = python[index](whole, len(prefix), source)
-            if fingerprint(got, source) != fingerprint(want, source):
-                failures.append((whole, got and got[1], want and want[1]))
-    assert failures == []
+    assert scanner_mismatches(compiled[index], python[index], TIMED_TEXTS) == []
 
 
 def test_timed_scanner_reads_each_literal_once_and_only_its_times() -> None:
