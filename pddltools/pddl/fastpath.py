@@ -257,13 +257,16 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
                 inner = scan_literals(text, m.end(), source)
                 if inner is None or len(inner[0]) != 1:  # type: ignore[arg-type]
                     break
-                closing = close(text, inner[1])
-                if closing is None:
+                literal_end = inner[1]
+                if text.startswith(w.close, literal_end):  # the usual `...))`: no expression needed
+                    end = literal_end + len(w.close)
+                elif (closing := close(text, literal_end)) is not None:
+                    end = closing.end()
+                else:
                     break
                 begin = m.start(whole)
-                found.append(_timed(_span(source, begin, closing.end() - begin),
+                found.append(_timed(_span(source, begin, end - begin),
                                     time[1] if isinstance(time, tuple) else time, inner[0][0]))  # type: ignore[index]
-                end = closing.end()
             return (tuple(found), end) if found else None
 
         return scan
