@@ -225,38 +225,48 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
         scan_literals = _compiled_scanner(classes, w, hard, False, scan_literals)
         scan_init = _compiled_scanner(classes, w, hard, True, scan_init)
     end_word = _word_end(t.name)
-    timed_rx = re.compile(
-        rf"{ws}(?P<whole>{o}{ws}(?:{re.escape(w.at)}{end_word}{ws}(?P<at>{name})|{re.escape(w.over)}{end_word}{ws}"
-        rf"(?P<over>{name})){ws}(?:" + atom("pos", term) + "|" + negation + ")"
-        rf"{ws}{c})", CASELESS)
+    # A timed literal is read in three steps: its head up to the time, the one flat literal (by the
+    # literal scanner, compiled where built: the literal was most of the cost), and its closing.
+    timed_head = re.compile(
+        rf"{ws}(?P<whole>{o}){ws}(?:{re.escape(w.at)}{end_word}{ws}(?P<at>{name})|{re.escape(w.over)}{end_word}{ws}"
+        rf"(?P<over>{name}))", CASELESS)
+    timed_close = re.compile(rf"{ws}{c}")
 
     def timed_scanner(times: frozenset[object]) -> Scanner:
         """`(at start L)`, `(at end L)` and (in conditions) `(over all L)` for flat literals L."""
-        g = timed_rx.groupindex
+        g = timed_head.groupindex
         whole, at, over = g["whole"], g["at"], g["over"]
-        pos_, pos_p, pos_a = g["pos"], g["pos_p"], g["pos_a"]
-        not_, neg, neg_p, neg_a = g["not"], g["neg"], g["neg_p"], g["neg_a"]
-        atom_at = _atom_builder(hard, args)
-        match = timed_rx.match
+        head = timed_head.match
+        close = timed_close.match
+        # the time words as written, lowered once; one table per keyword (`(over start` is no time)
+        at_times: dict[str, object] = {}
+        over_times: dict[str, object] = {}
 
         def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
             found: list[Timed] = []
             end = pos
-            while (m := match(text, end)) is not None:
-                time = m.group(at).lower() if m.start(at) >= 0 else (OVER, m.group(over).lower())
+            while (m := head(text, end)) is not None:
+                if m.start(at) >= 0:
+                    word = m.group(at)
+                    time = at_times.get(word) or at_times.setdefault(word, word.lower())
+                else:
+                    word = m.group(over)
+                    time = over_times.get(word) or over_times.setdefault(word, (OVER, word.lower()))
                 if time not in times:
                     break
-                literal: Atom | Not | None
-                if m.start(pos_) >= 0:
-                    literal = atom_at(m, pos_, pos_p, pos_a, text, source)
-                else:
-                    inner = atom_at(m, neg, neg_p, neg_a, text, source)
-                    literal = None if inner is None else _not(_length_span(source, m, not_), inner)
-                if literal is None:
+                inner = scan_literals(text, m.end(), source)
+                if inner is None or len(inner[0]) != 1:  # type: ignore[arg-type]
                     break
-                found.append(_timed(_length_span(source, m, whole), time[1] if isinstance(time, tuple) else time,
-                                    literal))
-                end = m.end()
+                literal_end = inner[1]
+                if text.startswith(w.close, literal_end):  # the usual `...))`: no expression needed
+                    end = literal_end + len(w.close)
+                elif (closing := close(text, literal_end)) is not None:
+                    end = closing.end()
+                else:
+                    break
+                begin = m.start(whole)
+                found.append(_timed(_span(source, begin, end - begin),
+                                    time[1] if isinstance(time, tuple) else time, inner[0][0]))  # type: ignore[index]
             return (tuple(found), end) if found else None
 
         return scan

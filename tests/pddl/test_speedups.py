@@ -690,6 +690,21 @@ def scanner_pairs() -> tuple[tuple[Callable[..., Any], ...], tuple[Callable[...,
     return compiled, python
 
 
+def scanner_mismatches(compiled: Callable[..., Any], python: Callable[..., Any],
+                       texts: list[str]) -> list[tuple[str, Any, Any]]:
+    """The texts (each alone and after a prefix) on which two scanners differ: (text, end, end)."""
+    failures = []
+    for text in texts:
+        for prefix in ("", "(and ", "xyz\n "):
+            whole = prefix + text
+            source = Source(whole)
+            got = compiled(whole, len(prefix), source)
+            want = python(whole, len(prefix), source)
+            if fingerprint(got, source) != fingerprint(want, source):
+                failures.append((whole, got and got[1], want and want[1]))
+    return failures
+
+
 LITERAL_TEXTS = [
     "(p a)", "(p)", "(p )", " (p ?x ?y) (q a ?x)\n(r)", "(P A ?X)", "(not (p a))", "(NOT(p a))", "(not ;c\n(p a) )",
     "(p a ;comment é (q)\n b)", "(p;c\na)", "\t\f\r\n(p a)", "(at ?t ?c)", "(over a) (start b) (number c) (end)",
@@ -722,16 +737,45 @@ def test_flat_scanner_spot_checks(index: int) -> None:
     assert speedups is not None
     assert isinstance(compiled[index], speedups.FlatScanner)
     texts = LITERAL_TEXTS if index == 0 else INIT_TEXTS
-    failures = []
-    for text in texts:
-        for prefix in ("", "(and ", "xyz\n "):
-            whole = prefix + text
-            source = Source(whole)
-            got = compiled[index](whole, len(prefix), source)
-            want = python[index](whole, len(prefix), source)
-            if fingerprint(got, source) != fingerprint(want, source):
-                failures.append((whole, got and got[1], want and want[1]))
-    assert failures == []
+    assert scanner_mismatches(compiled[index], python[index], texts) == []
+
+
+TIMED_TEXTS = [
+    "(at start (p a))", "(at end (not (p ?x)))", "(over all (q a ?x))", "(AT START (P A))", "(at  end(p))",
+    "(over all;c\n(p a);d\n)", "(at start (p a) (q b))", "(at start (p a)", "(at start p)", "(at start (and (p)))",
+    "(at begin (p a))", "(over start (p a))", "(atstart (p a))", "(at start (p é))", "(at start (p a)) (at end (q b))",
+    "(at start (p a)) (over all (q b)) (at 5 (r))", "(at start (not (p a) (q)))", "(at start (= (f a) 3))",
+    "(at start (p a)) é", "(at\u00a0start (p a))", "(at start (p " + "a " * 300 + "))",
+]
+
+
+@needs_speedups
+@pytest.mark.parametrize("index", [3, 4], ids=["timed-conditions", "timed-effects"])
+def test_timed_scanners_compiled_and_python_agree(index: int) -> None:
+    """The timed-literal scanners read their inner literal with the literal scanner, compiled or not:
+    both give the same nodes, spans and end, or both decline."""
+    compiled, python = scanner_pairs()
+    assert scanner_mismatches(compiled[index], python[index], TIMED_TEXTS) == []
+
+
+def test_timed_scanner_reads_each_literal_once_and_only_its_times() -> None:
+    """`over all` is a time of conditions only; a timed literal holding two literals is declined."""
+    conditions, effects = build_scanners(real_terminals(), compiled=False)[3:]
+    text = "(at start (p a)) (over all (not (q ?x)))"
+    source = Source(text)
+    found = conditions(text, 0, source)
+    assert found is not None and found[1] == len(text)
+    assert [(t.time, t.span.start, t.span.length) for t in found[0]] == [("start", 0, 16), ("all", 17, 23)]
+    assert effects(text, 0, source) == ((found[0][0],), 16)
+    assert conditions("(at start (p a) (q b))", 0, Source("(at start (p a) (q b))")) is None
+
+
+@needs_speedups
+@pytest.mark.parametrize("text", TIMED_TEXTS)
+def test_timed_literals_in_a_domain_parse_alike_every_way(text: str) -> None:
+    assert_paths_agree("(define (domain d) (:requirements :durative-actions) (:predicates (p ?x) (q ?x ?y))"
+                       f" (:durative-action a :parameters (?x) :duration (= ?duration 1) :condition (and {text})"
+                       f" :effect (and {text})))")
 
 
 @needs_speedups
