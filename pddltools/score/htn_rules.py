@@ -21,7 +21,6 @@ and optimal tracks):
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from pddltools.score.rules import (
@@ -31,8 +30,10 @@ from pddltools.score.rules import (
     ProblemScore,
     Scores,
     group_runs,
+    log_time_points,
     rank,
     ratio,
+    suboptimal,
 )
 from pddltools.score.store import Run
 
@@ -42,11 +43,7 @@ TIME_LIMIT = 1800.0
 
 def agile_points(seconds: float, limit: float = TIME_LIMIT) -> float:
     """The time score of a problem solved in `seconds` under a limit of `limit` seconds."""
-    if seconds <= 1.0:
-        return 1.0
-    if seconds >= limit:
-        return 0.0
-    return min(1.0, 1.0 - math.log(seconds) / math.log(limit))
+    return log_time_points(seconds, limit)
 
 
 def htn_length(run: Run) -> int:
@@ -75,11 +72,8 @@ def score_htn(runs: Sequence[Run], rules: str) -> Scores:
     for problem, entries in sorted(by_problem.items()):
         solved = solved_by[problem]
         points, measures = _points(rules, solved)
-        if rules == "ipc2023-htn-opt" and measures:
-            best = min(measures.values())
-            best_by = min(name for name, n in measures.items() if n == best)
-            penalties.extend(Penalty(name, domain_of[problem], problem, n, best, best_by, solved[name].plan_hash)
-                             for name, n in sorted(measures.items()) if n > best)
+        if rules == "ipc2023-htn-opt" and solved:
+            penalties.extend(suboptimal(solved, domain_of[problem], problem, lambda run: float(htn_length(run))))
         for name, run in entries.items():
             problems.append(ProblemScore(name, domain_of[problem], problem, points.get(name, 0.0), run.status,
                                          measures.get(name)))

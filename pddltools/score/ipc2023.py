@@ -13,7 +13,6 @@ the entry (it is ranked after every qualified entry, its total shown as scored).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +22,7 @@ from pddltools.score.rules import (
     ProblemScore,
     Scores,
     group_runs,
+    log_time_points,
     problem_points,
     rank,
     suboptimal,
@@ -45,11 +45,7 @@ class Voided:
 
 def agile_points(cpu: float) -> float:
     """The agile score of a plan found in `cpu` seconds."""
-    if cpu < 1.0:
-        return 1.0
-    if cpu > AGILE_LIMIT:
-        return 0.0
-    return 1.0 - math.log(cpu) / math.log(AGILE_LIMIT)
+    return log_time_points(cpu, AGILE_LIMIT)
 
 
 def score_numeric(runs: Sequence[Run], rules: str, direction: Direction) -> Scores:

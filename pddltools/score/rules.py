@@ -232,13 +232,25 @@ def _length(run: Run) -> int:
     raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has no plan length")
 
 
-def suboptimal(solved: dict[str, Run], domain: str, problem: str) -> list[Penalty]:
-    costs = {name: quality(run) for name, run in solved.items()}
+def suboptimal(solved: dict[str, Run], domain: str, problem: str,
+               measure: Callable[[Run], float] = quality) -> list[Penalty]:
+    """The plans `measure` (the plan's cost, or an HTN plan's length) finds worse than the best solved one."""
+    costs = {name: measure(run) for name, run in solved.items()}
     best_name = min(costs, key=lambda n: (costs[n], n))
     best = costs[best_name]
     # A small tolerance: costs are floats read back from validated metric values.
     return [Penalty(name, domain, problem, cost, best, best_name, solved[name].plan_hash)
             for name, cost in sorted(costs.items()) if cost > best + 1e-9 * max(1.0, abs(best))]
+
+
+def log_time_points(seconds: float, limit: float) -> float:
+    """The IPC's agile time score (IPC-2020 HTN, IPC-2023 numeric and HTN): 1 within a second,
+    `1 - log t / log T` up to the time limit T, 0 from there on."""
+    if seconds <= 1.0:
+        return 1.0
+    if seconds >= limit:
+        return 0.0
+    return 1.0 - math.log(seconds) / math.log(limit)
 
 
 def rank(entries: Sequence[EntrantScore]) -> list[EntrantScore]:
