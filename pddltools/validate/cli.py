@@ -28,6 +28,7 @@ from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, worst
 
 if TYPE_CHECKING:
+    from pddltools.hddl.verify import HTNTask
     from pddltools.validate.report import PlanReport
     from pddltools.validate.trace import Trace
 
@@ -110,12 +111,17 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.trace and len(plans) != 1:
         stderr_console().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
         return ExitCode.USAGE
-    if domain.lower().endswith(".hddl"):  # HTN plans: pddltools/hddl/verify.py
-        from pddltools.hddl.verify_cli import run_htn
-
-        return run_htn(args, domain, problem, plans)
+    htn = domain.lower().endswith(".hddl")  # HTN plans: pddltools/hddl/verify.py
+    if htn and args.trace:
+        stderr_console().print("pddltools validate: --trace shows classical plans only, not HTN plans")
+        return ExitCode.USAGE
     try:
-        task = GroundedTask.load(domain, problem)
+        if htn:
+            from pddltools.hddl.verify import HTNTask
+
+            task: GroundedTask | HTNTask = HTNTask.load(domain, problem)
+        else:
+            task = GroundedTask.load(domain, problem)
     except Error as exc:
         if args.format == "json":
             print_json(envelope("validate", task_entries(domain, problem, exc.diagnostics),
@@ -124,11 +130,16 @@ def run_validate(args: argparse.Namespace) -> int:
             render_rich(exc.diagnostics, stderr_console())
         return ExitCode.USAGE
     trace: Trace | None = None
-    if args.trace:
-        from pddltools.validate.trace import Trace
-        trace = Trace(task)
-    reports = [validate_plan(task, Path(plan), epsilon=args.epsilon, tolerance=args.tolerance, name=plan,
-                             recorder=trace, delta=args.delta) for plan in plans]
+    if isinstance(task, GroundedTask):
+        if args.trace:
+            from pddltools.validate.trace import Trace
+            trace = Trace(task)
+        reports = [validate_plan(task, Path(plan), epsilon=args.epsilon, tolerance=args.tolerance, name=plan,
+                                 recorder=trace, delta=args.delta) for plan in plans]
+    else:
+        from pddltools.hddl.verify import verify_plan
+
+        reports = [verify_plan(task, plan, name=plan) for plan in plans]
     if args.format == "json":
         entries = [plan_entry(r.to_json()) for r in reports]
         if trace is not None:
