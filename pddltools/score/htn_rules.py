@@ -25,10 +25,10 @@ from collections.abc import Sequence
 
 from pddltools.score.rules import (
     HTN_RULES,
-    EntrantScore,
     Penalty,
     ProblemScore,
     Scores,
+    entrant_score,
     group_runs,
     log_time_points,
     rank,
@@ -99,18 +99,7 @@ def _totals(rules: str, entrants: list[str], problems: list[ProblemScore], ignor
     domains = sorted(set(domain_of.values()))
     size = {d: sum(1 for p in domain_of.values() if p == d) for d in domains}  # problems per domain
     penalised = invalid | {(p.entrant, p.domain) for p in penalties}
-    totals = []
-    for name in entrants:
-        per_domain = dict.fromkeys(domains, 0.0)
-        solved_count = dict.fromkeys(domains, 0)
-        for item in problems:
-            if item.entrant != name or (name, item.domain) in penalised:
-                continue
-            if item.status == "solved":
-                solved_count[item.domain] += 1
-            per_domain[item.domain] += item.score / size[item.domain]
-        totals.append(EntrantScore(name, sum(per_domain.values()), sum(solved_count.values()), per_domain,
-                                   solved_count))
+    totals = [entrant_score(name, domains, problems, penalised, mean_over=size) for name in entrants]
     return Scores(rules, tuple(rank(totals)), tuple(problems), tuple(ignored), tuple(penalties), tuple(domains))
 
 

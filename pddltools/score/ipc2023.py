@@ -14,13 +14,14 @@ the entry (it is ranked after every qualified entry, its total shown as scored).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pddltools.score.rules import (
     Direction,
     EntrantScore,
     ProblemScore,
     Scores,
+    entrant_score,
     group_runs,
     log_time_points,
     problem_points,
@@ -86,13 +87,5 @@ def score_numeric(runs: Sequence[Run], rules: str, direction: Direction) -> Scor
 
 def _entrant(name: str, domains: list[str], problems: list[ProblemScore],
              voided: dict[tuple[str, str], Voided]) -> EntrantScore:
-    per_domain = dict.fromkeys(domains, 0.0)
-    solved = dict.fromkeys(domains, 0)
-    for item in problems:
-        if item.entrant != name or (name, item.domain) in voided:
-            continue
-        per_domain[item.domain] += item.score
-        solved[item.domain] += item.status == "solved"
     bad_domains = sum(1 for entrant, _ in voided if entrant == name)
-    return EntrantScore(name, sum(per_domain.values()), sum(solved.values()), per_domain, solved,
-                        disqualified=bad_domains > 1)
+    return replace(entrant_score(name, domains, problems, voided.keys()), disqualified=bad_domains > 1)

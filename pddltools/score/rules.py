@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -165,21 +165,28 @@ def score(runs: Sequence[Run], rules: str, direction: Direction = metric_directi
                                          measures.get(name)))
     penalised = {(p.entrant, p.domain) for p in penalties}
     domains = sorted(set(domain_of.values()))
-    totals = []
-    for name in entrants:
-        per_domain = dict.fromkeys(domains, 0.0)
-        solved_count = dict.fromkeys(domains, 0)
-        for item in problems:
-            if item.entrant != name:
-                continue
-            if item.status == "solved":
-                solved_count[item.domain] += 1
-            if (name, item.domain) not in penalised:
-                per_domain[item.domain] += item.score
-        total = sum(per_domain.values())
-        totals.append(EntrantScore(name, total, sum(solved_count.values()), per_domain, solved_count))
-    ranked = rank(totals)
-    return Scores(rules, tuple(ranked), tuple(problems), tuple(ignored), tuple(penalties), tuple(domains))
+    totals = [entrant_score(name, domains, problems, penalised, solved_when_voided=True) for name in entrants]
+    return Scores(rules, tuple(rank(totals)), tuple(problems), tuple(ignored), tuple(penalties), tuple(domains))
+
+
+def entrant_score(name: str, domains: Sequence[str], problems: Sequence[ProblemScore],
+                  voided: Collection[tuple[str, str]], *, solved_when_voided: bool = False,
+                  mean_over: Mapping[str, int] | None = None) -> EntrantScore:
+    """`name`'s total over `problems`, domain by domain. In a domain `voided` for it ((entrant, domain)
+    pairs) it scores 0, and its problems there count as solved only when `solved_when_voided` (IPC-2008
+    zeroes the score alone); with `mean_over` (problems per domain) a domain's points are their mean over
+    that many problems (the HTN tracks)."""
+    per_domain = dict.fromkeys(domains, 0.0)
+    solved = dict.fromkeys(domains, 0)
+    for item in problems:
+        if item.entrant != name:
+            continue
+        void = (name, item.domain) in voided
+        if item.status == "solved" and (solved_when_voided or not void):
+            solved[item.domain] += 1
+        if not void:
+            per_domain[item.domain] += item.score if mean_over is None else item.score / mean_over[item.domain]
+    return EntrantScore(name, sum(per_domain.values()), sum(solved.values()), per_domain, solved)
 
 
 def quality(run: Run) -> float:
