@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pddltools.diagnostics import Source, Span, error
-from pddltools.pddl.exact_numbers import NumberOutOfRange, check_size
-from pddltools.validate.planfile import PlanError
+from pddltools.validate.planfile import PlanError, plan_number
 
 _END = re.compile(r"[ \t]*(?:([^\s()\[\];:]+)[ \t]*:)?[ \t]*@planend\b(.*)", re.IGNORECASE)
 _WAITING = re.compile(r"[ \t]*(?:([^\s()\[\];:]+)[ \t]*:)?[ \t]*-+waiting-+(.*)", re.IGNORECASE)
@@ -32,16 +31,6 @@ class Stripped:
     source: Source  # the steps alone, at their original offsets
     end: Fraction | None  # the `@PlanEND` time
     end_span: Span | None
-
-
-def _number(text: str, span: Span, what: str) -> Fraction:
-    try:
-        check_size(text)
-        return Fraction(text)
-    except NumberOutOfRange as exc:
-        raise PlanError("syntax", error("V001", f"{what}: {exc}", span)) from None
-    except (ValueError, ZeroDivisionError):
-        raise PlanError("syntax", error("V001", f"{what} {text!r} is not a number", span)) from None
 
 
 def strip_enhsp(source: Source) -> Stripped:
@@ -75,7 +64,7 @@ def strip_enhsp(source: Source) -> Stripped:
                                                 span))
             if end is not None:
                 raise PlanError("syntax", error("V001", "a second @PlanEND: a plan has one end", span))
-            end, end_span = _number(found.group(1), span, "the plan's end time"), span
+            end, end_span = plan_number(found.group(1), span, "the plan's end time"), span
             out.append(" " * len(line))
             continue
         found = _WAITING.fullmatch(line)
@@ -85,8 +74,8 @@ def strip_enhsp(source: Source) -> Stripped:
                                                 span))
             duration = _DURATION.fullmatch(found.group(2))
             assert duration is not None
-            _number(found.group(1), span, "the waiting time")
-            _number(duration.group(1), span, "the time waited until")
+            plan_number(found.group(1), span, "the waiting time")
+            plan_number(duration.group(1), span, "the time waited until")
             out.append(" " * len(line))
             continue
         if end is not None and line.split(";", 1)[0].strip():

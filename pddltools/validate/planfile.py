@@ -60,7 +60,8 @@ class Plan:
         return any(s.duration is not None for s in self.steps)
 
 
-def _number(text: str, span: Span, what: str, step: int) -> Fraction:
+def plan_number(text: str, span: Span, what: str, step: int | None = None) -> Fraction:
+    """A time or duration written in a plan file, exact; a located V001 `PlanError` when it is none."""
     try:
         # the literal reader bounds the size (`1e100000000` would be exact, and as slow to build as it
         # is long) and reads plain decimals, the usual plan times, without Fraction's string parser
@@ -110,8 +111,8 @@ def _read_lines(source: Source) -> Plan | None:
             index = len(steps) + 1
             span = Span(source, offset + found.start(1 if time_text else 2), offset + found.end(2))
             try:
-                time = _number(time_text, span, "the step time", index) if time_text else None
-                duration = _number(duration_text, span, "the duration", index) if duration_text else None
+                time = plan_number(time_text, span, "the step time", index) if time_text else None
+                duration = plan_number(duration_text, span, "the duration", index) if duration_text else None
             except PlanError:
                 return None  # the tokenizer points at the number itself
             steps.append(PlanFileStep(index, name.lower(), tuple(args.lower().split()), span, time, duration))
@@ -137,7 +138,7 @@ def _read_tokens(source: Source) -> Plan:
         tok, start = tokens[i]
         time: Fraction | None = None
         if tok.endswith(":") and tok not in "()[]":
-            time = _number(tok[:-1], span(i), "the step time", len(steps) + 1)
+            time = plan_number(tok[:-1], span(i), "the step time", len(steps) + 1)
             i += 1
             if i == n:
                 raise fail(f"{tok} is not followed by a step", i - 1)
@@ -164,7 +165,7 @@ def _read_tokens(source: Source) -> Plan:
         if i < n and tokens[i][0] == "[":
             if i + 2 >= n or tokens[i + 2][0] != "]" or tokens[i + 1][0] in "()[]":
                 raise fail("a duration is written [number]", i)
-            duration = _number(tokens[i + 1][0], span(i + 1), "the duration", len(steps) + 1)
+            duration = plan_number(tokens[i + 1][0], span(i + 1), "the duration", len(steps) + 1)
             close_at = i + 2
             i += 3
         end_tok, end_at = tokens[close_at]
