@@ -745,9 +745,10 @@ static PyTypeObject ScannerType = {
 /* ---------------------------------------------------------------------------------------------- */
 /* Driver: the loop of pddltools/lalr.py (FastParser._run) over the same tables, compiled.
  *
- * Tokens come from the same compiled regular expression (Python's re, called from here), keywords
- * from the same dictionaries, reductions call the same Lark callbacks, and fast paths the same
- * scanners; only the loop and the table look-ups are C. Terminals and non-terminals are numbered by
+ * Tokens come from the same terminals, run as an automaton (pddltools/syntax/dfa.py derives its tables
+ * from the grammar's regular expressions) or, where the terminals are beyond one, by calling the same
+ * compiled regular expression; keywords come from the same dictionaries, reductions call the same
+ * callbacks, and fast paths the same scanners; only the loops and the table look-ups are C. Terminals and non-terminals are numbered by
  * the Python side, which also turns the errors returned here into its exceptions. */
 
 #define MAX_OVERLAY 256
@@ -783,7 +784,16 @@ typedef struct {
     Py_ssize_t max_stack;
     int lowercase;
     MakerObject *tok;         /* Tok(type, value, start_pos, end_pos) */
+    /* The same terminals as an automaton (pddltools/syntax/dfa.py), used instead of `match` where
+     * given (nclasses > 0): a class per ASCII character and one for all others (index 128). */
+    unsigned char classes[129];
+    int nclasses, nautomaton_states, nalternatives;
+    int *transitions;         /* [state * nclasses + class]: next state or -1 */
+    int *accepts;             /* [state]: the earliest alternative ending there, or -1 */
+    int *alternative_terminal; /* [alternative]: terminal number, or IGNORED_TEXT */
 } DriverObject;
+
+#define IGNORED_TEXT (-2)
 
 typedef struct {
     int *items;
@@ -1002,6 +1012,89 @@ lower_copy(PyObject *value)
     return out;
 }
 
+/* The next token at or after `pos`, its ignored prefix skipped, by the regular expression: 1 with
+ * *terminal, *begin and *end set (the error terminal where no terminal matches: at *begin == n the end
+ * of the text); -1 on a Python error. */
+static int
+match_token(DriverObject *d, PyObject *text, Py_ssize_t pos, int *terminal, Py_ssize_t *begin, Py_ssize_t *end)
+{
+    PyObject *pos_obj = PyLong_FromSsize_t(pos);
+    if (pos_obj == NULL)
+        return -1;
+    PyObject *call_args[2] = {text, pos_obj};
+    PyObject *m = PyObject_Vectorcall(d->match, call_args, 2, NULL);
+    Py_DECREF(pos_obj);
+    if (m == NULL)
+        return -1;
+    if (m == Py_None) {
+        /* the pattern's error alternative matches anything, the end of text included */
+        Py_DECREF(m);
+        PyErr_SetString(PyExc_RuntimeError, "the token pattern did not match");
+        return -1;
+    }
+    PyObject *last = PyObject_GetAttr(m, lastindex_name);
+    if (last == NULL) {
+        Py_DECREF(m);
+        return -1;
+    }
+    Py_ssize_t group = PyLong_AsSsize_t(last);
+    if (group < 0 || group >= d->ngroups || d->group_terminal[group] < 0) {
+        Py_DECREF(last);
+        Py_DECREF(m);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_RuntimeError, "a token matched no terminal's group");
+        return -1;
+    }
+    *terminal = d->group_terminal[group];
+    PyObject *span = PyObject_CallMethodOneArg(m, span_name, last);
+    Py_DECREF(last);
+    Py_DECREF(m);
+    if (span == NULL)
+        return -1;
+    *begin = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 0));
+    *end = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 1));
+    Py_DECREF(span);
+    return 1;
+}
+
+/* match_token by the automaton: the earliest alternative that matches wins, with its longest match
+ * (the regular expression's first-match rule); ignored text is skipped. Cannot fail. */
+static int
+automaton_token(DriverObject *d, int kind, const void *data, Py_ssize_t n, Py_ssize_t pos, int *terminal,
+                Py_ssize_t *begin, Py_ssize_t *end)
+{
+    const int nclasses = d->nclasses;
+    for (;;) {
+        int state = 0, best = d->nalternatives;
+        Py_ssize_t best_end = -1;
+        for (Py_ssize_t i = pos; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            state = d->transitions[state * nclasses + d->classes[c < 128 ? c : 128]];
+            if (state < 0)
+                break;
+            int alternative = d->accepts[state];
+            if (alternative >= 0 && alternative <= best) {
+                best = alternative;
+                best_end = i + 1;
+            }
+        }
+        if (best_end < 0) { /* nothing matches here: an unexpected character, or the end */
+            *terminal = d->error_terminal;
+            *begin = pos;
+            *end = pos < n ? pos + 1 : n;
+            return 1;
+        }
+        if (d->alternative_terminal[best] == IGNORED_TEXT) {
+            pos = best_end;
+            continue;
+        }
+        *terminal = d->alternative_terminal[best];
+        *begin = pos;
+        *end = best_end;
+        return 1;
+    }
+}
+
 /* run(text, start_state, source, lower_each) -> (stack, values, error): the loop of FastParser._run.
  * error is None, ("token", state, terminal, value, start, end), ("character", offset, text) or
  * ("nesting", offset). */
@@ -1016,43 +1109,17 @@ driver_run(PyObject *self, PyObject *args)
     Py_ssize_t n = PyUnicode_GET_LENGTH(text);
     Stack st = {NULL, 0, 0};
     PyObject *values = PyList_New(0), *error = NULL, *result = NULL;
-    PyObject *pos_obj = NULL, *m = NULL;
     if (values == NULL || stack_push(&st, start_state) < 0)
         goto done;
     Py_ssize_t pos = 0;
+    const int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
     for (;;) {
-        pos_obj = PyLong_FromSsize_t(pos);
-        if (pos_obj == NULL)
+        int terminal;
+        Py_ssize_t begin, end;
+        if ((d->nclasses > 0 ? automaton_token(d, kind, data, n, pos, &terminal, &begin, &end)
+                             : match_token(d, text, pos, &terminal, &begin, &end)) < 0)
             goto done;
-        PyObject *call_args[2] = {text, pos_obj};
-        m = PyObject_Vectorcall(d->match, call_args, 2, NULL);
-        Py_CLEAR(pos_obj);
-        if (m == NULL)
-            goto done;
-        if (m == Py_None) {
-            /* the pattern's error alternative matches anything, the end of text included */
-            PyErr_SetString(PyExc_RuntimeError, "the token pattern did not match");
-            goto done;
-        }
-        PyObject *last = PyObject_GetAttr(m, lastindex_name);
-        if (last == NULL)
-            goto done;
-        Py_ssize_t group = PyLong_AsSsize_t(last);
-        if (group < 0 || group >= d->ngroups || d->group_terminal[group] < 0) {
-            Py_DECREF(last);
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_RuntimeError, "a token matched no terminal's group");
-            goto done;
-        }
-        int terminal = d->group_terminal[group];
-        PyObject *span = PyObject_CallMethodOneArg(m, span_name, last);
-        Py_DECREF(last);
-        if (span == NULL)
-            goto done;
-        Py_ssize_t begin = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 0));
-        Py_ssize_t end = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 1));
-        Py_DECREF(span);
-        Py_CLEAR(m);
         if (terminal == d->error_terminal) {
             if (begin == n)
                 break;
@@ -1139,8 +1206,6 @@ driver_run(PyObject *self, PyObject *args)
     }
     error = Py_NewRef(Py_None);
 done:
-    Py_XDECREF(pos_obj);
-    Py_XDECREF(m);
     if (error != NULL && !PyErr_Occurred()) {
         PyObject *stack = stack_list(&st);
         if (stack != NULL)
@@ -1178,19 +1243,74 @@ int_table(PyObject *buffer_owner, Py_ssize_t expected, const char *what)
     return table;
 }
 
+/* automaton = (classes, nclasses, transitions, accepts, alternative_terminals), as
+ * pddltools/syntax/lalr.py packs a dfa.Automaton; every entry is checked, so that the lexer's loop
+ * needs no bounds checks. 0 on success, -1 with an exception set. */
+static int
+driver_set_automaton(DriverObject *d, PyObject *automaton)
+{
+    PyObject *classes, *transitions, *accepts, *terminals;
+    int nclasses;
+    if (!PyArg_ParseTuple(automaton, "O!iOOO!:automaton", &PyBytes_Type, &classes, &nclasses, &transitions, &accepts,
+                          &PyTuple_Type, &terminals))
+        return -1;
+    Py_buffer view;
+    if (PyObject_GetBuffer(accepts, &view, PyBUF_SIMPLE) < 0)
+        return -1;
+    Py_ssize_t nstates = view.len / (Py_ssize_t)sizeof(int);
+    PyBuffer_Release(&view);
+    if (PyBytes_GET_SIZE(classes) != 129 || nclasses < 1 || nstates < 1) {
+        PyErr_SetString(PyExc_ValueError, "automaton: 129 classes, at least one class and one state");
+        return -1;
+    }
+    d->nalternatives = (int)PyTuple_GET_SIZE(terminals);
+    d->accepts = int_table(accepts, nstates, "accepts");
+    d->transitions = d->accepts == NULL ? NULL : int_table(transitions, nstates * nclasses, "transitions");
+    d->alternative_terminal = PyMem_Malloc(sizeof(int) * (d->nalternatives + 1));
+    if (d->transitions == NULL || d->alternative_terminal == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(d->classes, PyBytes_AS_STRING(classes), 129);
+    for (int c = 0; c < 129; c++)
+        if (d->classes[c] >= nclasses)
+            goto invalid;
+    for (Py_ssize_t i = 0; i < nstates * nclasses; i++)
+        if (d->transitions[i] < -1 || d->transitions[i] >= nstates)
+            goto invalid;
+    for (Py_ssize_t i = 0; i < nstates; i++)
+        if (d->accepts[i] < -1 || d->accepts[i] >= d->nalternatives)
+            goto invalid;
+    for (int i = 0; i < d->nalternatives; i++) {
+        long t = PyLong_AsLong(PyTuple_GET_ITEM(terminals, i));
+        if (t == -1 && PyErr_Occurred())
+            return -1;
+        if ((t < 0 && t != IGNORED_TEXT) || t >= d->nterminals || t == d->error_terminal)
+            goto invalid;
+        d->alternative_terminal[i] = (int)t;
+    }
+    d->nautomaton_states = (int)nstates;
+    d->nclasses = nclasses;
+    return 0;
+invalid:
+    PyErr_SetString(PyExc_ValueError, "automaton: an entry out of range");
+    return -1;
+}
+
 static PyObject *
 driver_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
     static char *keywords[] = {"match", "group_terminals", "terminal_names", "keywords", "nstates", "action",
                                "nnonterminals", "goto", "rules", "error_terminal", "trigger_terminal", "fast_paths",
-                               "max_stack", "token", NULL};
-    PyObject *match, *groups, *names, *kw, *action, *go, *rules, *fast, *tok;
+                               "max_stack", "token", "automaton", NULL};
+    PyObject *match, *groups, *names, *kw, *action, *go, *rules, *fast, *tok, *automaton = Py_None;
     int nstates, nnonterminals, error_terminal, trigger_terminal;
     Py_ssize_t max_stack;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO!O!O!iOiOO!iiO!nO&:Driver", keywords, &match, &PyTuple_Type,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO!O!O!iOiOO!iiO!nO&|O:Driver", keywords, &match, &PyTuple_Type,
                                      &groups, &PyTuple_Type, &names, &PyTuple_Type, &kw, &nstates, &action,
                                      &nnonterminals, &go, &PyTuple_Type, &rules, &error_terminal, &trigger_terminal,
-                                     &PyTuple_Type, &fast, &max_stack, maker_arg, &tok))
+                                     &PyTuple_Type, &fast, &max_stack, maker_arg, &tok, &automaton))
         return NULL;
     int nterminals = (int)PyTuple_GET_SIZE(names);
     if (PyTuple_GET_SIZE(kw) != nterminals) {
@@ -1276,7 +1396,7 @@ driver_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     }
     d->action = int_table(action, (Py_ssize_t)nstates * nterminals, "action");
     d->go = d->action == NULL ? NULL : int_table(go, (Py_ssize_t)nstates * nnonterminals, "goto");
-    if (d->go == NULL || PyErr_Occurred()) {
+    if (d->go == NULL || PyErr_Occurred() || (automaton != Py_None && driver_set_automaton(d, automaton) < 0)) {
         Py_DECREF(d);
         return NULL;
     }
@@ -1324,6 +1444,9 @@ driver_dealloc(DriverObject *d)
     PyMem_Free(d->fast_terminal);
     PyMem_Free(d->action);
     PyMem_Free(d->go);
+    PyMem_Free(d->transitions);
+    PyMem_Free(d->accepts);
+    PyMem_Free(d->alternative_terminal);
     Py_TYPE(d)->tp_free((PyObject *)d);
 }
 

@@ -14,7 +14,9 @@ Fast paths (see `lexing.GrammarLexer`) work the same way: at a trigger token the
 tables whether a declared terminal would be shifted now, and lets the scanner produce it.
 
 Where `pddltools.syntax._speedups` is built, the same loop runs compiled (`_speedups.Driver`): the same
-regular expression, keywords, callbacks and scanners, with the tables numbered into arrays here.
+keywords, callbacks and scanners, with the tables numbered into arrays here, and the same terminals
+lexed by an automaton derived from their regular expressions (`dfa`), or by the regular expression
+itself where a terminal is beyond an automaton.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from lark import Lark
 from lark.parsers.lalr_analysis import Shift
 
 from pddltools.diagnostics import Source
+from pddltools.syntax import dfa
 from pddltools.syntax.frozen import speedups
 from pddltools.syntax.lexing import (
     CASELESS,
@@ -95,9 +98,10 @@ class FastParser:
             self.actions[state] = acts
             self.goto[state] = gotos
         lexer_conf = lark.lexer_conf
-        self.pattern, self.ignore, self.keywords = compile_terminals(
-            list(lexer_conf.terminals), set(lexer_conf.ignore),
-            lexer_conf.g_regex_flags | (CASELESS if lowercase else 0), lowercase, skip_ignored=True)
+        self.token_pattern = compile_terminals(list(lexer_conf.terminals), set(lexer_conf.ignore),
+                                               lexer_conf.g_regex_flags | (CASELESS if lowercase else 0), lowercase)
+        self.pattern, self.ignore, self.keywords = (self.token_pattern.pattern, self.token_pattern.ignore,
+                                                    self.token_pattern.keywords)
         self.lowercase = lowercase
         self.trigger = trigger
         self.fast_paths = dict(fast_paths or {})
@@ -142,6 +146,10 @@ class FastParser:
             groups[index] = terminal_id[name]
         keywords = tuple({word: terminal_id[t] for word, t in self.keywords[name].items()}
                          if name in self.keywords else None for name in self.terminals)
+        found = dfa.build(self.token_pattern.alternatives, self.pattern.flags)
+        automaton = None if found is None else (
+            found.classes, found.nclasses, found.transitions.tobytes(), found.accepts.tobytes(),
+            tuple(dfa.IGNORED if name is None else terminal_id[name] for name in found.terminals))
         return speedups.Driver(
             match=self.pattern.match, group_terminals=tuple(groups), terminal_names=tuple(self.terminals),
             keywords=keywords, nstates=len(self.states), action=action.tobytes(), nnonterminals=len(nonterminals),
@@ -150,7 +158,8 @@ class FastParser:
             error_terminal=terminal_id[ERROR], trigger_terminal=terminal_id.get(self.trigger, -1),
             fast_paths=tuple((terminal_id[name], scan) for name, scan in self.fast_paths.items()),
             max_stack=min(self.max_stack, sys.maxsize), token=speedups.Maker(Tok, ("type", "value", "start_pos",
-                                                                                      "end_pos")))
+                                                                                      "end_pos")),
+            automaton=automaton)
 
     def accepts(self, stack: list[Any], terminal: str) -> bool:
         """Whether `terminal` would be shifted now, after the reductions it triggers (an LALR state

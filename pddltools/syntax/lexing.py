@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from lark.lexer import Lexer, LexerState, PatternRE, PatternStr, TerminalDef, Token
@@ -54,15 +55,26 @@ class UnexpectedCharacter(Exception):
         self.char = char
 
 
-def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int, lowercase: bool,
-                      skip_ignored: bool = False
-                      ) -> tuple[re.Pattern[str], frozenset[str], dict[str, dict[str, str]]]:
+@dataclass(frozen=True)
+class TokenPattern:
+    """The grammar's terminals joined for scanning: `pattern`, one regular expression with a named
+    group per terminal; `alternatives`, the same terminals as (name, regular expression), earliest
+    first, with None for the name of ignored text (what `dfa.build` reads); `ignore`, the ignored
+    terminals; `keywords`, per regular-expression terminal the string terminals it also matches."""
+
+    pattern: re.Pattern[str]
+    alternatives: tuple[tuple[str | None, str], ...]
+    ignore: frozenset[str]
+    keywords: dict[str, dict[str, str]]
+
+
+def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int, lowercase: bool) -> TokenPattern:
     """One regular expression with a named group per terminal, the ignored terminals, and the keywords.
 
     Keywords are string terminals that a regular-expression terminal also matches (``"and"`` and
-    NAME): the regular expression matches and `keywords[NAME]["and"]` renames the token. With
-    `skip_ignored`, ignored text (white space, comments) is not matched on its own but as an atomic
-    prefix of the next token, so that a scan visits only real tokens.
+    NAME): the regular expression matches and `keywords[NAME]["and"]` renames the token. Ignored text
+    (white space, comments) is not matched on its own but as an atomic prefix of the next token, so
+    that a scan visits only real tokens.
     """
     regex_terminals = [t for t in terminals if isinstance(t.pattern, PatternRE)]
     compiled = {t.name: re.compile(t.pattern.to_regexp(), flags) for t in regex_terminals}
@@ -82,15 +94,16 @@ def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int
     ordered += sorted(literals, key=lambda t: (-t.priority, -len(t.pattern.value)))
     ignored = [t for t in ordered if t.name in ignore]
     tokens = [t for t in ordered if t.name not in ignore]
-    alternatives = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in (tokens if skip_ignored else ignored + tokens)]
-    # With skip_ignored, the end of the text (after trailing comments) matches the error group with an
-    # empty string; otherwise finditer would search on inside the trailing comment.
-    alternatives.append(f"(?P<{ERROR}>.|\\Z)" if skip_ignored else f"(?P<{ERROR}>.)")
-    pattern = "|".join(alternatives)
-    if skip_ignored:
-        prefix = "|".join(f"(?:{t.pattern.to_regexp()})" for t in ignored)
-        pattern = f"(?>(?:{prefix})*)(?:{pattern})"
-    return re.compile(pattern, flags | re.DOTALL), frozenset(ignore), keywords
+    alternatives = [f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in tokens]
+    # The end of the text (after trailing comments) matches the error group with an empty string;
+    # otherwise a scan would search on inside the trailing comment.
+    alternatives.append(f"(?P<{ERROR}>.|\\Z)")
+    prefix = "|".join(f"(?:{t.pattern.to_regexp()})" for t in ignored)
+    pattern = f"(?>(?:{prefix})*)(?:{'|'.join(alternatives)})"
+    return TokenPattern(re.compile(pattern, flags | re.DOTALL),
+                        tuple([(None, t.pattern.to_regexp()) for t in ignored]
+                              + [(t.name, t.pattern.to_regexp()) for t in tokens]),
+                        frozenset(ignore), keywords)
 
 
 class NestingTooDeep(Exception):
@@ -117,8 +130,8 @@ class GrammarLexer(Lexer):
 
     def __init__(self, lexer_conf: Any) -> None:
         flags = lexer_conf.g_regex_flags | (CASELESS if self.lowercase else 0)
-        self.pattern, self.ignore, self.keywords = compile_terminals(
-            list(lexer_conf.terminals), set(lexer_conf.ignore), flags, self.lowercase, skip_ignored=True)
+        compiled = compile_terminals(list(lexer_conf.terminals), set(lexer_conf.ignore), flags, self.lowercase)
+        self.pattern, self.ignore, self.keywords = compiled.pattern, compiled.ignore, compiled.keywords
         self.terminal_names = {t.name for t in lexer_conf.terminals}
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
@@ -153,7 +166,7 @@ class GrammarLexer(Lexer):
 def tokens(pattern: re.Pattern[str], keywords: dict[str, dict[str, str]], text: str, lowercase: bool,
            trigger: str, fast: Callable[[int], tuple[str, object, int] | None]
            ) -> Iterator[tuple[str, Any, int, int]]:
-    """The tokens of `text` as (terminal, value, start, end), by a `compile_terminals(skip_ignored=True)`
+    """The tokens of `text` as (terminal, value, start, end), by a `compile_terminals`
     pattern: the one token loop of both parse loops (Lark's, through `GrammarLexer`, and
     `lalr.FastParser`'s). At each `trigger` token, `fast(start)` may return a fast path's token
     (terminal, value, end) instead, and the scan goes on after it. The parser must consume each token
