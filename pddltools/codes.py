@@ -1270,6 +1270,13 @@ _ENTRIES: tuple[Code, ...] = (
           """The database's schema version is newer than this pddltools knows; reading it could misread
           fields. Example: a database written by a later release, opened with this one.""",
           fix="Upgrade pddltools, or read the database with the release that wrote it."),
+    _code("S003", E, SCORE, "a results database locked by another process",
+          """Another process held the results database locked for longer than pddltools waits (30 s):
+          a long write, a crashed writer's connection still open, or a tool holding an exclusive lock.
+          Processes that open or write the same database at the same moment wait for each other; only
+          a lock that outlasts the wait is reported. Example: `sqlite3 results.sqlite` with
+          `BEGIN EXCLUSIVE;` left open while `pddltools report results.sqlite` runs.""",
+          fix="Let the other process finish or close it, then run the command again."),
     # S010 (plan validation not installed) is retired: the validator is a plain import now. Not reused.
     _code("S011", E, SCORE, "a task whose plans cannot be validated",
           """The domain and problem of a run could not be loaded for validation (they do not parse, or are

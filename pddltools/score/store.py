@@ -167,6 +167,24 @@ _RUN_COLUMNS = tuple(f.name for f in fields(Run))
 _KNOWLEDGE_COLUMNS = tuple(f.name for f in fields(Knowledge))
 
 
+def _is_lock(exc: sqlite3.OperationalError) -> bool:
+    return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _use_write_ahead_log(db: sqlite3.Connection, deadline: float) -> None:
+    """Switch to write-ahead logging (readers never block the runner's commits). The switch needs the
+    file to itself, and SQLite reports a lock on it at once, without waiting out the busy timeout,
+    when another process is creating or switching the same file: so it is retried until `deadline`."""
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _is_lock(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)
+
+
 class Store:
     """A results database. Open with `Store.open(path)`; `add` commits each run at once."""
 
@@ -175,22 +193,30 @@ class Store:
         self.path = path
 
     @classmethod
-    def open(cls, path: str | Path) -> Store:
+    def open(cls, path: str | Path, *, timeout: float = 30.0) -> Store:
+        """Open (creating if need be) the database at `path`, waiting up to `timeout` seconds for
+        another process that holds it locked (a runner writing, another opening it at the same moment)."""
         name = str(path)
+        deadline = time.monotonic() + timeout
         try:
-            db = sqlite3.connect(name, isolation_level=None, timeout=30.0)
-            db.execute("PRAGMA journal_mode=WAL")
+            db = sqlite3.connect(name, isolation_level=None, timeout=timeout)
+            _use_write_ahead_log(db, deadline)
             # FULL: a commit is on disk before `add` returns, so a power cut loses no finished run either.
             db.execute("PRAGMA synchronous=FULL")
             version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            if version > SCHEMA_VERSION:
+                db.close()
+                raise InputError([error("S002", f"{name} has schema version {version}, newer than this "
+                                                f"pddltools understands ({SCHEMA_VERSION}); upgrade pddltools")])
+            store = cls(db, name)
+            store._migrate(version)
+        except sqlite3.OperationalError as exc:
+            if _is_lock(exc):
+                raise InputError([error("S003", f"{name} is locked by another process, still after {timeout:g} s: "
+                                                f"{exc}")]) from None
+            raise InputError([error("S001", f"{name} is not a results database: {exc}")]) from None
         except sqlite3.DatabaseError as exc:
             raise InputError([error("S001", f"{name} is not a results database: {exc}")]) from None
-        if version > SCHEMA_VERSION:
-            db.close()
-            raise InputError([error("S002", f"{name} has schema version {version}, newer than this "
-                                            f"pddltools understands ({SCHEMA_VERSION}); upgrade pddltools")])
-        store = cls(db, name)
-        store._migrate(version)
         return store
 
     def _migrate(self, version: int) -> None:

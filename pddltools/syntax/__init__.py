@@ -4,8 +4,9 @@
   an offset, syntax errors as diagnostics); `pddl.language.LANGUAGE` and `rddl.language.LANGUAGE`
   implement it, and the language server uses nothing else of the parsers.
 - `lalr`: the LALR driver over the tables Lark builds from a grammar; `lexing`: the lexer built from
-  the grammar's terminals; `dfa`: the same terminals as an automaton, for the compiled lexer; `larkcache`: where Lark's analysed grammar is kept between runs; `frozen`:
-  fast constructors of the frozen AST nodes; `_speedups.c`: the optional compiled part of all these.
+  the grammar's terminals; `dfa`: the same terminals as an automaton, for the compiled lexer;
+  `larkcache`: where Lark's analysed grammar is kept between runs; `frozen`: fast constructors of the
+  frozen AST nodes; `_speedups.c`: the optional compiled part of all these.
 - `errors`: `ParseError`, what every parser raises for text not in its language.
 - `testing`: the hook by which tests choose among the equivalent implementations.
 """

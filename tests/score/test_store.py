@@ -132,3 +132,20 @@ def test_processes_opening_a_new_store_at_once_migrate_it_once(tmp_path: Path) -
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(6)]
     results = [(p.wait(), p.communicate()) for p in procs]
     assert all(code == 0 and out.strip() == str(SCHEMA_VERSION) for code, (out, _) in results), results
+
+
+def test_a_database_locked_past_the_wait_is_reported_as_locked(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")  # a rollback-journal database: the switch to WAL needs it alone
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(InputError) as caught:
+            Store.open(path, timeout=0.3)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    (found,) = caught.value.diagnostics
+    assert found.code == "S003" and "locked by another process" in found.message
+    with Store.open(path) as store:  # once released, it opens and migrates
+        assert store.version == SCHEMA_VERSION
