@@ -207,8 +207,10 @@ class FastParser:
 
     def _run(self, source: Source, start: str) -> tuple[list[Any], list[Any]]:
         if self.compiled is not None:
-            # lowered token by token where the text has capitals: see `lexing.tokens`
-            return self._run_compiled(source, start, self.lowercase and not source.text.islower())
+            # Case-insensitive grammars lower each token (see `lexing.tokens`); the compiled loop's
+            # lowering returns a token without capitals as it is, which costs less than asking
+            # `str.islower` about the whole text first.
+            return self._run_compiled(source, start, self.lowercase)
         actions, goto = self.actions, self.goto
         fast_paths, max_stack = self.fast_paths, self.max_stack
         stack: list[Any] = [self.start_states[start]]
