@@ -50,10 +50,30 @@ def _ratio(numerator: int, denominator: int) -> Number:
     return numerator // denominator if numerator % denominator == 0 else Fraction(numerator, denominator)
 
 
+parts, ratio = _parts, _ratio  # for `linear`, which computes over the same integer pairs
+
+
 def _whole(x: Number) -> Number:
     """`x` as an `int` when it is whole: the int fast path stays taken after exact arithmetic."""
     return x.numerator if type(x) is Fraction and x.denominator == 1 else x
 
+
+
+def line_at(c0: Number, c1: Number, t: Number) -> Number:
+    """`c0 + c1 t` exactly, an `int` when whole: one `Fraction` made, not two operations."""
+    (n0, d0), (n1, d1), (tn, td) = _parts(c0), _parts(c1), _parts(t)
+    return _ratio(n0 * d1 * td + n1 * tn * d0, d0 * d1 * td)
+
+
+def line_root(c0: Number, c1: Number, lo: Number, hi: Number) -> Number | None:
+    """The root `-c0 / c1` of `c0 + c1 t` (c1 not 0) when it lies in `(lo, hi]`, else None: compared with
+    `lo` and `hi` over integers, and made only when inside."""
+    (n0, d0), (n1, d1) = _parts(c0), _parts(c1)
+    num, den = -n0 * d1, d0 * n1
+    if den < 0:
+        num, den = -num, -den
+    (ln, ld), (hn, hd) = _parts(lo), _parts(hi)
+    return _ratio(num, den) if ln * den < num * ld and num * hd <= hn * den else None
 
 @dataclass(frozen=True, slots=True)
 class Poly:
@@ -124,9 +144,8 @@ class Poly:
         c = self.c
         if len(c) <= 1 or not t:
             return c[0] if c else 0  # constant, or at the start: no arithmetic
-        if len(c) == 2:  # linear change, the common case: one Fraction made, not two operations
-            (n0, d0), (n1, d1), (tn, td) = _parts(c[0]), _parts(c[1]), _parts(t)
-            return _ratio(n0 * d1 * td + n1 * tn * d0, d0 * d1 * td)
+        if len(c) == 2:  # linear change, the common case
+            return line_at(c[0], c[1], t)
         total: Number = 0
         for x in reversed(c):
             total = total * t + x
@@ -189,13 +208,8 @@ def first_root(p: Poly, lo: Number, hi: Number) -> Number | None:
     size = len(p.c)
     if size <= 1:
         return None
-    if size == 2:  # -c0 / c1, compared with lo and hi over integers, made only when inside
-        (n0, d0), (n1, d1) = _parts(p.c[0]), _parts(p.c[1])
-        num, den = -n0 * d1, d0 * n1
-        if den < 0:
-            num, den = -num, -den
-        (ln, ld), (hn, hd) = _parts(lo), _parts(hi)
-        return _ratio(num, den) if ln * den < num * ld and num * hd <= hn * den else None
+    if size == 2:
+        return line_root(p.c[0], p.c[1], lo, hi)
     if size == 3:
         c, b, a = p.c
         exact = _square_root(b * b - 4 * a * c)

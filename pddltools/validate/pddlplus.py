@@ -39,7 +39,9 @@ from pddltools.semantics.continuous import (
     ground_all,
     static_reads,
 )
-from pddltools.semantics.polynomial import Poly, first_root
+from pddltools.semantics.linear import Drift, Linear, difference, linear, static_functions
+from pddltools.semantics.polynomial import Number as Exact
+from pddltools.semantics.polynomial import Poly, first_root, line_at, line_root
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
@@ -114,6 +116,7 @@ class _World:
                               if p.schema.effect is None or static_reads(self.ev, p.schema.effect, p.binding,
                                                                          initial) is not None}
         self._process_tests, self._event_tests = self._tests(self.processes), self._tests(self.events)
+        self._linear = self._linear_forms(initial)
         self.delta = delta
         self.approximated = False
         self.recorder = recorder
@@ -122,6 +125,31 @@ class _World:
         self._causes: dict[Ground, _Cause] = {}  # one per process, made once: blamed at every stretch
         self.running: list[Ground] = []
         self._fired: tuple[Fraction, set[Ground]] = (Fraction(-1), set())
+
+    def _linear_forms(self, initial: State) -> _Forms | None:
+        """Every comparison's `left - right` and every process's rates as linear forms (`linear`), made
+        once; None when one is not linear, and every stretch then takes the general path."""
+        if any(reads is None for reads in self.reads) or len(self._static_flows) < len(self.processes):
+            return None
+        # what nothing changes is a constant of the forms: most rates are then constants, found here
+        static = static_functions(self.task.domain)
+        known = {f: v for f, v in initial.values.items() if f[0] in static and not isinstance(v, str)}
+        forms = [difference(self.ev, c, b, initial) for c, b in self.comparisons]
+        rates: dict[Ground, list[_Rate]] = {}
+        try:
+            for p in self.processes:
+                rates[p] = []
+                for flow in self._flows_of(p, initial):
+                    form = linear(self.ev, flow.rate, flow.binding, initial)
+                    if form is None:
+                        return None
+                    form = form.fold(known)
+                    fixed = None if form.terms else (form.constant if flow.sign > 0 else -form.constant)
+                    rates[p].append((flow.fluent, flow.sign, form, form.fluents, fixed))
+        except SemanticsError:
+            return None  # the general path raises it at the stretch where it matters
+        checked = [f.fold(known) for f in forms if f is not None]
+        return _Forms(checked, rates) if len(checked) == len(forms) else None
 
     def _tests(self, grounds: Sequence[Ground]) -> list[tuple[Ground, Holds]]:
         """Each precondition's compiled test, looked up once: `holds` is asked at every happening."""
@@ -188,17 +216,21 @@ class _World:
         while True:
             running = forced if forced is not None else self.active(state)
             self._note_running(now, running, state)
-            moving = [f for p in running for f in self._flows_of(p, state)]
+            moving = self._moving(running, state)
             if not moving and forced is None:
                 return state  # nothing changes: the events that hold have fired, the processes are these
             horizon = end - now
             if horizon <= 0:
                 return state
-            motion: Motion | None = None
+            motion: Motion | Drift | None = None
             change = None
             try:
-                motion = Motion(self.ev, state, moving)
-                change = self._exact(motion, running, horizon, forced is not None)
+                drift = self._drift(running, state) if self._linear is not None else None
+                if drift is not None:
+                    motion, change = drift, self._exact_linear(drift, running, horizon, forced is not None)
+                else:
+                    motion = Motion(self.ev, state, moving)
+                    change = self._exact(motion, running, horizon, forced is not None)
             except NotPolynomial:
                 if self.delta is None:
                     raise
@@ -245,6 +277,72 @@ class _World:
                 cause = self._causes[flow.owner] = _Cause("the process", flow.owner)
             self.changed_by[flow.fluent] = cause
 
+    def _drift(self, running: list[Ground], state: State) -> Drift | None:
+        """The running processes' change as constant rates, or None when a rate reads a fluent that
+        changes too (the general path solves that), or a value is undefined (the general path says so)."""
+        assert self._linear is not None
+        rates: dict[tuple[str, ...], Exact] = {}
+        found = [self._linear.rates[p] for p in running]
+        for effects in found:
+            for fluent, *_ in effects:
+                rates[fluent] = 0
+        values = state.values
+        for effects in found:
+            for fluent, sign, form, reads, fixed in effects:
+                if fixed is not None:
+                    rates[fluent] += fixed
+                    continue
+                rate = form.value(values)
+                if rate is None or not reads.isdisjoint(rates):
+                    return None
+                rates[fluent] += rate if sign > 0 else -rate
+        for fluent in rates:
+            if isinstance(values.get(fluent, ""), str):
+                return None
+        return Drift(state, rates)
+
+    def _exact_linear(self, drift: Drift, running: list[Ground], horizon: Fraction,
+                      forced: bool) -> tuple[Exact, list[Ground], list[Ground]] | None:
+        """`_exact` where every rate is constant: each comparison is `a + b t`, `a` its linear form's
+        value at the start and `b` the form's slope under the rates."""
+        assert self._linear is not None
+        rates, values = drift.rates, drift.state.values
+        lines: list[tuple[Exact, Exact]] = []
+        for form, reads in zip(self._linear.comparisons, self.reads, strict=True):
+            assert reads is not None  # no linear forms otherwise
+            if reads.isdisjoint(rates):
+                continue
+            slope = form.slope(rates)
+            if slope:
+                start = form.value(values)
+                if start is None:
+                    return self._exact(Motion(self.ev, drift.state, self._moving(running, drift.state)), running,
+                                       horizon, forced)  # raises the undefined value, in the general words
+                lines.append((start, slope))
+        if not lines and not forced:
+            return None
+        at: Exact = 0
+        while True:
+            root: Exact | None = None
+            for a, b in lines:
+                r = line_root(a, b, at, horizon)
+                if r is not None and (root is None or r < root):
+                    root = r
+            if (forced and not at) or any(not (line_at(a, b, at) if at else a) for a, b in lines):
+                inside = drift.at(Fraction(at + (root if root is not None else horizon), 2))
+                after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
+                if after != running or events:
+                    return at, after, events
+            if root is None:
+                return None
+            point = drift.at(root)
+            if self.active(point) != running or any(self.holds(e, point) for e in self.events):
+                return root, running, []
+            at = root
+
+    def _moving(self, running: list[Ground], state: State) -> list[Flow]:
+        return [f for p in running for f in self._flows_of(p, state)]
+
     def _exact(self, motion: Motion, running: list[Ground], horizon: Fraction,
                forced: bool) -> tuple[Number, list[Ground], list[Ground]] | None:
         """The first time in `(0, horizon]` after which, or at which, the running processes change or an
@@ -279,6 +377,20 @@ class _World:
             if self.active(point) != running or any(self.holds(e, point) for e in self.events):
                 return root, running, []
             at = root
+
+
+@dataclass(frozen=True, slots=True)
+class _Forms:
+    """A task's linear forms: each comparison's `left - right`, in the order of `_World.comparisons`, and
+    each process's continuous effects as (fluent, sign, rate, the fluents the rate reads)."""
+
+    comparisons: list[Linear]
+    rates: dict[Ground, list[_Rate]]
+
+
+#: a process's continuous effect: the fluent, the sign, the rate's form, the fluents it reads, and the
+#: signed rate itself when the form is a constant
+_Rate = tuple[tuple[str, ...], int, Linear, frozenset[tuple[str, ...]], Exact | None]
 
 
 def validate_pddlplus(task: GroundedTask, plan: Plan, name: str, delta: Fraction | None = None,
