@@ -161,13 +161,14 @@ def difference(ev: Evaluator, comparison: ast.Comparison, b: Binding, state: Sta
 
 class Drift:
     """The state `t` after a stretch's start, the fluents of `rates` changing at those constant rates
-    (the same values as `continuous.Motion.at` over the same stretch)."""
+    (the same values as `continuous.Motion.at` over the same stretch); `t` counts units of 1/`per`."""
 
-    __slots__ = ("rates", "state")
+    __slots__ = ("per", "rates", "state")
 
-    def __init__(self, state: State, rates: dict[GroundFluent, Number]) -> None:
+    def __init__(self, state: State, rates: dict[GroundFluent, Number], per: int = 1) -> None:
         self.state = state
         self.rates = rates
+        self.per = per
 
     def at(self, t: Number) -> State:
         start = self.state.values
@@ -175,5 +176,5 @@ class Drift:
         for fluent, rate in self.rates.items():
             x = start[fluent]
             assert not isinstance(x, str)  # checked when the rates were found
-            values[fluent] = line_at(x, rate, t)
+            values[fluent] = line_at(x, rate, t, self.per)
         return State(self.state.atoms, values)  # the atoms are shared: time changes only fluents

@@ -59,21 +59,24 @@ def _whole(x: Number) -> Number:
 
 
 
-def line_at(c0: Number, c1: Number, t: Number) -> Number:
-    """`c0 + c1 t` exactly, an `int` when whole: one `Fraction` made, not two operations."""
+def line_at(c0: Number, c1: Number, t: Number, per: int = 1) -> Number:
+    """`c0 + c1 t / per` exactly, an `int` when whole: one `Fraction` made, not several operations. `per`
+    is the number of units of `t` in one unit of `c1`'s time (a plan's times counted in 1/per)."""
     (n0, d0), (n1, d1), (tn, td) = _parts(c0), _parts(c1), _parts(t)
+    td *= per
     return _ratio(n0 * d1 * td + n1 * tn * d0, d0 * d1 * td)
 
 
-def line_root(c0: Number, c1: Number, lo: Number, hi: Number) -> Number | None:
-    """The root `-c0 / c1` of `c0 + c1 t` (c1 not 0) when it lies in `(lo, hi]`, else None: compared with
-    `lo` and `hi` over integers, and made only when inside."""
+def line_root(c0: Number, c1: Number, lo: Number, hi: Number, per: int = 1) -> Number | None:
+    """The root `-c0 per / c1` of `c0 + c1 t / per` (c1 not 0) when it lies in `(lo, hi]`, else None:
+    compared with `lo` and `hi` over integers, and made only when inside."""
     (n0, d0), (n1, d1) = _parts(c0), _parts(c1)
-    num, den = -n0 * d1, d0 * n1
+    num, den = -n0 * d1 * per, d0 * n1
     if den < 0:
         num, den = -num, -den
     (ln, ld), (hn, hd) = _parts(lo), _parts(hi)
     return _ratio(num, den) if ln * den < num * ld and num * hd <= hn * den else None
+
 
 @dataclass(frozen=True, slots=True)
 class Poly:

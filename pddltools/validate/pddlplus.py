@@ -18,16 +18,18 @@ are held for `delta` at a time and conditions read at the end of each step, whic
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from itertools import groupby
+from math import lcm
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect
-from pddltools.semantics.compiled import Holds
+from pddltools.semantics.apply import compiled_effect
+from pddltools.semantics.compiled import Collect, Holds
 from pddltools.semantics.continuous import (
     Flow,
     Ground,
@@ -58,7 +60,7 @@ CASCADE_LIMIT = 1000  # rounds of events at one time before they are said to loo
 class Failure(SemanticsError):
     """A fault of the world, not of a step: events that loop, processes that cannot settle."""
 
-    def __init__(self, reason: str, message: str, time: Fraction, culprit: Ground | None = None) -> None:
+    def __init__(self, reason: str, message: str, time: Number, culprit: Ground | None = None) -> None:
         super().__init__(message)
         self.reason = reason
         self.time = time
@@ -120,11 +122,13 @@ class _World:
         self.delta = delta
         self.approximated = False
         self.recorder = recorder
-        self.trajectory: list[tuple[Number, State]] = []
+        # the states a plan goes through, kept only for trajectory constraints (None without)
+        self.trajectory: list[tuple[Number, State]] | None = [] if any(True for _ in task.constraints()) else None
+        self.scale = 1  # a tick is 1/scale of the plan's time unit (`_ticks`)
         self.changed_by: dict[tuple[str, ...], _Cause] = {}  # fluent -> the process or event that changed it last
         self._causes: dict[Ground, _Cause] = {}  # one per process, made once: blamed at every stretch
         self.running: list[Ground] = []
-        self._fired: tuple[Fraction, set[Ground]] = (Fraction(-1), set())
+        self._fired: tuple[Number, set[Ground]] = (-1, set())
 
     def _linear_forms(self, initial: State) -> _Forms | None:
         """Every comparison's `left - right` and every process's rates as linear forms (`linear`), made
@@ -163,37 +167,43 @@ class _World:
     def active(self, state: State) -> list[Ground]:
         return [p for p, test in self._process_tests if test(p.binding, state)]
 
-    def _record(self, time: Fraction, labels: Sequence[str], state: State) -> None:
-        self.trajectory.append((normal(time), state))
+    def real(self, ticks: Number) -> Number:
+        """A time counted in ticks (1/`scale`) as the plan's time: an `int` when whole."""
+        return normal(Fraction(ticks) / self.scale) if self.scale != 1 else normal(ticks)
+
+    def _record(self, ticks: Number, labels: Sequence[str], state: State) -> None:
+        if self.trajectory is not None:
+            self.trajectory.append((self.real(ticks), state))
         if self.recorder is not None and labels:
-            self.recorder.begin(normal(time), None, labels)
+            self.recorder.begin(self.real(ticks), None, labels)
             self.recorder.end(state)
 
-    def _note_running(self, time: Fraction, running: list[Ground], state: State) -> None:
+    def _note_running(self, ticks: Number, running: list[Ground], state: State) -> None:
         if running == self.running:
             return
         labels = [] if self.recorder is None else (
             [f"process {p} starts" for p in running if p not in self.running]
             + [f"process {p} stops" for p in self.running if p not in running])
         self.running = running
-        self._record(time, labels, state)
+        self._record(ticks, labels, state)
 
-    def settle(self, state: State, time: Fraction, extra: Sequence[Ground] = ()) -> State:
-        """Fire the events that hold in `state` (and `extra`, which hold just after `time`), again until
+    def settle(self, state: State, ticks: Number, extra: Sequence[Ground] = ()) -> State:
+        """Fire the events that hold in `state` (and `extra`, which hold just after `ticks`), again until
         none does."""
         firing = [e for e, test in self._event_tests if test(e.binding, state)]
         if not firing and not extra:
             return state  # the usual case, before any bookkeeping
-        if self._fired[0] != time:
-            self._fired = (time, set())
+        if self._fired[0] != ticks:
+            self._fired = (ticks, set())
         fired = self._fired[1]
         firing = list(dict.fromkeys([*extra, *firing]))
+        time = self.real(ticks)
         for _ in range(CASCADE_LIMIT):
             if not firing:
                 return state
             again = next((e for e in firing if e in fired), None)
             if again is not None:
-                raise Failure("event-loop", f"at time {exact(normal(time))}: the event {again} ({_where(again)}) "
+                raise Failure("event-loop", f"at time {exact(time)}: the event {again} ({_where(again)}) "
                                             "would fire again at the same time: its effect does not make its "
                                             "precondition false", time, again)
             fired.update(firing)
@@ -203,13 +213,13 @@ class _World:
                 self.changed_by.update(dict.fromkeys(own.updates, _Cause("the event", e)))
                 merged.merge(own)
             state = apply(state, merged)
-            self._record(time, [f"event {e}" for e in firing] if self.recorder is not None else [], state)
+            self._record(ticks, [f"event {e}" for e in firing] if self.recorder is not None else [], state)
             firing = [e for e, test in self._event_tests if test(e.binding, state)]
-        raise Failure("event-loop", f"at time {exact(normal(time))}: events keep firing ({CASCADE_LIMIT} rounds)",
-                      time)
+        raise Failure("event-loop", f"at time {exact(time)}: events keep firing ({CASCADE_LIMIT} rounds)", time)
 
-    def run(self, state: State, start: Fraction, end: Fraction) -> State:
-        """The state at `end`, from `state` at `start` with nothing but processes and events between."""
+    def run(self, state: State, start: Number, end: Number) -> State:
+        """The state at `end`, from `state` at `start` with nothing but processes and events between
+        (times in ticks: whole numbers while no root has fallen between the plan's times)."""
         now = start
         forced: list[Ground] | None = None  # the processes that run just after `now`, when not those at it
         tries = 0
@@ -222,45 +232,57 @@ class _World:
             horizon = end - now
             if horizon <= 0:
                 return state
-            motion: Motion | Drift | None = None
+            motion: Callable[[Number], State] | None = None
             change = None
             try:
                 drift = self._drift(running, state) if self._linear is not None else None
                 if drift is not None:
-                    motion, change = drift, self._exact_linear(drift, running, horizon, forced is not None)
+                    motion, change = drift.at, self._exact_linear(drift, running, horizon, forced is not None)
                 else:
-                    motion = Motion(self.ev, state, moving)
-                    change = self._exact(motion, running, horizon, forced is not None)
+                    motion, change = self._general(state, moving, running, horizon, forced is not None)
             except NotPolynomial:
                 if self.delta is None:
                     raise
                 motion, self.approximated = None, True  # this stretch only: later ones may be exact again
             if motion is None:
                 assert self.delta is not None
-                step = min(self.delta, horizon)
-                later = euler(self.ev, state, moving, step)
+                step = min(self.delta * self.scale, horizon)
+                later = euler(self.ev, state, moving, Fraction(step) / self.scale)
                 self._blame(moving)
                 now, state, forced, tries = now + step, later, None, 0
                 state = self.settle(state, now)
                 continue
             if change is None:
                 self._blame(moving)
-                return motion.at(horizon)
+                return motion(horizon)
             at, after, events_after = change
             if at == 0:
                 tries += 1
                 if tries > len(self.processes) + len(self.events) + 2:
-                    raise Failure("unsettled", f"at time {exact(normal(now))}: the running processes change "
-                                               "as soon as they start (" + ", ".join(map(str, after)) + ")", now)
+                    raise Failure("unsettled", f"at time {exact(self.real(now))}: the running processes change "
+                                               "as soon as they start (" + ", ".join(map(str, after)) + ")",
+                                  self.real(now))
                 if events_after:
                     state, forced = self.settle(state, now, events_after), None
                 else:
                     forced = after
                 continue
-            state = motion.at(at)
+            state = motion(at)
             self._blame(moving)
             now, forced, tries = now + at, None, 0
             state = self.settle(state, now)
+
+    def _general(self, state: State, moving: list[Flow], running: list[Ground], horizon: Number, forced: bool
+                 ) -> tuple[Callable[[Number], State], tuple[Number, list[Ground], list[Ground]] | None]:
+        """`Motion` and `_exact` over a stretch of `horizon` ticks, both in the plan's time units: the
+        state at a time in ticks, and the first change with its time in ticks."""
+        motion, scale = Motion(self.ev, state, moving), self.scale
+        if scale == 1:
+            return motion.at, self._exact(motion, running, horizon, forced)
+        change = self._exact(motion, running, Fraction(horizon) / scale, forced)
+        if change is not None:
+            change = (change[0] * scale, change[1], change[2])
+        return (lambda ticks: motion.at(Fraction(ticks) / scale)), change
 
     def _flows_of(self, process: Ground, state: State) -> list[Flow]:
         found = self._flows.get(process)
@@ -299,12 +321,12 @@ class _World:
         for fluent in rates:
             if isinstance(values.get(fluent, ""), str):
                 return None
-        return Drift(state, rates)
+        return Drift(state, rates, self.scale)
 
-    def _exact_linear(self, drift: Drift, running: list[Ground], horizon: Fraction,
+    def _exact_linear(self, drift: Drift, running: list[Ground], horizon: Number,
                       forced: bool) -> tuple[Exact, list[Ground], list[Ground]] | None:
-        """`_exact` where every rate is constant: each comparison is `a + b t`, `a` its linear form's
-        value at the start and `b` the form's slope under the rates."""
+        """`_exact` where every rate is constant, in ticks: each comparison is `a + b t`, `a` its linear
+        form's value at the start and `b` the form's slope under the rates (per unit of plan time)."""
         assert self._linear is not None
         rates, values = drift.rates, drift.state.values
         lines: list[tuple[Exact, Exact]] = []
@@ -315,20 +337,21 @@ class _World:
             slope = form.slope(rates)
             if slope:
                 start = form.value(values)
-                if start is None:
-                    return self._exact(Motion(self.ev, drift.state, self._moving(running, drift.state)), running,
-                                       horizon, forced)  # raises the undefined value, in the general words
+                if start is None:  # the general path raises the undefined value, in its own words
+                    return self._general(drift.state, self._moving(running, drift.state), running, horizon,
+                                         forced)[1]
                 lines.append((start, slope))
         if not lines and not forced:
             return None
         at: Exact = 0
+        per = drift.per
         while True:
             root: Exact | None = None
             for a, b in lines:
-                r = line_root(a, b, at, horizon)
+                r = line_root(a, b, at, horizon, per)
                 if r is not None and (root is None or r < root):
                     root = r
-            if (forced and not at) or any(not (line_at(a, b, at) if at else a) for a, b in lines):
+            if (forced and not at) or any(not (line_at(a, b, at, per) if at else a) for a, b in lines):
                 inside = drift.at(Fraction(at + (root if root is not None else horizon), 2))
                 after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
                 if after != running or events:
@@ -343,7 +366,7 @@ class _World:
     def _moving(self, running: list[Ground], state: State) -> list[Flow]:
         return [f for p in running for f in self._flows_of(p, state)]
 
-    def _exact(self, motion: Motion, running: list[Ground], horizon: Fraction,
+    def _exact(self, motion: Motion, running: list[Ground], horizon: Number,
                forced: bool) -> tuple[Number, list[Ground], list[Ground]] | None:
         """The first time in `(0, horizon]` after which, or at which, the running processes change or an
         event fires: `(time, processes then, events then)`; 0 when it is just after the start; None when
@@ -418,34 +441,45 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     state = task.initial_state()
     if recorder is not None:
         recorder.start(plan, state)
-    world.trajectory.append((0, state))
+    if world.trajectory is not None:
+        world.trajectory.append((0, state))
     if task.timed_literals:
         return invalid_step(name, plan, None, "unsupported", "timed initial literals beside processes and events "
                             "are not validated yet")
-    # by time alone: the sort is stable and the steps come in index order, so ties keep it, and no
-    # (time, index) tuple is built and compared per step (`or 0` for mypy: every time was checked above)
-    timed = sorted(zip(plan.steps, actions, strict=True), key=lambda sa: sa[0].time or 0)
     last = max((s.time for s in plan.steps if s.time is not None), default=Fraction(0))
     end = plan.end if plan.end is not None else last
-    now = Fraction(0)
+    # Times in ticks of 1/scale, scale the least common denominator of the plan's times (decimals: a
+    # power of ten): whole numbers, so sorting, grouping and the stretches' lengths are integer work.
+    scale = world.scale = lcm(end.denominator, *{s.time.denominator for s in plan.steps if s.time is not None})
+    # sorted by time alone: the sort is stable and the steps come in index order, so ties keep it
+    timed = sorted(((_ticks(s.time, scale), s, a) for s, a in zip(plan.steps, actions, strict=True)),
+                   key=itemgetter(0))
+    # by identity: `_resolve` shares one action per distinct step, and hashing an action hashes its schema
+    checks = {key: _check(task, a) for key, a in {id(a): a for a in actions}.items()}
+    now = 0
     violations: Counter[str] = Counter()
     step: PlanFileStep | None = None
     try:
         state = world.settle(state, now)
-        for time, group in groupby(timed, key=lambda sa: sa[0].time):
-            assert time is not None
-            happening = list(group)
-            step = happening[0][0]
+        i, n = 0, len(timed)
+        while i < n:
+            time, step, action = timed[i]
+            j = i + 1
+            while j < n and timed[j][0] == time:
+                j += 1
             state = world.run(state, now, time)
             now = time
+            happening = [(s, a) for _, s, a in timed[i:j]] if j > i + 1 else [(step, action)]
+            i = j
             if recorder is not None:
-                recorder.begin(normal(now), step.index, [f"step {s.index} {a}" for s, a in happening])
-            failed = _preconditions(task, world, happening, state, name, plan, now)
-            if failed is not None:
-                return failed
+                recorder.begin(world.real(now), step.index, [f"step {s.index} {a}" for s, a in happening])
+            for s, a in happening:  # every precondition before any effect, as VAL reads them
+                if not checks[id(a)][0](a.binding, state):
+                    return _unmet(task, world, s, a, state, name, plan, world.real(now))
             merged: Effects | None = None  # the first step's own, when it is alone (the usual case)
             for s, a in happening:
-                own = collect(task.evaluator, a.schema.effect, a.binding, state)
+                own = Effects()
+                checks[id(a)][1](a.binding, state, own)
                 if own.updates:
                     world.changed_by.update(dict.fromkeys(own.updates, _Cause("step", a, s.index)))
                 if merged is None:
@@ -454,23 +488,43 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
                     merged.merge(own)
             assert merged is not None  # a happening has a step
             state = apply(state, merged)
-            world.trajectory.append((normal(now), state))
+            if world.trajectory is not None:
+                world.trajectory.append((world.real(now), state))
             if recorder is not None:
                 recorder.end(state)
             state = world.settle(state, now)
         step = None
-        state = world.run(state, now, end)
+        state = world.run(state, now, _ticks(end, scale))
     except Failure as exc:  # the world's fault (events, processes), not the next step's
         return _failed(plan, name, None, exc.reason, str(exc), exc.time)
     except NotPolynomial as exc:
-        return _failed(plan, name, None, "unsupported", f"from time {exact(normal(now))}: {exc}; give --delta STEP "
-                       "to approximate it", now)
+        return _failed(plan, name, None, "unsupported", f"from time {exact(world.real(now))}: {exc}; give --delta "
+                       "STEP to approximate it", world.real(now))
     except SemanticsError as exc:
-        return _failed(plan, name, step, exc.reason, f"at time {exact(normal(now))}: {exc}", now)
-    report = finish(task, plan, name, state, world.trajectory, violations, normal(end), temporal=True)
+        return _failed(plan, name, step, exc.reason, f"at time {exact(world.real(now))}: {exc}", world.real(now))
+    report = finish(task, plan, name, state, world.trajectory or [], violations, normal(end), temporal=True)
     if not report.valid:
         report = replace(report, failed_time=end)
     return report
+
+
+def _ticks(time: Fraction | None, scale: int) -> int:
+    """A plan time (checked to be given) in ticks of 1/scale, `scale` a multiple of its denominator."""
+    assert time is not None
+    return time.numerator * (scale // time.denominator)
+
+
+def _check(task: GroundedTask, action: GroundAction) -> tuple[Holds, Collect]:
+    """A distinct step's compiled precondition and effect, looked up once per plan."""
+    ev = task.evaluator
+    assert isinstance(action.schema, ast.Action)  # checked before the run
+    pre, effect = action.schema.precondition, action.schema.effect
+    return (ev.compiled(pre) if pre is not None else _always,
+            compiled_effect(ev, effect) if effect is not None else _nothing)
+
+
+def _nothing(binding: object, state: State, out: Effects) -> None:
+    """The effect of a step without one."""
 
 
 def _resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
@@ -487,21 +541,18 @@ def _resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
     return actions
 
 
-def _preconditions(task: GroundedTask, world: _World, happening: list[tuple[PlanFileStep, GroundAction]],
-                   state: State, name: str, plan: Plan, now: Fraction) -> PlanReport | None:
-    ev = task.evaluator
-    for s, a in happening:
-        assert isinstance(a.schema, ast.Action)  # checked before the run
-        pre = a.schema.precondition
-        if pre is None or ev.holds(pre, a.binding, state):
-            continue
-        unsatisfied = ev.explain(pre, a.binding, state)
-        blamed = _blame(task, world, pre, a, state)
-        message = f"time {exact(normal(now))}, step {s.index} {a}: the precondition is not satisfied"
-        report = invalid_step(name, plan, s, "precondition", message + (f" ({'; '.join(blamed)})" if blamed else ""),
-                              unsatisfied, advise(unsatisfied, f"before time {exact(normal(now))}"))
-        return replace(report, failed_time=normal(now))
-    return None
+def _unmet(task: GroundedTask, world: _World, s: PlanFileStep, a: GroundAction, state: State, name: str,
+           plan: Plan, now: Number) -> PlanReport:
+    """The report of a step whose precondition is false: what is unmet, and who last changed it."""
+    assert isinstance(a.schema, ast.Action)  # checked before the run
+    pre = a.schema.precondition
+    assert pre is not None  # a missing precondition holds
+    unsatisfied = task.evaluator.explain(pre, a.binding, state)
+    blamed = _blame(task, world, pre, a, state)
+    message = f"time {exact(now)}, step {s.index} {a}: the precondition is not satisfied"
+    report = invalid_step(name, plan, s, "precondition", message + (f" ({'; '.join(blamed)})" if blamed else ""),
+                          unsatisfied, advise(unsatisfied, f"before time {exact(now)}"))
+    return replace(report, failed_time=now)
 
 
 def _blame(task: GroundedTask, world: _World, pre: ast.Formula, action: GroundAction, state: State) -> list[str]:
@@ -511,5 +562,5 @@ def _blame(task: GroundedTask, world: _World, pre: ast.Formula, action: GroundAc
             if f in world.changed_by]
 
 
-def _failed(plan: Plan, name: str, step: PlanFileStep | None, reason: str, message: str, time: Fraction) -> PlanReport:
+def _failed(plan: Plan, name: str, step: PlanFileStep | None, reason: str, message: str, time: Number) -> PlanReport:
     return replace(invalid_step(name, plan, step, reason, message), failed_time=normal(time))

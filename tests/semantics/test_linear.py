@@ -67,7 +67,7 @@ def test_linear_path_agrees_with_the_polynomial_path(a: Fraction, b: Fraction, k
     polynomial = motion.difference(comparison, binding)
     start, slope = form.value(state.values), form.slope(rates)
     assert start is not None
-    assert (start, slope) == ((polynomial.c + (0, 0))[:2] if polynomial.c else (0, 0))
+    assert (start, slope) == (*polynomial.c, 0, 0)[:2]  # the zero polynomial is ()
     if slope:
         assert line_root(start, slope, 0, t) == first_root(polynomial, 0, t)
 
