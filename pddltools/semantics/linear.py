@@ -178,3 +178,14 @@ class Drift:
             assert not isinstance(x, str)  # checked when the rates were found
             values[fluent] = line_at(x, rate, t, self.per)
         return State(self.state.atoms, values)  # the atoms are shared: time changes only fluents
+
+    def advance(self, t: Number) -> State:
+        """`at(t)`, written into the start state's own values (a thawed state, `State.thaw`), which is
+        then that state: for a loop that keeps no state behind it."""
+        values = self.state.values
+        assert isinstance(values, dict)
+        for fluent, rate in self.rates.items():
+            x = values[fluent]
+            assert not isinstance(x, str)  # checked when the rates were found
+            values[fluent] = line_at(x, rate, t, self.per)
+        return self.state

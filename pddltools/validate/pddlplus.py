@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
-from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect
+from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect, resolve
 from pddltools.semantics.apply import compiled_effect
 from pddltools.semantics.compiled import Collect, Holds
 from pddltools.semantics.continuous import (
@@ -125,6 +125,7 @@ class _World:
         # the states a plan goes through, kept only for trajectory constraints (None without)
         self.trajectory: list[tuple[Number, State]] | None = [] if any(True for _ in task.constraints()) else None
         self.scale = 1  # a tick is 1/scale of the plan's time unit (`_ticks`)
+        self.in_place = False  # whether states are changed in place (`apply`, `run`): none is kept
         self.changed_by: dict[tuple[str, ...], _Cause] = {}  # fluent -> the process or event that changed it last
         self._causes: dict[Ground, _Cause] = {}  # one per process, made once: blamed at every stretch
         self.running: list[Ground] = []
@@ -166,6 +167,12 @@ class _World:
 
     def active(self, state: State) -> list[Ground]:
         return [p for p, test in self._process_tests if test(p.binding, state)]
+
+    def apply(self, state: State, effects: Effects) -> State:
+        """The state after `effects`: `state` itself, changed, when states are changed in place."""
+        if self.in_place and isinstance(state.atoms, set) and isinstance(state.values, dict):
+            return state.advance(effects.deletes, effects.adds, resolve(state, effects))
+        return apply(state, effects)
 
     def real(self, ticks: Number) -> Number:
         """A time counted in ticks (1/`scale`) as the plan's time: an `int` when whole."""
@@ -212,7 +219,7 @@ class _World:
                 own = collect(self.ev, e.schema.effect, e.binding, state)
                 self.changed_by.update(dict.fromkeys(own.updates, _Cause("the event", e)))
                 merged.merge(own)
-            state = apply(state, merged)
+            state = self.apply(state, merged)
             self._record(ticks, [f"event {e}" for e in firing] if self.recorder is not None else [], state)
             firing = [e for e, test in self._event_tests if test(e.binding, state)]
         raise Failure("event-loop", f"at time {exact(time)}: events keep firing ({CASCADE_LIMIT} rounds)", time)
@@ -237,7 +244,8 @@ class _World:
             try:
                 drift = self._drift(running, state) if self._linear is not None else None
                 if drift is not None:
-                    motion, change = drift.at, self._exact_linear(drift, running, horizon, forced is not None)
+                    change = self._exact_linear(drift, running, horizon, forced is not None)
+                    motion = drift.advance if self.in_place else drift.at
                 else:
                     motion, change = self._general(state, moving, running, horizon, forced is not None)
             except NotPolynomial:
@@ -446,14 +454,20 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     if task.timed_literals:
         return invalid_step(name, plan, None, "unsupported", "timed initial literals beside processes and events "
                             "are not validated yet")
-    last = max((s.time for s in plan.steps if s.time is not None), default=Fraction(0))
-    end = plan.end if plan.end is not None else last
     # Times in ticks of 1/scale, scale the least common denominator of the plan's times (decimals: a
     # power of ten): whole numbers, so sorting, grouping and the stretches' lengths are integer work.
-    scale = world.scale = lcm(end.denominator, *{s.time.denominator for s in plan.steps if s.time is not None})
+    scale = world.scale = lcm(*{s.time.denominator for s in plan.steps if s.time is not None},
+                              plan.end.denominator if plan.end is not None else 1)
     # sorted by time alone: the sort is stable and the steps come in index order, so ties keep it
     timed = sorted(((_ticks(s.time, scale), s, a) for s, a in zip(plan.steps, actions, strict=True)),
                    key=itemgetter(0))
+    last = timed[-1][1].time if timed else None
+    end = plan.end if plan.end is not None else last if last is not None else Fraction(0)
+    # One state changed in place from happening to happening, when no state needs to be kept (for the
+    # trace or trajectory constraints): no copy of every atom and value per happening.
+    world.in_place = recorder is None and world.trajectory is None
+    if world.in_place:
+        state = state.thaw()
     # by identity: `_resolve` shares one action per distinct step, and hashing an action hashes its schema
     checks = {key: _check(task, a) for key, a in {id(a): a for a in actions}.items()}
     now = 0
@@ -487,7 +501,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
                 else:
                     merged.merge(own)
             assert merged is not None  # a happening has a step
-            state = apply(state, merged)
+            state = world.apply(state, merged)
             if world.trajectory is not None:
                 world.trajectory.append((world.real(now), state))
             if recorder is not None:
