@@ -119,6 +119,9 @@ class _World:
                                                                          initial) is not None}
         self._process_tests, self._event_tests = self._tests(self.processes), self._tests(self.events)
         self._linear = self._linear_forms(initial)
+        # per set of running processes (by identity): its rates and slopes when every rate is a constant
+        self._constant_rates: dict[tuple[Ground, ...], tuple[dict[tuple[str, ...], Exact],
+                                                             list[tuple[Linear, Exact]]] | None] = {}
         self.delta = delta
         self.approximated = False
         self.recorder = recorder
@@ -242,9 +245,10 @@ class _World:
             motion: Callable[[Number], State] | None = None
             change = None
             try:
-                drift = self._drift(running, state) if self._linear is not None else None
-                if drift is not None:
-                    change = self._exact_linear(drift, running, horizon, forced is not None)
+                linear = self._drift(running, state) if self._linear is not None else None
+                if linear is not None:
+                    drift, slopes = linear
+                    change = self._exact_linear(drift, slopes, running, horizon, forced is not None)
                     motion = drift.advance if self.in_place else drift.at
                 else:
                     motion, change = self._general(state, moving, running, horizon, forced is not None)
@@ -307,48 +311,71 @@ class _World:
                 cause = self._causes[flow.owner] = _Cause("the process", flow.owner)
             self.changed_by[flow.fluent] = cause
 
-    def _drift(self, running: list[Ground], state: State) -> Drift | None:
-        """The running processes' change as constant rates, or None when a rate reads a fluent that
-        changes too (the general path solves that), or a value is undefined (the general path says so)."""
+    def _drift(self, running: list[Ground], state: State) -> tuple[Drift, list[tuple[Linear, Exact]]] | None:
+        """The running processes' change as constant rates, with the comparisons that move under them
+        and their slopes; None when a rate reads a fluent that changes too (the general path solves
+        that), or a value is undefined (the general path says so). Where every rate is a constant, the
+        rates and slopes are found once per set of running processes."""
+        key = tuple(running)
+        if key in self._constant_rates:
+            found = self._constant_rates[key]
+        else:
+            found = self._constant_rates[key] = self._rates_of(running, None)
+        if found is None:  # a rate reads the state: read again at every stretch
+            found = self._rates_of(running, state)
+            if found is None:
+                return None
+        rates, slopes = found
+        values = state.values
+        for fluent in rates:
+            if isinstance(values.get(fluent, ""), str):
+                return None
+        return Drift(state, rates, self.scale), slopes
+
+    def _rates_of(self, running: list[Ground], state: State | None) -> tuple[dict[tuple[str, ...], Exact],
+                                                                              list[tuple[Linear, Exact]]] | None:
+        """The rates (and slopes) of the running processes, read in `state`; with no state, only when
+        every rate is a constant, else None."""
         assert self._linear is not None
         rates: dict[tuple[str, ...], Exact] = {}
         found = [self._linear.rates[p] for p in running]
         for effects in found:
             for fluent, *_ in effects:
                 rates[fluent] = 0
-        values = state.values
         for effects in found:
             for fluent, sign, form, reads, fixed in effects:
                 if fixed is not None:
                     rates[fluent] += fixed
                     continue
-                rate = form.value(values)
+                rate = form.value(state.values) if state is not None else None
                 if rate is None or not reads.isdisjoint(rates):
                     return None
                 rates[fluent] += rate if sign > 0 else -rate
-        for fluent in rates:
-            if isinstance(values.get(fluent, ""), str):
-                return None
-        return Drift(state, rates, self.scale)
+        return rates, self._slopes(rates)
 
-    def _exact_linear(self, drift: Drift, running: list[Ground], horizon: Number,
-                      forced: bool) -> tuple[Exact, list[Ground], list[Ground]] | None:
-        """`_exact` where every rate is constant, in ticks: each comparison is `a + b t`, `a` its linear
-        form's value at the start and `b` the form's slope under the rates (per unit of plan time)."""
+    def _slopes(self, rates: dict[tuple[str, ...], Exact]) -> list[tuple[Linear, Exact]]:
+        """The comparisons whose value changes under `rates`, each with how fast."""
         assert self._linear is not None
-        rates, values = drift.rates, drift.state.values
-        lines: list[tuple[Exact, Exact]] = []
+        slopes = []
         for form, reads in zip(self._linear.comparisons, self.reads, strict=True):
             assert reads is not None  # no linear forms otherwise
-            if reads.isdisjoint(rates):
-                continue
-            slope = form.slope(rates)
-            if slope:
-                start = form.value(values)
-                if start is None:  # the general path raises the undefined value, in its own words
-                    return self._general(drift.state, self._moving(running, drift.state), running, horizon,
-                                         forced)[1]
-                lines.append((start, slope))
+            if not reads.isdisjoint(rates):
+                slope = form.slope(rates)
+                if slope:
+                    slopes.append((form, slope))
+        return slopes
+
+    def _exact_linear(self, drift: Drift, slopes: list[tuple[Linear, Exact]], running: list[Ground],
+                      horizon: Number, forced: bool) -> tuple[Exact, list[Ground], list[Ground]] | None:
+        """`_exact` where every rate is constant, in ticks: each comparison is `a + b t`, `a` its linear
+        form's value at the start and `b` its slope under the rates (per unit of plan time)."""
+        values = drift.state.values
+        lines: list[tuple[Exact, Exact]] = []
+        for form, slope in slopes:
+            start = form.value(values)
+            if start is None:  # the general path raises the undefined value, in its own words
+                return self._general(drift.state, self._moving(running, drift.state), running, horizon, forced)[1]
+            lines.append((start, slope))
         if not lines and not forced:
             return None
         at: Exact = 0
