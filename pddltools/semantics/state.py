@@ -76,6 +76,13 @@ class State:
                 values: Mapping[GroundFluent, FluentValue] | None = None) -> State:
         """The successor, made by changing this (thawed) state's set and dict in place: `self` must not
         be used afterwards. Deletes before adds, as in `with_changes`."""
+        self.change(deletes, adds, values)
+        return State(self.atoms, self.values)
+
+    def change(self, deletes: Iterable[GroundAtom], adds: Iterable[GroundAtom],
+               values: Mapping[GroundFluent, FluentValue] | None = None) -> None:
+        """`advance` that keeps this object as the successor: for a loop that holds one state and
+        nothing that compares states by identity (a derived-predicate cache does)."""
         atoms, own = self.atoms, self.values
         if not isinstance(atoms, set) or not isinstance(own, dict):
             raise TypeError("advance() needs a thawed state (State.thaw())")
@@ -83,7 +90,6 @@ class State:
         atoms.update(adds)
         if values:
             own.update(values)
-        return State(atoms, own)
 
     def frozen(self) -> State:
         """An immutable copy (for keeping in a trajectory)."""

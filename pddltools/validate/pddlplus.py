@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
@@ -67,18 +67,17 @@ class Failure(SemanticsError):
         self.culprit = culprit
 
 
-@dataclass(frozen=True, slots=True)
-class _Cause:
+class _Cause(NamedTuple):
     """Who last changed a fluent: `the event (e)`, `the process (p)`, `step 3 (a)`. Kept unformatted,
     because only a failed precondition names one, and formatting one per step was a tenth of a long
-    plan's time."""
+    plan's time; a named tuple, made in a third of a frozen dataclass's time."""
 
     kind: str
     who: object
-    index: int | None = None
+    step: int | None = None  # the step's number (`index` is a tuple's method)
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.index} {self.who}" if self.index is not None else f"{self.kind} {self.who}"
+        return f"{self.kind} {self.step} {self.who}" if self.step is not None else f"{self.kind} {self.who}"
 
 
 def _always(binding: object, state: State) -> bool:
@@ -174,7 +173,8 @@ class _World:
     def apply(self, state: State, effects: Effects) -> State:
         """The state after `effects`: `state` itself, changed, when states are changed in place."""
         if self.in_place and isinstance(state.atoms, set) and isinstance(state.values, dict):
-            return state.advance(effects.deletes, effects.adds, resolve(state, effects))
+            state.change(effects.deletes, effects.adds, resolve(state, effects))
+            return state
         return apply(state, effects)
 
     def real(self, ticks: Number) -> Number:
@@ -485,8 +485,11 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     # power of ten): whole numbers, so sorting, grouping and the stretches' lengths are integer work.
     scale = world.scale = lcm(*{s.time.denominator for s in plan.steps if s.time is not None},
                               plan.end.denominator if plan.end is not None else 1)
+    # each distinct step's compiled precondition and effect, looked up once; by identity: `_resolve`
+    # shares one action per distinct step, and hashing an action hashes its schema
+    checks = {key: _check(task, a) for key, a in {id(a): a for a in actions}.items()}
     # sorted by time alone: the sort is stable and the steps come in index order, so ties keep it
-    timed = sorted(((_ticks(s.time, scale), s, a) for s, a in zip(plan.steps, actions, strict=True)),
+    timed = sorted(((_ticks(s.time, scale), s, a, *checks[id(a)]) for s, a in zip(plan.steps, actions, strict=True)),
                    key=itemgetter(0))
     last = timed[-1][1].time if timed else None
     end = plan.end if plan.end is not None else last if last is not None else Fraction(0)
@@ -495,8 +498,6 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     world.in_place = recorder is None and world.trajectory is None
     if world.in_place:
         state = state.thaw()
-    # by identity: `_resolve` shares one action per distinct step, and hashing an action hashes its schema
-    checks = {key: _check(task, a) for key, a in {id(a): a for a in actions}.items()}
     now = 0
     violations: Counter[str] = Counter()
     step: PlanFileStep | None = None
@@ -504,23 +505,23 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
         state = world.settle(state, now)
         i, n = 0, len(timed)
         while i < n:
-            time, step, action = timed[i]
+            time, step = timed[i][:2]
             j = i + 1
             while j < n and timed[j][0] == time:
                 j += 1
             state = world.run(state, now, time)
             now = time
-            happening = [(s, a) for _, s, a in timed[i:j]] if j > i + 1 else [(step, action)]
+            happening = timed[i:j]
             i = j
             if recorder is not None:
-                recorder.begin(world.real(now), step.index, [f"step {s.index} {a}" for s, a in happening])
-            for s, a in happening:  # every precondition before any effect, as VAL reads them
-                if not checks[id(a)][0](a.binding, state):
+                recorder.begin(world.real(now), step.index, [f"step {s.index} {a}" for _, s, a, *_ in happening])
+            for _, s, a, test, _ in happening:  # every precondition before any effect, as VAL reads them
+                if not test(a.binding, state):
                     return _unmet(task, world, s, a, state, name, plan, world.real(now))
             merged: Effects | None = None  # the first step's own, when it is alone (the usual case)
-            for s, a in happening:
+            for _, s, a, _, effect in happening:
                 own = Effects()
-                checks[id(a)][1](a.binding, state, own)
+                effect(a.binding, state, own)
                 if own.updates:
                     world.changed_by.update(dict.fromkeys(own.updates, _Cause("step", a, s.index)))
                 if merged is None:
