@@ -71,12 +71,18 @@ def plan_number(text: str, span: Span, what: str, step: int | None = None) -> Fr
     try:
         # the literal reader bounds the size (`1e100000000` would be exact, and as slow to build as it
         # is long) and reads plain decimals, the usual plan times, without Fraction's string parser
-        value = parse_number(text)
+        return _fraction(text)
     except NumberOutOfRange as exc:
         raise PlanError("syntax", error("V001", f"{what}: {exc}", span), step) from None
     except (ValueError, ZeroDivisionError):
         raise PlanError("syntax", error("V001", f"{what} {text!r} is not a number", span), step) from None
-    return value if isinstance(value, Fraction) else Fraction(value)
+
+
+def _fraction(text: str) -> Fraction:
+    """`parse_number`'s value as a `Fraction`: `ValueError` (`NumberOutOfRange` past its bound) or
+    `ZeroDivisionError` when it is none."""
+    value = parse_number(text)
+    return value if type(value) is Fraction else Fraction(value)
 
 
 # One well-formed step on a line of its own, the way planners write them: the fast path.
@@ -121,10 +127,10 @@ def _read_lines(source: Source) -> Plan | None:
         start = found.start(1 if time_text else 2)
         span = _new_span(source, start, found.end(2) - start)
         try:
-            time = plan_number(time_text, span, "the step time", index) if time_text else None
-            duration = plan_number(duration_text, span, "the duration", index) if duration_text else None
-        except PlanError:
-            return None  # the tokenizer points at the number itself
+            time = _fraction(time_text) if time_text else None
+            duration = _fraction(duration_text) if duration_text else None
+        except (ValueError, ZeroDivisionError):
+            return None  # the tokenizer points at the number itself, in `plan_number`'s words
         steps.append(_new_step(index, name.lower(), tuple(args.lower().split()) if args else (), span, time,
                                duration))
     if expected != len(text):
