@@ -38,9 +38,13 @@ class Linear:
 
     def value(self, values: Mapping[GroundFluent, FluentValue]) -> Number | None:
         """The value in a state's `values`, or None when a fluent it reads is undefined or an object
-        (the general path then says which). Summed over integer numerators and one denominator, one
-        `Fraction` made at the end: `Fraction` operations cost microseconds each, and this is asked at
-        every stretch."""
+        (the general path then says which)."""
+        found = self.value_parts(values)
+        return None if found is None else ratio(*found)
+
+    def value_parts(self, values: Mapping[GroundFluent, FluentValue]) -> tuple[int, int] | None:
+        """`value` as a numerator and a positive denominator, not reduced: summed over integers, since
+        `Fraction` operations cost microseconds each and this is asked at every stretch."""
         n, d = parts(self.constant)
         for fluent, coefficient in self.terms:
             x = values.get(fluent)
@@ -52,7 +56,7 @@ class Linear:
                 return None  # undefined, or an object
             cn, cd = parts(coefficient)
             n, d = n * cd * xd + cn * xn * d, d * cd * xd
-        return ratio(n, d)
+        return n, d
 
     def fold(self, known: Mapping[GroundFluent, Number]) -> Linear:
         """The form with the fluents of `known` (those nothing changes) replaced by their values."""

@@ -68,14 +68,27 @@ def line_at(c0: Number, c1: Number, t: Number, per: int = 1) -> Number:
 
 
 def line_root(c0: Number, c1: Number, lo: Number, hi: Number, per: int = 1) -> Number | None:
-    """The root `-c0 per / c1` of `c0 + c1 t / per` (c1 not 0) when it lies in `(lo, hi]`, else None:
-    compared with `lo` and `hi` over integers, and made only when inside."""
+    """The root `-c0 per / c1` of `c0 + c1 t / per` (c1 not 0) when it lies in `(lo, hi]`, else None."""
     (n0, d0), (n1, d1) = _parts(c0), _parts(c1)
+    return line_root_parts(n0, d0, n1, d1, lo, hi, per)
+
+
+def line_root_parts(n0: int, d0: int, n1: int, d1: int, lo: Number, hi: Number, per: int = 1) -> Number | None:
+    """`line_root` of `c0 = n0 / d0` and `c1 = n1 / d1` (d0, d1 > 0, n1 not 0) given as integers, which
+    a caller that summed them as integers need not make into a `Fraction` first. The root is compared
+    with `lo` and `hi` over integers, and made only when inside."""
     num, den = -n0 * d1 * per, d0 * n1
     if den < 0:
         num, den = -num, -den
     (ln, ld), (hn, hd) = _parts(lo), _parts(hi)
     return _ratio(num, den) if ln * den < num * ld and num * hd <= hn * den else None
+def line_is_zero(n0: int, d0: int, n1: int, d1: int, t: Number, per: int = 1) -> bool:
+    """Whether `c0 + c1 t / per` is 0, c0 = n0 / d0 and c1 = n1 / d1 given as integers (d0, d1 > 0)."""
+    if not t:
+        return n0 == 0
+    tn, td = _parts(t)
+    return n0 * d1 * td * per + n1 * tn * d0 == 0
+
 
 
 @dataclass(frozen=True, slots=True)

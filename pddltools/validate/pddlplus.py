@@ -43,7 +43,7 @@ from pddltools.semantics.continuous import (
 )
 from pddltools.semantics.linear import Drift, Linear, difference, linear, static_functions
 from pddltools.semantics.polynomial import Number as Exact
-from pddltools.semantics.polynomial import Poly, first_root, line_at, line_root
+from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
@@ -120,7 +120,7 @@ class _World:
         self._linear = self._linear_forms(initial)
         # per set of running processes (by identity): its rates and slopes when every rate is a constant
         self._constant_rates: dict[tuple[Ground, ...], tuple[dict[tuple[str, ...], Exact],
-                                                             list[tuple[Linear, Exact]]] | None] = {}
+                                                             list[tuple[Linear, int, int]]] | None] = {}
         self.delta = delta
         self.approximated = False
         self.recorder = recorder
@@ -311,7 +311,7 @@ class _World:
                 cause = self._causes[flow.owner] = _Cause("the process", flow.owner)
             self.changed_by[flow.fluent] = cause
 
-    def _drift(self, running: list[Ground], state: State) -> tuple[Drift, list[tuple[Linear, Exact]]] | None:
+    def _drift(self, running: list[Ground], state: State) -> tuple[Drift, list[tuple[Linear, int, int]]] | None:
         """The running processes' change as constant rates, with the comparisons that move under them
         and their slopes; None when a rate reads a fluent that changes too (the general path solves
         that), or a value is undefined (the general path says so). Where every rate is a constant, the
@@ -333,7 +333,7 @@ class _World:
         return Drift(state, rates, self.scale), slopes
 
     def _rates_of(self, running: list[Ground], state: State | None) -> tuple[dict[tuple[str, ...], Exact],
-                                                                              list[tuple[Linear, Exact]]] | None:
+                                                                              list[tuple[Linear, int, int]]] | None:
         """The rates (and slopes) of the running processes, read in `state`; with no state, only when
         every rate is a constant, else None."""
         assert self._linear is not None
@@ -353,7 +353,7 @@ class _World:
                 rates[fluent] += rate if sign > 0 else -rate
         return rates, self._slopes(rates)
 
-    def _slopes(self, rates: dict[tuple[str, ...], Exact]) -> list[tuple[Linear, Exact]]:
+    def _slopes(self, rates: dict[tuple[str, ...], Exact]) -> list[tuple[Linear, int, int]]:
         """The comparisons whose value changes under `rates`, each with how fast."""
         assert self._linear is not None
         slopes = []
@@ -362,31 +362,33 @@ class _World:
             if not reads.isdisjoint(rates):
                 slope = form.slope(rates)
                 if slope:
-                    slopes.append((form, slope))
+                    slopes.append((form, *parts(slope)))
         return slopes
 
-    def _exact_linear(self, drift: Drift, slopes: list[tuple[Linear, Exact]], running: list[Ground],
+    def _exact_linear(self, drift: Drift, slopes: list[tuple[Linear, int, int]], running: list[Ground],
                       horizon: Number, forced: bool) -> tuple[Exact, list[Ground], list[Ground]] | None:
         """`_exact` where every rate is constant, in ticks: each comparison is `a + b t`, `a` its linear
         form's value at the start and `b` its slope under the rates (per unit of plan time)."""
         values = drift.state.values
-        lines: list[tuple[Exact, Exact]] = []
-        for form, slope in slopes:
-            start = form.value(values)
+        # `a + b t` as the integers of a = n0 / d0 and b = n1 / d1: no Fraction made for a value that
+        # only locates a root, usually outside the stretch
+        lines: list[tuple[int, int, int, int]] = []
+        for form, n1, d1 in slopes:
+            start = form.value_parts(values)
             if start is None:  # the general path raises the undefined value, in its own words
                 return self._general(drift.state, self._moving(running, drift.state), running, horizon, forced)[1]
-            lines.append((start, slope))
+            lines.append((*start, n1, d1))
         if not lines and not forced:
             return None
         at: Exact = 0
         per = drift.per
         while True:
             root: Exact | None = None
-            for a, b in lines:
-                r = line_root(a, b, at, horizon, per)
+            for n0, d0, n1, d1 in lines:
+                r = line_root_parts(n0, d0, n1, d1, at, horizon, per)
                 if r is not None and (root is None or r < root):
                     root = r
-            if (forced and not at) or any(not (line_at(a, b, at, per) if at else a) for a, b in lines):
+            if (forced and not at) or any(line_is_zero(*line, at, per) for line in lines):
                 inside = drift.at(Fraction(at + (root if root is not None else horizon), 2))
                 after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
                 if after != running or events:

@@ -14,7 +14,7 @@ from pddltools.pddl.parser import parse_domain, parse_problem
 from pddltools.semantics import GroundedTask
 from pddltools.semantics.continuous import Motion, comparisons, flows, ground_all
 from pddltools.semantics.linear import Drift, difference, linear, static_functions
-from pddltools.semantics.polynomial import first_root, line_root
+from pddltools.semantics.polynomial import first_root, line_at, line_is_zero, line_root, line_root_parts, parts
 
 rational = st.one_of(st.integers(-30, 30), st.fractions(max_denominator=25).filter(lambda x: abs(x) <= 30))
 # an initial value is a decimal in PDDL: hundredths (a coefficient in the domain is any rational)
@@ -70,6 +70,16 @@ def test_linear_path_agrees_with_the_polynomial_path(a: Fraction, b: Fraction, k
     assert (start, slope) == (*polynomial.c, 0, 0)[:2]  # the zero polynomial is ()
     if slope:
         assert line_root(start, slope, 0, t) == first_root(polynomial, 0, t)
+    # the integer forms the validator uses: a root, and a zero, in ticks of 1/per
+    (n0, d0), (n1, d1) = parts(start), parts(slope)
+    for per in (1, 8):
+        assert line_at(start, slope, t, per) == polynomial.at(Fraction(t) / per)
+        assert line_is_zero(n0, d0, n1, d1, t, per) == (polynomial.at(Fraction(t) / per) == 0)
+        if slope:
+            root = line_root_parts(n0, d0, n1, d1, 0, t, per)
+            assert root == (None if (real := first_root(polynomial, 0, Fraction(t) / per)) is None else real * per)
+            if root is not None:
+                assert line_is_zero(n0, d0, n1, d1, root, per)
 
 
 def test_unchanged_functions_fold_into_constants() -> None:
