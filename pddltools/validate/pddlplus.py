@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
 from operator import itemgetter
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
@@ -54,6 +54,7 @@ from pddltools.validate.verdict import finish, invalid_step
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
+_UNKNOWN: Any = object()  # not looked up yet (None is a finding)
 CASCADE_LIMIT = 1000  # rounds of events at one time before they are said to loop
 
 
@@ -317,9 +318,8 @@ class _World:
         that), or a value is undefined (the general path says so). Where every rate is a constant, the
         rates and slopes are found once per set of running processes."""
         key = tuple(running)
-        if key in self._constant_rates:
-            found = self._constant_rates[key]
-        else:
+        found = self._constant_rates.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
             found = self._constant_rates[key] = self._rates_of(running, None)
         if found is None:  # a rate reads the state: read again at every stretch
             found = self._rates_of(running, state)
@@ -384,11 +384,14 @@ class _World:
         per = drift.per
         while True:
             root: Exact | None = None
+            # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
+            zero = forced and not at
             for n0, d0, n1, d1 in lines:
                 r = line_root_parts(n0, d0, n1, d1, at, horizon, per)
                 if r is not None and (root is None or r < root):
                     root = r
-            if (forced and not at) or any(line_is_zero(*line, at, per) for line in lines):
+                zero = zero or line_is_zero(n0, d0, n1, d1, at, per)
+            if zero:
                 inside = drift.at(Fraction(at + (root if root is not None else horizon), 2))
                 after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
                 if after != running or events:
