@@ -380,28 +380,11 @@ class _World:
             lines.append((*start, n1, d1))
         if not lines and not forced:
             return None
-        at: Exact = 0
         per = drift.per
-        while True:
-            root: Exact | None = None
-            # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
-            zero = forced and not at
-            for n0, d0, n1, d1 in lines:
-                r = line_root_parts(n0, d0, n1, d1, at, horizon, per)
-                if r is not None and (root is None or r < root):
-                    root = r
-                zero = zero or line_is_zero(n0, d0, n1, d1, at, per)
-            if zero:
-                inside = drift.at(Fraction(at + (root if root is not None else horizon), 2))
-                after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
-                if after != running or events:
-                    return at, after, events
-            if root is None:
-                return None
-            point = drift.at(root)
-            if self.active(point) != running or any(self.holds(e, point) for e in self.events):
-                return root, running, []
-            at = root
+        root, zero = _scan(lines, 0, horizon, per)
+        if root is None and not zero and not forced:
+            return None  # the usual stretch: no comparison is 0 at its start or crosses 0 in it
+        return self._first_change(lambda at: _scan(lines, at, horizon, per), drift.at, running, horizon, forced)
 
     def _moving(self, running: list[Ground], state: State) -> list[Flow]:
         return [f for p in running for f in self._flows_of(p, state)]
@@ -420,26 +403,51 @@ class _World:
                     polys.append(p)
         if not polys and not forced:
             return None  # no condition can change its truth: nothing to solve
-        at: Number = 0
-        while True:
+
+        def scan(at: Number) -> tuple[Number | None, bool]:
             root: Number | None = None
             for p in polys:
                 r = first_root(p, at, horizon)
                 if r is not None and (root is None or r < root):
                     root = r
+            return root, any(not p.at(at) for p in polys)
+        return self._first_change(scan, motion.at, running, horizon, forced)
+
+    def _first_change(self, scan: Callable[[Number], tuple[Number | None, bool]], where: Callable[[Number], State],
+                      running: list[Ground], horizon: Number, forced: bool
+                      ) -> tuple[Number, list[Ground], list[Ground]] | None:
+        """The search `_exact` and `_exact_linear` share: from one root of the comparisons to the next
+        (`scan(at)`: the first root after `at`, and whether one is 0 at `at`), the first at which, or
+        just after which, the running processes change or an event fires; `where(t)` is the state then."""
+        at: Number = 0
+        while True:
+            root, zero = scan(at)
             # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
-            if (forced and not at) or any(not p.at(at) for p in polys):
+            if (forced and not at) or zero:
                 # Fraction(_, 2): a root or `at` may be an int, and int / int is a float
-                inside = motion.at(Fraction(at + (root if root is not None else horizon), 2))
+                inside = where(Fraction(at + (root if root is not None else horizon), 2))
                 after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
                 if after != running or events:
                     return at, after, events
             if root is None:
                 return None
-            point = motion.at(root)
+            point = where(root)
             if self.active(point) != running or any(self.holds(e, point) for e in self.events):
                 return root, running, []
             at = root
+
+
+def _scan(lines: list[tuple[int, int, int, int]], at: Exact, horizon: Exact, per: int) -> tuple[Exact | None, bool]:
+    """`_World._first_change`'s scan of linear comparisons `a + b t` (the integers of a = n0 / d0 and
+    b = n1 / d1): the first root in `(at, horizon]`, and whether one is 0 at `at`."""
+    root: Exact | None = None
+    zero = False
+    for n0, d0, n1, d1 in lines:
+        r = line_root_parts(n0, d0, n1, d1, at, horizon, per)
+        if r is not None and (root is None or r < root):
+            root = r
+        zero = zero or line_is_zero(n0, d0, n1, d1, at, per)
+    return root, zero
 
 
 @dataclass(frozen=True, slots=True)
