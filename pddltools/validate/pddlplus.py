@@ -237,6 +237,8 @@ class _World:
         while True:
             running = forced if forced is not None else self.active(state)
             self._note_running(now, running, state)
+            if not running and forced is None:
+                return state  # no process runs: nothing changes until the next happening
             moving = self._moving(running, state)
             if not moving and forced is None:
                 return state  # nothing changes: the events that hold have fired, the processes are these
