@@ -187,12 +187,13 @@ class Drift:
         return State(self.state.atoms, values)  # the atoms are shared: time changes only fluents
 
     def advance(self, t: Number) -> State:
-        """`at(t)`, written into the start state's own values (a thawed state, `State.thaw`), which is
-        then that state: for a loop that keeps no state behind it."""
-        values = self.state.values
-        assert isinstance(values, dict)
+        """`at(t)`, written into the start state's own set and dict (a thawed state, `State.thaw`) by
+        `State.advance`: for a loop that keeps no state behind it. The start state is not to be used
+        afterwards."""
+        start = self.state.values
+        values: dict[GroundFluent, FluentValue] = {}
         for fluent, rate in self.rates.items():
-            x = values[fluent]
+            x = start[fluent]
             assert not isinstance(x, str)  # checked when the rates were found
             values[fluent] = line_at(x, rate, t, self.per)
-        return self.state
+        return self.state.advance((), (), values)

@@ -172,10 +172,10 @@ class _World:
         return [p for p, test in self._process_tests if test(p.binding, state)]
 
     def apply(self, state: State, effects: Effects) -> State:
-        """The state after `effects`: `state` itself, changed, when states are changed in place."""
-        if self.in_place and isinstance(state.atoms, set) and isinstance(state.values, dict):
-            state.change(effects.deletes, effects.adds, resolve(state, effects))
-            return state
+        """The state after `effects`; made from `state`'s own set and dict when states are changed in
+        place (`state` is then not to be used again)."""
+        if self.in_place:
+            return state.advance(effects.deletes, effects.adds, resolve(state, effects))
         return apply(state, effects)
 
     def real(self, ticks: Number) -> Number:
@@ -263,6 +263,8 @@ class _World:
                 assert self.delta is not None
                 step = min(self.delta * self.scale, horizon)
                 later = euler(self.ev, state, moving, Fraction(step) / self.scale)
+                if self.in_place:
+                    later = later.thaw()  # euler's state is immutable; the loop goes on changing one
                 self._blame(moving)
                 now, state, forced, tries = now + step, later, None, 0
                 state = self.settle(state, now)

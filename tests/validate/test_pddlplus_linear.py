@@ -86,3 +86,24 @@ def test_a_traced_run_keeps_its_states_and_reports_the_same() -> None:
     trace = Trace(task)
     validate_plan(task, PLANS["event"], recorder=trace)
     assert trace.changes  # the states it was given were not changed afterwards (no error reading them)
+
+
+DERIVED = """(define (domain heatd) (:requirements :fluents :time :negative-preconditions :derived-predicates)
+  (:predicates (on) (hot))
+  (:functions (temp))
+  (:derived (hot) (>= (temp) 5))
+  (:action switch_on :parameters () :precondition (and (not (on))) :effect (and (on)))
+  (:action switch_off :parameters () :precondition (and (on)) :effect (and (not (on))))
+  (:action touch :parameters () :precondition (and (not (hot))) :effect (and))
+  (:process heating :parameters () :precondition (and (on)) :effect (and (increase (temp) (* #t 2)))))"""
+
+
+def test_a_state_changed_in_place_is_not_taken_for_its_predecessor() -> None:
+    # the evaluator keeps derived atoms per state object: (hot), false at 1, must be derived again at
+    # 4 (temp 8), after the stretch has changed the one state the loop holds
+    task = GroundedTask(parse_domain(DERIVED), parse_problem(
+        "(define (problem p) (:domain heatd) (:init (= (temp) 0)) (:goal (and (>= (temp) 1))))"))
+    report = validate_plan(task, "0: (switch_on)\n1: (touch)\n4: (touch)\n5: (switch_off)\n")
+    assert (report.reason, report.failed_step, report.failed_time) == ("precondition", 3, 4)
+    assert fields(validate_plan(task, "0: (switch_on)\n1: (touch)\n4: (touch)\n5: (switch_off)\n",
+                                recorder=Trace(task))) == fields(report)
