@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import partial
 
 from pddltools.pddl import ast
+from pddltools.semantics.compiled import Collect
 from pddltools.semantics.errors import ArithmeticFault, EffectConflict, UndefinedValue
 from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.grounding import Binding
@@ -51,8 +52,14 @@ def collect(evaluator: Evaluator, effect: ast.Effect | None, binding: Binding, s
     """The ground effects of `effect` under `binding`, conditions and values read in `state`."""
     out = into if into is not None else Effects()
     if effect is not None:
-        evaluator.effect(effect, partial(_collect, evaluator))(binding, state, out)
+        compiled_effect(evaluator, effect)(binding, state, out)
     return out
+
+
+def compiled_effect(evaluator: Evaluator, effect: ast.Effect) -> Collect:
+    """`effect` as a closure that adds its ground effects to an `Effects` (made once per effect): for a
+    caller that collects the same effect many times and looks it up once."""
+    return evaluator.effect(effect, partial(_collect, evaluator))
 
 
 def _collect(ev: Evaluator, effect: ast.Node, b: Binding, s: State, out: Effects) -> None:

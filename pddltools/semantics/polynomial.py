@@ -50,9 +50,45 @@ def _ratio(numerator: int, denominator: int) -> Number:
     return numerator // denominator if numerator % denominator == 0 else Fraction(numerator, denominator)
 
 
+parts, ratio = _parts, _ratio  # for `linear`, which computes over the same integer pairs
+
+
 def _whole(x: Number) -> Number:
     """`x` as an `int` when it is whole: the int fast path stays taken after exact arithmetic."""
     return x.numerator if type(x) is Fraction and x.denominator == 1 else x
+
+
+
+def line_at(c0: Number, c1: Number, t: Number, per: int = 1) -> Number:
+    """`c0 + c1 t / per` exactly, an `int` when whole: one `Fraction` made, not several operations. `per`
+    is the number of units of `t` in one unit of `c1`'s time (a plan's times counted in 1/per)."""
+    (n0, d0), (n1, d1), (tn, td) = _parts(c0), _parts(c1), _parts(t)
+    td *= per
+    return _ratio(n0 * d1 * td + n1 * tn * d0, d0 * d1 * td)
+
+
+def line_root(c0: Number, c1: Number, lo: Number, hi: Number, per: int = 1) -> Number | None:
+    """The root `-c0 per / c1` of `c0 + c1 t / per` (c1 not 0) when it lies in `(lo, hi]`, else None."""
+    (n0, d0), (n1, d1) = _parts(c0), _parts(c1)
+    return line_root_parts(n0, d0, n1, d1, lo, hi, per)
+
+
+def line_root_parts(n0: int, d0: int, n1: int, d1: int, lo: Number, hi: Number, per: int = 1) -> Number | None:
+    """`line_root` of `c0 = n0 / d0` and `c1 = n1 / d1` (d0, d1 > 0, n1 not 0) given as integers, which
+    a caller that summed them as integers need not make into a `Fraction` first. The root is compared
+    with `lo` and `hi` over integers, and made only when inside."""
+    num, den = -n0 * d1 * per, d0 * n1
+    if den < 0:
+        num, den = -num, -den
+    (ln, ld), (hn, hd) = _parts(lo), _parts(hi)
+    return _ratio(num, den) if ln * den < num * ld and num * hd <= hn * den else None
+def line_is_zero(n0: int, d0: int, n1: int, d1: int, t: Number, per: int = 1) -> bool:
+    """Whether `c0 + c1 t / per` is 0, c0 = n0 / d0 and c1 = n1 / d1 given as integers (d0, d1 > 0)."""
+    if not t:
+        return n0 == 0
+    tn, td = _parts(t)
+    return n0 * d1 * td * per + n1 * tn * d0 == 0
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +160,8 @@ class Poly:
         c = self.c
         if len(c) <= 1 or not t:
             return c[0] if c else 0  # constant, or at the start: no arithmetic
-        if len(c) == 2:  # linear change, the common case: one Fraction made, not two operations
-            (n0, d0), (n1, d1), (tn, td) = _parts(c[0]), _parts(c[1]), _parts(t)
-            return _ratio(n0 * d1 * td + n1 * tn * d0, d0 * d1 * td)
+        if len(c) == 2:  # linear change, the common case
+            return line_at(c[0], c[1], t)
         total: Number = 0
         for x in reversed(c):
             total = total * t + x
@@ -189,13 +224,8 @@ def first_root(p: Poly, lo: Number, hi: Number) -> Number | None:
     size = len(p.c)
     if size <= 1:
         return None
-    if size == 2:  # -c0 / c1, compared with lo and hi over integers, made only when inside
-        (n0, d0), (n1, d1) = _parts(p.c[0]), _parts(p.c[1])
-        num, den = -n0 * d1, d0 * n1
-        if den < 0:
-            num, den = -num, -den
-        (ln, ld), (hn, hd) = _parts(lo), _parts(hi)
-        return _ratio(num, den) if ln * den < num * ld and num * hd <= hn * den else None
+    if size == 2:
+        return line_root(p.c[0], p.c[1], lo, hi)
     if size == 3:
         c, b, a = p.c
         exact = _square_root(b * b - 4 * a * c)

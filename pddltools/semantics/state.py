@@ -17,6 +17,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from pddltools.syntax.frozen import fast_constructor
+
 #: `("on", "a", "b")`: a predicate name and its object arguments.
 GroundAtom = tuple[str, ...]
 #: `("fuel", "truck1")`: a function name and its object arguments.
@@ -75,7 +77,9 @@ class State:
     def advance(self, deletes: Iterable[GroundAtom], adds: Iterable[GroundAtom],
                 values: Mapping[GroundFluent, FluentValue] | None = None) -> State:
         """The successor, made by changing this (thawed) state's set and dict in place: `self` must not
-        be used afterwards. Deletes before adds, as in `with_changes`."""
+        be used afterwards. Deletes before adds, as in `with_changes`. The successor is a new object
+        (made without the frozen `__init__`): caches keyed by a state's identity (the evaluator's
+        index of atoms, its derived atoms) must not take it for its predecessor."""
         atoms, own = self.atoms, self.values
         if not isinstance(atoms, set) or not isinstance(own, dict):
             raise TypeError("advance() needs a thawed state (State.thaw())")
@@ -83,8 +87,11 @@ class State:
         atoms.update(adds)
         if values:
             own.update(values)
-        return State(atoms, own)
+        return _new_state(atoms, own)
 
     def frozen(self) -> State:
         """An immutable copy (for keeping in a trajectory)."""
         return State(frozenset(self.atoms), dict(self.values))
+
+
+_new_state = fast_constructor(State)  # (atoms, values)

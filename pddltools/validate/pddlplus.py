@@ -18,16 +18,18 @@ are held for `delta` at a time and conditions read at the end of each step, whic
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from itertools import groupby
-from typing import TYPE_CHECKING
+from math import lcm
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
-from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect
-from pddltools.semantics.compiled import Holds
+from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect, resolve
+from pddltools.semantics.apply import compiled_effect
+from pddltools.semantics.compiled import Collect, Holds
 from pddltools.semantics.continuous import (
     Flow,
     Ground,
@@ -39,7 +41,9 @@ from pddltools.semantics.continuous import (
     ground_all,
     static_reads,
 )
-from pddltools.semantics.polynomial import Poly, first_root
+from pddltools.semantics.linear import Drift, Linear, difference, linear, static_functions
+from pddltools.semantics.polynomial import Number as Exact
+from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
@@ -50,31 +54,31 @@ from pddltools.validate.verdict import finish, invalid_step
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
+_UNKNOWN: Any = object()  # not looked up yet (None is a finding)
 CASCADE_LIMIT = 1000  # rounds of events at one time before they are said to loop
 
 
 class Failure(SemanticsError):
     """A fault of the world, not of a step: events that loop, processes that cannot settle."""
 
-    def __init__(self, reason: str, message: str, time: Fraction, culprit: Ground | None = None) -> None:
+    def __init__(self, reason: str, message: str, time: Number, culprit: Ground | None = None) -> None:
         super().__init__(message)
         self.reason = reason
         self.time = time
         self.culprit = culprit
 
 
-@dataclass(frozen=True, slots=True)
-class _Cause:
+class _Cause(NamedTuple):
     """Who last changed a fluent: `the event (e)`, `the process (p)`, `step 3 (a)`. Kept unformatted,
     because only a failed precondition names one, and formatting one per step was a tenth of a long
-    plan's time."""
+    plan's time; a named tuple, made in a third of a frozen dataclass's time."""
 
     kind: str
     who: object
-    index: int | None = None
+    step: int | None = None  # the step's number (`index` is a tuple's method)
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.index} {self.who}" if self.index is not None else f"{self.kind} {self.who}"
+        return f"{self.kind} {self.step} {self.who}" if self.step is not None else f"{self.kind} {self.who}"
 
 
 def _always(binding: object, state: State) -> bool:
@@ -114,14 +118,46 @@ class _World:
                               if p.schema.effect is None or static_reads(self.ev, p.schema.effect, p.binding,
                                                                          initial) is not None}
         self._process_tests, self._event_tests = self._tests(self.processes), self._tests(self.events)
+        self._linear = self._linear_forms(initial)
+        # per set of running processes (by identity): its rates and slopes when every rate is a constant
+        self._constant_rates: dict[tuple[Ground, ...], tuple[dict[tuple[str, ...], Exact],
+                                                             list[tuple[Linear, int, int]]] | None] = {}
         self.delta = delta
         self.approximated = False
         self.recorder = recorder
-        self.trajectory: list[tuple[Number, State]] = []
+        # the states a plan goes through, kept only for trajectory constraints (None without)
+        self.trajectory: list[tuple[Number, State]] | None = [] if any(True for _ in task.constraints()) else None
+        self.scale = 1  # a tick is 1/scale of the plan's time unit (`_ticks`)
+        self.in_place = False  # whether states are changed in place (`apply`, `run`): none is kept
         self.changed_by: dict[tuple[str, ...], _Cause] = {}  # fluent -> the process or event that changed it last
         self._causes: dict[Ground, _Cause] = {}  # one per process, made once: blamed at every stretch
         self.running: list[Ground] = []
-        self._fired: tuple[Fraction, set[Ground]] = (Fraction(-1), set())
+        self._fired: tuple[Number, set[Ground]] = (-1, set())
+
+    def _linear_forms(self, initial: State) -> _Forms | None:
+        """Every comparison's `left - right` and every process's rates as linear forms (`linear`), made
+        once; None when one is not linear, and every stretch then takes the general path."""
+        if any(reads is None for reads in self.reads) or len(self._static_flows) < len(self.processes):
+            return None
+        # what nothing changes is a constant of the forms: most rates are then constants, found here
+        static = static_functions(self.task.domain)
+        known = {f: v for f, v in initial.values.items() if f[0] in static and not isinstance(v, str)}
+        forms = [difference(self.ev, c, b, initial) for c, b in self.comparisons]
+        rates: dict[Ground, list[_Rate]] = {}
+        try:
+            for p in self.processes:
+                rates[p] = []
+                for flow in self._flows_of(p, initial):
+                    form = linear(self.ev, flow.rate, flow.binding, initial)
+                    if form is None:
+                        return None
+                    form = form.fold(known)
+                    fixed = None if form.terms else (form.constant if flow.sign > 0 else -form.constant)
+                    rates[p].append((flow.fluent, flow.sign, form, form.fluents, fixed))
+        except SemanticsError:
+            return None  # the general path raises it at the stretch where it matters
+        checked = [f.fold(known) for f in forms if f is not None]
+        return _Forms(checked, rates) if len(checked) == len(forms) else None
 
     def _tests(self, grounds: Sequence[Ground]) -> list[tuple[Ground, Holds]]:
         """Each precondition's compiled test, looked up once: `holds` is asked at every happening."""
@@ -135,37 +171,50 @@ class _World:
     def active(self, state: State) -> list[Ground]:
         return [p for p, test in self._process_tests if test(p.binding, state)]
 
-    def _record(self, time: Fraction, labels: Sequence[str], state: State) -> None:
-        self.trajectory.append((normal(time), state))
+    def apply(self, state: State, effects: Effects) -> State:
+        """The state after `effects`; made from `state`'s own set and dict when states are changed in
+        place (`state` is then not to be used again)."""
+        if self.in_place:
+            return state.advance(effects.deletes, effects.adds, resolve(state, effects))
+        return apply(state, effects)
+
+    def real(self, ticks: Number) -> Number:
+        """A time counted in ticks (1/`scale`) as the plan's time: an `int` when whole."""
+        return normal(Fraction(ticks) / self.scale) if self.scale != 1 else normal(ticks)
+
+    def _record(self, ticks: Number, labels: Sequence[str], state: State) -> None:
+        if self.trajectory is not None:
+            self.trajectory.append((self.real(ticks), state))
         if self.recorder is not None and labels:
-            self.recorder.begin(normal(time), None, labels)
+            self.recorder.begin(self.real(ticks), None, labels)
             self.recorder.end(state)
 
-    def _note_running(self, time: Fraction, running: list[Ground], state: State) -> None:
+    def _note_running(self, ticks: Number, running: list[Ground], state: State) -> None:
         if running == self.running:
             return
         labels = [] if self.recorder is None else (
             [f"process {p} starts" for p in running if p not in self.running]
             + [f"process {p} stops" for p in self.running if p not in running])
         self.running = running
-        self._record(time, labels, state)
+        self._record(ticks, labels, state)
 
-    def settle(self, state: State, time: Fraction, extra: Sequence[Ground] = ()) -> State:
-        """Fire the events that hold in `state` (and `extra`, which hold just after `time`), again until
+    def settle(self, state: State, ticks: Number, extra: Sequence[Ground] = ()) -> State:
+        """Fire the events that hold in `state` (and `extra`, which hold just after `ticks`), again until
         none does."""
         firing = [e for e, test in self._event_tests if test(e.binding, state)]
         if not firing and not extra:
             return state  # the usual case, before any bookkeeping
-        if self._fired[0] != time:
-            self._fired = (time, set())
+        if self._fired[0] != ticks:
+            self._fired = (ticks, set())
         fired = self._fired[1]
         firing = list(dict.fromkeys([*extra, *firing]))
+        time = self.real(ticks)
         for _ in range(CASCADE_LIMIT):
             if not firing:
                 return state
             again = next((e for e in firing if e in fired), None)
             if again is not None:
-                raise Failure("event-loop", f"at time {exact(normal(time))}: the event {again} ({_where(again)}) "
+                raise Failure("event-loop", f"at time {exact(time)}: the event {again} ({_where(again)}) "
                                             "would fire again at the same time: its effect does not make its "
                                             "precondition false", time, again)
             fired.update(firing)
@@ -174,61 +223,83 @@ class _World:
                 own = collect(self.ev, e.schema.effect, e.binding, state)
                 self.changed_by.update(dict.fromkeys(own.updates, _Cause("the event", e)))
                 merged.merge(own)
-            state = apply(state, merged)
-            self._record(time, [f"event {e}" for e in firing] if self.recorder is not None else [], state)
+            state = self.apply(state, merged)
+            self._record(ticks, [f"event {e}" for e in firing] if self.recorder is not None else [], state)
             firing = [e for e, test in self._event_tests if test(e.binding, state)]
-        raise Failure("event-loop", f"at time {exact(normal(time))}: events keep firing ({CASCADE_LIMIT} rounds)",
-                      time)
+        raise Failure("event-loop", f"at time {exact(time)}: events keep firing ({CASCADE_LIMIT} rounds)", time)
 
-    def run(self, state: State, start: Fraction, end: Fraction) -> State:
-        """The state at `end`, from `state` at `start` with nothing but processes and events between."""
+    def run(self, state: State, start: Number, end: Number) -> State:
+        """The state at `end`, from `state` at `start` with nothing but processes and events between
+        (times in ticks: whole numbers while no root has fallen between the plan's times)."""
         now = start
         forced: list[Ground] | None = None  # the processes that run just after `now`, when not those at it
         tries = 0
         while True:
             running = forced if forced is not None else self.active(state)
             self._note_running(now, running, state)
-            moving = [f for p in running for f in self._flows_of(p, state)]
+            if not running and forced is None:
+                return state  # no process runs: nothing changes until the next happening
+            moving = self._moving(running, state)
             if not moving and forced is None:
                 return state  # nothing changes: the events that hold have fired, the processes are these
             horizon = end - now
             if horizon <= 0:
                 return state
-            motion: Motion | None = None
+            motion: Callable[[Number], State] | None = None
             change = None
             try:
-                motion = Motion(self.ev, state, moving)
-                change = self._exact(motion, running, horizon, forced is not None)
+                linear = self._drift(running, state) if self._linear is not None else None
+                if linear is not None:
+                    drift, slopes = linear
+                    change = self._exact_linear(drift, slopes, running, horizon, forced is not None)
+                    motion = drift.advance if self.in_place else drift.at
+                else:
+                    motion, change = self._general(state, moving, running, horizon, forced is not None)
             except NotPolynomial:
                 if self.delta is None:
                     raise
                 motion, self.approximated = None, True  # this stretch only: later ones may be exact again
             if motion is None:
                 assert self.delta is not None
-                step = min(self.delta, horizon)
-                later = euler(self.ev, state, moving, step)
+                step = min(self.delta * self.scale, horizon)
+                later = euler(self.ev, state, moving, Fraction(step) / self.scale)
+                if self.in_place:
+                    later = later.thaw()  # euler's state is immutable; the loop goes on changing one
                 self._blame(moving)
                 now, state, forced, tries = now + step, later, None, 0
                 state = self.settle(state, now)
                 continue
             if change is None:
                 self._blame(moving)
-                return motion.at(horizon)
+                return motion(horizon)
             at, after, events_after = change
             if at == 0:
                 tries += 1
                 if tries > len(self.processes) + len(self.events) + 2:
-                    raise Failure("unsettled", f"at time {exact(normal(now))}: the running processes change "
-                                               "as soon as they start (" + ", ".join(map(str, after)) + ")", now)
+                    raise Failure("unsettled", f"at time {exact(self.real(now))}: the running processes change "
+                                               "as soon as they start (" + ", ".join(map(str, after)) + ")",
+                                  self.real(now))
                 if events_after:
                     state, forced = self.settle(state, now, events_after), None
                 else:
                     forced = after
                 continue
-            state = motion.at(at)
+            state = motion(at)
             self._blame(moving)
             now, forced, tries = now + at, None, 0
             state = self.settle(state, now)
+
+    def _general(self, state: State, moving: list[Flow], running: list[Ground], horizon: Number, forced: bool
+                 ) -> tuple[Callable[[Number], State], tuple[Number, list[Ground], list[Ground]] | None]:
+        """`Motion` and `_exact` over a stretch of `horizon` ticks, both in the plan's time units: the
+        state at a time in ticks, and the first change with its time in ticks."""
+        motion, scale = Motion(self.ev, state, moving), self.scale
+        if scale == 1:
+            return motion.at, self._exact(motion, running, horizon, forced)
+        change = self._exact(motion, running, Fraction(horizon) / scale, forced)
+        if change is not None:
+            change = (change[0] * scale, change[1], change[2])
+        return (lambda ticks: motion.at(Fraction(ticks) / scale)), change
 
     def _flows_of(self, process: Ground, state: State) -> list[Flow]:
         found = self._flows.get(process)
@@ -245,7 +316,84 @@ class _World:
                 cause = self._causes[flow.owner] = _Cause("the process", flow.owner)
             self.changed_by[flow.fluent] = cause
 
-    def _exact(self, motion: Motion, running: list[Ground], horizon: Fraction,
+    def _drift(self, running: list[Ground], state: State) -> tuple[Drift, list[tuple[Linear, int, int]]] | None:
+        """The running processes' change as constant rates, with the comparisons that move under them
+        and their slopes; None when a rate reads a fluent that changes too (the general path solves
+        that), or a value is undefined (the general path says so). Where every rate is a constant, the
+        rates and slopes are found once per set of running processes."""
+        key = tuple(running)
+        found = self._constant_rates.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = self._constant_rates[key] = self._rates_of(running, None)
+        if found is None:  # a rate reads the state: read again at every stretch
+            found = self._rates_of(running, state)
+            if found is None:
+                return None
+        rates, slopes = found
+        values = state.values
+        for fluent in rates:
+            if isinstance(values.get(fluent, ""), str):
+                return None
+        return Drift(state, rates, self.scale), slopes
+
+    def _rates_of(self, running: list[Ground], state: State | None) -> tuple[dict[tuple[str, ...], Exact],
+                                                                              list[tuple[Linear, int, int]]] | None:
+        """The rates (and slopes) of the running processes, read in `state`; with no state, only when
+        every rate is a constant, else None."""
+        assert self._linear is not None
+        rates: dict[tuple[str, ...], Exact] = {}
+        found = [self._linear.rates[p] for p in running]
+        for effects in found:
+            for fluent, *_ in effects:
+                rates[fluent] = 0
+        for effects in found:
+            for fluent, sign, form, reads, fixed in effects:
+                if fixed is not None:
+                    rates[fluent] += fixed
+                    continue
+                rate = form.value(state.values) if state is not None else None
+                if rate is None or not reads.isdisjoint(rates):
+                    return None
+                rates[fluent] += rate if sign > 0 else -rate
+        return rates, self._slopes(rates)
+
+    def _slopes(self, rates: dict[tuple[str, ...], Exact]) -> list[tuple[Linear, int, int]]:
+        """The comparisons whose value changes under `rates`, each with how fast."""
+        assert self._linear is not None
+        slopes = []
+        for form, reads in zip(self._linear.comparisons, self.reads, strict=True):
+            assert reads is not None  # no linear forms otherwise
+            if not reads.isdisjoint(rates):
+                slope = form.slope(rates)
+                if slope:
+                    slopes.append((form, *parts(slope)))
+        return slopes
+
+    def _exact_linear(self, drift: Drift, slopes: list[tuple[Linear, int, int]], running: list[Ground],
+                      horizon: Number, forced: bool) -> tuple[Exact, list[Ground], list[Ground]] | None:
+        """`_exact` where every rate is constant, in ticks: each comparison is `a + b t`, `a` its linear
+        form's value at the start and `b` its slope under the rates (per unit of plan time)."""
+        values = drift.state.values
+        # `a + b t` as the integers of a = n0 / d0 and b = n1 / d1: no Fraction made for a value that
+        # only locates a root, usually outside the stretch
+        lines: list[tuple[int, int, int, int]] = []
+        for form, n1, d1 in slopes:
+            start = form.value_parts(values)
+            if start is None:  # the general path raises the undefined value, in its own words
+                return self._general(drift.state, self._moving(running, drift.state), running, horizon, forced)[1]
+            lines.append((*start, n1, d1))
+        if not lines and not forced:
+            return None
+        per = drift.per
+        root, zero = _scan(lines, 0, horizon, per)
+        if root is None and not zero and not forced:
+            return None  # the usual stretch: no comparison is 0 at its start or crosses 0 in it
+        return self._first_change(lambda at: _scan(lines, at, horizon, per), drift.at, running, horizon, forced)
+
+    def _moving(self, running: list[Ground], state: State) -> list[Flow]:
+        return [f for p in running for f in self._flows_of(p, state)]
+
+    def _exact(self, motion: Motion, running: list[Ground], horizon: Number,
                forced: bool) -> tuple[Number, list[Ground], list[Ground]] | None:
         """The first time in `(0, horizon]` after which, or at which, the running processes change or an
         event fires: `(time, processes then, events then)`; 0 when it is just after the start; None when
@@ -259,26 +407,65 @@ class _World:
                     polys.append(p)
         if not polys and not forced:
             return None  # no condition can change its truth: nothing to solve
-        at: Number = 0
-        while True:
+
+        def scan(at: Number) -> tuple[Number | None, bool]:
             root: Number | None = None
             for p in polys:
                 r = first_root(p, at, horizon)
                 if r is not None and (root is None or r < root):
                     root = r
+            return root, any(not p.at(at) for p in polys)
+        return self._first_change(scan, motion.at, running, horizon, forced)
+
+    def _first_change(self, scan: Callable[[Number], tuple[Number | None, bool]], where: Callable[[Number], State],
+                      running: list[Ground], horizon: Number, forced: bool
+                      ) -> tuple[Number, list[Ground], list[Ground]] | None:
+        """The search `_exact` and `_exact_linear` share: from one root of the comparisons to the next
+        (`scan(at)`: the first root after `at`, and whether one is 0 at `at`), the first at which, or
+        just after which, the running processes change or an event fires; `where(t)` is the state then."""
+        at: Number = 0
+        while True:
+            root, zero = scan(at)
             # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
-            if (forced and not at) or any(not p.at(at) for p in polys):
+            if (forced and not at) or zero:
                 # Fraction(_, 2): a root or `at` may be an int, and int / int is a float
-                inside = motion.at(Fraction(at + (root if root is not None else horizon), 2))
+                inside = where(Fraction(at + (root if root is not None else horizon), 2))
                 after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
                 if after != running or events:
                     return at, after, events
             if root is None:
                 return None
-            point = motion.at(root)
+            point = where(root)
             if self.active(point) != running or any(self.holds(e, point) for e in self.events):
                 return root, running, []
             at = root
+
+
+def _scan(lines: list[tuple[int, int, int, int]], at: Exact, horizon: Exact, per: int) -> tuple[Exact | None, bool]:
+    """`_World._first_change`'s scan of linear comparisons `a + b t` (the integers of a = n0 / d0 and
+    b = n1 / d1): the first root in `(at, horizon]`, and whether one is 0 at `at`."""
+    root: Exact | None = None
+    zero = False
+    for n0, d0, n1, d1 in lines:
+        r = line_root_parts(n0, d0, n1, d1, at, horizon, per)
+        if r is not None and (root is None or r < root):
+            root = r
+        zero = zero or line_is_zero(n0, d0, n1, d1, at, per)
+    return root, zero
+
+
+@dataclass(frozen=True, slots=True)
+class _Forms:
+    """A task's linear forms: each comparison's `left - right`, in the order of `_World.comparisons`, and
+    each process's continuous effects as (fluent, sign, rate, the fluents the rate reads)."""
+
+    comparisons: list[Linear]
+    rates: dict[Ground, list[_Rate]]
+
+
+#: a process's continuous effect: the fluent, the sign, the rate's form, the fluents it reads, and the
+#: signed rate itself when the form is a constant
+_Rate = tuple[tuple[str, ...], int, Linear, frozenset[tuple[str, ...]], Exact | None]
 
 
 def validate_pddlplus(task: GroundedTask, plan: Plan, name: str, delta: Fraction | None = None,
@@ -306,34 +493,52 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     state = task.initial_state()
     if recorder is not None:
         recorder.start(plan, state)
-    world.trajectory.append((0, state))
+    if world.trajectory is not None:
+        world.trajectory.append((0, state))
     if task.timed_literals:
         return invalid_step(name, plan, None, "unsupported", "timed initial literals beside processes and events "
                             "are not validated yet")
-    # by time alone: the sort is stable and the steps come in index order, so ties keep it, and no
-    # (time, index) tuple is built and compared per step (`or 0` for mypy: every time was checked above)
-    timed = sorted(zip(plan.steps, actions, strict=True), key=lambda sa: sa[0].time or 0)
-    last = max((s.time for s in plan.steps if s.time is not None), default=Fraction(0))
-    end = plan.end if plan.end is not None else last
-    now = Fraction(0)
+    # Times in ticks of 1/scale, scale the least common denominator of the plan's times (decimals: a
+    # power of ten): whole numbers, so sorting, grouping and the stretches' lengths are integer work.
+    scale = world.scale = lcm(*{s.time.denominator for s in plan.steps if s.time is not None},
+                              plan.end.denominator if plan.end is not None else 1)
+    # each distinct step's compiled precondition and effect, looked up once; by identity: `_resolve`
+    # shares one action per distinct step, and hashing an action hashes its schema
+    checks = {key: _check(task, a) for key, a in {id(a): a for a in actions}.items()}
+    # sorted by time alone: the sort is stable and the steps come in index order, so ties keep it
+    timed = sorted(((_ticks(s.time, scale), s, a, *checks[id(a)]) for s, a in zip(plan.steps, actions, strict=True)),
+                   key=itemgetter(0))
+    last = timed[-1][1].time if timed else None
+    end = plan.end if plan.end is not None else last if last is not None else Fraction(0)
+    # One state changed in place from happening to happening, when no state needs to be kept (for the
+    # trace or trajectory constraints): no copy of every atom and value per happening.
+    world.in_place = recorder is None and world.trajectory is None
+    if world.in_place:
+        state = state.thaw()
+    now = 0
     violations: Counter[str] = Counter()
     step: PlanFileStep | None = None
     try:
         state = world.settle(state, now)
-        for time, group in groupby(timed, key=lambda sa: sa[0].time):
-            assert time is not None
-            happening = list(group)
-            step = happening[0][0]
+        i, n = 0, len(timed)
+        while i < n:
+            time, step = timed[i][:2]
+            j = i + 1
+            while j < n and timed[j][0] == time:
+                j += 1
             state = world.run(state, now, time)
             now = time
+            happening = timed[i:j]
+            i = j
             if recorder is not None:
-                recorder.begin(normal(now), step.index, [f"step {s.index} {a}" for s, a in happening])
-            failed = _preconditions(task, world, happening, state, name, plan, now)
-            if failed is not None:
-                return failed
+                recorder.begin(world.real(now), step.index, [f"step {s.index} {a}" for _, s, a, *_ in happening])
+            for _, s, a, test, _ in happening:  # every precondition before any effect, as VAL reads them
+                if not test(a.binding, state):
+                    return _unmet(task, world, s, a, state, name, plan, world.real(now))
             merged: Effects | None = None  # the first step's own, when it is alone (the usual case)
-            for s, a in happening:
-                own = collect(task.evaluator, a.schema.effect, a.binding, state)
+            for _, s, a, _, effect in happening:
+                own = Effects()
+                effect(a.binding, state, own)
                 if own.updates:
                     world.changed_by.update(dict.fromkeys(own.updates, _Cause("step", a, s.index)))
                 if merged is None:
@@ -341,24 +546,44 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
                 else:
                     merged.merge(own)
             assert merged is not None  # a happening has a step
-            state = apply(state, merged)
-            world.trajectory.append((normal(now), state))
+            state = world.apply(state, merged)
+            if world.trajectory is not None:
+                world.trajectory.append((world.real(now), state))
             if recorder is not None:
                 recorder.end(state)
             state = world.settle(state, now)
         step = None
-        state = world.run(state, now, end)
+        state = world.run(state, now, _ticks(end, scale))
     except Failure as exc:  # the world's fault (events, processes), not the next step's
         return _failed(plan, name, None, exc.reason, str(exc), exc.time)
     except NotPolynomial as exc:
-        return _failed(plan, name, None, "unsupported", f"from time {exact(normal(now))}: {exc}; give --delta STEP "
-                       "to approximate it", now)
+        return _failed(plan, name, None, "unsupported", f"from time {exact(world.real(now))}: {exc}; give --delta "
+                       "STEP to approximate it", world.real(now))
     except SemanticsError as exc:
-        return _failed(plan, name, step, exc.reason, f"at time {exact(normal(now))}: {exc}", now)
-    report = finish(task, plan, name, state, world.trajectory, violations, normal(end), temporal=True)
+        return _failed(plan, name, step, exc.reason, f"at time {exact(world.real(now))}: {exc}", world.real(now))
+    report = finish(task, plan, name, state, world.trajectory or [], violations, normal(end), temporal=True)
     if not report.valid:
         report = replace(report, failed_time=end)
     return report
+
+
+def _ticks(time: Fraction | None, scale: int) -> int:
+    """A plan time (checked to be given) in ticks of 1/scale, `scale` a multiple of its denominator."""
+    assert time is not None
+    return time.numerator * (scale // time.denominator)
+
+
+def _check(task: GroundedTask, action: GroundAction) -> tuple[Holds, Collect]:
+    """A distinct step's compiled precondition and effect, looked up once per plan."""
+    ev = task.evaluator
+    assert isinstance(action.schema, ast.Action)  # checked before the run
+    pre, effect = action.schema.precondition, action.schema.effect
+    return (ev.compiled(pre) if pre is not None else _always,
+            compiled_effect(ev, effect) if effect is not None else _nothing)
+
+
+def _nothing(binding: object, state: State, out: Effects) -> None:
+    """The effect of a step without one."""
 
 
 def _resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
@@ -375,21 +600,18 @@ def _resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
     return actions
 
 
-def _preconditions(task: GroundedTask, world: _World, happening: list[tuple[PlanFileStep, GroundAction]],
-                   state: State, name: str, plan: Plan, now: Fraction) -> PlanReport | None:
-    ev = task.evaluator
-    for s, a in happening:
-        assert isinstance(a.schema, ast.Action)  # checked before the run
-        pre = a.schema.precondition
-        if pre is None or ev.holds(pre, a.binding, state):
-            continue
-        unsatisfied = ev.explain(pre, a.binding, state)
-        blamed = _blame(task, world, pre, a, state)
-        message = f"time {exact(normal(now))}, step {s.index} {a}: the precondition is not satisfied"
-        report = invalid_step(name, plan, s, "precondition", message + (f" ({'; '.join(blamed)})" if blamed else ""),
-                              unsatisfied, advise(unsatisfied, f"before time {exact(normal(now))}"))
-        return replace(report, failed_time=normal(now))
-    return None
+def _unmet(task: GroundedTask, world: _World, s: PlanFileStep, a: GroundAction, state: State, name: str,
+           plan: Plan, now: Number) -> PlanReport:
+    """The report of a step whose precondition is false: what is unmet, and who last changed it."""
+    assert isinstance(a.schema, ast.Action)  # checked before the run
+    pre = a.schema.precondition
+    assert pre is not None  # a missing precondition holds
+    unsatisfied = task.evaluator.explain(pre, a.binding, state)
+    blamed = _blame(task, world, pre, a, state)
+    message = f"time {exact(now)}, step {s.index} {a}: the precondition is not satisfied"
+    report = invalid_step(name, plan, s, "precondition", message + (f" ({'; '.join(blamed)})" if blamed else ""),
+                          unsatisfied, advise(unsatisfied, f"before time {exact(now)}"))
+    return replace(report, failed_time=now)
 
 
 def _blame(task: GroundedTask, world: _World, pre: ast.Formula, action: GroundAction, state: State) -> list[str]:
@@ -399,5 +621,5 @@ def _blame(task: GroundedTask, world: _World, pre: ast.Formula, action: GroundAc
             if f in world.changed_by]
 
 
-def _failed(plan: Plan, name: str, step: PlanFileStep | None, reason: str, message: str, time: Fraction) -> PlanReport:
+def _failed(plan: Plan, name: str, step: PlanFileStep | None, reason: str, message: str, time: Number) -> PlanReport:
     return replace(invalid_step(name, plan, step, reason, message), failed_time=normal(time))

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, error
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
+from pddltools.syntax.frozen import fast_constructor
 
 _TOKEN = re.compile(r";[^\n]*|\s+|[()\[\]]|[^\s()\[\];]+")
 
@@ -48,6 +49,11 @@ class PlanFileStep:
         return "(" + " ".join((self.name, *self.args)) + ")"
 
 
+# Built without the frozen `__init__`: a long plan makes thousands of each.
+_new_step = fast_constructor(PlanFileStep)  # (index, name, args, span, time, duration)
+_new_span = fast_constructor(Span)  # (source, start, length)
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     source: Source
@@ -65,12 +71,18 @@ def plan_number(text: str, span: Span, what: str, step: int | None = None) -> Fr
     try:
         # the literal reader bounds the size (`1e100000000` would be exact, and as slow to build as it
         # is long) and reads plain decimals, the usual plan times, without Fraction's string parser
-        value = parse_number(text)
+        return _fraction(text)
     except NumberOutOfRange as exc:
         raise PlanError("syntax", error("V001", f"{what}: {exc}", span), step) from None
     except (ValueError, ZeroDivisionError):
         raise PlanError("syntax", error("V001", f"{what} {text!r} is not a number", span), step) from None
-    return value if isinstance(value, Fraction) else Fraction(value)
+
+
+def _fraction(text: str) -> Fraction:
+    """`parse_number`'s value as a `Fraction`: `ValueError` (`NumberOutOfRange` past its bound) or
+    `ZeroDivisionError` when it is none."""
+    value = parse_number(text)
+    return value if type(value) is Fraction else Fraction(value)
 
 
 # One well-formed step on a line of its own, the way planners write them: the fast path.
@@ -78,6 +90,8 @@ def plan_number(text: str, span: Span, what: str, step: int | None = None) -> Fr
 _LINE = re.compile(r"[ \t]*(?:([^\s()\[\];:]+):[ \t]*)?(\([ \t]*([^\s()\[\];]+)((?:[ \t]+[^\s()\[\];]+)*)[ \t]*\)"
                    r"(?:[ \t]*\[[ \t]*([^\s()\[\];]+)[ \t]*\])?)[ \t]*(?:;[^\n]*)?\r?")
 _BLANK = re.compile(r"[ \t]*(?:;[^\n]*)?\r?")
+# A line (a step, or blank or a comment) and its end: matched over the whole text, not line by line.
+_LINES = re.compile("(?:" + _LINE.pattern + "|" + _BLANK.pattern + r")(?:\n|\Z)")
 
 
 def read_plan(source: Source) -> Plan:
@@ -97,26 +111,30 @@ def read_plan(source: Source) -> Plan:
 
 def _read_lines(source: Source) -> Plan | None:
     """The plan when every line is blank, a comment or one well-formed step; otherwise None, and the
-    tokenizer reads the file (and locates its fault)."""
+    tokenizer reads the file (and locates its fault). One pass of `_LINES` over the whole text: the
+    matches must follow each other with no gap, a gap being a line that is neither."""
     steps: list[PlanFileStep] = []
-    offset = 0
-    line_match, blank_match = _LINE.fullmatch, _BLANK.fullmatch
-    for line in source.text.split("\n"):
-        found = line_match(line)
-        if found is None:
-            if blank_match(line) is None:
-                return None
-        else:
-            time_text, _, name, args, duration_text = found.groups()
-            index = len(steps) + 1
-            span = Span(source, offset + found.start(1 if time_text else 2), offset + found.end(2))
-            try:
-                time = plan_number(time_text, span, "the step time", index) if time_text else None
-                duration = plan_number(duration_text, span, "the duration", index) if duration_text else None
-            except PlanError:
-                return None  # the tokenizer points at the number itself
-            steps.append(PlanFileStep(index, name.lower(), tuple(args.lower().split()), span, time, duration))
-        offset += len(line) + 1
+    text = source.text
+    expected = 0
+    for found in _LINES.finditer(text):
+        if found.start() != expected:
+            return None
+        expected = found.end()
+        time_text, _, name, args, duration_text = found.groups()
+        if name is None:
+            continue  # a blank or comment line
+        index = len(steps) + 1
+        start = found.start(1 if time_text else 2)
+        span = _new_span(source, start, found.end(2) - start)
+        try:
+            time = _fraction(time_text) if time_text else None
+            duration = _fraction(duration_text) if duration_text else None
+        except (ValueError, ZeroDivisionError):
+            return None  # the tokenizer points at the number itself, in `plan_number`'s words
+        steps.append(_new_step(index, name.lower(), tuple(args.lower().split()) if args else (), span, time,
+                               duration))
+    if expected != len(text):
+        return None
     return Plan(source, tuple(steps))
 
 
