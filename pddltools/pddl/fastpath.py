@@ -48,6 +48,7 @@ from pddltools.pddl.ast import (
     Variable,
 )
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
+from pddltools.pddl.fastpath_durative import OVER, durative_action_scanner
 from pddltools.syntax.frozen import fast_constructor, speedups
 from pddltools.syntax.larkcache import cache_file
 from pddltools.syntax.lexing import CASELESS
@@ -79,6 +80,12 @@ class Words:
     precondition: str
     effect: str
     assign_ops: frozenset[str]  # assign, increase, ...
+    durative_action: str  # :durative-action and its parts
+    duration: str
+    condition: str
+    da_effect: str
+    comparison_ops: frozenset[str]  # = < <= ...
+    arithmetic_ops: frozenset[str]  # + * / (not the minus: the builder writes its own)
 
 
 @dataclass(frozen=True)
@@ -96,9 +103,11 @@ class Terminals:
 Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
 
 
-def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Scanner, Scanner, Scanner, Scanner]:
-    """The scanners for flat literals (preconditions, effects), init elements, simple actions, and timed
-    flat literals in durative conditions and effects; `compiled=False` keeps to the Python ones."""
+def build_scanners(t: Terminals, *, compiled: bool = True
+                   ) -> tuple[Scanner, Scanner, Scanner, Scanner, Scanner, Scanner]:
+    """The scanners for flat literals (preconditions, effects), init elements, simple actions, timed
+    flat literals in durative conditions and effects, and simple durative actions
+    (`fastpath_durative`); `compiled=False` keeps to the Python ones."""
     # Atomic groups (?>...) keep matching linear: without them a failed match would retry every way
     # of splitting a long name into shorter names and whitespace runs into shorter runs.
     name, variable, number = (f"(?>{_noncapturing(p)})" for p in (t.name, t.variable, t.number))
@@ -271,9 +280,12 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
 
         return scan
 
-    return (scan_literals, scan_init,
-            _action_scanner(t, ws, gaps, name, variable, number, term, hard, scan_literals, args),
-            timed_scanner(frozenset({*w.time_points, (OVER, w.over_all)})), timed_scanner(frozenset(w.time_points)))
+    parts = _action_parts(t, ws, gaps, name, variable, number, term, hard, scan_literals, timed_head, args)
+    conditions = frozenset({*w.time_points, (OVER, w.over_all)})
+    scan_conditions, scan_effects = timed_scanner(conditions), timed_scanner(frozenset(w.time_points))
+    return (scan_literals, scan_init, _action_scanner(parts, w), scan_conditions, scan_effects,
+            durative_action_scanner(parts, w, variable, scan_conditions, scan_effects, conditions,
+                                    _number_or_none))
 
 
 def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int],
@@ -297,29 +309,49 @@ def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int
 _typed_name = fast_constructor(TypedName)
 _timed = fast_constructor(Timed)
 _type_name = fast_constructor(TypeName)
-#: marks `(over all L)` among the times of timed literals (the others are the grammar's time points)
-OVER = "over"
 
 
-def _action_scanner(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, number: str, term: str,
-                    hard: frozenset[str], scan_literals: Scanner,
-                    args: Callable[[str, int, int, Span, int], tuple[Constant | Variable, ...] | None]) -> Scanner:
-    """A run of simple actions, the bulk of grounded domains: parameters without `either`, and a
-    precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
-    (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
-    to the grammar, action by action."""
+@dataclass(frozen=True)
+class ActionParts:
+    """The pieces the scanners of actions and of durative actions share: patterns assembled from the
+    grammar's terminals and words, and readers of an action's parts. Each reader takes (text, pos,
+    source) and returns (node, end) or None (the scanner declines)."""
+
+    ws: str  # white space and comments, possibly none
+    open: str  # the parenthesis, escaped for a pattern
+    name: str
+    number: str
+    end_word: str  # a keyword ends here (`_word_end`)
+    hard: frozenset[str]
+    parameters: re.Pattern[str]  # `:parameters (...)`, the list's text in group `params`
+    typed_parameters: Callable[[str, int, int, Source], tuple[TypedName, ...] | None]
+    function_term: Callable[[re.Match[str], str, str, Source], FunctionTerm | None]
+    fluent: str  # a flat fluent's pattern, `{0}` standing for its groups' label
+    effect_assignment: Callable[[str, int, Source], tuple[Assign, int] | None]
+    closing: re.Pattern[str]  # white space, then the closing parenthesis
+    after: re.Pattern[str]  # white space
+    scan_literals: Scanner
+    timed_head: re.Pattern[str]  # `(at TIME` or `(over TIME`, the time word in group `at` or `over`
+
+    def header(self, keyword: str) -> re.Pattern[str]:
+        """`(keyword NAME`, the parenthesis in group `open`, the name in `name`."""
+        return re.compile(rf"{self.ws}(?P<open>{self.open}){self.ws}{re.escape(keyword)}"
+                          rf"{self.end_word}{self.ws}(?P<name>{self.name}){self.ws}", CASELESS)
+
+    def keyword(self, word: str) -> re.Pattern[str]:
+        """`word` as a whole word, and the white space after it."""
+        return re.compile(rf"{re.escape(word)}{self.end_word}{self.ws}", CASELESS)
+
+
+def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, number: str, term: str,
+                  hard: frozenset[str], scan_literals: Scanner, timed_head: re.Pattern[str],
+                  args: Callable[[str, int, int, Span, int], tuple[Constant | Variable, ...] | None]) -> ActionParts:
     end_word = _word_end(t.name)
     w = t.words
     o, c = re.escape(w.open), re.escape(w.close)
-    header = re.compile(rf"{ws}(?P<open>{o}){ws}{re.escape(w.action)}{end_word}{ws}(?P<name>{name}){ws}", CASELESS)
     # A parameter list holding a comment (which may hold a parenthesis) is left to the grammar.
     plain = f"[^{o}{c}{re.escape(gaps.commenting)}]*"
     parameters = re.compile(rf"{re.escape(w.parameters)}{end_word}{ws}{o}(?P<params>{plain}){c}{ws}", CASELESS)
-    precondition = re.compile(rf"{re.escape(w.precondition)}{end_word}{ws}", CASELESS)
-    effect = re.compile(rf"{re.escape(w.effect)}{end_word}{ws}", CASELESS)
-    opening = re.compile(rf"{o}{ws}(?:(?P<and>{re.escape(w.conjunction)}{end_word}{ws})|(?P<empty>{c}))", CASELESS)
-    closing = re.compile(rf"{ws}{c}")
-    after = re.compile(ws)
     fluent = rf"{o}{ws}(?P<{{0}}_p>{name}){ws}(?P<{{0}}_a>(?:{term}{ws})*){c}"
     assignment = re.compile(
         rf"{ws}(?P<whole>{o}{ws}(?P<op>{name}){ws}(?P<f>{fluent.format('f')}){ws}"
@@ -390,6 +422,25 @@ def _action_scanner(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str,
         if value is None:
             return None
         return Assign(op, target, value, span=_length_span(source, m, "whole")), m.end()  # type: ignore[arg-type]
+
+    return ActionParts(ws, o, name, number, end_word, hard, parameters, typed_parameters, function_term, fluent,
+                       effect_assignment, re.compile(rf"{ws}{c}"), re.compile(ws), scan_literals, timed_head)
+
+
+def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
+    """A run of simple actions, the bulk of grounded domains: parameters without `either`, and a
+    precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
+    (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
+    to the grammar, action by action."""
+    o, c = re.escape(w.open), re.escape(w.close)
+    ws, end_word = parts.ws, parts.end_word
+    header = parts.header(w.action)
+    parameters, typed_parameters = parts.parameters, parts.typed_parameters
+    precondition, effect = parts.keyword(w.precondition), parts.keyword(w.effect)
+    opening = re.compile(rf"{o}{ws}(?:(?P<and>{re.escape(w.conjunction)}{end_word}{ws})|(?P<empty>{c}))", CASELESS)
+    closing, after = parts.closing, parts.after
+    scan_literals, effect_assignment = parts.scan_literals, parts.effect_assignment
+    hard = parts.hard
 
     def body(text: str, pos: int, source: Source, effects: bool) -> tuple[object, int] | None:
         """A precondition or effect at `pos`: (node, end) or None."""

@@ -486,10 +486,11 @@ class _Parser:
                          cache=cache_file(f"{language}-" + lexer.__name__.lower()) if grammar is None else False)
         scanners: dict[str, Any] = {}
         if fast:
-            literals, init, actions, timed_conditions, timed_effects = build_scanners(_terminals(self.lark),
-                                                                                      compiled=compiled)
+            literals, init, actions, timed_conditions, timed_effects, durative_actions = build_scanners(
+                _terminals(self.lark), compiled=compiled)
             scanners = {"GD_LITERALS": literals, "EFFECT_LITERALS": literals, "INIT_ELEMENTS": init,
-                        "ACTIONS": actions, "TIMED_CONDITIONS": timed_conditions, "TIMED_EFFECTS": timed_effects}
+                        "ACTIONS": actions, "TIMED_CONDITIONS": timed_conditions, "TIMED_EFFECTS": timed_effects,
+                        "DURATIVE_ACTIONS": durative_actions}
             lexer.fast_paths = scanners
         self.driver = FastParser(self.lark, lowercase=True, trigger="LPAR", fast_paths=scanners, compiled=compiled,
                                  max_stack=PDDLLexer.max_stack)
@@ -588,7 +589,9 @@ def _words(lark: Lark) -> Words:
         conjunction=word("and_gd", 1), at=at, over=over, over_all=over_all,
         time_points=frozenset(words("time_point", 0)), action=word("action", 1),
         parameters=word("parameters", 0), precondition=word("precondition", 0), effect=word("effect", 0),
-        assign_ops=frozenset(words("assign_op", 0)),
+        assign_ops=frozenset(words("assign_op", 0)), durative_action=word("durative_action", 1),
+        duration=word("duration", 0), condition=word("condition", 0), da_effect=word("da_effect", 0),
+        comparison_ops=frozenset(words("comparison_op", 0)), arithmetic_ops=frozenset(words("arithmetic_op", 0)),
     )
 
 

@@ -1,0 +1,212 @@
+"""The fast path for runs of simple durative actions, the bulk of grounded temporal domains.
+
+Each `(:durative-action ...)` fed token by token through the LALR machinery costs its header, its
+`:duration (= ?duration 1.0)` and a dozen builder callbacks on top of its timed literals. Here a
+durative action is read with regular expressions and the timed-literal scanners of `fastpath.py`, and
+its node built directly, when it has the shape most of the corpus writes:
+
+- parameters without `either` (read as the action scanner reads them);
+- a duration `(OP VARIABLE E)`, OP one of the grammar's comparison words, E a simple expression;
+- a condition that is empty, one timed element, or `(and ...)` of timed elements: timed flat literals
+  (`(at start L)`, `(at end L)`, `(over all L)`) and timed comparisons of two simple expressions;
+- an effect that is empty, one timed element, or `(and ...)` of timed elements: timed flat literals
+  and timed assignments of a flat fluent to a number or a flat fluent.
+
+A simple expression is a NUMBER, a VARIABLE, a flat fluent `(f a ?x)`, or `(OP x y)` with OP one of the
+grammar's arithmetic words and x, y of the first three kinds. Every word comes from the grammar (`Words`,
+read off its rules); anything else declines (returns None) and the grammar reads that action.
+tests/pddl/test_corpus.py proves the nodes equal to the grammar path's on every file of the corpus.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Collection
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from pddltools.diagnostics import Source, Span
+from pddltools.pddl.ast import And, AndEffect, Arithmetic, Comparison, DurativeAction, Expression, Timed, Variable
+from pddltools.pddl.ast import Number as NumberNode
+from pddltools.syntax.frozen import fast_constructor
+from pddltools.syntax.lexing import CASELESS
+
+if TYPE_CHECKING:
+    from pddltools.pddl.fastpath import ActionParts, Scanner, Words
+
+#: marks `(over all L)` among the times of timed literals (the others are the grammar's time points)
+OVER = "over"
+
+_span = fast_constructor(Span)  # (source, start, length)
+Reader = Callable[[str, int, Source], "tuple[object, int] | None"]
+
+
+def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_conditions: Scanner,
+                            scan_effects: Scanner, condition_times: Collection[object],
+                            number_value: Callable[[str], int | Fraction | None]) -> Scanner:
+    """A scanner of a run of simple durative actions (see the module's docstring). `variable` is the
+    grammar's VARIABLE pattern; `scan_conditions` and `scan_effects` the timed-literal scanners;
+    `condition_times` the times conditions take (`over all` marked with OVER); `number_value` the value
+    of a NUMBER, None past the bound (the grammar path reports it)."""
+    ws, o, c, end_word = parts.ws, parts.open, re.escape(w.close), parts.end_word
+    header = parts.header(w.durative_action)
+    parameters, typed_parameters = parts.parameters, parts.typed_parameters
+    duration, condition, effect = parts.keyword(w.duration), parts.keyword(w.condition), parts.keyword(w.da_effect)
+    closing, after, hard = parts.closing, parts.after, parts.hard
+    opening = re.compile(rf"{o}{ws}(?:(?P<and>{re.escape(w.conjunction)}{end_word}{ws})|(?P<empty>{c}))", CASELESS)
+    effect_times = frozenset(t for t in condition_times if not isinstance(t, tuple))
+
+    def words(found: Collection[str]) -> str:
+        # the longest first, so that `<=` is not read as `<` followed by `=`
+        return "|".join(re.escape(x) for x in sorted(found, key=lambda x: (-len(x), x)))
+
+    # An operator word must end where the grammar's lexer ends it: no NAME character may follow.
+    comparison_head = re.compile(rf"{ws}(?P<whole>{o}){ws}(?P<op>{words(w.comparison_ops)}){end_word}", CASELESS)
+    fluent = parts.fluent.format("f")
+    operand = re.compile(rf"{ws}(?:(?P<num>{parts.number})|(?P<var>{variable})|(?P<f>{fluent})|"
+                         rf"(?P<arith>{o}){ws}(?P<op>{words(w.arithmetic_ops)}){end_word})", CASELESS)
+    g = operand.groupindex
+    num_, var_, arith_, op_ = g["num"], g["var"], g["arith"], g["op"]
+    function_term = parts.function_term
+
+    def expression(text: str, pos: int, source: Source, nested: bool = False) -> tuple[Expression, int] | None:
+        """A simple expression at `pos`; `nested`: inside an arithmetic one, which is not read again."""
+        m = operand.match(text, pos)
+        if m is None:
+            return None
+        begin, end = m.span()
+        if m.start(num_) >= 0:
+            begin = m.start(num_)
+            value = number_value(m.group(num_))
+            return None if value is None else (NumberNode(value, span=_span(source, begin, end - begin)), end)
+        if m.start(var_) >= 0:
+            begin = m.start(var_)
+            return Variable(sys.intern(m.group(var_).lower()), span=_span(source, begin, end - begin)), end
+        if m.start(arith_) < 0:
+            term = function_term(m, "f", text, source)
+            return None if term is None else (term, end)
+        if nested:
+            return None
+        begin = m.start(arith_)
+        first = expression(text, end, source, True)
+        if first is None:
+            return None
+        second = expression(text, first[1], source, True)
+        if second is None or (close := closing.match(text, second[1])) is None:
+            return None
+        end = close.end()
+        return Arithmetic(m.group(op_).lower(), (first[0], second[0]),  # type: ignore[arg-type]
+                          span=_span(source, begin, end - begin)), end
+
+    def comparison(text: str, pos: int, source: Source) -> tuple[Comparison, int] | None:
+        m = comparison_head.match(text, pos)
+        if m is None:
+            return None
+        left = expression(text, m.end(), source)
+        if left is None:
+            return None
+        right = expression(text, left[1], source)
+        if right is None or (close := closing.match(text, right[1])) is None:
+            return None
+        begin, end = m.start("whole"), close.end()
+        return Comparison(m.group("op").lower(), left[0], right[0],  # type: ignore[arg-type]
+                          span=_span(source, begin, end - begin)), end
+
+    head = parts.timed_head
+
+    def timed(times: Collection[object], inner: Reader) -> Reader:
+        """`(at start X)` and the like, for X read by `inner` (a comparison, an assignment)."""
+
+        def read(text: str, pos: int, source: Source) -> tuple[object, int] | None:
+            m = head.match(text, pos)
+            if m is None:
+                return None
+            at = m.group("at")
+            time = at.lower() if at is not None else (OVER, m.group("over").lower())
+            if time not in times:
+                return None
+            found = inner(text, m.end(), source)
+            if found is None or (close := closing.match(text, found[1])) is None:
+                return None
+            begin, end = m.start("whole"), close.end()
+            word = time[1] if isinstance(time, tuple) else time
+            return Timed(word, found[0], span=_span(source, begin, end - begin)), end  # type: ignore[arg-type]
+
+        return read
+
+    timed_comparison = timed(condition_times, comparison)
+    timed_assignment = timed(effect_times, parts.effect_assignment)
+
+    def body(text: str, pos: int, source: Source, effects: bool) -> tuple[object, int] | None:
+        """A condition or effect at `pos`: (node, end) or None."""
+        literals, numeric = (scan_effects, timed_assignment) if effects else (scan_conditions, timed_comparison)
+        m = opening.match(text, pos)
+        if m is None:
+            single = literals(text, pos, source)
+            if single is not None:
+                return (single[0][0], single[1]) if len(single[0]) == 1 else None  # type: ignore[arg-type,index]
+            return numeric(text, pos, source)
+        if m.start("empty") >= 0:
+            kind = AndEffect if effects else And
+            return kind((), span=_span(source, pos, m.end() - pos)), m.end()
+        parts_: list[object] = []
+        end = m.end()
+        while True:
+            run = literals(text, end, source)
+            if run is not None:
+                parts_.extend(run[0])  # type: ignore[arg-type]
+                end = run[1]
+                continue
+            found = numeric(text, end, source)
+            if found is None:
+                break
+            parts_.append(found[0])
+            end = found[1]
+        close = closing.match(text, end)
+        if close is None:
+            return None
+        span = _span(source, pos, close.end() - pos)
+        return (AndEffect if effects else And)(tuple(parts_), span=span), close.end()  # type: ignore[arg-type]
+
+    def action_at(text: str, pos: int, source: Source) -> tuple[DurativeAction, int] | None:
+        m = header.match(text, pos)
+        if m is None:
+            return None
+        start = m.start("open")
+        action_name = m.group("name").lower()
+        if action_name in hard:
+            return None
+        end = m.end()
+        params: tuple[object, ...] = ()
+        if (p := parameters.match(text, end)) is not None:
+            found_params = typed_parameters(text, p.start("params"), p.end("params"), source)
+            if found_params is None:
+                return None
+            params, end = found_params, p.end()
+        fields: list[object] = []
+        for keyword, read in ((duration, None), (condition, False), (effect, True)):
+            value: object = None
+            if (k := keyword.match(text, end)) is not None:
+                found = comparison(text, k.end(), source) if read is None else body(text, k.end(), source, read)
+                if found is None:
+                    return None
+                value, end = found
+                end = after.match(text, end).end()  # type: ignore[union-attr]
+            fields.append(value)
+        close = closing.match(text, end)
+        if close is None:
+            return None
+        return DurativeAction(sys.intern(action_name), params, *fields,  # type: ignore[arg-type]
+                              span=_span(source, start, close.end() - start)), close.end()
+
+    def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
+        found: list[DurativeAction] = []
+        end = pos
+        while (next_action := action_at(text, end, source)) is not None:
+            found.append(next_action[0])
+            end = next_action[1]
+        return (tuple(found), end) if found else None
+
+    return scan
+
