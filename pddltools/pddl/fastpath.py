@@ -241,41 +241,61 @@ def build_scanners(t: Terminals, *, compiled: bool = True
         rf"(?P<over>{name}))", CASELESS)
     timed_close = re.compile(rf"{ws}{c}")
 
+    name_rest = _name_rest(t.name)
+
     def timed_scanner(times: frozenset[object]) -> Scanner:
         """`(at start L)`, `(at end L)` and (in conditions) `(over all L)` for flat literals L."""
         g = timed_head.groupindex
         whole, at, over = g["whole"], g["at"], g["over"]
         head = timed_head.match
         close = timed_close.match
-        # the time words as written, lowered once; one table per keyword (`(over start` is no time)
-        at_times: dict[str, object] = {}
-        over_times: dict[str, object] = {}
+        closer = w.close
+        # Each head as written, white space before it included: its time (None where it is none of
+        # `times`: `(over start`) and where its parenthesis is. Grounded domains write a few heads
+        # thousands of times, so the last one is tried with `startswith` before the regular expression.
+        heads: dict[str, tuple[str | None, int]] = {}
+
+        def read_head(m: re.Match[str]) -> tuple[str | None, int]:
+            word: str | None = m.group(at)
+            key: object = word.lower() if word is not None else (OVER, m.group(over).lower())
+            time = None if key not in times else word.lower() if word is not None else m.group(over).lower()
+            found = (time, m.start(whole) - m.start())
+            if len(heads) < 512:  # white space with comments varies without bound
+                heads[m.group()] = found
+            return found
 
         def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
             found: list[Timed] = []
+            append = found.append
             end = pos
-            while (m := head(text, end)) is not None:
-                if m.start(at) >= 0:
-                    word = m.group(at)
-                    time = at_times.get(word) or at_times.setdefault(word, word.lower())
-                else:
-                    word = m.group(over)
-                    time = over_times.get(word) or over_times.setdefault(word, (OVER, word.lower()))
-                if time not in times:
+            last, time, offset = "", None, 0
+            while True:
+                size = len(last)
+                # the same head again, and its time word not running on into a longer name
+                if not (size and text.startswith(last, end) and text[end + size:end + size + 1] not in name_rest):
+                    m = head(text, end)
+                    if m is None:
+                        break
+                    last = m.group()
+                    size = len(last)
+                    time, offset = heads.get(last) or read_head(m)
+                if time is None:
                     break
-                inner = scan_literals(text, m.end(), source)
-                if inner is None or len(inner[0]) != 1:  # type: ignore[arg-type]
+                inner = scan_literals(text, end + size, source)
+                if inner is None:
                     break
-                literal_end = inner[1]
-                if text.startswith(w.close, literal_end):  # the usual `...))`: no expression needed
-                    end = literal_end + len(w.close)
+                nodes, literal_end = inner
+                if len(nodes) != 1:  # type: ignore[arg-type]
+                    break
+                if text.startswith(closer, literal_end):  # the usual `...))`: no expression needed
+                    stop = literal_end + len(closer)
                 elif (closing := close(text, literal_end)) is not None:
-                    end = closing.end()
+                    stop = closing.end()
                 else:
                     break
-                begin = m.start(whole)
-                found.append(_timed(_span(source, begin, end - begin),
-                                    time[1] if isinstance(time, tuple) else time, inner[0][0]))  # type: ignore[index]
+                begin = end + offset
+                append(_timed(_span(source, begin, stop - begin), time, nodes[0]))  # type: ignore[index]
+                end = stop
             return (tuple(found), end) if found else None
 
         return scan
@@ -686,12 +706,16 @@ def _compiled_scanner(classes: CharacterClasses, words: Words, hard: frozenset[s
 
 
 def _word_end(name: str) -> str:
-    """A look-ahead saying that a keyword ends here: no character follows that would continue a NAME
-    (read off the grammar's NAME by probing the ASCII characters, as `character_classes` does)."""
+    """A look-ahead saying that a keyword ends here: no character follows that would continue a NAME."""
+    return f"(?![{re.escape(_name_rest(name))}])"
+
+
+def _name_rest(name: str) -> str:
+    """The characters that continue a NAME, read off the grammar's NAME by probing the ASCII characters,
+    as `character_classes` does."""
     rx = re.compile(name, CASELESS)
     lead = next(c for c in _ASCII if rx.fullmatch(c))
-    rest = "".join(c for c in _ASCII if rx.fullmatch(lead + c))
-    return f"(?![{re.escape(rest)}])"
+    return "".join(c for c in _ASCII if rx.fullmatch(lead + c))
 
 
 def _number_or_none(word: str) -> int | Fraction | None:

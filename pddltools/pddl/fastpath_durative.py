@@ -38,7 +38,12 @@ if TYPE_CHECKING:
 #: marks `(over all L)` among the times of timed literals (the others are the grammar's time points)
 OVER = "over"
 
+# built without the frozen __init__, fields in `fields(cls)` order: span first
 _span = fast_constructor(Span)  # (source, start, length)
+_and, _and_effect = fast_constructor(And), fast_constructor(AndEffect)
+_arithmetic, _comparison = fast_constructor(Arithmetic), fast_constructor(Comparison)
+_durative_action, _number = fast_constructor(DurativeAction), fast_constructor(NumberNode)
+_timed, _variable = fast_constructor(Timed), fast_constructor(Variable)
 Reader = Callable[[str, int, Source], "tuple[object, int] | None"]
 
 
@@ -50,19 +55,33 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
     `condition_times` the times conditions take (`over all` marked with OVER); `number_value` the value
     of a NUMBER, None past the bound (the grammar path reports it)."""
     ws, o, c, end_word = parts.ws, parts.open, re.escape(w.close), parts.end_word
-    header = parts.header(w.durative_action)
-    parameters, typed_parameters = parts.parameters, parts.typed_parameters
-    duration, condition, effect = parts.keyword(w.duration), parts.keyword(w.condition), parts.keyword(w.da_effect)
-    closing, after, hard = parts.closing, parts.after, parts.hard
-    opening = re.compile(rf"{o}{ws}(?:(?P<and>{re.escape(w.conjunction)}{end_word}{ws})|(?P<empty>{c}))", CASELESS)
-    effect_times = frozenset(t for t in condition_times if not isinstance(t, tuple))
+    typed_parameters, closing, hard = parts.typed_parameters, parts.closing, parts.hard
 
     def words(found: Collection[str]) -> str:
         # the longest first, so that `<=` is not read as `<` followed by `=`
         return "|".join(re.escape(x) for x in sorted(found, key=lambda x: (-len(x), x)))
 
+    def keyword(word: str, label: str) -> str:
+        """The keyword (in group `label`) and its body's opening `(and` or `()` in group `{label[0]}`."""
+        x = label[0]
+        return (rf"{ws}(?P<{label}>{re.escape(word)}{end_word}{ws})(?:(?P<{x}>{o}){ws}(?:(?P<{x}_and>"
+                rf"{re.escape(w.conjunction)}{end_word}{ws})|(?P<{x}_empty>{c})))?")
+
     # An operator word must end where the grammar's lexer ends it: no NAME character may follow.
-    comparison_head = re.compile(rf"{ws}(?P<whole>{o}){ws}(?P<op>{words(w.comparison_ops)}){end_word}", CASELESS)
+    comparison_ops = words(w.comparison_ops)
+    condition = re.compile(keyword(w.condition, "condition"), CASELESS)
+    effect = re.compile(keyword(w.da_effect, "effect"), CASELESS)
+    duration = re.compile(rf"{ws}{re.escape(w.duration)}{end_word}{ws}", CASELESS)
+    # The usual beginning in one match: the header, the parameters, a duration `(= ?duration NUMBER)`
+    # and the condition's opening. Each part is optional; one not matched here is read on its own.
+    prelude = re.compile(
+        rf"{parts.header(w.durative_action).pattern}(?:{parts.parameters.pattern})?"
+        rf"(?:{ws}{re.escape(w.duration)}{end_word}{ws}(?P<dur>{o}{ws}(?P<dop>{comparison_ops}){end_word}{ws}"
+        rf"(?P<dvar>{variable}){ws}(?P<dnum>{parts.number}){ws}{c}))?(?:{keyword(w.condition, 'condition')})?",
+        CASELESS)
+    effect_times = frozenset(t for t in condition_times if not isinstance(t, tuple))
+
+    comparison_head = re.compile(rf"{ws}(?P<whole>{o}){ws}(?P<op>{comparison_ops}){end_word}", CASELESS)
     fluent = parts.fluent.format("f")
     operand = re.compile(rf"{ws}(?:(?P<num>{parts.number})|(?P<var>{variable})|(?P<f>{fluent})|"
                          rf"(?P<arith>{o}){ws}(?P<op>{words(w.arithmetic_ops)}){end_word})", CASELESS)
@@ -79,10 +98,10 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
         if m.start(num_) >= 0:
             begin = m.start(num_)
             value = number_value(m.group(num_))
-            return None if value is None else (NumberNode(value, span=_span(source, begin, end - begin)), end)
+            return None if value is None else (_number(_span(source, begin, end - begin), value), end)
         if m.start(var_) >= 0:
             begin = m.start(var_)
-            return Variable(sys.intern(m.group(var_).lower()), span=_span(source, begin, end - begin)), end
+            return _variable(_span(source, begin, end - begin), sys.intern(m.group(var_).lower())), end
         if m.start(arith_) < 0:
             term = function_term(m, "f", text, source)
             return None if term is None else (term, end)
@@ -96,8 +115,7 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
         if second is None or (close := closing.match(text, second[1])) is None:
             return None
         end = close.end()
-        return Arithmetic(m.group(op_).lower(), (first[0], second[0]),  # type: ignore[arg-type]
-                          span=_span(source, begin, end - begin)), end
+        return _arithmetic(_span(source, begin, end - begin), m.group(op_).lower(), (first[0], second[0])), end
 
     def comparison(text: str, pos: int, source: Source) -> tuple[Comparison, int] | None:
         m = comparison_head.match(text, pos)
@@ -110,8 +128,7 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
         if right is None or (close := closing.match(text, right[1])) is None:
             return None
         begin, end = m.start("whole"), close.end()
-        return Comparison(m.group("op").lower(), left[0], right[0],  # type: ignore[arg-type]
-                          span=_span(source, begin, end - begin)), end
+        return _comparison(_span(source, begin, end - begin), m.group("op").lower(), left[0], right[0]), end
 
     head = parts.timed_head
 
@@ -131,74 +148,94 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
                 return None
             begin, end = m.start("whole"), close.end()
             word = time[1] if isinstance(time, tuple) else time
-            return Timed(word, found[0], span=_span(source, begin, end - begin)), end  # type: ignore[arg-type]
+            return _timed(_span(source, begin, end - begin), word, found[0]), end
 
         return read
 
     timed_comparison = timed(condition_times, comparison)
     timed_assignment = timed(effect_times, parts.effect_assignment)
 
-    def body(text: str, pos: int, source: Source, effects: bool) -> tuple[object, int] | None:
-        """A condition or effect at `pos`: (node, end) or None."""
+    def body(m: re.Match[str], label: str, pos: int, text: str, source: Source,
+             effects: bool) -> tuple[object, int] | None:
+        """The condition or effect at `pos`, whose opening `(and` or `()` `m` matched in group `label`;
+        where it did not, one timed element: (node, end) or None."""
         literals, numeric = (scan_effects, timed_assignment) if effects else (scan_conditions, timed_comparison)
-        m = opening.match(text, pos)
-        if m is None:
+        begin = m.start(label)
+        if begin < 0:
             single = literals(text, pos, source)
             if single is not None:
                 return (single[0][0], single[1]) if len(single[0]) == 1 else None  # type: ignore[arg-type,index]
             return numeric(text, pos, source)
-        if m.start("empty") >= 0:
-            kind = AndEffect if effects else And
-            return kind((), span=_span(source, pos, m.end() - pos)), m.end()
-        parts_: list[object] = []
+        kind = _and_effect if effects else _and
+        if (end := m.end(label + "_empty")) >= 0:
+            return kind(_span(source, begin, end - begin), ()), end
+        found: list[object] = []
         end = m.end()
         while True:
             run = literals(text, end, source)
             if run is not None:
-                parts_.extend(run[0])  # type: ignore[arg-type]
+                found.extend(run[0])  # type: ignore[arg-type]
                 end = run[1]
-                continue
-            found = numeric(text, end, source)
-            if found is None:
+            if (close := closing.match(text, end)) is not None:
                 break
-            parts_.append(found[0])
-            end = found[1]
-        close = closing.match(text, end)
-        if close is None:
-            return None
-        span = _span(source, pos, close.end() - pos)
-        return (AndEffect if effects else And)(tuple(parts_), span=span), close.end()  # type: ignore[arg-type]
+            element = numeric(text, end, source)
+            if element is None:
+                return None
+            found.append(element[0])
+            end = element[1]
+        end = close.end()
+        return kind(_span(source, begin, end - begin), tuple(found)), end
 
     def action_at(text: str, pos: int, source: Source) -> tuple[DurativeAction, int] | None:
-        m = header.match(text, pos)
+        m = prelude.match(text, pos)
         if m is None:
             return None
         start = m.start("open")
         action_name = m.group("name").lower()
         if action_name in hard:
             return None
-        end = m.end()
         params: tuple[object, ...] = ()
-        if (p := parameters.match(text, end)) is not None:
-            found_params = typed_parameters(text, p.start("params"), p.end("params"), source)
+        if (p_start := m.start("params")) >= 0 and (p_end := m.end("params")) != p_start:
+            found_params = typed_parameters(text, p_start, p_end, source)
             if found_params is None:
                 return None
-            params, end = found_params, p.end()
-        fields: list[object] = []
-        for keyword, read in ((duration, None), (condition, False), (effect, True)):
-            value: object = None
-            if (k := keyword.match(text, end)) is not None:
-                found = comparison(text, k.end(), source) if read is None else body(text, k.end(), source, read)
-                if found is None:
-                    return None
-                value, end = found
-                end = after.match(text, end).end()  # type: ignore[union-attr]
-            fields.append(value)
+            params = found_params
+        end = m.end()
+        value: object = None
+        if (begin := m.start("dur")) >= 0:  # `(= ?duration NUMBER)`, read whole by the prelude
+            number = number_value(m.group("dnum"))
+            if number is None:
+                return None
+            var_start, var_end = m.span("dvar")
+            num_start, num_end = m.span("dnum")
+            value = _comparison(_span(source, begin, m.end("dur") - begin), m.group("dop").lower(),
+                                _variable(_span(source, var_start, var_end - var_start),
+                                          sys.intern(m.group("dvar").lower())),
+                                _number(_span(source, num_start, num_end - num_start), number))
+        elif (k := duration.match(text, end)) is not None:
+            read = comparison(text, k.end(), source)
+            if read is None:
+                return None
+            value, end = read
+        condition_value: object = None
+        c_match = m if m.start("condition") >= 0 else condition.match(text, end)
+        if c_match is not None:
+            found = body(c_match, "c", c_match.end("condition"), text, source, False)
+            if found is None:
+                return None
+            condition_value, end = found
+        effect_value: object = None
+        if (e := effect.match(text, end)) is not None:
+            found = body(e, "e", e.end("effect"), text, source, True)
+            if found is None:
+                return None
+            effect_value, end = found
         close = closing.match(text, end)
         if close is None:
             return None
-        return DurativeAction(sys.intern(action_name), params, *fields,  # type: ignore[arg-type]
-                              span=_span(source, start, close.end() - start)), close.end()
+        end = close.end()
+        return _durative_action(_span(source, start, end - start), sys.intern(action_name), params, value,
+                                condition_value, effect_value), end
 
     def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
         found: list[DurativeAction] = []
