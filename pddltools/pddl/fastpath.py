@@ -249,7 +249,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True
         whole, at, over = g["whole"], g["at"], g["over"]
         head = timed_head.match
         close = timed_close.match
-        closer = w.close
+        closer, closer_size = w.close, len(w.close)
         # Each head as written, white space before it included: its time (None where it is none of
         # `times`: `(over start`) and where its parenthesis is. Grounded domains write a few heads
         # thousands of times, so the last one is tried with `startswith` before the regular expression.
@@ -267,12 +267,12 @@ def build_scanners(t: Terminals, *, compiled: bool = True
         def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
             found: list[Timed] = []
             append = found.append
+            startswith = text.startswith
             end = pos
-            last, time, offset = "", None, 0
+            last, size, time, offset = "", 0, None, 0
             while True:
-                size = len(last)
-                # the same head again, and its time word not running on into a longer name
-                if not (size and text.startswith(last, end) and text[end + size:end + size + 1] not in name_rest):
+                # the same head again, its time word not running on into a longer name
+                if not (size and startswith(last, end) and text[end + size:end + size + 1] not in name_rest):
                     m = head(text, end)
                     if m is None:
                         break
@@ -287,8 +287,8 @@ def build_scanners(t: Terminals, *, compiled: bool = True
                 nodes, literal_end = inner
                 if len(nodes) != 1:  # type: ignore[arg-type]
                     break
-                if text.startswith(closer, literal_end):  # the usual `...))`: no expression needed
-                    stop = literal_end + len(closer)
+                if startswith(closer, literal_end):  # the usual `...))`: no expression needed
+                    stop = literal_end + closer_size
                 elif (closing := close(text, literal_end)) is not None:
                     stop = closing.end()
                 else:
@@ -327,6 +327,7 @@ def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int
 
 
 _typed_name = fast_constructor(TypedName)
+_VARIABLE, _TYPE, _DASH = 1, 2, 3  # the kinds of a parameter list's words
 _timed = fast_constructor(Timed)
 _type_name = fast_constructor(TypeName)
 
@@ -383,31 +384,65 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
     # a word: up to white space, a comment or a parenthesis (the grammar's, see `_gaps`)
     word_at = re.compile(rf"{ws}([^{re.escape(gaps.starts + w.open + w.close)}]+)").match
 
+    # `str.split` finds the words of a list whose gaps are only white space it splits at and the grammar
+    # ignores: ASCII, without a character `split` cuts at that the grammar does not ignore (`\v`) nor
+    # one of the grammar's gaps that `split` does not cut at (a comment's mark). Else a regular expression.
+    odd = {c for c in _ASCII if c.isspace() and not space(c)} | set(gaps.unsplittable)
+    unsplittable = re.compile(f"[{re.escape(''.join(sorted(odd)))}]").search if odd else None
+    # what each word of a parameter list is, looked up once: (VARIABLE, TYPE, DASH or None, lowered)
+    kinds: dict[str, tuple[int | None, str]] = {}
+
+    def kind_of(word: str) -> tuple[int | None, str]:
+        lowered = _intern(word.lower())
+        kind = (_DASH if word == "-" else _VARIABLE if variable_rx.fullmatch(word)
+                else _TYPE if lowered not in hard and name_rx.fullmatch(word) else None)
+        if len(kinds) < 4096:
+            kinds[word] = (kind, lowered)
+        return kind, lowered
+
+    def words_of(text: str, start: int, end: int) -> list[tuple[str, int]] | None:
+        chunk = text[start:end]
+        if chunk.isascii() and (unsplittable is None or unsplittable(chunk) is None):
+            found = []
+            pos = 0
+            for word in chunk.split():
+                pos = chunk.find(word, pos)
+                found.append((word, start + pos))
+                pos += len(word)
+            return found
+        found = []
+        pos = start
+        while (m := word_at(text, pos, end)) is not None:
+            found.append((m.group(1), m.start(1)))
+            pos = m.end(1)
+        return found if space(text, pos, end) else None
+
     def typed_parameters(text: str, start: int, end: int, source: Source) -> tuple[TypedName, ...] | None:
+        words = words_of(text, start, end)
+        if words is None:
+            return None
         out: list[TypedName] = []
         pending: list[tuple[str, int]] = []
         expect_type = False
-        pos = start
-        while (m := word_at(text, pos, end)) is not None:
-            word = m.group(1)
-            begin, pos = m.span(1)
+        for word, begin in words:
+            kind, lowered = kinds.get(word) or kind_of(word)
             if expect_type:
-                lowered = word.lower()
-                if lowered in hard or not name_rx.fullmatch(word):
+                if kind is not _TYPE:
                     return None
-                type_ = _type_name(_span(source, begin, len(word)), _intern(lowered))
-                out.extend(_typed_name(_span(source, p, pos - p), v, type_) for v, p in pending)
+                finish = begin + len(word)
+                type_ = _type_name(_span(source, begin, len(word)), lowered)
+                out.extend(_typed_name(_span(source, p, finish - p), v, type_) for v, p in pending)
                 pending = []
                 expect_type = False
-            elif word == "-":
+            elif kind is _DASH:
                 if not pending:
                     return None  # a type for no names: the grammar path warns
                 expect_type = True
-            elif variable_rx.fullmatch(word):
-                pending.append((_intern(word.lower()), begin))
+            elif kind is _VARIABLE:
+                pending.append((lowered, begin))
             else:
                 return None
-        if expect_type or not space(text, pos, end):
+        if expect_type:
             return None
         out.extend(_typed_name(_span(source, p, len(v)), v, None) for v, p in pending)
         return tuple(out)
