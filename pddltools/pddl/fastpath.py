@@ -48,7 +48,6 @@ from pddltools.pddl.ast import (
     Variable,
 )
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
-from pddltools.pddl.fastpath_durative import OVER, durative_action_scanner
 from pddltools.syntax.frozen import fast_constructor, speedups
 from pddltools.syntax.larkcache import cache_file
 from pddltools.syntax.lexing import CASELESS
@@ -300,12 +299,14 @@ def build_scanners(t: Terminals, *, compiled: bool = True
 
         return scan
 
+    # imported here: that module builds on this one's parts
+    from pddltools.pddl.fastpath_durative import durative_action_scanner
+
     parts = _action_parts(t, ws, gaps, name, variable, number, term, hard, scan_literals, timed_head, args)
     conditions = frozenset({*w.time_points, (OVER, w.over_all)})
     scan_conditions, scan_effects = timed_scanner(conditions), timed_scanner(frozenset(w.time_points))
     return (scan_literals, scan_init, _action_scanner(parts, w), scan_conditions, scan_effects,
-            durative_action_scanner(parts, w, variable, scan_conditions, scan_effects, conditions,
-                                    _number_or_none))
+            durative_action_scanner(parts, w, variable, scan_conditions, scan_effects, conditions))
 
 
 def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int],
@@ -328,6 +329,23 @@ def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int
 
 _typed_name = fast_constructor(TypedName)
 _VARIABLE, _TYPE, _DASH = 1, 2, 3  # the kinds of a parameter list's words
+#: marks `(over all L)` among the times of timed literals (the others are the grammar's time points)
+OVER = "over"
+
+
+def run_scanner(read: Callable[[str, int, Source], tuple[object, int] | None]) -> Scanner:
+    """The scanner of a run of what `read` reads (an action, a durative action): the nodes and the end
+    of the last, or None where `read` takes none."""
+
+    def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
+        found: list[object] = []
+        end = pos
+        while (next_one := read(text, end, source)) is not None:
+            found.append(next_one[0])
+            end = next_one[1]
+        return (tuple(found), end) if found else None
+
+    return scan
 _timed = fast_constructor(Timed)
 _type_name = fast_constructor(TypeName)
 
@@ -340,6 +358,8 @@ class ActionParts:
 
     ws: str  # white space and comments, possibly none
     open: str  # the parenthesis, escaped for a pattern
+    close: str  # the closing parenthesis, as written
+    conjunction: str  # `and`, as written
     name: str
     number: str
     end_word: str  # a keyword ends here (`_word_end`)
@@ -358,6 +378,26 @@ class ActionParts:
         """`(keyword NAME`, the parenthesis in group `open`, the name in `name`."""
         return re.compile(rf"{self.ws}(?P<open>{self.open}){self.ws}{re.escape(keyword)}"
                           rf"{self.end_word}{self.ws}(?P<name>{self.name}){self.ws}", CASELESS)
+
+    def head(self, m: re.Match[str], text: str, source: Source) -> tuple[int, str, tuple[TypedName, ...]] | None:
+        """Where an action starts, its name and its parameters, from a match of `header` followed by an
+        optional `parameters`; None where the name is a keyword or the parameters are not plain."""
+        name = m.group("name").lower()
+        if name in self.hard:
+            return None
+        params: tuple[TypedName, ...] = ()
+        if (start := m.start("params")) >= 0 and (end := m.end("params")) != start:
+            found = self.typed_parameters(text, start, end, source)
+            if found is None:
+                return None
+            params = found
+        return m.start("open"), _intern(name), params
+
+    def opening(self, x: str) -> str:
+        """A conjunction's opening `(and` (the parenthesis in group `x`, the rest in `x_and`) or an empty
+        formula `()` (the closing parenthesis in `x_empty`)."""
+        return (rf"(?P<{x}>{self.open}){self.ws}(?:(?P<{x}_and>{re.escape(self.conjunction)}{self.end_word}{self.ws})"
+                rf"|(?P<{x}_empty>{re.escape(self.close)}))")
 
     def keyword(self, word: str) -> re.Pattern[str]:
         """`word` as a whole word, and the white space after it."""
@@ -478,8 +518,54 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
             return None
         return Assign(op, target, value, span=_length_span(source, m, "whole")), m.end()  # type: ignore[arg-type]
 
-    return ActionParts(ws, o, name, number, end_word, hard, parameters, typed_parameters, function_term, fluent,
-                       effect_assignment, re.compile(rf"{ws}{c}"), re.compile(ws), scan_literals, timed_head)
+    return ActionParts(ws, o, w.close, w.conjunction, name, number, end_word, hard, parameters, typed_parameters,
+                       function_term, fluent, effect_assignment, re.compile(rf"{ws}{c}"), re.compile(ws), scan_literals,
+                       timed_head)
+
+
+_and, _and_effect = fast_constructor(And), fast_constructor(AndEffect)
+#: reads one element at a position: (node, end), or None where it is not of the shape read
+Reader = Callable[[str, int, Source], "tuple[object, int] | None"]
+
+
+def _nothing(text: str, pos: int, source: Source) -> None:
+    return None
+
+
+def formula_reader(closing: re.Pattern[str], kind: Callable[[Span, tuple[object, ...]], object],
+                   literals: Scanner, other: Reader
+                   ) -> Callable[[re.Match[str] | None, str, int, str, Source], tuple[object, int] | None]:
+    """A reader of a condition or effect that is empty `()`, one element, or `(and ...)` of elements,
+    the elements being runs of what `literals` reads and single ones `other` reads; the conjunction
+    is a `kind` (And or AndEffect). It is given a match `m` of `ActionParts.opening(label)` at `pos`
+    (None, or the group unmatched, where the formula does not open so)."""
+
+    def read(m: re.Match[str] | None, label: str, pos: int, text: str, source: Source) -> tuple[object, int] | None:
+        if m is None or (begin := m.start(label)) < 0:
+            single = literals(text, pos, source)
+            if single is not None:
+                return (single[0][0], single[1]) if len(single[0]) == 1 else None  # type: ignore[arg-type,index]
+            return other(text, pos, source)
+        if (end := m.end(label + "_empty")) >= 0:
+            return kind(_span(source, begin, end - begin), ()), end
+        found: list[object] = []
+        end = m.end(label + "_and")
+        while True:
+            run = literals(text, end, source)
+            if run is not None:
+                found.extend(run[0])  # type: ignore[arg-type]
+                end = run[1]
+            if (close := closing.match(text, end)) is not None:
+                break
+            element = other(text, end, source)
+            if element is None:
+                return None
+            found.append(element[0])
+            end = element[1]
+        end = close.end()
+        return kind(_span(source, begin, end - begin), tuple(found)), end
+
+    return read
 
 
 def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
@@ -487,65 +573,25 @@ def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
     precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
     (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
     to the grammar, action by action."""
-    o, c = re.escape(w.open), re.escape(w.close)
-    ws, end_word = parts.ws, parts.end_word
-    header = parts.header(w.action)
-    parameters, typed_parameters = parts.parameters, parts.typed_parameters
+    header = re.compile(rf"{parts.header(w.action).pattern}(?:{parts.parameters.pattern})?", CASELESS)
+    head = parts.head
     precondition, effect = parts.keyword(w.precondition), parts.keyword(w.effect)
-    opening = re.compile(rf"{o}{ws}(?:(?P<and>{re.escape(w.conjunction)}{end_word}{ws})|(?P<empty>{c}))", CASELESS)
+    opening = re.compile(parts.opening("x"), CASELESS)
     closing, after = parts.closing, parts.after
-    scan_literals, effect_assignment = parts.scan_literals, parts.effect_assignment
-    hard = parts.hard
+    precondition_at = formula_reader(closing, _and, parts.scan_literals, _nothing)
+    effect_at = formula_reader(closing, _and_effect, parts.scan_literals, parts.effect_assignment)
 
     def body(text: str, pos: int, source: Source, effects: bool) -> tuple[object, int] | None:
         """A precondition or effect at `pos`: (node, end) or None."""
         m = opening.match(text, pos)
-        if m is None:
-            single = scan_literals(text, pos, source)
-            if single is None or len(single[0]) != 1:  # type: ignore[arg-type]
-                return None
-            return single[0][0], single[1]  # type: ignore[index]
-        if m.start("empty") >= 0:
-            kind = AndEffect if effects else And
-            return kind((), span=_span(source, pos, m.end() - pos)), m.end()
-        parts: list[object] = []
-        end = m.end()
-        while True:
-            run = scan_literals(text, end, source)
-            if run is not None:
-                parts.extend(run[0])  # type: ignore[arg-type]
-                end = run[1]
-                continue
-            if effects:
-                found = effect_assignment(text, end, source)
-                if found is not None:
-                    parts.append(found[0])
-                    end = found[1]
-                    continue
-            break
-        close = closing.match(text, end)
-        if close is None:
-            return None
-        if effects:
-            return AndEffect(tuple(parts), span=_span(source, pos, close.end() - pos)), close.end()  # type: ignore[arg-type]
-        return And(tuple(parts), span=_span(source, pos, close.end() - pos)), close.end()  # type: ignore[arg-type]
+        return (effect_at if effects else precondition_at)(m, "x", pos, text, source)
 
     def action_at(text: str, pos: int, source: Source) -> tuple[Action, int] | None:
         m = header.match(text, pos)
-        if m is None:
+        if m is None or (named := head(m, text, source)) is None:
             return None
-        start = m.start("open")
-        action_name = m.group("name").lower()
-        if action_name in hard:
-            return None
+        start, action_name, params = named
         end = m.end()
-        params: tuple[TypedName, ...] = ()
-        p = parameters.match(text, end)
-        if p is not None:
-            found_params = typed_parameters(text, p.start("params"), p.end("params"), source)
-            if found_params is None:
-                return None
-            params, end = found_params, p.end()
         pre: object = None
         if (q := precondition.match(text, end)) is not None:
             found = body(text, q.end(), source, effects=False)
@@ -562,18 +608,10 @@ def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
         close = closing.match(text, end)
         if close is None:
             return None
-        return Action(_intern(action_name), params, pre, eff,  # type: ignore[arg-type]
+        return Action(action_name, params, pre, eff,  # type: ignore[arg-type]
                       span=_span(source, start, close.end() - start)), close.end()
 
-    def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
-        found: list[Action] = []
-        end = pos
-        while (next_action := action_at(text, end, source)) is not None:
-            found.append(next_action[0])
-            end = next_action[1]
-        return (tuple(found), end) if found else None
-
-    return scan
+    return run_scanner(action_at)
 
 
 @dataclass(frozen=True)

@@ -22,50 +22,50 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Collection
-from fractions import Fraction
-from typing import TYPE_CHECKING
+from collections.abc import Collection
 
-from pddltools.diagnostics import Source, Span
-from pddltools.pddl.ast import And, AndEffect, Arithmetic, Comparison, DurativeAction, Expression, Timed, Variable
+from pddltools.diagnostics import Source
+from pddltools.pddl.ast import Arithmetic, Comparison, DurativeAction, Expression, Variable
 from pddltools.pddl.ast import Number as NumberNode
+from pddltools.pddl.fastpath import (
+    OVER,
+    ActionParts,
+    Reader,
+    Scanner,
+    Words,
+    _and,
+    _and_effect,
+    _number_or_none,
+    _span,
+    _timed,
+    formula_reader,
+    run_scanner,
+)
 from pddltools.syntax.frozen import fast_constructor
 from pddltools.syntax.lexing import CASELESS
 
-if TYPE_CHECKING:
-    from pddltools.pddl.fastpath import ActionParts, Scanner, Words
-
-#: marks `(over all L)` among the times of timed literals (the others are the grammar's time points)
-OVER = "over"
-
 # built without the frozen __init__, fields in `fields(cls)` order: span first
-_span = fast_constructor(Span)  # (source, start, length)
-_and, _and_effect = fast_constructor(And), fast_constructor(AndEffect)
 _arithmetic, _comparison = fast_constructor(Arithmetic), fast_constructor(Comparison)
 _durative_action, _number = fast_constructor(DurativeAction), fast_constructor(NumberNode)
-_timed, _variable = fast_constructor(Timed), fast_constructor(Variable)
-Reader = Callable[[str, int, Source], "tuple[object, int] | None"]
+_variable = fast_constructor(Variable)
 
 
 def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_conditions: Scanner,
-                            scan_effects: Scanner, condition_times: Collection[object],
-                            number_value: Callable[[str], int | Fraction | None]) -> Scanner:
+                            scan_effects: Scanner, condition_times: Collection[object]) -> Scanner:
     """A scanner of a run of simple durative actions (see the module's docstring). `variable` is the
     grammar's VARIABLE pattern; `scan_conditions` and `scan_effects` the timed-literal scanners;
-    `condition_times` the times conditions take (`over all` marked with OVER); `number_value` the value
-    of a NUMBER, None past the bound (the grammar path reports it)."""
+    `condition_times` the times conditions take (`over all` marked with OVER)."""
     ws, o, c, end_word = parts.ws, parts.open, re.escape(w.close), parts.end_word
-    typed_parameters, closing, hard = parts.typed_parameters, parts.closing, parts.hard
+    head, closing = parts.head, parts.closing
 
     def words(found: Collection[str]) -> str:
         # the longest first, so that `<=` is not read as `<` followed by `=`
         return "|".join(re.escape(x) for x in sorted(found, key=lambda x: (-len(x), x)))
 
     def keyword(word: str, label: str) -> str:
-        """The keyword (in group `label`) and its body's opening `(and` or `()` in group `{label[0]}`."""
-        x = label[0]
-        return (rf"{ws}(?P<{label}>{re.escape(word)}{end_word}{ws})(?:(?P<{x}>{o}){ws}(?:(?P<{x}_and>"
-                rf"{re.escape(w.conjunction)}{end_word}{ws})|(?P<{x}_empty>{c})))?")
+        """The keyword (in group `label`) and its formula's opening (`ActionParts.opening`) in group
+        `{label[0]}`."""
+        return rf"{ws}(?P<{label}>{re.escape(word)}{end_word}{ws})(?:{parts.opening(label[0])})?"
 
     # An operator word must end where the grammar's lexer ends it: no NAME character may follow.
     comparison_ops = words(w.comparison_ops)
@@ -97,7 +97,7 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
         begin, end = m.span()
         if m.start(num_) >= 0:
             begin = m.start(num_)
-            value = number_value(m.group(num_))
+            value = _number_or_none(m.group(num_))
             return None if value is None else (_number(_span(source, begin, end - begin), value), end)
         if m.start(var_) >= 0:
             begin = m.start(var_)
@@ -130,13 +130,13 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
         begin, end = m.start("whole"), close.end()
         return _comparison(_span(source, begin, end - begin), m.group("op").lower(), left[0], right[0]), end
 
-    head = parts.timed_head
+    timed_head = parts.timed_head
 
     def timed(times: Collection[object], inner: Reader) -> Reader:
         """`(at start X)` and the like, for X read by `inner` (a comparison, an assignment)."""
 
         def read(text: str, pos: int, source: Source) -> tuple[object, int] | None:
-            m = head.match(text, pos)
+            m = timed_head.match(text, pos)
             if m is None:
                 return None
             at = m.group("at")
@@ -155,55 +155,18 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
     timed_comparison = timed(condition_times, comparison)
     timed_assignment = timed(effect_times, parts.effect_assignment)
 
-    def body(m: re.Match[str], label: str, pos: int, text: str, source: Source,
-             effects: bool) -> tuple[object, int] | None:
-        """The condition or effect at `pos`, whose opening `(and` or `()` `m` matched in group `label`;
-        where it did not, one timed element: (node, end) or None."""
-        literals, numeric = (scan_effects, timed_assignment) if effects else (scan_conditions, timed_comparison)
-        begin = m.start(label)
-        if begin < 0:
-            single = literals(text, pos, source)
-            if single is not None:
-                return (single[0][0], single[1]) if len(single[0]) == 1 else None  # type: ignore[arg-type,index]
-            return numeric(text, pos, source)
-        kind = _and_effect if effects else _and
-        if (end := m.end(label + "_empty")) >= 0:
-            return kind(_span(source, begin, end - begin), ()), end
-        found: list[object] = []
-        end = m.end()
-        while True:
-            run = literals(text, end, source)
-            if run is not None:
-                found.extend(run[0])  # type: ignore[arg-type]
-                end = run[1]
-            if (close := closing.match(text, end)) is not None:
-                break
-            element = numeric(text, end, source)
-            if element is None:
-                return None
-            found.append(element[0])
-            end = element[1]
-        end = close.end()
-        return kind(_span(source, begin, end - begin), tuple(found)), end
+    condition_at = formula_reader(closing, _and, scan_conditions, timed_comparison)
+    effect_at = formula_reader(closing, _and_effect, scan_effects, timed_assignment)
 
     def action_at(text: str, pos: int, source: Source) -> tuple[DurativeAction, int] | None:
         m = prelude.match(text, pos)
-        if m is None:
+        if m is None or (named := head(m, text, source)) is None:
             return None
-        start = m.start("open")
-        action_name = m.group("name").lower()
-        if action_name in hard:
-            return None
-        params: tuple[object, ...] = ()
-        if (p_start := m.start("params")) >= 0 and (p_end := m.end("params")) != p_start:
-            found_params = typed_parameters(text, p_start, p_end, source)
-            if found_params is None:
-                return None
-            params = found_params
+        start, action_name, params = named
         end = m.end()
         value: object = None
         if (begin := m.start("dur")) >= 0:  # `(= ?duration NUMBER)`, read whole by the prelude
-            number = number_value(m.group("dnum"))
+            number = _number_or_none(m.group("dnum"))
             if number is None:
                 return None
             var_start, var_end = m.span("dvar")
@@ -220,13 +183,13 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
         condition_value: object = None
         c_match = m if m.start("condition") >= 0 else condition.match(text, end)
         if c_match is not None:
-            found = body(c_match, "c", c_match.end("condition"), text, source, False)
+            found = condition_at(c_match, "c", c_match.end("condition"), text, source)
             if found is None:
                 return None
             condition_value, end = found
         effect_value: object = None
         if (e := effect.match(text, end)) is not None:
-            found = body(e, "e", e.end("effect"), text, source, True)
+            found = effect_at(e, "e", e.end("effect"), text, source)
             if found is None:
                 return None
             effect_value, end = found
@@ -234,16 +197,7 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
         if close is None:
             return None
         end = close.end()
-        return _durative_action(_span(source, start, end - start), sys.intern(action_name), params, value,
+        return _durative_action(_span(source, start, end - start), action_name, params, value,
                                 condition_value, effect_value), end
 
-    def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
-        found: list[DurativeAction] = []
-        end = pos
-        while (next_action := action_at(text, end, source)) is not None:
-            found.append(next_action[0])
-            end = next_action[1]
-        return (tuple(found), end) if found else None
-
-    return scan
-
+    return run_scanner(action_at)
