@@ -370,7 +370,6 @@ class ActionParts:
     fluent: str  # a flat fluent's pattern, `{0}` standing for its groups' label
     effect_assignment: Callable[[str, int, Source], tuple[Assign, int] | None]
     closing: re.Pattern[str]  # white space, then the closing parenthesis
-    after: re.Pattern[str]  # white space
     scan_literals: Scanner
     timed_head: re.Pattern[str]  # `(at TIME` or `(over TIME`, the time word in group `at` or `over`
 
@@ -399,9 +398,10 @@ class ActionParts:
         return (rf"(?P<{x}>{self.open}){self.ws}(?:(?P<{x}_and>{re.escape(self.conjunction)}{self.end_word}{self.ws})"
                 rf"|(?P<{x}_empty>{re.escape(self.close)}))")
 
-    def keyword(self, word: str) -> re.Pattern[str]:
-        """`word` as a whole word, and the white space after it."""
-        return re.compile(rf"{re.escape(word)}{self.end_word}{self.ws}", CASELESS)
+    def part(self, word: str, label: str) -> str:
+        """An action's part: its keyword (in group `label`) and the opening of its formula (`opening`) in
+        group `{label[0]}`, where it opens so."""
+        return rf"{self.ws}(?P<{label}>{re.escape(word)}{self.end_word}{self.ws})(?:{self.opening(label[0])})?"
 
 
 def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, number: str, term: str,
@@ -519,11 +519,11 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
         return Assign(op, target, value, span=_length_span(source, m, "whole")), m.end()  # type: ignore[arg-type]
 
     return ActionParts(ws, o, w.close, w.conjunction, name, number, end_word, hard, parameters, typed_parameters,
-                       function_term, fluent, effect_assignment, re.compile(rf"{ws}{c}"), re.compile(ws), scan_literals,
+                       function_term, fluent, effect_assignment, re.compile(rf"{ws}{c}"), scan_literals,
                        timed_head)
 
 
-_and, _and_effect = fast_constructor(And), fast_constructor(AndEffect)
+_and, _and_effect, _action = fast_constructor(And), fast_constructor(AndEffect), fast_constructor(Action)
 #: reads one element at a position: (node, end), or None where it is not of the shape read
 Reader = Callable[[str, int, Source], "tuple[object, int] | None"]
 
@@ -573,18 +573,13 @@ def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
     precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
     (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
     to the grammar, action by action."""
-    header = re.compile(rf"{parts.header(w.action).pattern}(?:{parts.parameters.pattern})?", CASELESS)
-    head = parts.head
-    precondition, effect = parts.keyword(w.precondition), parts.keyword(w.effect)
-    opening = re.compile(parts.opening("x"), CASELESS)
-    closing, after = parts.closing, parts.after
+    # The header, the parameters and the precondition's opening in one match, as for durative actions
+    header = re.compile(rf"{parts.header(w.action).pattern}(?:{parts.parameters.pattern})?"
+                        rf"(?:{parts.part(w.precondition, 'precondition')})?", CASELESS)
+    effect = re.compile(parts.part(w.effect, "effect"), CASELESS)
+    head, closing = parts.head, parts.closing
     precondition_at = formula_reader(closing, _and, parts.scan_literals, _nothing)
     effect_at = formula_reader(closing, _and_effect, parts.scan_literals, parts.effect_assignment)
-
-    def body(text: str, pos: int, source: Source, effects: bool) -> tuple[object, int] | None:
-        """A precondition or effect at `pos`: (node, end) or None."""
-        m = opening.match(text, pos)
-        return (effect_at if effects else precondition_at)(m, "x", pos, text, source)
 
     def action_at(text: str, pos: int, source: Source) -> tuple[Action, int] | None:
         m = header.match(text, pos)
@@ -593,23 +588,22 @@ def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
         start, action_name, params = named
         end = m.end()
         pre: object = None
-        if (q := precondition.match(text, end)) is not None:
-            found = body(text, q.end(), source, effects=False)
+        if m.start("precondition") >= 0:
+            found = precondition_at(m, "p", m.end("precondition"), text, source)
             if found is None:
                 return None
             pre, end = found
-            end = after.match(text, end).end()  # type: ignore[union-attr]
         eff: object = None
         if (e := effect.match(text, end)) is not None:
-            found = body(text, e.end(), source, effects=True)
+            found = effect_at(e, "e", e.end("effect"), text, source)
             if found is None:
                 return None
             eff, end = found
         close = closing.match(text, end)
         if close is None:
             return None
-        return Action(action_name, params, pre, eff,  # type: ignore[arg-type]
-                      span=_span(source, start, close.end() - start)), close.end()
+        end = close.end()
+        return _action(_span(source, start, end - start), action_name, params, pre, eff, ()), end
 
     return run_scanner(action_at)
 

@@ -62,22 +62,17 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
         # the longest first, so that `<=` is not read as `<` followed by `=`
         return "|".join(re.escape(x) for x in sorted(found, key=lambda x: (-len(x), x)))
 
-    def keyword(word: str, label: str) -> str:
-        """The keyword (in group `label`) and its formula's opening (`ActionParts.opening`) in group
-        `{label[0]}`."""
-        return rf"{ws}(?P<{label}>{re.escape(word)}{end_word}{ws})(?:{parts.opening(label[0])})?"
-
     # An operator word must end where the grammar's lexer ends it: no NAME character may follow.
     comparison_ops = words(w.comparison_ops)
-    condition = re.compile(keyword(w.condition, "condition"), CASELESS)
-    effect = re.compile(keyword(w.da_effect, "effect"), CASELESS)
+    condition = re.compile(parts.part(w.condition, "condition"), CASELESS)
+    effect = re.compile(parts.part(w.da_effect, "effect"), CASELESS)
     duration = re.compile(rf"{ws}{re.escape(w.duration)}{end_word}{ws}", CASELESS)
     # The usual beginning in one match: the header, the parameters, a duration `(= ?duration NUMBER)`
     # and the condition's opening. Each part is optional; one not matched here is read on its own.
     prelude = re.compile(
         rf"{parts.header(w.durative_action).pattern}(?:{parts.parameters.pattern})?"
         rf"(?:{ws}{re.escape(w.duration)}{end_word}{ws}(?P<dur>{o}{ws}(?P<dop>{comparison_ops}){end_word}{ws}"
-        rf"(?P<dvar>{variable}){ws}(?P<dnum>{parts.number}){ws}{c}))?(?:{keyword(w.condition, 'condition')})?",
+        rf"(?P<dvar>{variable}){ws}(?P<dnum>{parts.number}){ws}{c}))?(?:{parts.part(w.condition, 'condition')})?",
         CASELESS)
     effect_times = frozenset(t for t in condition_times if not isinstance(t, tuple))
 
