@@ -117,3 +117,23 @@ def test_the_nodes_point_at_their_text() -> None:
     assert isinstance(duration, ast.Comparison) and duration.span is not None
     assert duration.span.text == "(= ?duration (/ (h ?x ?y) (g)))"
     assert isinstance(duration.right, ast.Arithmetic) and duration.right.op == "/"
+
+
+def test_the_language_server_reparses_one_durative_action() -> None:
+    """The language server parses the sections of an open document and, on an edit, only the changed
+    one; a run of durative actions read by the fast path is split back into its actions there."""
+    from pddltools.lsp.incremental import SectionCache
+    from pddltools.pddl.parser import parse
+
+    def places(node: ast.Node) -> list[tuple[str, int, int]]:
+        return [(type(n).__name__, n.span.start, n.span.end) for n in node.walk() if n.span is not None]
+
+    text = HEAD + "\n".join(TAKEN[:5]).replace("(:durative-action a ", "(:durative-action a{} ").format(
+        *range(5)) + ")"
+    cache = SectionCache()
+    for version in (text, text.replace("(at end (r))", "(at end  (r))", 1)):
+        parsed = cache.parse(Source(version, "doc.pddl"))
+        full = parse(Source(version, "doc.pddl"))
+        assert parsed.syntax == () and parsed.node == full and places(parsed.node) == places(full)
+        assert [s.name for s in full.structures] == ["a0", "a1", "a2", "a3", "a4"]
+    assert cache.reused == 8  # the four declaration sections and four of the five actions
