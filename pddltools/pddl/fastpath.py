@@ -526,6 +526,8 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
 _and, _and_effect, _action = fast_constructor(And), fast_constructor(AndEffect), fast_constructor(Action)
 #: reads one element at a position: (node, end), or None where it is not of the shape read
 Reader = Callable[[str, int, Source], "tuple[object, int] | None"]
+#: reads a formula from a match of `ActionParts.opening` (see `formula_reader`)
+FormulaReader = Callable[[re.Match[str] | None, str, int, str, Source], "tuple[object, int] | None"]
 
 
 def _nothing(text: str, pos: int, source: Source) -> None:
@@ -533,8 +535,7 @@ def _nothing(text: str, pos: int, source: Source) -> None:
 
 
 def formula_reader(closing: re.Pattern[str], kind: Callable[[Span, tuple[object, ...]], object],
-                   literals: Scanner, other: Reader
-                   ) -> Callable[[re.Match[str] | None, str, int, str, Source], tuple[object, int] | None]:
+                   literals: Scanner, other: Reader) -> FormulaReader:
     """A reader of a condition or effect that is empty `()`, one element, or `(and ...)` of elements,
     the elements being runs of what `literals` reads and single ones `other` reads; the conjunction
     is a `kind` (And or AndEffect). It is given a match `m` of `ActionParts.opening(label)` at `pos`
@@ -568,6 +569,16 @@ def formula_reader(closing: re.Pattern[str], kind: Callable[[Span, tuple[object,
     return read
 
 
+def optional_part(m: re.Match[str] | None, label: str, reader: FormulaReader, text: str, end: int,
+                  source: Source) -> tuple[object, int] | None:
+    """The formula of the action's part that `m` (a match of `ActionParts.part(word, label)`) found,
+    read by `reader`, and where it ends; (None, end) where `m` found no such part; None where the
+    formula is not of the shape `reader` reads."""
+    if m is None or m.start(label) < 0:
+        return None, end
+    return reader(m, label[0], m.end(label), text, source)
+
+
 def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
     """A run of simple actions, the bulk of grounded domains: parameters without `either`, and a
     precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
@@ -587,18 +598,12 @@ def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
             return None
         start, action_name, params = named
         end = m.end()
-        pre: object = None
-        if m.start("precondition") >= 0:
-            found = precondition_at(m, "p", m.end("precondition"), text, source)
-            if found is None:
-                return None
-            pre, end = found
-        eff: object = None
-        if (e := effect.match(text, end)) is not None:
-            found = effect_at(e, "e", e.end("effect"), text, source)
-            if found is None:
-                return None
-            eff, end = found
+        if (found := optional_part(m, "precondition", precondition_at, text, end, source)) is None:
+            return None
+        pre, end = found
+        if (found := optional_part(effect.match(text, end), "effect", effect_at, text, end, source)) is None:
+            return None
+        eff, end = found
         close = closing.match(text, end)
         if close is None:
             return None

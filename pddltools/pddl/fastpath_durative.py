@@ -39,6 +39,7 @@ from pddltools.pddl.fastpath import (
     _span,
     _timed,
     formula_reader,
+    optional_part,
     run_scanner,
 )
 from pddltools.syntax.frozen import fast_constructor
@@ -175,19 +176,13 @@ def durative_action_scanner(parts: ActionParts, w: Words, variable: str, scan_co
             if read is None:
                 return None
             value, end = read
-        condition_value: object = None
         c_match = m if m.start("condition") >= 0 else condition.match(text, end)
-        if c_match is not None:
-            found = condition_at(c_match, "c", c_match.end("condition"), text, source)
-            if found is None:
-                return None
-            condition_value, end = found
-        effect_value: object = None
-        if (e := effect.match(text, end)) is not None:
-            found = effect_at(e, "e", e.end("effect"), text, source)
-            if found is None:
-                return None
-            effect_value, end = found
+        if (found := optional_part(c_match, "condition", condition_at, text, end, source)) is None:
+            return None
+        condition_value, end = found
+        if (found := optional_part(effect.match(text, end), "effect", effect_at, text, end, source)) is None:
+            return None
+        effect_value, end = found
         close = closing.match(text, end)
         if close is None:
             return None
