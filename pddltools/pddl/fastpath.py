@@ -79,6 +79,12 @@ class Words:
     precondition: str
     effect: str
     assign_ops: frozenset[str]  # assign, increase, ...
+    durative_action: str  # :durative-action and its parts
+    duration: str
+    condition: str
+    da_effect: str
+    comparison_ops: frozenset[str]  # = < <= ...
+    arithmetic_ops: frozenset[str]  # + * / (not the minus: the builder writes its own)
 
 
 @dataclass(frozen=True)
@@ -96,9 +102,11 @@ class Terminals:
 Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
 
 
-def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Scanner, Scanner, Scanner, Scanner]:
-    """The scanners for flat literals (preconditions, effects), init elements, simple actions, and timed
-    flat literals in durative conditions and effects; `compiled=False` keeps to the Python ones."""
+def build_scanners(t: Terminals, *, compiled: bool = True
+                   ) -> tuple[Scanner, Scanner, Scanner, Scanner, Scanner, Scanner]:
+    """The scanners for flat literals (preconditions, effects), init elements, simple actions, timed
+    flat literals in durative conditions and effects, and simple durative actions
+    (`fastpath_durative`); `compiled=False` keeps to the Python ones."""
     # Atomic groups (?>...) keep matching linear: without them a failed match would retry every way
     # of splitting a long name into shorter names and whitespace runs into shorter runs.
     name, variable, number = (f"(?>{_noncapturing(p)})" for p in (t.name, t.variable, t.number))
@@ -232,48 +240,73 @@ def build_scanners(t: Terminals, *, compiled: bool = True) -> tuple[Scanner, Sca
         rf"(?P<over>{name}))", CASELESS)
     timed_close = re.compile(rf"{ws}{c}")
 
+    name_rest = _name_rest(t.name)
+
     def timed_scanner(times: frozenset[object]) -> Scanner:
         """`(at start L)`, `(at end L)` and (in conditions) `(over all L)` for flat literals L."""
         g = timed_head.groupindex
         whole, at, over = g["whole"], g["at"], g["over"]
         head = timed_head.match
         close = timed_close.match
-        # the time words as written, lowered once; one table per keyword (`(over start` is no time)
-        at_times: dict[str, object] = {}
-        over_times: dict[str, object] = {}
+        closer, closer_size = w.close, len(w.close)
+        # Each head as written, white space before it included: its time (None where it is none of
+        # `times`: `(over start`) and where its parenthesis is. Grounded domains write a few heads
+        # thousands of times, so the last one is tried with `startswith` before the regular expression.
+        heads: dict[str, tuple[str | None, int]] = {}
+
+        def read_head(m: re.Match[str]) -> tuple[str | None, int]:
+            word: str | None = m.group(at)
+            key: object = word.lower() if word is not None else (OVER, m.group(over).lower())
+            time = None if key not in times else word.lower() if word is not None else m.group(over).lower()
+            found = (time, m.start(whole) - m.start())
+            if len(heads) < 512:  # white space with comments varies without bound
+                heads[m.group()] = found
+            return found
 
         def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
             found: list[Timed] = []
+            append = found.append
+            startswith = text.startswith
             end = pos
-            while (m := head(text, end)) is not None:
-                if m.start(at) >= 0:
-                    word = m.group(at)
-                    time = at_times.get(word) or at_times.setdefault(word, word.lower())
-                else:
-                    word = m.group(over)
-                    time = over_times.get(word) or over_times.setdefault(word, (OVER, word.lower()))
-                if time not in times:
+            last, size, time, offset = "", 0, None, 0
+            while True:
+                # the same head again, its time word not running on into a longer name
+                if not (size and startswith(last, end) and text[end + size:end + size + 1] not in name_rest):
+                    m = head(text, end)
+                    if m is None:
+                        break
+                    last = m.group()
+                    size = len(last)
+                    time, offset = heads.get(last) or read_head(m)
+                if time is None:
                     break
-                inner = scan_literals(text, m.end(), source)
-                if inner is None or len(inner[0]) != 1:  # type: ignore[arg-type]
+                inner = scan_literals(text, end + size, source)
+                if inner is None:
                     break
-                literal_end = inner[1]
-                if text.startswith(w.close, literal_end):  # the usual `...))`: no expression needed
-                    end = literal_end + len(w.close)
+                nodes, literal_end = inner
+                if len(nodes) != 1:  # type: ignore[arg-type]
+                    break
+                if startswith(closer, literal_end):  # the usual `...))`: no expression needed
+                    stop = literal_end + closer_size
                 elif (closing := close(text, literal_end)) is not None:
-                    end = closing.end()
+                    stop = closing.end()
                 else:
                     break
-                begin = m.start(whole)
-                found.append(_timed(_span(source, begin, end - begin),
-                                    time[1] if isinstance(time, tuple) else time, inner[0][0]))  # type: ignore[index]
+                begin = end + offset
+                append(_timed(_span(source, begin, stop - begin), time, nodes[0]))  # type: ignore[index]
+                end = stop
             return (tuple(found), end) if found else None
 
         return scan
 
-    return (scan_literals, scan_init,
-            _action_scanner(t, ws, gaps, name, variable, number, term, hard, scan_literals, args),
-            timed_scanner(frozenset({*w.time_points, (OVER, w.over_all)})), timed_scanner(frozenset(w.time_points)))
+    # imported here: that module builds on this one's parts
+    from pddltools.pddl.fastpath_durative import durative_action_scanner
+
+    parts = _action_parts(t, ws, gaps, name, variable, number, term, hard, scan_literals, timed_head, args)
+    conditions = frozenset({*w.time_points, (OVER, w.over_all)})
+    scan_conditions, scan_effects = timed_scanner(conditions), timed_scanner(frozenset(w.time_points))
+    return (scan_literals, scan_init, _action_scanner(parts, w), scan_conditions, scan_effects,
+            durative_action_scanner(parts, w, variable, scan_conditions, scan_effects, conditions))
 
 
 def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int],
@@ -295,31 +328,91 @@ def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int
 
 
 _typed_name = fast_constructor(TypedName)
-_timed = fast_constructor(Timed)
-_type_name = fast_constructor(TypeName)
+_VARIABLE, _TYPE, _DASH = 1, 2, 3  # the kinds of a parameter list's words
 #: marks `(over all L)` among the times of timed literals (the others are the grammar's time points)
 OVER = "over"
 
 
-def _action_scanner(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, number: str, term: str,
-                    hard: frozenset[str], scan_literals: Scanner,
-                    args: Callable[[str, int, int, Span, int], tuple[Constant | Variable, ...] | None]) -> Scanner:
-    """A run of simple actions, the bulk of grounded domains: parameters without `either`, and a
-    precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
-    (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
-    to the grammar, action by action."""
+def run_scanner(read: Callable[[str, int, Source], tuple[object, int] | None]) -> Scanner:
+    """The scanner of a run of what `read` reads (an action, a durative action): the nodes and the end
+    of the last, or None where `read` takes none."""
+
+    def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
+        found: list[object] = []
+        end = pos
+        while (next_one := read(text, end, source)) is not None:
+            found.append(next_one[0])
+            end = next_one[1]
+        return (tuple(found), end) if found else None
+
+    return scan
+_timed = fast_constructor(Timed)
+_type_name = fast_constructor(TypeName)
+
+
+@dataclass(frozen=True)
+class ActionParts:
+    """The pieces the scanners of actions and of durative actions share: patterns assembled from the
+    grammar's terminals and words, and readers of an action's parts. Each reader takes (text, pos,
+    source) and returns (node, end) or None (the scanner declines)."""
+
+    ws: str  # white space and comments, possibly none
+    open: str  # the parenthesis, escaped for a pattern
+    close: str  # the closing parenthesis, as written
+    conjunction: str  # `and`, as written
+    name: str
+    number: str
+    end_word: str  # a keyword ends here (`_word_end`)
+    hard: frozenset[str]
+    parameters: re.Pattern[str]  # `:parameters (...)`, the list's text in group `params`
+    typed_parameters: Callable[[str, int, int, Source], tuple[TypedName, ...] | None]
+    function_term: Callable[[re.Match[str], str, str, Source], FunctionTerm | None]
+    fluent: str  # a flat fluent's pattern, `{0}` standing for its groups' label
+    effect_assignment: Callable[[str, int, Source], tuple[Assign, int] | None]
+    closing: re.Pattern[str]  # white space, then the closing parenthesis
+    scan_literals: Scanner
+    timed_head: re.Pattern[str]  # `(at TIME` or `(over TIME`, the time word in group `at` or `over`
+
+    def header(self, keyword: str) -> re.Pattern[str]:
+        """`(keyword NAME`, the parenthesis in group `open`, the name in `name`."""
+        return re.compile(rf"{self.ws}(?P<open>{self.open}){self.ws}{re.escape(keyword)}"
+                          rf"{self.end_word}{self.ws}(?P<name>{self.name}){self.ws}", CASELESS)
+
+    def head(self, m: re.Match[str], text: str, source: Source) -> tuple[int, str, tuple[TypedName, ...]] | None:
+        """Where an action starts, its name and its parameters, from a match of `header` followed by an
+        optional `parameters`; None where the name is a keyword or the parameters are not plain."""
+        name = m.group("name").lower()
+        if name in self.hard:
+            return None
+        params: tuple[TypedName, ...] = ()
+        if (start := m.start("params")) >= 0 and (end := m.end("params")) != start:
+            found = self.typed_parameters(text, start, end, source)
+            if found is None:
+                return None
+            params = found
+        return m.start("open"), _intern(name), params
+
+    def opening(self, x: str) -> str:
+        """A conjunction's opening `(and` (the parenthesis in group `x`, the rest in `x_and`) or an empty
+        formula `()` (the closing parenthesis in `x_empty`)."""
+        return (rf"(?P<{x}>{self.open}){self.ws}(?:(?P<{x}_and>{re.escape(self.conjunction)}{self.end_word}{self.ws})"
+                rf"|(?P<{x}_empty>{re.escape(self.close)}))")
+
+    def part(self, word: str, label: str) -> str:
+        """An action's part: its keyword (in group `label`) and the opening of its formula (`opening`) in
+        group `{label[0]}`, where it opens so."""
+        return rf"{self.ws}(?P<{label}>{re.escape(word)}{self.end_word}{self.ws})(?:{self.opening(label[0])})?"
+
+
+def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, number: str, term: str,
+                  hard: frozenset[str], scan_literals: Scanner, timed_head: re.Pattern[str],
+                  args: Callable[[str, int, int, Span, int], tuple[Constant | Variable, ...] | None]) -> ActionParts:
     end_word = _word_end(t.name)
     w = t.words
     o, c = re.escape(w.open), re.escape(w.close)
-    header = re.compile(rf"{ws}(?P<open>{o}){ws}{re.escape(w.action)}{end_word}{ws}(?P<name>{name}){ws}", CASELESS)
     # A parameter list holding a comment (which may hold a parenthesis) is left to the grammar.
     plain = f"[^{o}{c}{re.escape(gaps.commenting)}]*"
     parameters = re.compile(rf"{re.escape(w.parameters)}{end_word}{ws}{o}(?P<params>{plain}){c}{ws}", CASELESS)
-    precondition = re.compile(rf"{re.escape(w.precondition)}{end_word}{ws}", CASELESS)
-    effect = re.compile(rf"{re.escape(w.effect)}{end_word}{ws}", CASELESS)
-    opening = re.compile(rf"{o}{ws}(?:(?P<and>{re.escape(w.conjunction)}{end_word}{ws})|(?P<empty>{c}))", CASELESS)
-    closing = re.compile(rf"{ws}{c}")
-    after = re.compile(ws)
     fluent = rf"{o}{ws}(?P<{{0}}_p>{name}){ws}(?P<{{0}}_a>(?:{term}{ws})*){c}"
     assignment = re.compile(
         rf"{ws}(?P<whole>{o}{ws}(?P<op>{name}){ws}(?P<f>{fluent.format('f')}){ws}"
@@ -331,31 +424,65 @@ def _action_scanner(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str,
     # a word: up to white space, a comment or a parenthesis (the grammar's, see `_gaps`)
     word_at = re.compile(rf"{ws}([^{re.escape(gaps.starts + w.open + w.close)}]+)").match
 
+    # `str.split` finds the words of a list whose gaps are only white space it splits at and the grammar
+    # ignores: ASCII, without a character `split` cuts at that the grammar does not ignore (`\v`) nor
+    # one of the grammar's gaps that `split` does not cut at (a comment's mark). Else a regular expression.
+    odd = {c for c in _ASCII if c.isspace() and not space(c)} | set(gaps.unsplittable)
+    unsplittable = re.compile(f"[{re.escape(''.join(sorted(odd)))}]").search if odd else None
+    # what each word of a parameter list is, looked up once: (VARIABLE, TYPE, DASH or None, lowered)
+    kinds: dict[str, tuple[int | None, str]] = {}
+
+    def kind_of(word: str) -> tuple[int | None, str]:
+        lowered = _intern(word.lower())
+        kind = (_DASH if word == "-" else _VARIABLE if variable_rx.fullmatch(word)
+                else _TYPE if lowered not in hard and name_rx.fullmatch(word) else None)
+        if len(kinds) < 4096:
+            kinds[word] = (kind, lowered)
+        return kind, lowered
+
+    def words_of(text: str, start: int, end: int) -> list[tuple[str, int]] | None:
+        chunk = text[start:end]
+        if chunk.isascii() and (unsplittable is None or unsplittable(chunk) is None):
+            found = []
+            pos = 0
+            for word in chunk.split():
+                pos = chunk.find(word, pos)
+                found.append((word, start + pos))
+                pos += len(word)
+            return found
+        found = []
+        pos = start
+        while (m := word_at(text, pos, end)) is not None:
+            found.append((m.group(1), m.start(1)))
+            pos = m.end(1)
+        return found if space(text, pos, end) else None
+
     def typed_parameters(text: str, start: int, end: int, source: Source) -> tuple[TypedName, ...] | None:
+        words = words_of(text, start, end)
+        if words is None:
+            return None
         out: list[TypedName] = []
         pending: list[tuple[str, int]] = []
         expect_type = False
-        pos = start
-        while (m := word_at(text, pos, end)) is not None:
-            word = m.group(1)
-            begin, pos = m.span(1)
+        for word, begin in words:
+            kind, lowered = kinds.get(word) or kind_of(word)
             if expect_type:
-                lowered = word.lower()
-                if lowered in hard or not name_rx.fullmatch(word):
+                if kind is not _TYPE:
                     return None
-                type_ = _type_name(_span(source, begin, len(word)), _intern(lowered))
-                out.extend(_typed_name(_span(source, p, pos - p), v, type_) for v, p in pending)
+                finish = begin + len(word)
+                type_ = _type_name(_span(source, begin, len(word)), lowered)
+                out.extend(_typed_name(_span(source, p, finish - p), v, type_) for v, p in pending)
                 pending = []
                 expect_type = False
-            elif word == "-":
+            elif kind is _DASH:
                 if not pending:
                     return None  # a type for no names: the grammar path warns
                 expect_type = True
-            elif variable_rx.fullmatch(word):
-                pending.append((_intern(word.lower()), begin))
+            elif kind is _VARIABLE:
+                pending.append((lowered, begin))
             else:
                 return None
-        if expect_type or not space(text, pos, end):
+        if expect_type:
             return None
         out.extend(_typed_name(_span(source, p, len(v)), v, None) for v, p in pending)
         return tuple(out)
@@ -391,83 +518,99 @@ def _action_scanner(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str,
             return None
         return Assign(op, target, value, span=_length_span(source, m, "whole")), m.end()  # type: ignore[arg-type]
 
-    def body(text: str, pos: int, source: Source, effects: bool) -> tuple[object, int] | None:
-        """A precondition or effect at `pos`: (node, end) or None."""
-        m = opening.match(text, pos)
-        if m is None:
-            single = scan_literals(text, pos, source)
-            if single is None or len(single[0]) != 1:  # type: ignore[arg-type]
-                return None
-            return single[0][0], single[1]  # type: ignore[index]
-        if m.start("empty") >= 0:
-            kind = AndEffect if effects else And
-            return kind((), span=_span(source, pos, m.end() - pos)), m.end()
-        parts: list[object] = []
-        end = m.end()
+    return ActionParts(ws, o, w.close, w.conjunction, name, number, end_word, hard, parameters, typed_parameters,
+                       function_term, fluent, effect_assignment, re.compile(rf"{ws}{c}"), scan_literals,
+                       timed_head)
+
+
+_and, _and_effect, _action = fast_constructor(And), fast_constructor(AndEffect), fast_constructor(Action)
+#: reads one element at a position: (node, end), or None where it is not of the shape read
+Reader = Callable[[str, int, Source], "tuple[object, int] | None"]
+#: reads a formula from a match of `ActionParts.opening` (see `formula_reader`)
+FormulaReader = Callable[[re.Match[str] | None, str, int, str, Source], "tuple[object, int] | None"]
+
+
+def _nothing(text: str, pos: int, source: Source) -> None:
+    return None
+
+
+def formula_reader(closing: re.Pattern[str], kind: Callable[[Span, tuple[object, ...]], object],
+                   literals: Scanner, other: Reader) -> FormulaReader:
+    """A reader of a condition or effect that is empty `()`, one element, or `(and ...)` of elements,
+    the elements being runs of what `literals` reads and single ones `other` reads; the conjunction
+    is a `kind` (And or AndEffect). It is given a match `m` of `ActionParts.opening(label)` at `pos`
+    (None, or the group unmatched, where the formula does not open so)."""
+
+    def read(m: re.Match[str] | None, label: str, pos: int, text: str, source: Source) -> tuple[object, int] | None:
+        if m is None or (begin := m.start(label)) < 0:
+            single = literals(text, pos, source)
+            if single is not None:
+                return (single[0][0], single[1]) if len(single[0]) == 1 else None  # type: ignore[arg-type,index]
+            return other(text, pos, source)
+        if (end := m.end(label + "_empty")) >= 0:
+            return kind(_span(source, begin, end - begin), ()), end
+        found: list[object] = []
+        end = m.end(label + "_and")
         while True:
-            run = scan_literals(text, end, source)
+            run = literals(text, end, source)
             if run is not None:
-                parts.extend(run[0])  # type: ignore[arg-type]
+                found.extend(run[0])  # type: ignore[arg-type]
                 end = run[1]
-                continue
-            if effects:
-                found = effect_assignment(text, end, source)
-                if found is not None:
-                    parts.append(found[0])
-                    end = found[1]
-                    continue
-            break
-        close = closing.match(text, end)
-        if close is None:
-            return None
-        if effects:
-            return AndEffect(tuple(parts), span=_span(source, pos, close.end() - pos)), close.end()  # type: ignore[arg-type]
-        return And(tuple(parts), span=_span(source, pos, close.end() - pos)), close.end()  # type: ignore[arg-type]
+            if (close := closing.match(text, end)) is not None:
+                break
+            element = other(text, end, source)
+            if element is None:
+                return None
+            found.append(element[0])
+            end = element[1]
+        end = close.end()
+        return kind(_span(source, begin, end - begin), tuple(found)), end
+
+    return read
+
+
+def optional_part(m: re.Match[str] | None, label: str, reader: FormulaReader, text: str, end: int,
+                  source: Source) -> tuple[object, int] | None:
+    """The formula of the action's part that `m` (a match of `ActionParts.part(word, label)`) found,
+    read by `reader`, and where it ends; (None, end) where `m` found no such part; None where the
+    formula is not of the shape `reader` reads."""
+    if m is None or m.start(label) < 0:
+        return None, end
+    return reader(m, label[0], m.end(label), text, source)
+
+
+def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
+    """A run of simple actions, the bulk of grounded domains: parameters without `either`, and a
+    precondition and an effect that are each empty, one flat literal, or a conjunction of flat literals
+    (and, in effects, assignments of a flat fluent to a number or a flat fluent). Anything else is left
+    to the grammar, action by action."""
+    # The header, the parameters and the precondition's opening in one match, as for durative actions
+    header = re.compile(rf"{parts.header(w.action).pattern}(?:{parts.parameters.pattern})?"
+                        rf"(?:{parts.part(w.precondition, 'precondition')})?", CASELESS)
+    effect = re.compile(parts.part(w.effect, "effect"), CASELESS)
+    head, closing = parts.head, parts.closing
+    precondition_at = formula_reader(closing, _and, parts.scan_literals, _nothing)
+    effect_at = formula_reader(closing, _and_effect, parts.scan_literals, parts.effect_assignment)
 
     def action_at(text: str, pos: int, source: Source) -> tuple[Action, int] | None:
         m = header.match(text, pos)
-        if m is None:
+        if m is None or (named := head(m, text, source)) is None:
             return None
-        start = m.start("open")
-        action_name = m.group("name").lower()
-        if action_name in hard:
-            return None
+        start, action_name, params = named
         end = m.end()
-        params: tuple[TypedName, ...] = ()
-        p = parameters.match(text, end)
-        if p is not None:
-            found_params = typed_parameters(text, p.start("params"), p.end("params"), source)
-            if found_params is None:
-                return None
-            params, end = found_params, p.end()
-        pre: object = None
-        if (q := precondition.match(text, end)) is not None:
-            found = body(text, q.end(), source, effects=False)
-            if found is None:
-                return None
-            pre, end = found
-            end = after.match(text, end).end()  # type: ignore[union-attr]
-        eff: object = None
-        if (e := effect.match(text, end)) is not None:
-            found = body(text, e.end(), source, effects=True)
-            if found is None:
-                return None
-            eff, end = found
+        if (found := optional_part(m, "precondition", precondition_at, text, end, source)) is None:
+            return None
+        pre, end = found
+        if (found := optional_part(effect.match(text, end), "effect", effect_at, text, end, source)) is None:
+            return None
+        eff, end = found
         close = closing.match(text, end)
         if close is None:
             return None
-        return Action(_intern(action_name), params, pre, eff,  # type: ignore[arg-type]
-                      span=_span(source, start, close.end() - start)), close.end()
+        end = close.end()
+        return _action(_span(source, start, end - start), action_name, params, pre, eff, ()), end
 
-    def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
-        found: list[Action] = []
-        end = pos
-        while (next_action := action_at(text, end, source)) is not None:
-            found.append(next_action[0])
-            end = next_action[1]
-        return (tuple(found), end) if found else None
-
-    return scan
+    return run_scanner(action_at)
 
 
 @dataclass(frozen=True)
@@ -635,12 +778,16 @@ def _compiled_scanner(classes: CharacterClasses, words: Words, hard: frozenset[s
 
 
 def _word_end(name: str) -> str:
-    """A look-ahead saying that a keyword ends here: no character follows that would continue a NAME
-    (read off the grammar's NAME by probing the ASCII characters, as `character_classes` does)."""
+    """A look-ahead saying that a keyword ends here: no character follows that would continue a NAME."""
+    return f"(?![{re.escape(_name_rest(name))}])"
+
+
+def _name_rest(name: str) -> str:
+    """The characters that continue a NAME, read off the grammar's NAME by probing the ASCII characters,
+    as `character_classes` does."""
     rx = re.compile(name, CASELESS)
     lead = next(c for c in _ASCII if rx.fullmatch(c))
-    rest = "".join(c for c in _ASCII if rx.fullmatch(lead + c))
-    return f"(?![{re.escape(rest)}])"
+    return "".join(c for c in _ASCII if rx.fullmatch(lead + c))
 
 
 def _number_or_none(word: str) -> int | Fraction | None:

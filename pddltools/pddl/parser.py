@@ -37,6 +37,10 @@ from pddltools.syntax.testing import current_variant
 
 _intern = sys.intern
 _new_span = fast_constructor(Span)  # (source, start, length)
+# Nodes the builder makes for every declaration, built without the frozen __init__ (span first)
+_new_type_name, _new_variable = fast_constructor(ast.TypeName), fast_constructor(ast.Variable)
+_new_predicate = fast_constructor(ast.PredicateDecl)
+_TOKENS = (Tok, Token)  # a token of the driver's or of Lark's own loop (a union would be built per call)
 
 
 class _BuildError(Exception):
@@ -88,7 +92,9 @@ class Builder(Transformer[Tok, Any]):
         return ast.Constant(_intern(c[0].value), span=self._tok(c[0]))
 
     def variable(self, c: list[Tok]) -> ast.Variable:
-        return ast.Variable(_intern(c[0].value), span=self._tok(c[0]))
+        token = c[0]
+        return _new_variable(_new_span(self.source, token.start_pos, token.end_pos - token.start_pos),
+                             _intern(token.value))
 
     def number(self, c: list[Tok]) -> ast.Number:
         return ast.Number(_number_value(c[0]), span=self._tok(c[0]))
@@ -107,7 +113,9 @@ class Builder(Transformer[Tok, Any]):
 
     # -- typed lists ---------------------------------------------------------------------------
     def type(self, c: list[Tok]) -> ast.TypeName:
-        return ast.TypeName(_intern(c[0].value), span=self._tok(c[0]))
+        token = c[0]
+        return _new_type_name(_new_span(self.source, token.start_pos, token.end_pos - token.start_pos),
+                              _intern(token.value))
 
     def either(self, c: list[Any]) -> ast.Either:
         names = tuple(ast.TypeName(_intern(t.value), span=self._tok(t)) for t in c[1:-1])
@@ -118,10 +126,10 @@ class Builder(Transformer[Tok, Any]):
 
     def _typed(self, items: list[Any], variables: bool = False) -> tuple[ast.TypedName, ...]:
         out: list[ast.TypedName] = []
-        pending: list[Tok] = []
+        pending: list[Any] = []  # tokens: the driver's or Lark's
         for item in items:
-            if isinstance(item, Tok | Token):
-                pending.append(cast(Tok, item))
+            if isinstance(item, _TOKENS):
+                pending.append(item)
                 continue
             if not pending:
                 span = item.span
@@ -137,7 +145,8 @@ class Builder(Transformer[Tok, Any]):
             out += [_typed_name(_new_span(source, t.start_pos, end - t.start_pos), _intern(t.value), item)
                     for t in pending]
             pending = []
-        out += [_typed_name(self._tok(t), _intern(t.value), None) for t in pending]
+        out += [_typed_name(_new_span(self.source, t.start_pos, t.end_pos - t.start_pos), _intern(t.value), None)
+                for t in pending]
         return tuple(out)
 
     typed_names = _typed
@@ -162,7 +171,8 @@ class Builder(Transformer[Tok, Any]):
         return tuple(out)
 
     def skeleton(self, c: list[Any]) -> ast.PredicateDecl:
-        return ast.PredicateDecl(_intern(c[1].value), c[2], span=self._span(c[0], c[-1]))
+        start = c[0].start_pos
+        return _new_predicate(_new_span(self.source, start, c[-1].end_pos - start), _intern(c[1].value), c[2])
 
     # -- domain --------------------------------------------------------------------------------
     def requirements(self, c: list[Tok]) -> tuple[str, Any, int]:
@@ -398,7 +408,7 @@ def assemble_domain(name: str, items: Sequence[Any], span: Span) -> ast.Domain:
                 fields[kind] = value
             else:
                 fields[kind] = fields.get(kind, ()) + value
-        elif isinstance(item, Tok | Token):
+        elif isinstance(item, _TOKENS):
             structures.extend(item.value)  # a run of actions from the fast path
         elif isinstance(item, ast.Process):
             processes.append(item)
@@ -448,7 +458,7 @@ def _flatten(items: Sequence[Any]) -> tuple[Any, ...]:
     """Children of a list rule, with the runs produced by the fast path spliced in."""
     out: list[Any] = []
     for item in items:
-        if isinstance(item, Tok | Token):
+        if isinstance(item, _TOKENS):
             out.extend(item.value)
         else:
             out.append(item)
@@ -486,10 +496,11 @@ class _Parser:
                          cache=cache_file(f"{language}-" + lexer.__name__.lower()) if grammar is None else False)
         scanners: dict[str, Any] = {}
         if fast:
-            literals, init, actions, timed_conditions, timed_effects = build_scanners(_terminals(self.lark),
-                                                                                      compiled=compiled)
+            literals, init, actions, timed_conditions, timed_effects, durative_actions = build_scanners(
+                _terminals(self.lark), compiled=compiled)
             scanners = {"GD_LITERALS": literals, "EFFECT_LITERALS": literals, "INIT_ELEMENTS": init,
-                        "ACTIONS": actions, "TIMED_CONDITIONS": timed_conditions, "TIMED_EFFECTS": timed_effects}
+                        "ACTIONS": actions, "TIMED_CONDITIONS": timed_conditions, "TIMED_EFFECTS": timed_effects,
+                        "DURATIVE_ACTIONS": durative_actions}
             lexer.fast_paths = scanners
         self.driver = FastParser(self.lark, lowercase=True, trigger="LPAR", fast_paths=scanners, compiled=compiled,
                                  max_stack=PDDLLexer.max_stack)
@@ -588,7 +599,9 @@ def _words(lark: Lark) -> Words:
         conjunction=word("and_gd", 1), at=at, over=over, over_all=over_all,
         time_points=frozenset(words("time_point", 0)), action=word("action", 1),
         parameters=word("parameters", 0), precondition=word("precondition", 0), effect=word("effect", 0),
-        assign_ops=frozenset(words("assign_op", 0)),
+        assign_ops=frozenset(words("assign_op", 0)), durative_action=word("durative_action", 1),
+        duration=word("duration", 0), condition=word("condition", 0), da_effect=word("da_effect", 0),
+        comparison_ops=frozenset(words("comparison_op", 0)), arithmetic_ops=frozenset(words("arithmetic_op", 0)),
     )
 
 

@@ -231,7 +231,7 @@ def _describe(expected: set[str], parser: _Parser) -> str:
 def _description(expected: frozenset[str], parser: _Parser) -> str:
     literal = _literals(parser)
     names = set(expected) - {"GD_LITERALS", "EFFECT_LITERALS", "INIT_ELEMENTS", "ACTIONS",
-                             "TIMED_CONDITIONS", "TIMED_EFFECTS"}
+                             "TIMED_CONDITIONS", "TIMED_EFFECTS", "DURATIVE_ACTIONS"}
     if "COLON_NAME" in names:
         names.discard("CONSTRAINTS_FLAG")  # one of the requirement flags, not a word of its own
     if "NAME" in names:

@@ -760,7 +760,7 @@ def test_timed_scanners_compiled_and_python_agree(index: int) -> None:
 
 def test_timed_scanner_reads_each_literal_once_and_only_its_times() -> None:
     """`over all` is a time of conditions only; a timed literal holding two literals is declined."""
-    conditions, effects = build_scanners(real_terminals(), compiled=False)[3:]
+    conditions, effects = build_scanners(real_terminals(), compiled=False)[3:5]
     text = "(at start (p a)) (over all (not (q ?x)))"
     source = Source(text)
     found = conditions(text, 0, source)

@@ -1,7 +1,8 @@
 """The literal syntax is written once, in grammars/pddl.lark: the fast paths (the Python scanners and
 the compiled one) read their keywords and parentheses from the grammar's rules, so a grammar with a
 renamed keyword needs no other edit. A variant of pddl.lark with `not` renamed `non` and `:init`
-renamed `:initial` is parsed with the fast paths, compiled and in Python, and gives the same trees
+renamed `:initial` (and the words of durative actions renamed too: `:lasting-action`, `:lasts`,
+`:requires`, `=<`, `times`) is parsed with the fast paths, compiled and in Python, and gives the same trees
 (and spans) as the variant grammar alone; so is a variant whose comments and white space differ (the
 fast paths read them from the grammar's %ignore'd terminals)."""
 
@@ -17,12 +18,16 @@ from pddltools.pddl.fastpath import build_scanners
 from pddltools.pddl.parser import _Parser, _terminals, grammar_text
 from pddltools.syntax.frozen import speedups
 
-VARIANT = grammar_text().replace('"not"', '"non"').replace('":init"', '":initial"')
+VARIANT = (grammar_text().replace('"not"', '"non"').replace('":init"', '":initial"')
+           .replace('":durative-action"', '":lasting-action"').replace('":duration"', '":lasts"')
+           .replace('":condition"', '":requires"').replace('"<="', '"=<"').replace('"*"', '"times"'))
 
 DOMAIN = """(define (domain d) (:requirements :strips :negative-preconditions)
   (:predicates (p ?x) (q ?x) (r))
   (:action a :parameters (?x) :precondition (and (p ?x) (NON (q ?x)) (r)) :effect (and (non (p ?x)) (q ?x)))
-  (:action b :parameters (?x) :precondition (non (p ?x)) :effect (non (r))))"""
+  (:action b :parameters (?x) :precondition (non (p ?x)) :effect (non (r)))
+  (:lasting-action c :parameters (?x) :lasts (=< ?duration (times 2 (f ?x)))
+   :requires (and (at start (p ?x)) (over all (non (q ?x)))) :effect (and (at end (non (p ?x))) (at end (r)))))"""
 
 PROBLEM = """(define (problem i) (:domain d) (:objects a b c)
   (:INITIAL (p a) (non (q b)) ; a comment
@@ -41,7 +46,10 @@ COMMENTED_DOMAIN = """(define (domain d) (:requirements :strips :typing :negativ
   (:action a :parameters (?x % a comment ) with a parenthesis
                           ?y - t) :precondition (and (p ?x) (q ?x % in an atom
    ?y)) :effect (and (not (p ?x))|(q ?x ?y)))
-  (:action b :parameters (?x|?y) :precondition (not (p ?x)) :effect (not (r))))"""
+  (:action b :parameters (?x|?y) :precondition (not (p ?x)) :effect (not (r)))
+  (:durative-action c :parameters (?x|?y - t) :duration % a comment
+   (= ?duration|2) :condition (and (at start (p ?x))|(over all % (not a literal)
+   (q ?x ?y))) :effect (at end (not (r)))))"""
 
 COMMENTED_PROBLEM = """(define (problem i) (:domain d) (:objects a b c)
   (:init (p a) (not (q b % b
@@ -94,6 +102,16 @@ def test_the_scanners_take_the_renamed_words_themselves(compiled: bool) -> None:
     old = "(not a)"
     taken = literals(old, 0, Source(old))
     assert taken is not None and taken[0][0] == ast.Atom("not", (ast.Constant("a"),))  # type: ignore[index]
+    durative = build_scanners(terminals, compiled=compiled)[5]
+    action = "(:lasting-action c :lasts (=< ?duration (times 2 (f))) :requires (at start (p)) :effect ())"
+    found_action = durative(action, 0, Source(action))
+    assert found_action is not None and found_action[1] == len(action)
+    (node,) = found_action[0]  # type: ignore[misc]
+    # the operators are the words as written, as the grammar path's builder takes them
+    assert node.duration == ast.Comparison("=<", ast.Variable("?duration"),  # type: ignore[arg-type]
+                                           ast.Arithmetic("times", (ast.Number(2), ast.FunctionTerm("f", ()))))  # type: ignore[arg-type]
+    for old_word in ("(:durative-action c :lasts (= ?duration 1))", "(:lasting-action c :duration (= ?duration 1))"):
+        assert durative(old_word, 0, Source(old_word)) is None
 
 
 def test_the_ignored_variant_grammar_is_really_different() -> None:
@@ -123,3 +141,8 @@ def test_the_scanners_read_the_variant_comments_themselves(compiled: bool) -> No
     action = "(:action a :parameters (?x|?y) :effect (p ?x))"
     taken = actions(action, 0, Source(action))
     assert taken is not None and [p.name for p in taken[0][0].parameters] == ["?x", "?y"]  # type: ignore[index]
+    durative = build_scanners(terminals, compiled=compiled)[5]
+    lasting = "(:durative-action c :parameters (?x|?y) :duration % a comment\n (= ?duration|2) :effect (at end (p ?x)))"
+    taken = durative(lasting, 0, Source(lasting))
+    assert taken is not None and taken[1] == len(lasting)
+    assert [p.name for p in taken[0][0].parameters] == ["?x", "?y"]  # type: ignore[index]
