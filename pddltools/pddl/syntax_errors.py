@@ -230,8 +230,8 @@ def _describe(expected: set[str], parser: _Parser) -> str:
 @functools.lru_cache(maxsize=256)  # recovery meets the same few sets again and again
 def _description(expected: frozenset[str], parser: _Parser) -> str:
     literal = _literals(parser)
-    names = set(expected) - {"GD_LITERALS", "EFFECT_LITERALS", "INIT_ELEMENTS", "ACTIONS",
-                             "TIMED_CONDITIONS", "TIMED_EFFECTS", "DURATIVE_ACTIONS"}
+    # the fast paths' declared terminals are no words a user writes: only the defined ones are named
+    names = {n for n in expected if n in _defined(parser) or n in WORDS}
     if "COLON_NAME" in names:
         names.discard("CONSTRAINTS_FLAG")  # one of the requirement flags, not a word of its own
     if "NAME" in names:
@@ -249,6 +249,12 @@ def _description(expected: frozenset[str], parser: _Parser) -> str:
     if len(words) == 2:
         return f"{words[0]} or {words[1]}"
     return "one of " + ", ".join(words)
+
+
+@functools.cache
+def _defined(parser: _Parser) -> frozenset[str]:
+    """The grammar's defined terminals: not the fast paths' %declare'd ones (GD_LITERALS, ...)."""
+    return frozenset(t.name for t in parser.lark.terminals)
 
 
 @functools.cache
