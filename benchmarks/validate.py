@@ -396,7 +396,8 @@ def report_pddlplus(plus: list[dict[str, Any]]) -> None:
         judged = [r for r in plus if _judged(r)]
         ours_total, val_total = sum(r["s"] for r in judged), sum(r["val_s"] for r in judged)
         print(f"  total: pddltools {ours_total:.3f} s, VAL {val_total:.3f} s wall (target: at most VAL's); "
-              f"verdicts that differ: {sum(1 for r in plus if r['verdict'] != r['val_verdict'])}")
+              f"verdicts that differ: {sum(1 for r in judged if r['verdict'] != r['val_verdict'])}, "
+              f"plans VAL cannot read: {len(plus) - len(judged)}")
 
 
 if __name__ == "__main__":

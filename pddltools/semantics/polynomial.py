@@ -218,6 +218,62 @@ def _square_root(x: Number) -> Number | None:
     return _quotient(n, d) if n * n == x.numerator and d * d == x.denominator else None
 
 
+def bisection_bracket(p: Poly, chain: Sequence[Poly], lo: Number, hi: Number
+                      ) -> tuple[Fraction, Fraction] | Fraction | None:
+    """Halving (lo, hi] down to `PRECISION`, always keeping the lower half when it holds a root: the
+    bracket (a, b] of the least root in (lo, hi], the root itself where a midpoint is one, or None."""
+
+    def count(a: Number, b: Number) -> int:  # distinct roots in (a, b] (Sturm)
+        return _changes(chain, a) - _changes(chain, b)
+
+    if count(lo, hi) <= 0:
+        return None
+    a, b = Fraction(lo), Fraction(hi)  # no root in (lo, a], one at least in (a, b]
+    while b - a > PRECISION:
+        mid = (a + b) / 2
+        if count(a, mid) > 0:
+            if p.at(mid) == 0 and count(a, mid) == 1:
+                return mid
+            b = mid
+        else:
+            a = mid
+    return a, b
+
+
+def quadratic_bracket(p: Poly, lo: Number, hi: Number) -> tuple[Fraction, Fraction] | None:
+    """`bisection_bracket` for a quadratic whose roots are irrational, without the bisection: the
+    bracket is the cell of the grid lo + k·w (w the width the halving ends at) that holds the least
+    root in (lo, hi], and the cell of a root (-b ± √D) / 2a is found with one integer square root.
+    No root is ever a grid point, so the cell is the one the halving reaches."""
+    c, b, a = (Fraction(x) for x in p.c)
+    lo, hi = Fraction(lo), Fraction(hi)
+    width, halvings = hi - lo, 0
+    while width > PRECISION:
+        width /= 2
+        halvings += 1
+    cells = 1 << halvings
+    # the least root first: -√D when a > 0
+    for sign in ((-1, 1) if a > 0 else (1, -1)):
+        cell = _root_cell(a, b, b * b - 4 * a * c, sign, lo, width)
+        if 0 <= cell < cells:
+            return lo + cell * width, lo + (cell + 1) * width
+    return None
+
+
+def _root_cell(a: Fraction, b: Fraction, discriminant: Fraction, sign: int, lo: Fraction, width: Fraction) -> int:
+    """floor((r - lo) / width) for r = (-b + sign·√D) / 2a, √D irrational: (r - lo) / width is P + Q√D
+    with P, Q rational; over a common denominator L it is (A ± √B) / L with A, B integers."""
+    rational = (-b / (2 * a) - lo) / width
+    factor = sign / (2 * a * width)  # Q; Q√D = ±√(Q²D)
+    radicand = factor * factor * discriminant
+    common = math.lcm(rational.denominator, radicand.denominator)
+    whole = rational.numerator * (common // rational.denominator)
+    inside = radicand.numerator * (common // radicand.denominator) * common  # (common·√radicand)²
+    root = math.isqrt(inside)  # floor of an irrational square root
+    scaled = whole + root if factor > 0 else whole - root - 1  # floor(common · x)
+    return scaled // common
+
+
 def first_root(p: Poly, lo: Number, hi: Number) -> Number | None:
     """The least root of `p` in `(lo, hi]` (exact when rational and of degree at most 2; otherwise within
     `PRECISION`, on the side where `p` has already changed sign), or None. `p` must not be zero."""
@@ -239,26 +295,25 @@ def first_root(p: Poly, lo: Number, hi: Number) -> Number | None:
     def count(a: Number, b: Number) -> int:  # distinct roots in (a, b] (Sturm)
         return _changes(chain, a) - _changes(chain, b)
 
-    if count(lo, hi) <= 0:
+    if size == 3:  # two irrational roots: the bisection's bracket in closed form
+        bracket = quadratic_bracket(p, lo, hi)
+    else:
+        halved = bisection_bracket(p, chain, lo, hi)
+        if halved is None or isinstance(halved, Fraction):
+            return halved
+        bracket = halved
+    if bracket is None:
         return None
-    a, b = Fraction(lo), Fraction(hi)  # no root in (lo, a], one at least in (a, b]
-    while b - a > PRECISION:
-        mid = (a + b) / 2
-        if count(a, mid) > 0:
-            if p.at(mid) == 0 and count(a, mid) == 1:
-                return mid
-            b = mid
-        else:
-            a = mid
-    simple = b.limit_denominator(10**6)  # a rational root with a small denominator, found exactly
-    if a < simple <= b and p.at(simple) == 0:
+    low, high = bracket  # the root is in (low, high]
+    simple = high.limit_denominator(10**6)  # a rational root with a small denominator, found exactly
+    if low < simple <= high and p.at(simple) == 0:
         return simple
     # The time reported for an irrational root: the decimal with the fewest digits that is still past
-    # the root (within the bracket, with the root in (a, decimal]).
+    # the root (within the bracket, with the root in (low, decimal]).
     digits = 0
     while True:
         scale = 10**digits
-        candidate = Fraction(math.floor(b * scale), scale)  # rises to b as digits are added
-        if candidate > a and count(a, candidate) > 0:
+        candidate = Fraction(math.floor(high * scale), scale)  # rises to high as digits are added
+        if candidate > low and count(low, candidate) > 0:
             return candidate
         digits += 1

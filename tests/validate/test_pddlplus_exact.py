@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pddltools.pddl.parser import parse_domain, parse_problem
-from pddltools.semantics import GroundedTask
+from pddltools.semantics import GroundedTask, polynomial
 from pddltools.semantics.polynomial import Poly, first_root
 from pddltools.validate import pddlplus, validate_plan
 from pddltools.validate.report import PlanReport
@@ -115,3 +115,26 @@ def test_the_fast_paths_judge_the_corpus_as_the_general_path(monkeypatch: pytest
     for row, a, b in zip(ROWS, fast, general, strict=True):
         assert (a.verdict, a.value, a.failed_time, a.message) == (b.verdict, b.value, b.failed_time, b.message), \
             row["id"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(rational, rational, rational, rational, st.fractions(min_value=F(1, 1000), max_value=60, max_denominator=1000))
+def test_a_quadratics_irrational_root_is_bracketed_as_the_bisection_does(
+        c: Fraction, b: Fraction, a: Fraction, lo: Fraction, length: Fraction) -> None:
+    """A falling ball's height is a quadratic in time whose roots are irrational as a rule: their bracket is
+    computed in closed form (one integer square root) and must be the very cell the bisection ends in."""
+    p = Poly.of((c, b, a))
+    discriminant = F(b) ** 2 - 4 * F(a) * F(c)
+    if a == 0 or discriminant <= 0 or polynomial._square_root(discriminant) is not None:
+        return  # no root, or rational roots: found exactly elsewhere
+    hi = F(lo) + length
+    assert polynomial.quadratic_bracket(p, lo, hi) == polynomial.bisection_bracket(p, polynomial._sturm(p), lo, hi)
+
+
+def test_the_ball_lands_just_past_its_irrational_root() -> None:
+    # h = 10 - 4.905 t²: the root √(10 / 4.905) = 1.42784312292706... is irrational; the time reported is
+    # the shortest decimal past it within the bracket, as before the bracket was computed in closed form
+    p = Poly.of((10, 0, F(-4905, 1000)))
+    root = first_root(p, 0, 2)
+    assert root == F("1.427843122927065")
+    assert root * root * F("4.905") > 10 > (root - polynomial.PRECISION) ** 2 * F("4.905")
