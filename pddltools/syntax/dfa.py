@@ -36,6 +36,7 @@ except ImportError:  # pragma: no cover - Python < 3.11 is not supported, kept f
 OTHER = 128
 _ALL = (1 << (OTHER + 1)) - 1
 IGNORED = -2  # an alternative's terminal number meaning "skip it" (white space, comments)
+_MAX_COPIES = 16
 
 
 class Unsupported(Exception):
@@ -124,6 +125,8 @@ class _NFA:
             return end
         if op is sre.MAX_REPEAT:
             low, high, body = arg
+            if low > _MAX_COPIES or (high is not sre.MAXREPEAT and high > _MAX_COPIES):
+                raise Unsupported("a counted repeat this long")  # each count is a copy of the body
             for _ in range(low):
                 at = self._sequence(body, at, flags)
             if high is sre.MAXREPEAT:

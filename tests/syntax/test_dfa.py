@@ -70,6 +70,7 @@ def _noncapturing(pattern: str) -> str:
     ("é+", 0),           # a non-ASCII character
     (r"\w+", 0),         # a Unicode category
     ("x*", 0),           # the empty string
+    ("x{1,40}", 0),      # a counted repeat made of forty copies
     ("[a-z]+", re.IGNORECASE),  # case folding beyond ASCII
 ])
 def test_patterns_beyond_an_automaton_are_left_to_the_regular_expression(pattern: str, flags: int) -> None:
