@@ -121,9 +121,6 @@ class Builder(Transformer[Tok, Any]):
         names = tuple(ast.TypeName(_intern(t.value), span=self._tok(t)) for t in c[1:-1])
         return ast.Either(names, span=self._span(c[0], c[-1]))
 
-    def type_marker(self, c: list[Any]) -> ast.TypeName | ast.Either:
-        return cast("ast.TypeName | ast.Either", c[0])
-
     def _typed(self, items: list[Any], variables: bool = False) -> tuple[ast.TypedName, ...]:
         out: list[ast.TypedName] = []
         pending: list[Any] = []  # tokens: the driver's or Lark's
