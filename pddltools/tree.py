@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeVar
 
 from pddltools.diagnostics import Source, Span
 from pddltools.syntax.frozen import fast_constructor
+from pddltools.syntax.frozen import new_span as _new_span
 
 N = TypeVar("N", bound="Tree[Any]")
 T = TypeVar("T", bound="Tree[Any]")
@@ -173,7 +174,6 @@ def shift_span(span: Span, source: Source, delta: int) -> Span:
     return _new_span(source, span.start + delta, span.length)
 
 
-_new_span = fast_constructor(Span)  # (origin, offset, length): no `end - start` to undo
 
 
 def _shifted(node: Any, source: Source, delta: int) -> Any:

@@ -49,11 +49,11 @@ from pddltools.pddl.ast import (
 )
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.syntax.frozen import fast_constructor, speedups
+from pddltools.syntax.frozen import new_span as _span
 from pddltools.syntax.larkcache import cache_file
 from pddltools.syntax.lexing import CASELESS
 
 _intern = sys.intern
-_span = fast_constructor(Span)  # (source, start, length)
 _atom = fast_constructor(Atom)
 _not = fast_constructor(Not)
 _constant = fast_constructor(Constant)

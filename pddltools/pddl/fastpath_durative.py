@@ -36,13 +36,13 @@ from pddltools.pddl.fastpath import (
     _and,
     _and_effect,
     _number_or_none,
-    _span,
     _timed,
     formula_reader,
     optional_part,
     run_scanner,
 )
 from pddltools.syntax.frozen import fast_constructor
+from pddltools.syntax.frozen import new_span as _span
 from pddltools.syntax.lexing import CASELESS
 
 # built without the frozen __init__, fields in `fields(cls)` order: span first

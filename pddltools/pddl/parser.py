@@ -30,13 +30,13 @@ from pddltools.pddl.fastpath import Terminals, Words, _typed_name, build_scanner
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
 from pddltools.syntax.errors import ParseError
 from pddltools.syntax.frozen import fast_constructor
+from pddltools.syntax.frozen import new_span as _new_span
 from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
 from pddltools.syntax.larkcache import cache_file
 from pddltools.syntax.lexing import GrammarLexer, NestingTooDeep, UnexpectedCharacter
 from pddltools.syntax.testing import current_variant
 
 _intern = sys.intern
-_new_span = fast_constructor(Span)  # (source, start, length)
 # Nodes the builder makes for every declaration, built without the frozen __init__ (span first)
 _new_type_name, _new_variable = fast_constructor(ast.TypeName), fast_constructor(ast.Variable)
 _new_predicate = fast_constructor(ast.PredicateDecl)

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any, TypeVar
 
+from pddltools.diagnostics import Span
+
 T = TypeVar("T")
 
 
@@ -44,3 +46,8 @@ def fast_constructor(cls: type[T], *, compiled: bool = True) -> Callable[..., T]
     make: Callable[..., T] = env["make"]
     make.__doc__ = f"{cls.__name__}({', '.join(names)}), built without the frozen __init__"
     return make
+
+
+#: `Span(origin, offset, length)` without its `__init__` (which takes an end): the parsers and the plan
+#: reader make one for every node and step.
+new_span = fast_constructor(Span)

@@ -15,6 +15,7 @@ from fractions import Fraction
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, error
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.syntax.frozen import fast_constructor
+from pddltools.syntax.frozen import new_span as _new_span
 
 _TOKEN = re.compile(r";[^\n]*|\s+|[()\[\]]|[^\s()\[\];]+")
 
@@ -51,7 +52,6 @@ class PlanFileStep:
 
 # Built without the frozen `__init__`: a long plan makes thousands of each.
 _new_step = fast_constructor(PlanFileStep)  # (index, name, args, span, time, duration)
-_new_span = fast_constructor(Span)  # (source, start, length)
 
 
 @dataclass(frozen=True, slots=True)
