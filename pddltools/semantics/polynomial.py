@@ -58,7 +58,6 @@ def _whole(x: Number) -> Number:
     return x.numerator if type(x) is Fraction and x.denominator == 1 else x
 
 
-
 def line_at(c0: Number, c1: Number, t: Number, per: int = 1) -> Number:
     """`c0 + c1 t / per` exactly, an `int` when whole: one `Fraction` made, not several operations. `per`
     is the number of units of `t` in one unit of `c1`'s time (a plan's times counted in 1/per)."""
@@ -82,13 +81,14 @@ def line_root_parts(n0: int, d0: int, n1: int, d1: int, lo: Number, hi: Number, 
         num, den = -num, -den
     (ln, ld), (hn, hd) = _parts(lo), _parts(hi)
     return _ratio(num, den) if ln * den < num * ld and num * hd <= hn * den else None
+
+
 def line_is_zero(n0: int, d0: int, n1: int, d1: int, t: Number, per: int = 1) -> bool:
     """Whether `c0 + c1 t / per` is 0, c0 = n0 / d0 and c1 = n1 / d1 given as integers (d0, d1 > 0)."""
     if not t:
         return n0 == 0
     tn, td = _parts(t)
     return n0 * d1 * td * per + n1 * tn * d0 == 0
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +210,11 @@ def _changes(chain: Sequence[Poly], t: Number) -> int:
     return sum(1 for a, b in pairwise(signs) if a != b)
 
 
+def _count(chain: Sequence[Poly], a: Number, b: Number) -> int:
+    """The distinct roots in (a, b] of the polynomial whose Sturm chain is `chain`."""
+    return _changes(chain, a) - _changes(chain, b)
+
+
 def _square_root(x: Number) -> Number | None:
     """The rational square root of `x`, if it has one."""
     if x < 0:
@@ -222,17 +227,13 @@ def bisection_bracket(p: Poly, chain: Sequence[Poly], lo: Number, hi: Number
                       ) -> tuple[Fraction, Fraction] | Fraction | None:
     """Halving (lo, hi] down to `PRECISION`, always keeping the lower half when it holds a root: the
     bracket (a, b] of the least root in (lo, hi], the root itself where a midpoint is one, or None."""
-
-    def count(a: Number, b: Number) -> int:  # distinct roots in (a, b] (Sturm)
-        return _changes(chain, a) - _changes(chain, b)
-
-    if count(lo, hi) <= 0:
+    if _count(chain, lo, hi) <= 0:
         return None
     a, b = Fraction(lo), Fraction(hi)  # no root in (lo, a], one at least in (a, b]
     while b - a > PRECISION:
         mid = (a + b) / 2
-        if count(a, mid) > 0:
-            if p.at(mid) == 0 and count(a, mid) == 1:
+        if _count(chain, a, mid) > 0:
+            if p.at(mid) == 0 and _count(chain, a, mid) == 1:
                 return mid
             b = mid
         else:
@@ -291,10 +292,6 @@ def first_root(p: Poly, lo: Number, hi: Number) -> Number | None:
         if b * b - 4 * a * c < 0:
             return None
     chain = _sturm(p)
-
-    def count(a: Number, b: Number) -> int:  # distinct roots in (a, b] (Sturm)
-        return _changes(chain, a) - _changes(chain, b)
-
     if size == 3:  # two irrational roots: the bisection's bracket in closed form
         bracket = quadratic_bracket(p, lo, hi)
     else:
@@ -314,6 +311,6 @@ def first_root(p: Poly, lo: Number, hi: Number) -> Number | None:
     while True:
         scale = 10**digits
         candidate = Fraction(math.floor(high * scale), scale)  # rises to high as digits are added
-        if candidate > low and count(low, candidate) > 0:
+        if candidate > low and _count(chain, low, candidate) > 0:
             return candidate
         digits += 1
