@@ -210,12 +210,10 @@ class Store:
                                                 f"pddltools understands ({SCHEMA_VERSION}); upgrade pddltools")])
             store = cls(db, name)
             store._migrate(version)
-        except sqlite3.OperationalError as exc:
-            if _is_lock(exc):
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and _is_lock(exc):
                 raise InputError([error("S003", f"{name} is locked by another process, still after {timeout:g} s: "
                                                 f"{exc}")]) from None
-            raise InputError([error("S001", f"{name} is not a results database: {exc}")]) from None
-        except sqlite3.DatabaseError as exc:
             raise InputError([error("S001", f"{name} is not a results database: {exc}")]) from None
         return store
 
