@@ -49,11 +49,29 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
 
 
 def _version() -> str:
-    from pddltools.syntax.frozen import speedups
-
-    parser = ("compiled parser" if speedups is not None
+    compiled = _speedups_built()
+    parser = ("compiled parser" if compiled
               else "parser in pure Python: pddltools.syntax._speedups was not built (no C compiler at install time)")
     return f"pddltools {__version__} ({parser})"
+
+
+def _speedups_built() -> bool:
+    """Whether the compiled parser loads, found beside the package rather than imported through
+    `pddltools.syntax`, whose import pulls in the diagnostics and rich (most of `--version`'s cost)."""
+    import importlib.machinery
+    import importlib.util
+
+    folder = Path(__file__).parent / "syntax"
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        spec = importlib.util.spec_from_file_location("pddltools.syntax._speedups", folder / f"_speedups{suffix}")
+        if spec is None or spec.loader is None or not Path(spec.origin or "").is_file():
+            continue
+        try:
+            spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        except ImportError:
+            return False
+        return True
+    return False
 
 
 def build_parser(command: str | None = None, *, prog: str = "pddltools",
