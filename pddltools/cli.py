@@ -103,10 +103,13 @@ def build_parser(command: str | None = None, *, prog: str = "pddltools",
 
 class Commands(NamedTuple):
     """A module's commands: its `register(subparsers)` adds exactly `names` to the sub-parsers it is
-    given, the top level's or, with `group`, those of that group (`pddltools rddl ...`)."""
+    given, the top level's or, with `group`, those of that group (`pddltools rddl ...`). `helps` are the
+    commands' one-line help, here and not in the modules, so that `pddltools --help` lists every command
+    without importing a command's package."""
 
     module: str
     names: tuple[str, ...]
+    helps: tuple[str, ...]
     group: str | None = None
 
 
@@ -115,16 +118,34 @@ class Commands(NamedTuple):
 #: Only the module of the command being run is imported, so that `pddltools validate --batch` does not
 #: pay for importing the scorer, the language server and the simulator.
 COMMAND_TABLE: tuple[Commands, ...] = (
-    Commands("pddltools.check.cli", ("check",)),
-    Commands("pddltools.compile.cli", ("compile", "unmap")),
-    Commands("pddltools.validate.cli", ("validate",)),
-    Commands("pddltools.view.cli", ("view",)),
-    Commands("pddltools.score.cli", ("run", "learn", "score", "select", "report")),
-    Commands("pddltools.rddl.cli", ("parse", "check", "fmt"), group="rddl"),
-    Commands("pddltools.rddlsim.cli", ("simulate", "serve", "client", "score"), group="rddl"),
-    Commands("pddltools.lsp.cli", ("lsp",)),
-    Commands("pddltools.explain", ("explain",)),
-    Commands("pddltools.schemas", ("schema",)),
+    Commands("pddltools.check.cli", ("check",),
+             ("semantic checks, the features a task uses and the IPC tracks it fits",)),
+    Commands("pddltools.compile.cli", ("compile", "unmap"),
+             ("compile optional features away (ADL, derived predicates, typing, costs)",
+              "turn a plan of a compiled task into a plan of the original")),
+    Commands("pddltools.validate.cli", ("validate",),
+             ("validate plans against a domain and problem (as VAL does)",)),
+    Commands("pddltools.view.cli", ("view",), ("write a validated plan as one self-contained HTML page",)),
+    Commands("pddltools.score.cli", ("run", "learn", "score", "select", "report"),
+             ("run planners over a problem set under limits; results into SQLite",
+              "IPC-2011 learning track: training set, learning, knowledge hash, reproduction check",
+              "score results with the IPC rules",
+              "choose instances by the IPC-2014 method",
+              "write one self-contained HTML report with plots")),
+    Commands("pddltools.rddl.cli", ("parse", "check", "fmt"),
+             ("check that files are RDDL; list their blocks",
+              "parse and type-check; instances are checked against their domain (looked for beside them when "
+              "not given)",
+              "print a file in the standard layout (to stdout)"), group="rddl"),
+    Commands("pddltools.rddlsim.cli", ("simulate", "serve", "client", "score"),
+             ("run rounds of an instance offline under a policy",
+              "serve every instance of the folders over the RDDLSim protocol",
+              "play one session against an RDDLSim server",
+              "IPPC scores from a results log"), group="rddl"),
+    Commands("pddltools.lsp.cli", ("lsp",),
+             ("the language server for PDDL, HDDL and RDDL (Language Server Protocol over stdio, for editors)",)),
+    Commands("pddltools.explain", ("explain",), ("explain a diagnostic code (E201, R106 ...), or list every code",)),
+    Commands("pddltools.schemas", ("schema",), ("print the JSON Schema of a command's --format json output",)),
 )
 
 #: The groups of commands, with their help lines.
@@ -133,24 +154,47 @@ GROUPS: dict[str, str] = {
 }
 
 
+class TableSubparsers:
+    """The sub-parsers a module registers its commands into: each command's help line comes from
+    `COMMAND_TABLE` (a module giving its own is refused, so the table stays the one place)."""
+
+    def __init__(self, action: Any, entry: Commands) -> None:
+        self._action = action
+        self._helps = dict(zip(entry.names, entry.helps, strict=True))
+
+    def add_parser(self, name: str, **options: Any) -> argparse.ArgumentParser:
+        if "help" in options:
+            raise TypeError(f"the help line of {name!r} belongs in pddltools.cli.COMMAND_TABLE")
+        parser: argparse.ArgumentParser = self._action.add_parser(name, help=self._helps[name], **options)
+        return parser
+
+
 def _register_commands(sub: Any, command: str | None = None, subcommand: str | None = None) -> None:
-    """Register the commands the command line names (`command`, and within a group `subcommand`), or
-    every command (for --help, or an unknown name)."""
+    """Register the commands the command line names (`command`, and within a group `subcommand`); for
+    --help or an unknown name, every command by its help line alone, importing no command's package."""
     if command in GROUPS:
         wanted = [c for c in COMMAND_TABLE if c.group == command and subcommand in c.names]
         chosen = wanted or [c for c in COMMAND_TABLE if c.group == command]
     else:
-        chosen = [c for c in COMMAND_TABLE if c.group is None and command in c.names] or list(COMMAND_TABLE)
+        chosen = [c for c in COMMAND_TABLE if c.group is None and command in c.names]
+    if not chosen:
+        for entry in COMMAND_TABLE:
+            if entry.group is None:
+                for name, line in zip(entry.names, entry.helps, strict=True):
+                    sub.add_parser(name, help=line, add_help=False)
+        for group, line in GROUPS.items():
+            sub.add_parser(group, help=line, add_help=False)
+        return
     groups: dict[str, Any] = {}
     for entry in chosen:
         if entry.group is None:
-            importlib.import_module(entry.module).register(sub)
+            importlib.import_module(entry.module).register(TableSubparsers(sub, entry))
             continue
         if entry.group not in groups:
             parser = sub.add_parser(entry.group, help=GROUPS[entry.group])
             groups[entry.group] = parser.add_subparsers(dest=f"{entry.group}_command", required=True,
                                                         metavar="COMMAND")
-        importlib.import_module(entry.module).register(groups[entry.group])
+        importlib.import_module(entry.module).register(TableSubparsers(groups[entry.group], entry))
 
 
 def _words(argv: Sequence[str]) -> list[str]:

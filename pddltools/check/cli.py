@@ -41,7 +41,7 @@ _FIT_STYLE = {Fit.FITS: "green", Fit.COMPILABLE: "yellow", Fit.UNFIT: "red", Fit
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser(
-        "check", help="semantic checks, the features a task uses and the IPC tracks it fits",
+        "check",
         description="Check a domain and its problems: names, arity, types, requirements, functions, "
                     "durative actions; report the features used and a verdict per IPC track.")
     p.add_argument("domain", metavar="DOMAIN", nargs="?", help="the domain file")

@@ -38,8 +38,7 @@ LARGE = 10_000
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser(
-        "compile", help="compile optional features away (ADL, derived predicates, typing, costs)",
-        description="Write OUTDIR/domain.pddl, OUTDIR/problem.pddl and OUTDIR/plan-map.json: an equivalent "
+        "compile", description="Write OUTDIR/domain.pddl, OUTDIR/problem.pddl and OUTDIR/plan-map.json: an equivalent "
                     "task without the features removed, and the map that turns its plans into the original's.")
     p.add_argument("domain", metavar="DOMAIN")
     p.add_argument("problem", metavar="PROBLEM")
@@ -53,8 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run_compile)
 
-    u = subparsers.add_parser("unmap", help="turn a plan of a compiled task into a plan of the original",
-                              description="Read OUTDIR/plan-map.json and print PLAN as a plan of the "
+    u = subparsers.add_parser("unmap", description="Read OUTDIR/plan-map.json and print PLAN as a plan of the "
                                           "original task, in IPC plan format.")
     u.add_argument("outdir", metavar="OUTDIR", type=Path)
     u.add_argument("plan", metavar="PLAN", type=Path)

@@ -27,7 +27,7 @@ FORMATS = ("text", "json")
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `simulate`, `serve`, `client` and `score` to the `rddl` group's sub-parsers."""
-    simulate = commands.add_parser("simulate", help="run rounds of an instance offline under a policy")
+    simulate = commands.add_parser("simulate")
     simulate.add_argument("domain", metavar="DOMAIN", help="the domain file (or a file holding both)")
     simulate.add_argument("instance", metavar="INSTANCE", nargs="?",
                           help="the instance file (leave it out when DOMAIN holds the instance too)")
@@ -37,7 +37,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     simulate.add_argument("--format", choices=FORMATS, default="text")
     simulate.set_defaults(func=run_simulate)
 
-    serve = commands.add_parser("serve", help="serve every instance of the folders over the RDDLSim protocol")
+    serve = commands.add_parser("serve")
     serve.add_argument("folders", nargs="+", metavar="FOLDER")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
     serve.add_argument("--port", type=int, default=2323, help="0 picks a free port (printed)")
@@ -51,7 +51,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     serve.add_argument("--format", choices=FORMATS, default="text")
     serve.set_defaults(func=run_serve)
 
-    client = commands.add_parser("client", help="play one session against an RDDLSim server")
+    client = commands.add_parser("client")
     client.add_argument("host", metavar="HOST")
     client.add_argument("port", metavar="PORT", type=int)
     client.add_argument("instance", metavar="INSTANCE", help="the instance name to ask for")
@@ -62,7 +62,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     client.add_argument("--format", choices=FORMATS, default="text")
     client.set_defaults(func=run_client)
 
-    score = commands.add_parser("score", help="IPPC scores from a results log")
+    score = commands.add_parser("score")
     score.add_argument("log", metavar="LOG")
     score.add_argument("--rddl", nargs="*", default=None, metavar="PATH",
                        help="RDDL files or folders to run missing baselines on (default: the served folders "

@@ -45,7 +45,7 @@ from pddltools.wording import count
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    run = sub.add_parser("run", help="run planners over a problem set under limits; results into SQLite")
+    run = sub.add_parser("run")
     run.add_argument("problems", nargs="*", metavar="PATH",
                      help="problem files, or folders searched for problems (each paired with its domain file: "
                           "domain.pddl, domains/domain-N.pddl, pNN-domain.pddl, domain_pNN.pddl, ...)")
@@ -78,8 +78,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run.add_argument("--format", choices=("text", "json"), default="text")
     run.set_defaults(func=cmd_run)
 
-    lrn = sub.add_parser("learn", help="IPC-2011 learning track: training set, learning, knowledge hash, "
-                                       "reproduction check")
+    lrn = sub.add_parser("learn")
     lrn.add_argument("domain", help="the domain file")
     lrn.add_argument("--planner", required=True, help="the participant's name")
     lrn.add_argument("--learner", required=True, metavar="COMMAND",
@@ -96,7 +95,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     lrn.add_argument("--format", choices=("text", "json"), default="text")
     lrn.set_defaults(func=cmd_learn)
 
-    sc = sub.add_parser("score", help="score results with the IPC rules")
+    sc = sub.add_parser("score")
     sc.add_argument("results", help="a results database, a JSON-lines file of runs, or - for the JSON of "
                     "`pddltools run --format json` piped in")
     sc.add_argument("--rules", choices=RULES, required=True)
@@ -107,7 +106,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     sc.add_argument("--format", choices=("table", "json", "csv"), default="table")
     sc.set_defaults(func=cmd_score)
 
-    se = sub.add_parser("select", help="choose instances by the IPC-2014 method")
+    se = sub.add_parser("select")
     se.add_argument("results", help="a results database or a JSON-lines file of runs on the candidates "
                     "(- for standard input)")
     se.add_argument("--size", type=int, default=20, help="instances per domain (default 20)")
@@ -120,7 +119,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     se.add_argument("--format", choices=("text", "json"), default="text")
     se.set_defaults(func=cmd_select)
 
-    rp = sub.add_parser("report", help="write one self-contained HTML report with plots")
+    rp = sub.add_parser("report")
     rp.add_argument("results", help="a results database, a JSON-lines file of runs, or - (standard input)")
     rp.add_argument("--rules", choices=RULES, default="ipc2008-sat")
     rp.add_argument("-o", "--output", default="report.html")

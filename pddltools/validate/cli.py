@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = subparsers.add_parser("validate", help="validate plans against a domain and problem (as VAL does)")
+    p = subparsers.add_parser("validate")
     p.add_argument("paths", nargs="*", metavar="PATH", help="DOMAIN PROBLEM PLAN [PLAN ...], or PROBLEM PLAN [PLAN "
                    "...] with the domain found as every command finds it (domain.pddl, domains/domain-N.pddl, ...)")
     p.add_argument("--domain", metavar="FILE", help="the domain, when the paths start with the problem")

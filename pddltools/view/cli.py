@@ -21,7 +21,7 @@ from pddltools.validate.cli import plan_entry, plan_summary, positive_number, ta
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = subparsers.add_parser("view", help="write a validated plan as one self-contained HTML page")
+    p = subparsers.add_parser("view")
     p.add_argument("domain", metavar="DOMAIN")
     p.add_argument("problem", metavar="PROBLEM")
     p.add_argument("plan", metavar="PLAN")
