@@ -44,6 +44,9 @@ class Code:
     area: str
     explanation: str
     example: Example | None = field(default=None, compare=False)
+    #: the command was used wrongly or its input could not be used at all: exit status 2, not 1
+    #: (`pddltools.exit_codes.status_of`)
+    usage: bool = False
 
 
 def lookup(code: str) -> Code | None:
@@ -88,7 +91,14 @@ def render_text(entry: Code) -> str:
 def _code(code: str, severity: Severity, area: str, title: str, explanation: str,
           files: tuple[tuple[str, str], ...] = (), command: tuple[str, ...] = (), fix: str = "") -> Code:
     example = Example(files, command, fix) if fix else None
-    return Code(code, severity, title, area, " ".join(explanation.split()), example)
+    return Code(code, severity, title, area, " ".join(explanation.split()), example,
+                usage=area == INPUT or code in _USAGE)
+
+
+#: Codes outside the input area that also mean "not used as it must be" (exit 2): an output folder that
+#: cannot be written or a name not among the choices, an instance or policy the command line names that
+#: does not exist or does not load, a results log that holds nothing to score.
+_USAGE = frozenset({"E804", "E806", "E807", "R300", "R340", "R370", "R371"})
 
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO

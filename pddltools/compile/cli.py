@@ -21,7 +21,7 @@ from pddltools.compile.task import ParsedTask
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, Source, render_rich
 from pddltools.envelope import envelope, placed, print_json
-from pddltools.exit_codes import ExitCode
+from pddltools.exit_codes import ExitCode, status_of
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
 from pddltools.progress import in_words, progress_bar
 
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
     from pddltools.validate.report import PlanReport
 
-_USAGE_CODES = {"E804", "E806", "E807"}
 #: Estimated actions from which a compilation is announced as large before it is made: IPC-2023
 #: rubiks-cube's 12 actions become 48,408 and take most of a minute to compile and write.
 LARGE = 10_000
@@ -76,7 +75,7 @@ def run_compile(args: argparse.Namespace) -> int:
         domain = parse_domain_file(args.domain)
         problem = parse_problem_file(args.problem)
     except Error as exc:
-        return _fail(exc.diagnostics, args.format, ExitCode.USAGE, "compile", inputs)
+        return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "compile", inputs)
     outdir: Path = args.output
     try:
         remove = removals(args.target, args.remove.split(",") if args.remove else ())
@@ -92,8 +91,7 @@ def run_compile(args: argparse.Namespace) -> int:
             progress.update(spinner, description=f"writing {outdir}")
             written = _write(result, args, outdir)
     except CompileError as exc:
-        code = ExitCode.USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else ExitCode.FINDINGS
-        return _fail(exc.diagnostics, args.format, code, "compile", inputs)
+        return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "compile", inputs)
     if written is not None:
         refusal = compile_error("E804", f"cannot write to {outdir}: {written}")
         return _fail(refusal.diagnostics, args.format, ExitCode.USAGE, "compile", inputs)
@@ -175,8 +173,7 @@ def run_unmap(args: argparse.Namespace) -> int:
             raise compile_error("E807", f"cannot read the plan {args.plan}: {exc}") from exc
         steps = unmap(plan_map, text)
     except CompileError as exc:
-        code = ExitCode.USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else ExitCode.FINDINGS
-        return _fail(exc.diagnostics, args.format, code, "unmap", inputs)
+        return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "unmap", inputs)
     plan = format_plan(steps)
     report, unjudged = _judge(plan_map, plan, f"{args.plan}, mapped back")
     value = _value(report)

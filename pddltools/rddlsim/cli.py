@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from pddltools.consoles import stderr_console
-from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
+from pddltools.diagnostics import Diagnostic, Error, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
-from pddltools.exit_codes import ExitCode
-from pddltools.rddl.loading import MissingPath, collect
+from pddltools.exit_codes import ExitCode, status_of
+from pddltools.rddl.loading import collect
 
 FORMATS = ("text", "json")
 
@@ -119,8 +119,7 @@ def _emit(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], output: str, c
 
 def _failure(exc: Error, output: str, command: str, files: list[Read] | None = None) -> int:
     _emit(exc.diagnostics, output, command, files)
-    usage = isinstance(exc, (InputError, MissingPath)) or type(exc).__name__ in ("ProblemError", "PolicyError")
-    return ExitCode.USAGE if usage else ExitCode.FINDINGS
+    return status_of(exc.diagnostics)
 
 
 def _log_to_stderr() -> None:

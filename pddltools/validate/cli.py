@@ -25,7 +25,7 @@ from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
 from pddltools.domain_finder import task_arguments
 from pddltools.envelope import envelope, placed, print_json
-from pddltools.exit_codes import ExitCode, worst
+from pddltools.exit_codes import ExitCode, status_of, worst
 
 if TYPE_CHECKING:
     from pddltools.hddl.verify import HTNTask
@@ -130,7 +130,7 @@ def run_validate(args: argparse.Namespace) -> int:
                                 plan_summary([]), task_loaded=False))
         else:
             render_rich(exc.diagnostics, stderr_console())
-        return ExitCode.USAGE
+        return status_of(exc.diagnostics)
     trace: Trace | None = None
     if isinstance(task, GroundedTask):
         if args.trace:

@@ -16,7 +16,7 @@ from rich.markup import escape
 
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.envelope import envelope, print_json
-from pddltools.exit_codes import ExitCode
+from pddltools.exit_codes import ExitCode, status_of
 from pddltools.validate.cli import plan_entry, plan_summary, positive_number, task_entries
 
 
@@ -58,7 +58,7 @@ def run_view(args: argparse.Namespace) -> int:
             from pddltools.diagnostics import render_rich
 
             render_rich(exc.diagnostics, err)
-        return ExitCode.USAGE
+        return status_of(exc.diagnostics)
     trace = Trace(task)
     report = validate_plan(task, Path(args.plan), epsilon=args.epsilon, tolerance=args.tolerance, name=args.plan,
                            recorder=trace)
