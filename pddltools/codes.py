@@ -251,6 +251,13 @@ _ENTRIES: tuple[Code, ...] = (
           connection is refused). The operating system's reason follows the address. Example: rddl serve
           --port 2323 while another server already listens on 2323.""",
           fix="Choose a free port, or start the server before the client and give the client its address."),
+    _code("E004", E, INPUT, "an input is not a regular file, or is larger than pddltools reads",
+          """pddltools reads its inputs from regular files (and pipes, so that `<(zcat domain.pddl.gz)`
+          works). A device (/dev/zero, /dev/null, a terminal), a socket, or a file larger than the cap
+          (1,024 MB by default) is refused before anything is read, with exit status 2, rather than read
+          until memory runs out. A named pipe that no program writes to reads as an empty file.""",
+          (), ("parse", "/dev/null"),
+          "Give the path of the file itself; for a larger file set PDDLTOOLS_MAX_INPUT_MB (in megabytes)."),
     _code("E300", E, INPUT, "no domain found for a problem",
           """A problem was given without its domain (check --each, validate PROBLEM PLAN) and no domain file
           was found for it. pddltools looks, in this order: a file named for the problem (domain-N or

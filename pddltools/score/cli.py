@@ -23,6 +23,7 @@ from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
 from pddltools.envelope import envelope, file_entry, print_json
 from pddltools.exit_codes import ExitCode
+from pddltools.reading import read_input
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
 from pddltools.score.pairs import Pair, find_pairs, read_pair_list
@@ -191,8 +192,7 @@ def _load(args: argparse.Namespace) -> list[Run]:
     if args.results == "-":  # piped from `pddltools run --format json`
         return load_text(sys.stdin.read(), "<stdin>", Path.cwd(), _checker(args.no_validate))
     path = Path(args.results)
-    if not path.is_file():
-        raise InputError([error("S040", f"cannot read {path}: no such file")])
+    read_input(path, code="S040", limit=16, truncate=True)  # a missing file, a folder, a device: S040
     return load_runs(path, None if is_database(path) else _checker(args.no_validate))
 
 
