@@ -307,10 +307,13 @@ _ENTRIES: tuple[Code, ...] = (
           ("parse", "domain.pddl"),
           "Follow the rule the message states; here (/ (f) 2) or (/ (/ (f) 2) 3)."),
     _code("E105", E, SYNTAX, "formulas nest too deeply",
-          """A formula nests over a few hundred parentheses deep. pddltools refuses such input at the parser
-          rather than overflow Python's stack later in a pass or the validator; no IPC domain comes near
-          the limit, so the file is usually generated and the generator has a bug (or the text is not
-          PDDL). Example: an :and nested inside itself a thousand times.""",
+          """A formula nests deeper than pddltools reads: about 190 levels of (and ...), (or ...), (not ...)
+          or arithmetic, 125 of (imply ...) or (when ...), 75 of (forall ...) or (exists ...) (the limit
+          is on the parser's stack, which each construct fills at its own rate). It is the one depth
+          limit: whatever parses is then checked, validated, printed and compiled without overflowing
+          Python's stack, so it is refused at the parser with its place. No IPC file nests more than 23
+          parentheses deep, so the file is usually generated and the generator has a bug (or the text
+          is not PDDL). Example: an (and ...) nested inside itself 400 times.""",
           fix="Write the formula flatter ((and a b c ...) takes any number of parts); fix the generator."),
     _code("E106", E, SYNTAX, "a ')' with no '(' to close",
           """More ')' than '(' : the extra one is pointed at. Usually a form was closed twice, or a line was
