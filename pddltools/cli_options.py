@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
+
+#: The largest count, seed or limit an option takes: far beyond any use, within a C long.
+LARGEST = 10**15
 
 
 def add_fmt_mode(parser: argparse.ArgumentParser, layout: str, *, several: bool = False) -> None:
@@ -40,3 +44,31 @@ def _innermost(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse
         if isinstance(chosen, argparse.ArgumentParser):
             current = chosen
     return current
+
+
+def number_option(what: str, *, whole: bool = False, low: float | None = None, high: float | None = None,
+           above: float | None = None) -> Callable[[str], Any]:
+    """An argparse `type` for a numeric option: the text is read by the one bounded number reader
+    (`read_number`: ASCII decimals, no `1_000`, no `1e100000000` computed for minutes), then checked
+    against its range (`low` <= value <= `high`, value > `above`); anything else is a usage error
+    (exit 2) naming the option's meaning. `whole`: an int, else a float."""
+    def parse(text: str) -> Any:
+        from pddltools.pddl.exact_numbers import NumberOutOfRange, read_number
+
+        try:
+            exact = read_number(text)
+        except NumberOutOfRange:
+            raise argparse.ArgumentTypeError(f"{what}: {text[:40]!r} is out of range") from None
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a {'whole ' if whole else ''}number, "
+                                             f"not {text[:40]!r}") from None
+        if whole and not (isinstance(exact, int) or exact.denominator == 1):
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text[:40]!r}")
+        if above is not None and exact <= above:
+            raise argparse.ArgumentTypeError(f"{what} must be above {above:g}, not {text[:40]}")
+        if low is not None and exact < low:
+            raise argparse.ArgumentTypeError(f"{what} must be at least {low:g}, not {text[:40]}")
+        if high is not None and exact > high:
+            raise argparse.ArgumentTypeError(f"{what} must be at most {high:g}, not {text[:40]}")
+        return int(exact) if whole else float(exact)
+    return parse

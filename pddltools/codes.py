@@ -261,6 +261,13 @@ _ENTRIES: tuple[Code, ...] = (
           connection is refused). The operating system's reason follows the address. Example: rddl serve
           --port 2323 while another server already listens on 2323.""",
           fix="Choose a free port, or start the server before the client and give the client its address."),
+    _code("E004", E, INPUT, "an input is not a regular file, or is larger than pddltools reads",
+          """pddltools reads its inputs from regular files (and pipes, so that `<(zcat domain.pddl.gz)`
+          works). A device (/dev/zero, /dev/null, a terminal), a socket, or a file larger than the cap
+          (1,024 MB by default) is refused before anything is read, with exit status 2, rather than read
+          until memory runs out. A named pipe that no program writes to reads as an empty file.""",
+          (), ("parse", "/dev/null"),
+          "Give the path of the file itself; for a larger file set PDDLTOOLS_MAX_INPUT_MB (in megabytes)."),
     _code("E300", E, INPUT, "no domain found for a problem",
           """A problem was given without its domain (check --each, validate PROBLEM PLAN) and no domain file
           was found for it. pddltools looks, in this order: a file named for the problem (domain-N or
@@ -310,10 +317,13 @@ _ENTRIES: tuple[Code, ...] = (
           ("parse", "domain.pddl"),
           "Follow the rule the message states; here (/ (f) 2) or (/ (/ (f) 2) 3)."),
     _code("E105", E, SYNTAX, "formulas nest too deeply",
-          """A formula nests over a few hundred parentheses deep. pddltools refuses such input at the parser
-          rather than overflow Python's stack later in a pass or the validator; no IPC domain comes near
-          the limit, so the file is usually generated and the generator has a bug (or the text is not
-          PDDL). Example: an :and nested inside itself a thousand times.""",
+          """A formula nests deeper than pddltools reads: about 190 levels of (and ...), (or ...), (not ...)
+          or arithmetic, 125 of (imply ...) or (when ...), 75 of (forall ...) or (exists ...) (the limit
+          is on the parser's stack, which each construct fills at its own rate). It is the one depth
+          limit: whatever parses is then checked, validated, printed and compiled without overflowing
+          Python's stack, so it is refused at the parser with its place. No IPC file nests more than 23
+          parentheses deep, so the file is usually generated and the generator has a bug (or the text
+          is not PDDL). Example: an (and ...) nested inside itself 400 times.""",
           fix="Write the formula flatter ((and a b c ...) takes any number of parts); fix the generator."),
     _code("E106", E, SYNTAX, "a ')' with no '(' to close",
           """More ')' than '(' : the extra one is pointed at. Usually a form was closed twice, or a line was

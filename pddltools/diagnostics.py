@@ -200,14 +200,10 @@ def warning(code: str, message: str, span: Span | None = None) -> Diagnostic:
 
 def read_source(path: str | Path, display_name: str | None = None) -> Source:
     """Read a file as text, or raise `InputError` saying why it cannot be read."""
+    from pddltools.reading import read_input  # reading builds on this module's errors
+
     name = display_name if display_name is not None else str(path)
-    try:
-        data = Path(path).read_bytes()
-    except IsADirectoryError:
-        raise InputError([error("E001", f"{name} is a directory, not a file")]) from None
-    except OSError as exc:
-        raise InputError([error("E001", f"cannot read {name}: {exc.strerror or exc}")]) from None
-    return decode_source(data, name)
+    return decode_source(read_input(path, name), name)
 
 
 def decode_source(data: bytes, name: str) -> Source:

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pddltools.diagnostics import Source, Span
+from pddltools.diagnostics import InputError, Source, Span
+from pddltools.reading import read_input
 
 Kind = Literal["domain", "problem"]
 HEAD_BYTES = 16384  # a header comment longer than this hides a file's kind
@@ -47,9 +48,8 @@ _LEAD = re.compile(r"^([a-z]*)[-_]?(\d+)")
 def read_head(path: Path) -> str | None:
     """The first bytes of a file as text, or None when it cannot be read."""
     try:
-        with path.open("rb") as handle:
-            return handle.read(HEAD_BYTES).decode("utf-8", errors="replace")
-    except OSError:
+        return read_input(path, limit=HEAD_BYTES, truncate=True).decode("utf-8", errors="replace")
+    except InputError:
         return None
 
 

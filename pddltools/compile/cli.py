@@ -19,11 +19,12 @@ from pddltools.compile.pipeline import TARGETS, OnPass, Result, compile_task, re
 from pddltools.compile.planmap import PlanMap, format_plan, to_json, unmap
 from pddltools.compile.task import ParsedTask
 from pddltools.consoles import stderr_console, stdout_console
-from pddltools.diagnostics import Diagnostic, Error, Source, render_rich
+from pddltools.diagnostics import Diagnostic, Error, InputError, Source, render_rich
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
 from pddltools.progress import in_words, progress_bar
+from pddltools.reading import read_input_text
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -168,9 +169,9 @@ def run_unmap(args: argparse.Namespace) -> int:
     try:
         plan_map = PlanMap.load(args.outdir / "plan-map.json")
         try:
-            text = args.plan.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise compile_error("E807", f"cannot read the plan {args.plan}: {exc}") from exc
+            text = read_input_text(args.plan, f"the plan {args.plan}", code="E807")
+        except InputError as exc:
+            raise CompileError(exc.diagnostics) from exc
         steps = unmap(plan_map, text)
     except CompileError as exc:
         return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "unmap", inputs)

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pddltools.compile.errors import compile_error
+from pddltools.compile.errors import CompileError, compile_error
 from pddltools.compile.pipeline import Result
 from pddltools.compile.task import Origin
+from pddltools.diagnostics import InputError
+from pddltools.reading import read_input_text
 
 FORMAT = "pddltools-plan-map/1"
 
@@ -43,13 +45,15 @@ class PlanMap:
     @classmethod
     def load(cls, path: Path) -> PlanMap:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_input_text(path))
             if data.get("format") != FORMAT:
                 raise ValueError(f"not a {FORMAT} file")
             origins = {name: Origin(entry["action"], tuple(a if isinstance(a, int) else str(a["constant"])
                                                            for a in entry["args"]))
                        for name, entry in data["actions"].items()}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        except InputError as exc:
+            raise CompileError(exc.diagnostics) from exc
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             raise compile_error("E807", f"cannot read the plan map {path}: {exc}") from exc
         return cls(origins, data)
 

@@ -21,9 +21,13 @@ import re
 from dataclasses import dataclass
 
 from pddltools.diagnostics import Error, Source, Span, error, read_source
+from pddltools.pddl.exact_numbers import read_whole
 
 # parentheses, brackets and commas separate words: `(drive a b)` and `drive[a,b]` are both a step
 _WORD = re.compile(r"[^\s()\[\],;]+")
+
+#: The longest task id read: far more tasks than any plan has, and an int as planners print it.
+ID_DIGITS = 18
 
 
 class HTNPlanError(Error):
@@ -168,9 +172,12 @@ class _Reader:
         return HTNPlan(self.source, tuple(primitive), roots, root_line, tuple(decompositions), start)
 
     def number(self, word: Word) -> int | None:
-        if word.text.isdigit():
-            return int(word.text)
-        self.fault(f"expected a task id (a number at or above 0), not {word.text!r}", word.span.start, word.span.end)
+        ident = read_whole(word.text, ID_DIGITS)
+        if ident is not None:
+            return ident
+        shown = word.text if len(word.text) <= 24 else word.text[:12] + "..." + word.text[-8:]
+        self.fault(f"expected a task id (a number at or above 0, of at most {ID_DIGITS} digits 0-9), not {shown!r}",
+                   word.span.start, word.span.end)
         return None
 
     def step(self, offset: int, text: str, head: Word, after_root: bool) -> HTNPlanLine | None:

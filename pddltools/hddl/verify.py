@@ -25,6 +25,7 @@ from pathlib import Path
 
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, error, read_source
 from pddltools.hddl import ast
+from pddltools.hddl.matching import SEARCH_LIMIT, Candidate, Holds, Matcher, SearchTooLong
 from pddltools.hddl.parser import parse
 from pddltools.hddl.plan import HTNPlan, HTNPlanError, HTNPlanLine, Word, parse_plan
 from pddltools.pddl import ast as pddl
@@ -39,6 +40,9 @@ from pddltools.wording import count
 
 #: how many bindings of a method's parameters that no task argument fixes are tried before giving up
 BINDING_LIMIT = 100_000
+_GAVE_UP = (f"pddltools stopped searching for a one-to-one assignment of the subtasks to the listed ids after "
+            f"{SEARCH_LIMIT:,} choices (their names, arguments and order leave too many open); list the ids in "
+            "the method's order or give the subtasks distinct arguments")
 
 
 @dataclass
@@ -103,6 +107,7 @@ class _Verifier:
         self.bindings: dict[int, list[dict[str, str]]] = {}  # decomposition id -> bindings that fit
         self.matched: dict[int, dict[str, int]] = {}  # decomposition id -> method subtask id -> plan id
         self.position = {s.id: i for i, s in enumerate(plan.primitive)}
+        self._below: dict[int, list[int]] | None = None
 
     def fault(self, code: str, message: str, span: Span) -> None:
         self.faults.append(error(code, message, span))
@@ -209,10 +214,40 @@ class _Verifier:
     def check_reached(self) -> None:
         if self.plan.roots is None:
             return  # a primitive plan only: nothing claims a hierarchy
+        # reached: walked down from the root tasks (iteratively: a decomposition may be thousands deep);
+        # subtasks that list each other in a cycle have parents, but are not reached
+        reached: set[int] = set()
+        todo = [int(w.text) for w in self.plan.roots]
+        while todo:
+            ident = todo.pop()
+            if ident in reached or ident not in self.steps:
+                continue
+            reached.add(ident)
+            todo.extend(int(w.text) for w in self.steps[ident].subtasks)
         for step in self.plan.steps:
             if step.id not in self.parent:
                 self.fault("V109", f"task {step.id} {step.ground()} is neither a root task nor a subtask of any "
                            "decomposition", step.line)
+            elif step.id not in reached:
+                top, cycle = self._above(step.id)
+                why = ("its decompositions form a cycle (it is a subtask of task "
+                       f"{self.parent[step.id]}, itself below it)" if step.id in cycle else
+                       f"it is below task {top}, which decompositions in a cycle list" if cycle else
+                       f"it is below task {top}, which is not reached either")
+                self.fault("V109", f"task {step.id} {step.ground()} is not reached from the root: {why}", step.line)
+
+    def _above(self, ident: int) -> tuple[int, set[int]]:
+        """The topmost task above `ident` by the parent links, and the cycle the links run into (empty
+        when they end at a task without a parent)."""
+        path = [ident]
+        seen = {ident}
+        while (parent := self.parent.get(ident)) is not None:
+            if parent in seen:
+                return parent, set(path[path.index(parent):])
+            path.append(parent)
+            seen.add(parent)
+            ident = parent
+        return ident, set()
 
     # ----------------------------------------------------------------------------------------------
     # method instantiation
@@ -232,7 +267,11 @@ class _Verifier:
             return
         span = self.plan.root_line or self.plan.start
         root_ids = [int(w.text) for w in roots]
-        found = self.match(network, {}, root_ids)
+        try:
+            found = self.match(network, {}, root_ids)
+        except SearchTooLong:
+            self.fault("V110", f"the root tasks ({self.names(root_ids)}): {_GAVE_UP}", span)
+            return
         if found is None:
             self.fault("V110", f"the root tasks ({self.names(root_ids)}) are not the problem's initial task network "
                        f"({_shown(network.network)}), listed in an order its :ordering allows, under any "
@@ -256,9 +295,14 @@ class _Verifier:
                 self.fault("V111", f"task {step.id}: method {method.name} decomposes {method.task}, whose argument is "
                            f"the constant {term.name}, not {arg.text}", arg.span)
                 return
-        found = self.match(network, binding, [int(w.text) for w in step.subtasks])
+        assert step.method is not None
+        try:
+            found = self.match(network, binding, [int(w.text) for w in step.subtasks])
+        except SearchTooLong:
+            self.fault("V111", f"task {step.id}: whether its subtasks instantiate method {method.name} is "
+                       f"undecided: {_GAVE_UP}", step.method.span)
+            return
         if found is None:
-            assert step.method is not None
             self.fault("V111", f"task {step.id}: its subtasks ({self.names([int(w.text) for w in step.subtasks])}) "
                        f"do not instantiate method {method.name} (subtasks {_shown(method.network)}), in an order its "
                        ":ordering allows, under one binding of its parameters that fits their types and :constraints",
@@ -272,45 +316,49 @@ class _Verifier:
     def match(self, network: _Network, binding: dict[str, str], ids: list[int]
               ) -> tuple[dict[str, int], list[dict[str, str]]] | None:
         """A one-to-one map of the network's subtasks onto `ids` and the bindings (extending `binding`) that
-        fit it, or None. The ids are taken in their listed order, each for a subtask whose predecessors
-        in the network are taken already (the listed order is a linearisation of the network's, as
-        pandaPIparser requires unless told `-o`). Bindings are complete: parameters no argument fixes
-        range over their type's objects, kept when the :constraints hold (the precondition is checked
-        later, in its state)."""
+        fit it, or None (`SearchTooLong` when the search gave up). The listed order must be a
+        linearisation of the network's (as pandaPIparser requires unless told `-o`). Bindings are
+        complete: parameters no argument fixes range over their type's objects, kept when the
+        :constraints hold (the precondition is checked later, in its state)."""
         subtasks = network.network.subtasks
         if len(subtasks) != len(ids):
             return None
         index = {s.id or str(i): i for i, s in enumerate(subtasks)}
-        before: dict[int, set[int]] = {i: set() for i in range(len(subtasks))}
-        for first, then in _orderings(network.network):
-            if first in index and then in index:
-                before[index[then]].add(index[first])
-        for assignment, bound in self._assignments(subtasks, before, ids, binding, {}):
+        order = [(index[first], index[then]) for first, then in _orderings(network.network)
+                 if first in index and then in index]
+        grounder = self.htn.task.grounder
+        types = {p.name: p.type for p in network.parameters}
+        holds = self._decided(network.network.constraints)
+        domains: list[list[Candidate]] = []
+        for wanted in subtasks:
+            fits: list[Candidate] = []
+            for rank, ident in enumerate(ids):
+                step = self.steps[ident]
+                if step.name.text != wanted.task or len(step.args) != len(wanted.args):
+                    continue
+                extended = _unify(wanted.args, step.args, binding)
+                if extended is None or not holds(extended) or any(
+                        name in types and not grounder.fits(value, types[name]) for name, value in extended.items()):
+                    continue
+                fits.append(Candidate(ident, rank, extended))
+            domains.append(fits)
+        for assignment, bound in Matcher(domains, order, holds, binding).solutions():
             fitting = list(self._complete(network, bound))
             if fitting:
-                return {(s.id or str(i)): assignment[i] for i, s in enumerate(subtasks)}, fitting
+                return {(s.id or str(i)): assignment[i].ident for i, s in enumerate(subtasks)}, fitting
         return None
 
-    def _assignments(self, subtasks: Sequence[ast.Subtask], before: dict[int, set[int]], ids: list[int],
-                     binding: dict[str, str], chosen: dict[int, int]
-                     ) -> Iterator[tuple[dict[int, int], dict[str, str]]]:
-        """Every way to give ids[len(chosen):], in order, to distinct subtasks whose predecessors are
-        given already, with consistent arguments; `chosen` maps subtask index to plan id."""
-        if len(chosen) == len(ids):
-            yield dict(chosen), binding
-            return
-        step = self.steps[ids[len(chosen)]]
-        for index, wanted in enumerate(subtasks):
-            if index in chosen or not before[index] <= chosen.keys():
-                continue
-            if step.name.text != wanted.task or len(step.args) != len(wanted.args):
-                continue
-            extended = _unify(wanted.args, step.args, binding)
-            if extended is None:
-                continue
-            chosen[index] = step.id
-            yield from self._assignments(subtasks, before, ids, extended, chosen)
-            del chosen[index]
+    def _decided(self, constraints: pddl.Formula | None) -> Holds:
+        """Whether the conjuncts of `constraints` whose variables a binding gives all hold (the others
+        wait for the binding that gives theirs)."""
+        parts = [] if constraints is None else (
+            list(constraints.parts) if isinstance(constraints, pddl.And) else [constraints])
+        needs = [(part, {v.name for v in part.walk() if isinstance(v, pddl.Variable)}
+                  | ({part.variable.name} if isinstance(part, ast.SortOf) else set())) for part in parts]
+
+        def holds(binding: dict[str, str]) -> bool:
+            return all(self._constraints_hold(part, binding) for part, names in needs if names <= binding.keys())
+        return holds
 
     def _complete(self, network: _Network, binding: dict[str, str]) -> Iterator[dict[str, str]]:
         grounder = self.htn.task.grounder
@@ -341,12 +389,32 @@ class _Verifier:
     # order and preconditions
 
     def below(self, ident: int) -> list[int]:
-        """Positions in the primitive plan of the steps `ident` decomposes into."""
-        if ident in self.position:
-            return [self.position[ident]]
-        out: list[int] = []
-        for child in self.matched.get(ident, {}).values():
-            out.extend(self.below(child))
+        """Positions in the primitive plan of the steps `ident` decomposes into (walked iteratively, and
+        once per task for the whole plan: a decomposition may be thousands of tasks deep)."""
+        if self._below is None:
+            self._below = self._all_below()
+        return self._below.get(ident, [])
+
+    def _all_below(self) -> dict[int, list[int]]:
+        """`below` of every task, children before parents."""
+        out: dict[int, list[int]] = {ident: [at] for ident, at in self.position.items()}
+        order: list[int] = []
+        visited: set[int] = set()
+        for top in self.matched:
+            stack = [(top, False)]
+            while stack:  # a post-order by an explicit stack: (task, whether its children are done)
+                ident, done = stack.pop()
+                if done:
+                    order.append(ident)
+                elif ident not in visited and ident not in out:
+                    visited.add(ident)
+                    stack.append((ident, True))
+                    stack.extend((c, False) for c in self.matched.get(ident, {}).values())
+        for ident in order:
+            positions: list[int] = []
+            for child in self.matched.get(ident, {}).values():
+                positions.extend(out.get(child, ()))
+            out[ident] = positions
         return out
 
     def networks(self) -> Iterator[tuple[int, ast.TaskNetwork, Span]]:

@@ -29,6 +29,7 @@ from pddltools.lsp.pddl_index import build_table, use_at, uses, word_span
 from pddltools.lsp.recovery import blank
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast as pddl
+from pddltools.reading import read_input
 
 HKind = Literal["task", "method", "id"]
 _WORD = re.compile(r"[^\s()]*\Z")
@@ -101,7 +102,7 @@ def domain_of(workspace: Workspace, doc: Document) -> ast.HTNDomain | None:
         node = parsed(other).node
     else:
         try:
-            node = _parse(decode_source(found.read_bytes(), str(found))).node
+            node = _parse(decode_source(read_input(found), str(found))).node
         except (OSError, Error):
             return None
     return node if isinstance(node, ast.HTNDomain) else None

@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic, Source, Span, error
-from pddltools.lsp.recovery import Parsed, Section, parse_document, sections
+from pddltools.lsp.recovery import Parsed, Section, parse_document, sections, syntax_errors
 from pddltools.pddl import ast
 from pddltools.pddl.language import LANGUAGE
 from pddltools.tree import Tree, collection_paused, shift_span, shift_spans
@@ -98,7 +98,18 @@ class SectionCache:
                 result = _parse(source, self)
             except RecursionError:
                 result = None
-        return result if result is not None else parse_document(source)
+        if result is None:
+            return parse_document(source)
+        if result.syntax:
+            # Parsed section by section, a broken section is explained out of its context: a ')' that
+            # closes (define ...) early is blamed where the section ends, a '(' closed in the next
+            # section is called unclosed. The errors shown are those of a fresh parse of the whole
+            # text (what `pddltools check` says); the sections still give the AST of the rest.
+            whole = syntax_errors(source)
+            if whole is None:
+                return parse_document(source)
+            result = replace(result, syntax=tuple(sorted(whole, key=lambda d: d.span.start if d.span else -1)))
+        return result
 
     def release(self) -> None:
         """Free the sections of earlier versions. Freeing the tens of thousands of nodes a keystroke

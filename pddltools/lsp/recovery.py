@@ -110,14 +110,26 @@ def parse_document(source: Source, max_rounds: int = 12) -> Parsed:
         try:
             node = parse(attempt, warnings=warnings)
         except ParseError as exc:
+            # what the cut text gets wrong only steers the next cut: the errors reported are the whole
+            # text's, as `pddltools check` reports them
             errors = [d for d in exc.diagnostics if d.span is not None and d.span.start < len(text)]
-            known = {(d.code, d.span.start if d.span else -1) for d in syntax}
-            syntax += [d for d in errors if (d.code, d.span.start if d.span else -1) not in known]
             continue
         except RecursionError:
             break
         return Parsed(node, _by_place(syntax), _by_place(warnings), tuple(sorted(cut, key=lambda s: s.start)))
     return Parsed(None, _by_place(syntax), ())
+
+
+def syntax_errors(source: Source) -> tuple[Diagnostic, ...] | None:
+    """The syntax errors a fresh parse of the whole text reports (those of `pddltools check`), or None
+    when it parses."""
+    try:
+        parse(source)
+    except ParseError as exc:
+        return tuple(exc.diagnostics)
+    except RecursionError:
+        return None
+    return None
 
 
 def _inside(diagnostic: Diagnostic, section: Section) -> bool:

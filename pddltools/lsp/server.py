@@ -23,6 +23,7 @@ from pddltools import __version__
 from pddltools.lsp import hddl_index
 from pddltools.lsp.completion import complete
 from pddltools.lsp.diagnostics import publishable
+from pddltools.lsp.framing import serve_stdio
 from pddltools.lsp.navigation import (
     hover_text,
     name_at,
@@ -280,5 +281,5 @@ def formatting(ls: PDDLServer, params: lsp.DocumentFormattingParams) -> list[lsp
 
 
 def main() -> int:
-    server.start_io()
+    serve_stdio(server)  # pygls' start_io, with every frame checked (lsp/framing.py)
     return 0

@@ -25,6 +25,7 @@ from pddltools.lsp.recovery import Parsed, parse_document
 from pddltools.pddl import ast
 from pddltools.rddl import ast as rast
 from pddltools.rddl.parser import parse as parse_rddl
+from pddltools.reading import read_input
 
 Language = Literal["pddl", "rddl", "hddl"]
 _MAX_CANDIDATES = 200  # files of a folder read for their header, at most
@@ -239,7 +240,7 @@ class Workspace:
             if cached is not None and cached.key == key:
                 return cached.value
         try:
-            source = decode_source(path.read_bytes(), str(path))
+            source = decode_source(read_input(path), str(path))
         except (OSError, Error):
             return None
         value = parse_document(source) if language == "pddl" else parse_rddl_text(source)

@@ -55,7 +55,7 @@ def _message(text: str) -> str:
 @lru_cache(maxsize=4096)
 def parse_number(text: str) -> int | Fraction:
     """The exact value of a NUMBER literal; `NumberOutOfRange` past the bound."""
-    if text.isdigit() or (text[:1] == "-" and text[1:].isdigit()):  # integers stay int, signed ones too
+    if text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())):  # ints stay int
         if len(text.lstrip("-")) > MAX_DIGITS:
             raise NumberOutOfRange(_message(text))
         return int(text)
@@ -69,6 +69,34 @@ def parse_number(text: str) -> int | Fraction:
         return Fraction(int(whole + fraction), 10 ** len(fraction))
     check_size(text)
     return Fraction(text)
+
+
+# What a user may write for a number outside PDDL text (a command-line option): a decimal with an
+# optional exponent, or a ratio of whole numbers; ASCII only (not `1_000`, not Arabic-Indic digits).
+_WRITTEN = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|[+-]?\d+/\d+", re.IGNORECASE | re.ASCII)
+
+
+def read_number(text: str) -> int | Fraction:
+    """The exact value of a number a user wrote (an option's value), within the bound of every number
+    pddltools reads; `NumberOutOfRange` past it, `ValueError` for text that is not such a number."""
+    text = text.strip()
+    if _WRITTEN.fullmatch(text) is None:
+        raise ValueError(f"{text!r} is not a number")
+    check_size(text)
+    if "/" in text:
+        numerator, denominator = text.split("/")
+        if int(denominator) == 0:
+            raise ValueError(f"{text!r} divides by zero")
+        return Fraction(int(numerator), int(denominator))
+    return parse_number(text.removeprefix("+"))
+
+
+def read_whole(text: str, digits: int) -> int | None:
+    """A whole number of at most `digits` ASCII digits (an id), or None: `²` is a digit to
+    `str.isdigit` but not to `int`, and 5,000 digits pass `int` only to fail when printed."""
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
 
 
 def format_number(value: int | Fraction | float) -> str:

@@ -169,13 +169,14 @@ def read_rddl_source(path: str | Path, warnings: list[Diagnostic] | None = None)
     """Read an RDDL file. Text that is not UTF-8 but has no NUL byte is read as Windows-1252 (older
     IPPC files have accented names in comments), with a warning appended to `warnings`."""
     from pddltools.diagnostics import read_source
+    from pddltools.reading import read_input
 
     try:
         return read_source(path)
     except InputError as exc:
         if not exc.diagnostics or "not UTF-8" not in exc.diagnostics[0].message:
             raise
-        data = Path(path).read_bytes()
+        data = read_input(path)
         source = Source(data.decode("cp1252", errors="replace"), str(path))
         if warnings is not None:
             first = exc.diagnostics[0]

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pddltools.cli_options import LARGEST, number_option
 from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
@@ -40,12 +41,14 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     serve = commands.add_parser("serve")
     serve.add_argument("folders", nargs="+", metavar="FOLDER")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
-    serve.add_argument("--port", type=int, default=2323, help="0 picks a free port (printed)")
+    serve.add_argument("--port", type=number_option("the port", whole=True, low=0, high=65535),
+                       default=2323, help="0 picks a free port (printed)")
     serve.add_argument("--rounds", type=_positive, default=30)
-    serve.add_argument("--timeout", type=float, default=1080.0, help="seconds per session (default 1080)")
-    serve.add_argument("--seed", type=int, default=0)
+    serve.add_argument("--timeout", type=number_option("the timeout", above=0, high=LARGEST),
+                       default=1080.0, help="seconds per session (default 1080)")
+    serve.add_argument("--seed", type=number_option("the seed", whole=True, low=-LARGEST, high=LARGEST), default=0)
     serve.add_argument("--log", default="rddlsim-results.jsonl", help="results log (JSON lines, appended)")
-    serve.add_argument("--stall", type=float, default=30.0,
+    serve.add_argument("--stall", type=number_option("the stall time", above=0, high=LARGEST), default=30.0,
                        help="seconds a half-sent message may wait for its rest (default 30)")
     serve.add_argument("--max-message", type=_positive, default=1 << 20, help="bytes (default 1 MiB)")
     serve.add_argument("--format", choices=FORMATS, default="text")
@@ -53,7 +56,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
     client = commands.add_parser("client")
     client.add_argument("host", metavar="HOST")
-    client.add_argument("port", metavar="PORT", type=int)
+    client.add_argument("port", metavar="PORT", type=number_option("the port", whole=True, low=1, high=65535))
     client.add_argument("instance", metavar="INSTANCE", help="the instance name to ask for")
     _policy_options(client)
     client.add_argument("--name", default="pddltools", help="the client name the server logs")
@@ -68,21 +71,17 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
                        help="RDDL files or folders to run missing baselines on (default: the served folders "
                             "the log names)")
     score.add_argument("--baseline-rounds", type=_positive, default=30)
-    score.add_argument("--seed", type=int, default=0)
+    score.add_argument("--seed", type=number_option("the seed", whole=True, low=-LARGEST, high=LARGEST), default=0)
     score.add_argument("--format", choices=FORMATS, default="text")
     score.set_defaults(func=run_score)
 
 
 def _policy_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--policy", default="random", help="random, noop or MODULE:CLASS (default random)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=number_option("the seed", whole=True, low=-LARGEST, high=LARGEST), default=0)
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive number, not {text}")
-    return value
+_positive = number_option("the count", whole=True, low=1, high=LARGEST)
 
 
 #: A file a command read, as the envelope's `placed` takes it: path and kind.

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pddltools.diagnostics import Error, InputError, error
+from pddltools.reading import read_input_text
 
 BASELINES = ("random", "noop")
 
@@ -64,9 +65,9 @@ class ClientScore:
 
 def read_records(path: str | Path) -> list[dict[str, Any]]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LogError([error("E001", f"cannot read results log {path}: {exc}")]) from None
+        text = read_input_text(path, f"results log {path}")
+    except InputError as exc:
+        raise LogError(exc.diagnostics) from None
     records = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():

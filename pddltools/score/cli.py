@@ -19,10 +19,12 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from pddltools.cli_options import LARGEST, number_option
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
 from pddltools.envelope import envelope, file_entry, print_json
 from pddltools.exit_codes import ExitCode
+from pddltools.reading import read_input
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
 from pddltools.score.pairs import Pair, find_pairs, read_pair_list
@@ -69,7 +71,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run.add_argument("--dck", metavar="FOLDER",
                      help="learning track: run each planner with this knowledge folder (config dck) and with an "
                           "empty one (config baseline)")
-    run.add_argument("--jobs", type=int, default=None, help="runs at a time (default: one per core)")
+    run.add_argument("--jobs", type=number_option("the jobs", whole=True, low=1, high=4096),
+                     default=None, help="runs at a time (default: one per core)")
     run.add_argument("--dask", metavar="ADDRESS", help="run on the Dask scheduler at ADDRESS instead of locally")
     run.add_argument("--resume", action="store_true", help="skip the runs the database already holds")
     run.add_argument("--overwrite", "--force", action="store_true",
@@ -88,7 +91,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     lrn.add_argument("--seeds", default="1-10", help="generator seeds, e.g. 1-30 or 1,5,9 (default 1-10)")
     lrn.add_argument("--training", metavar="FOLDER", help="an existing training set instead of --generator")
     lrn.add_argument("--out", required=True, help="folder for the training set and knowledge folders")
-    lrn.add_argument("--reproduce", type=int, default=1, metavar="N",
+    lrn.add_argument("--reproduce", type=number_option("the reproductions", whole=True, low=0, high=1000),
+                     default=1, metavar="N",
                      help="re-run the frozen learner N times and compare hashes (default 1; 0 skips)")
     lrn.add_argument("--db", required=True, help="the results database")
     _limit_options(lrn)
@@ -109,11 +113,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     se = sub.add_parser("select")
     se.add_argument("results", help="a results database or a JSON-lines file of runs on the candidates "
                     "(- for standard input)")
-    se.add_argument("--size", type=int, default=20, help="instances per domain (default 20)")
-    se.add_argument("--min-solved", type=int, default=10, help="fewer solved than this: resize (default 10)")
-    se.add_argument("--trivial-time", type=float, default=5.0,
+    se.add_argument("--size", type=number_option("the size", whole=True, low=1, high=LARGEST),
+                    default=20, help="instances per domain (default 20)")
+    se.add_argument("--min-solved", type=number_option("the minimum solved", whole=True, low=0, high=LARGEST),
+                    default=10, help="fewer solved than this: resize (default 10)")
+    se.add_argument("--trivial-time", type=number_option("the trivial time", low=0, high=LARGEST), default=5.0,
                     help="solved by every planner within this many seconds: trivial (default 5)")
-    se.add_argument("--max-trivial-fraction", type=float, default=0.5,
+    se.add_argument("--max-trivial-fraction", type=number_option("the fraction", low=0, high=1), default=0.5,
                     help="more trivial candidates than this fraction: resize (default 0.5)")
     se.add_argument("--no-validate", action="store_true")
     se.add_argument("--format", choices=("text", "json"), default="text")
@@ -133,9 +139,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _limit_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limits", choices=sorted(TRACK_LIMITS), default="ipc2008",
                    help="the rules' defaults: ipc2008 30 min, 2 GB; ipc2011-learning 15 min, 4 GB")
-    p.add_argument("--wall", type=float, help="wall-clock seconds per run")
-    p.add_argument("--cpu", type=float, help="CPU seconds per run (all processes of the run together)")
-    p.add_argument("--memory", type=float, help="MB per run (all processes together)")
+    p.add_argument("--wall", type=number_option("the wall-clock limit", above=0, high=LARGEST),
+                   help="wall-clock seconds per run")
+    p.add_argument("--cpu", type=number_option("the CPU limit", above=0, high=LARGEST),
+                   help="CPU seconds per run (all processes of the run together)")
+    p.add_argument("--memory", type=number_option("the memory limit", above=0, high=LARGEST),
+                   help="MB per run (all processes together)")
     p.add_argument("--no-address-limit", action="store_true",
                    help="do not also cap each process's address space at the memory limit (for the JVM, Go)")
 
@@ -190,8 +199,7 @@ def _load(args: argparse.Namespace) -> list[Run]:
     if args.results == "-":  # piped from `pddltools run --format json`
         return load_text(sys.stdin.read(), "<stdin>", Path.cwd(), _checker(args.no_validate))
     path = Path(args.results)
-    if not path.is_file():
-        raise InputError([error("S040", f"cannot read {path}: no such file")])
+    read_input(path, code="S040", limit=16, truncate=True)  # a missing file, a folder, a device: S040
     return load_runs(path, None if is_database(path) else _checker(args.no_validate))
 
 

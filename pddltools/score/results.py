@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pddltools.diagnostics import Error, InputError, Source, Span, error
+from pddltools.reading import read_input, read_input_text
 from pddltools.score.store import STATUSES, Run, Store, domain_name, sha256_bytes, sha256_file
 from pddltools.score.validation import PlanChecker, count_actions
 
@@ -35,19 +36,16 @@ def is_database(path: Path) -> bool:
 def load_runs(path: str | Path, checker: PlanChecker | None) -> list[Run]:
     """The runs in a database (validated when they were run) or a JSON-lines file (validated now)."""
     file = Path(path)
-    if not file.is_file():
-        raise InputError([error("S040", f"cannot read {file}: no such file")])
-    if is_database(file):
+    # refuses a folder, a device or a missing file before anything else opens it
+    head = read_input(file, code="S040", limit=16, truncate=True)
+    if head == b"SQLite format 3\x00":
         with Store.open(file) as store:
             return store.runs()
     return load_jsonl(file, checker)
 
 
 def load_jsonl(file: Path, checker: PlanChecker | None) -> list[Run]:
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError([error("S040", f"cannot read {file}: {exc}")]) from None
+    text = read_input_text(file, code="S040")
     return load_text(text, str(file), file.parent, checker)
 
 
@@ -109,11 +107,8 @@ def _run(item: Any, base: Path, span: Span, checker: PlanChecker | None, which: 
     reason = str(item.get("reason") or "")
     if item["plan"] is not None:
         plan_path = base / str(item["plan"])
-        try:
-            plan_text = plan_path.read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
-            raise InputError([error("S044", f"{which}cannot read the plan file {plan_path}: "
-                                            f"{exc.strerror or exc}", span)]) from None
+        plan_text = read_input_text(plan_path, f"{which}the plan file {plan_path}", code="S044", span=span,
+                                    errors="replace")
     if status == "solved":
         if plan_text is None:
             status, reason = "invalid-plan", reason or "solved, but no plan given"

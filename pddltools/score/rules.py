@@ -21,9 +21,10 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pddltools.diagnostics import InputError
+from pddltools.reading import read_input_text
 from pddltools.score.store import Run
 from pddltools.score.validation import count_actions
 
@@ -44,8 +45,8 @@ _METRIC = re.compile(r"\(\s*:metric\s+(minimize|maximize)\b", re.IGNORECASE)
 def metric_direction(problem_path: str) -> str:
     """The problem's metric direction, read from its text (comments removed); `minimize` without one."""
     try:
-        text = Path(problem_path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_input_text(problem_path, errors="replace")
+    except InputError:
         return "minimize"
     match = _METRIC.search(re.sub(r";[^\n]*", "", text))
     return match.group(1).lower() if match else "minimize"

@@ -26,6 +26,7 @@ from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, re
 from pddltools.domain_finder import task_arguments
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of, worst
+from pddltools.pddl.exact_numbers import NumberOutOfRange, read_number
 
 if TYPE_CHECKING:
     from pddltools.hddl.verify import HTNTask
@@ -59,9 +60,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def positive_number(what: str) -> Callable[[str], Fraction]:
     def parse(text: str) -> Fraction:
         try:
-            value = Fraction(text)
-        except (ValueError, ZeroDivisionError):
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+            value = Fraction(read_number(text))
+        except NumberOutOfRange as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number (a decimal: 0.01, 1e-3)") from None
         if value <= 0:
             raise argparse.ArgumentTypeError(f"{what} must be positive")
         return value

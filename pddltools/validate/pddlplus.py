@@ -56,6 +56,9 @@ if TYPE_CHECKING:
 
 _UNKNOWN: Any = object()  # not looked up yet (None is a finding)
 CASCADE_LIMIT = 1000  # rounds of events at one time before they are said to loop
+#: The most `--delta` steps one plan is approximated with (about 10 s): a smaller step over a long plan is
+#: refused at once, saying how many steps it would take, rather than run for minutes without a word.
+MAX_DELTA_STEPS = 100_000
 
 
 class Failure(SemanticsError):
@@ -124,6 +127,7 @@ class _World:
                                                              list[tuple[Linear, int, int]]] | None] = {}
         self.delta = delta
         self.approximated = False
+        self.delta_steps = 0  # taken so far, against MAX_DELTA_STEPS
         self.recorder = recorder
         # the states a plan goes through, kept only for trajectory constraints (None without)
         self.trajectory: list[tuple[Number, State]] | None = [] if any(True for _ in task.constraints()) else None
@@ -261,6 +265,7 @@ class _World:
                 motion, self.approximated = None, True  # this stretch only: later ones may be exact again
             if motion is None:
                 assert self.delta is not None
+                self._budget(now, horizon)
                 step = min(self.delta * self.scale, horizon)
                 later = euler(self.ev, state, moving, Fraction(step) / self.scale)
                 if self.in_place:
@@ -288,6 +293,18 @@ class _World:
             self._blame(moving)
             now, forced, tries = now + at, None, 0
             state = self.settle(state, now)
+
+    def _budget(self, now: Number, horizon: Number) -> None:
+        """Count one `--delta` step; refuse the stretch at once when it would take the plan's steps past
+        MAX_DELTA_STEPS."""
+        assert self.delta is not None
+        needed = -(-Fraction(horizon) // (self.delta * self.scale))  # ceiling
+        if self.delta_steps + needed > MAX_DELTA_STEPS:
+            raise Failure("unsupported", f"from time {exact(self.real(now))}: --delta {exact(self.delta)} "
+                          f"needs {needed:,} steps to reach time {exact(self.real(now + horizon))}, more than "
+                          f"the {MAX_DELTA_STEPS:,} pddltools takes for one plan; give a larger step",
+                          self.real(now))
+        self.delta_steps += 1
 
     def _general(self, state: State, moving: list[Flow], running: list[Ground], horizon: Number, forced: bool
                  ) -> tuple[Callable[[Number], State], tuple[Number, list[Ground], list[Ground]] | None]:
