@@ -1360,6 +1360,20 @@ _ENTRIES: tuple[Code, ...] = (
           is not there (no such file) or cannot be read. A missing plan is an error, never a silent score
           of 0: the scorer cannot tell a lost file from an invalid plan.""",
           _run_line(problem="p99.pddl"), _SCORE, "Keep the results file beside the tasks it names, or fix the path."),
+    _code("S045", E, SCORE, "reference costs that cannot be read",
+          """score --reference COSTS.TSV reads PROBLEM<TAB>COST lines: each problem's best known or optimal
+          cost, or its cost bound (# comments, blank lines and a `problem<TAB>cost` header are skipped).
+          The file does not exist, a line lacks a field, a cost is not a number of at least 0, or a
+          problem is given twice with different costs; the line is pointed at.""",
+          (*_run_line(), ("costs.tsv", "problem.pddl\tcheap\n")),
+          ("score", "results.jsonl", "--rules", "ipc2023-sat", "--reference", "costs.tsv"),
+          "Give each problem's cost as a number: problem.pddl<TAB>12."),
+    _code("S046", E, SCORE, "a cost bound missing for the bounded-cost track",
+          """ipc2018-bounded counts a plan only if it stays within its problem's cost bound, read from
+          --reference; a solved problem has none there (or --reference was not given). Exit code 2.""",
+          (*_run_line(plan="plan.txt"), ("plan.txt", "(drive t1 a b)\n")),
+          ("score", "results.jsonl", "--rules", "ipc2018-bounded"),
+          "Pass --reference with a PROBLEM<TAB>BOUND line for every problem."),
     _code("S050", E, SCORE, "a malformed command template",
           """A --learner or --generator template names a field that does not exist or is malformed
           ({seed}, {problem}, {domain}, {training} and {dck} are the fields).""",

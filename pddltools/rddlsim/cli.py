@@ -70,6 +70,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     score.add_argument("--rddl", nargs="*", default=None, metavar="PATH",
                        help="RDDL files or folders to run missing baselines on (default: the served folders "
                             "the log names)")
+    score.add_argument("--rules", choices=("ippc2011", "ippc2014", "ippc2023"), default="ippc2023",
+                       help="the competition's rules: ippc2011 and ippc2014 take RDDLSim's random policy as the "
+                            "random baseline, ippc2023 pyRDDLGym's random agent (default ippc2023)")
     score.add_argument("--baseline-rounds", type=_positive, default=30)
     score.add_argument("--seed", type=number_option("the seed", whole=True, low=-LARGEST, high=LARGEST), default=0)
     score.add_argument("--format", choices=FORMATS, default="text")
@@ -77,7 +80,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def _policy_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--policy", default="random", help="random, noop or MODULE:CLASS (default random)")
+    parser.add_argument("--policy", default="random",
+                        help="random (pyRDDLGym's random agent), rddlsim-random (RDDLSim's), noop or "
+                             "MODULE:CLASS (default random)")
     parser.add_argument("--seed", type=number_option("the seed", whole=True, low=-LARGEST, high=LARGEST), default=0)
 
 
@@ -266,13 +271,13 @@ def run_score(args: argparse.Namespace) -> int:
         if paths is None:
             paths = sorted({p for r in records for p in str(r.get("folder", "")).split(",") if p})
         baseline = simulated_baselines(paths, args.baseline_rounds, args.seed) if paths else None
-        clients, baselines = score(records, baseline)
+        clients, baselines = score(records, baseline, args.rules)
     except Error as exc:
         return _failure(exc, args.format, command, files)
     if args.format == "json":
         print_json(envelope(command, _entries(files, []), {
             "files": 1, "clients": len(clients), "instances": len({i.instance for c in clients for i in c.instances})},
-            clients=[c.to_json() for c in clients], baselines=baselines))
+            rules=args.rules, clients=[c.to_json() for c in clients], baselines=baselines))
         return ExitCode.OK
     for client in clients:
         print(f"client {client.client}")
