@@ -90,7 +90,7 @@ def run_check(args: argparse.Namespace) -> int:
         for block, report in zip(blocks, reports, strict=True):
             if args.each is not None:
                 out.print(f"[bold reverse] {escape(block.title())} [/]")
-            render_report(report, out, verbose=args.verbose)
+            render_report(report, out, verbose=args.verbose, compact=args.each is not None and not args.verbose)
             if args.each is not None:
                 out.print()
     if any(r.unreadable for r in reports):
@@ -181,7 +181,9 @@ def _ambiguity(found: Resolution) -> Diagnostic:
     return Diagnostic("W300", Severity.WARNING, found.ambiguity(), span)
 
 
-def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -> None:
+def render_report(report: CheckReport, out: Console, *, verbose: bool = False, compact: bool = False) -> None:
+    """The findings by file and severity, then the features used and the track verdicts: each of those in
+    full, or (`compact`, for `check --each` over many domains) on one line each."""
     by_file: dict[str | None, list[Diagnostic]] = {}
     for finding in report.findings:
         if finding.severity is Severity.INFO and not verbose:
@@ -200,7 +202,9 @@ def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -
                 out.print(f"[bold]{len(group)} {_HEADINGS[severity] if len(group) != 1 else severity.value}[/]")
                 render_rich(group, out)
         out.print()
-    if report.features is not None:
+    if compact:
+        _render_compact(report, out)
+    elif report.features is not None:
         uses = report.features.uses
         if uses:
             out.print("[bold]Features used[/]")
@@ -211,7 +215,7 @@ def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -
             out.print("[bold]Features used[/]: STRIPS only")
         if report.numeric_fragment is not None:
             out.print(f"[bold]Numeric fragment[/]: {_FRAGMENT_TEXT[report.numeric_fragment]}")
-    if report.tracks:
+    if report.tracks and not compact:
         out.print("[bold]Tracks[/]")
         width = max(len(t) for t in report.tracks)
         for tid, verdict in report.tracks.items():
@@ -223,5 +227,21 @@ def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -
                 out.print(f"  {'':<{width}}  [dim]{escape(command)}[/]")
     counts = (len(report.errors), len(report.warnings), len(report.infos))
     hidden = "" if verbose or not counts[2] else " (shown with --verbose)"
+    if compact:
+        hidden = " (--verbose shows them, the features' places and every track)" if counts[2] else ""
     out.print(f"{wording.count(counts[0], 'error')}, {wording.count(counts[1], 'warning')}, "
               f"{counts[2]} informative{hidden}")
+
+
+def _render_compact(report: CheckReport, out: Console) -> None:
+    """Features and tracks in two lines: the tracks the task fits counted, the others named with their
+    verdict."""
+    if report.features is not None:
+        names = [use.feature.value for use in report.features.uses]
+        out.print(f"[bold]Features[/]: {escape(', '.join(names)) if names else 'STRIPS only'}")
+    if not report.tracks:
+        return
+    fitting = sum(1 for v in report.tracks.values() if v.fit is Fit.FITS)
+    others = ", ".join(f"{tid} [{_FIT_STYLE[v.fit]}]{v.fit.value}[/]" for tid, v in report.tracks.items()
+                       if v.fit is not Fit.FITS)
+    out.print(f"[bold]Tracks[/]: fits {fitting} of {len(report.tracks)}" + (f"; {others}" if others else ""))
