@@ -17,14 +17,14 @@ from pddltools.check.numeric import Fragment, numeric_fragment
 from pddltools.check.pddlplus import check_pddlplus
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
-from pddltools.check.tracks import Verdict, verdicts, with_errors
+from pddltools.check.tracks import Fit, Verdict, verdicts, with_errors
 from pddltools.diagnostics import Diagnostic, Error, InputError, Severity, Source, Span, read_source
 from pddltools.domain_finder import domain_name_span
 from pddltools.hddl.files import parse_either
 from pddltools.pddl import ast
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CheckReport:
     files: tuple[str, ...]
     findings: tuple[Diagnostic, ...]
@@ -48,6 +48,21 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         return not self.errors and not self.unreadable
+
+    def __str__(self) -> str:
+        """One line: the files, the findings counted, the tracks the task fits."""
+        named = Path(self.files[0]).name if self.files else "nothing"
+        if len(self.files) > 1:
+            named += f" + {len(self.files) - 1} problem{'s' * (len(self.files) > 2)}"
+        counts = self.summary()
+        line = f"{named}: {counts['errors']} errors, {counts['warnings']} warnings, {counts['infos']} informative"
+        if self.tracks:
+            fitting = sum(1 for v in self.tracks.values() if v.fit is Fit.FITS)
+            line += f"; fits {fitting} of {len(self.tracks)} tracks"
+        return line
+
+    def __repr__(self) -> str:
+        return f"<CheckReport {self}>"
 
     def compile_files(self) -> tuple[str, str]:
         return (self.files[0] if self.files else "DOMAIN", self.files[1] if len(self.files) > 1 else "PROBLEM")

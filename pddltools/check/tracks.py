@@ -166,7 +166,7 @@ class Fit(StrEnum):
     INVALID = "invalid"  # the task has errors: whatever its language, no planner can be given it as it is
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Verdict:
     track: Track
     fit: Fit
@@ -177,6 +177,12 @@ class Verdict:
     errors: int = 0  # invalid: how many errors the task has
     language: Fit | None = None  # invalid: what the verdict on its features alone would be
     maximises: bool = False  # unfit: a metric is maximised, and the track minimises only
+
+    def __str__(self) -> str:
+        return f"{self.track.id}: {self.fit.value} ({self.explain()})"
+
+    def __repr__(self) -> str:
+        return f"<Verdict {self}>"
 
     def compile_command(self, domain: str = "DOMAIN", problem: str = "PROBLEM") -> str | None:
         """The `pddltools compile` call that makes the task fit (or fit a core-only planner)."""
