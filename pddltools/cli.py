@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from pddltools.diagnostics import Diagnostic
-    from pddltools.hddl import ast as hddl
-    from pddltools.pddl import ast
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
@@ -234,38 +232,6 @@ def pddl_files(paths: Sequence[str], suffixes: Sequence[str] = (".pddl",)) -> It
             yield path
 
 
-def summary(node: ast.Domain | ast.Problem | hddl.HTNDomain | hddl.HTNProblem) -> dict[str, Any]:
-    from pddltools.hddl import ast as hddl
-    from pddltools.pddl import ast
-
-    if isinstance(node, hddl.HTNDomain):  # the PDDL part's counts, and the hierarchy's
-        info = summary(node.domain)
-        info["counts"].update(tasks=len(node.tasks), methods=len(node.methods))
-        return info
-    if isinstance(node, hddl.HTNProblem):
-        info = summary(node.problem)
-        info["counts"]["subtasks"] = len(node.htn.network.subtasks) if node.htn is not None else 0
-        return info
-    if isinstance(node, ast.Domain):
-        counts = {
-            "requirements": len(node.requirements),
-            "types": len(node.types),
-            "constants": len(node.constants),
-            "predicates": len(node.predicates),
-            "functions": len(node.functions),
-            "actions": len(node.actions),
-            "durative_actions": len(node.durative_actions),
-            "derived_predicates": len(node.derived_predicates),
-        }
-        return {"kind": "domain", "name": node.name, "counts": counts}
-    counts = {
-        "objects": len(node.objects),
-        "init": len(node.init),
-        "goal_atoms": sum(1 for n in node.goal.walk() if isinstance(n, ast.Atom)) if node.goal else 0,
-    }
-    return {"kind": "problem", "name": node.name, "domain": node.domain, "counts": counts}
-
-
 def _summary_line(path: Path, info: dict[str, Any]) -> str:
     counts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in info["counts"].items() if v)
     head = f"{info['kind']} {info['name']}"
@@ -282,9 +248,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     statuses: list[ExitCode] = []
     started = time.perf_counter()
-    from pddltools.hddl.files import SUFFIXES
+    from pddltools.dialects import suffixes
 
-    paths = list(pddl_files(args.paths, SUFFIXES))
+    paths = list(pddl_files(args.paths, suffixes()))
     with progress_bar(err) as progress:
         bar = progress.add_task("parsing", total=len(paths))
         for path in paths:
@@ -294,7 +260,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
             progress.advance(bar)
     seconds = time.perf_counter() - started
     if not results:
-        err.print("pddltools parse: no .pddl or .hddl files found in " + ", ".join(args.paths), markup=False)
+        err.print(f"pddltools parse: no {' or '.join(suffixes())} files found in " + ", ".join(args.paths),
+                  markup=False)
         return ExitCode.USAGE
     failed = sum(1 for status in statuses if status is not ExitCode.OK)
     if args.format == "json":
@@ -307,19 +274,19 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def _parse_one(path: Path, fmt: str, out: Console, err: Console) -> tuple[dict[str, Any], ExitCode]:
     """One file's entry of `parse`'s envelope (and its line, or its diagnostics, in text), and its status."""
+    from pddltools import dialects
     from pddltools.diagnostics import Error, InputError, read_source, render_rich
     from pddltools.envelope import file_entry
-    from pddltools.hddl.files import parse_either
 
     warnings: list[Diagnostic] = []
     try:
-        node = parse_either(read_source(path), warnings=warnings)
+        node = dialects.parse(read_source(path), None, warnings)
     except Error as exc:
         if fmt == "text":
             render_rich([*warnings, *exc.diagnostics], err)
         status = ExitCode.USAGE if isinstance(exc, InputError) else ExitCode.FINDINGS
         return file_entry(path, None, [*exc.diagnostics, *warnings], ok=False, name=None), status
-    info = summary(node)
+    info = dialects.summary(node)
     if fmt == "text":
         render_rich(warnings, err)
         out.print(_summary_line(path, info), markup=False)
@@ -393,9 +360,9 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def _canonical(source: Any, warnings: list[Diagnostic]) -> str:
-    from pddltools.hddl.files import parse_either
+    from pddltools import dialects
 
-    return str(parse_either(source, warnings=warnings))
+    return str(dialects.parse(source, None, warnings))
 
 
 def _fmt_json(formatted: list[tuple[Path, str, str]], failures: list[dict[str, Any]], *, written: bool,
@@ -414,9 +381,9 @@ def _fmt_json(formatted: list[tuple[Path, str, str]], failures: list[dict[str, A
 
 
 def _language(path: str | Path) -> str:
-    from pddltools.hddl.files import is_hddl
+    from pddltools import dialects
 
-    return "hddl" if is_hddl(path) else "pddl"
+    return dialects.of_path(path).name
 
 
 def _has_comments(text: str) -> bool:

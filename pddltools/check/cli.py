@@ -21,15 +21,14 @@ from rich.markup import escape
 from pddltools import wording
 from pddltools.check.numeric import Fragment
 from pddltools.check.report import CheckReport, check_files, check_problem_alone, in_file_order
-from pddltools.check.tracks import TRACK_IDS, Fit
+from pddltools.check.tracks import Fit
 from pddltools.cli import pddl_files
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, InputError, Severity, read_source, render_github, render_rich
+from pddltools.dialects import suffixes, track_ids
 from pddltools.domain_finder import DomainFinder, Resolution, domain_name_span
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
-from pddltools.hddl.files import SUFFIXES
-from pddltools.hddl.tracks import HTN_TRACK_IDS
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
 _TITLE_NAMES = 10  # problems named in a block's heading; the JSON's `pairs` lists them all
@@ -51,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "domain and each domain once (for pre-commit)")
     p.add_argument("--domain", dest="force_domain", metavar="FILE",
                    help="with --each: the domain of every problem, instead of the one found for it")
-    p.add_argument("--track", action="append", choices=TRACK_IDS + HTN_TRACK_IDS, metavar="TRACK",
-                   help=f"only these track verdicts (repeatable): {', '.join(TRACK_IDS + HTN_TRACK_IDS)}")
+    p.add_argument("--track", action="append", choices=track_ids(), metavar="TRACK",
+                   help=f"only these track verdicts (repeatable): {', '.join(track_ids())}")
     p.add_argument("--strict", action="store_true",
                    help="a feature used without its requirement is an error, and so is what the language "
                         "forbids but planners read one agreed way (W215-W217)")
@@ -152,7 +151,7 @@ def pair_files(files: Sequence[str], domain: str | None = None) -> list[Block]:
     """Domains, each with the problems among `files` that are its (found by `pddltools.domain_finder`, the
     files given searched first by name; `domain` forces one), and problems whose domain was not found.
     Folders stand for the .pddl files under them."""
-    paths = list(dict.fromkeys(pddl_files(files, SUFFIXES)))
+    paths = list(dict.fromkeys(pddl_files(files, suffixes())))
     finder = DomainFinder(forced=Path(domain) if domain is not None else None, given=paths)
     blocks: dict[str, Block] = {}  # by absolute path: a domain given and found is one block
     unpaired: list[Block] = []

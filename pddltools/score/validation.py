@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pddltools import dialects
 from pddltools.diagnostics import Error, Source, error
-from pddltools.hddl.files import is_hddl
 from pddltools.hddl.verify import HTNTask, verify_plan
 from pddltools.validate import GroundedTask, validate_plan
 
@@ -46,7 +46,7 @@ class Validator:
             task = self._tasks.get(key)
             if task is None:
                 try:
-                    task = (HTNTask.load(domain, problem) if is_hddl(domain)
+                    task = (HTNTask.load(domain, problem) if dialects.of_path(domain).hierarchical
                             else GroundedTask.load(domain, problem))
                 except Error as exc:
                     self._broken[key] = f"{problem} cannot be loaded: " + "; ".join(

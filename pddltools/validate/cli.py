@@ -114,9 +114,9 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.trace and len(plans) != 1:
         stderr_console().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
         return ExitCode.USAGE
-    from pddltools.hddl.files import is_hddl
+    from pddltools import dialects
 
-    htn = is_hddl(domain)  # HTN plans: pddltools/hddl/verify.py
+    htn = dialects.of_path(domain).hierarchical  # HTN plans: pddltools/hddl/verify.py
     if htn and args.trace:
         stderr_console().print("pddltools validate: --trace shows classical plans only, not HTN plans")
         return ExitCode.USAGE
