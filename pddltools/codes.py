@@ -789,6 +789,18 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init)\n  (:goal (done)))\n"),
            ("plan.txt", "(work)\n")),
           _VALIDATE, "Write it as a timed step: 0.0: (work) [2]."),
+    _code("V020", E, VALIDATE, "a construct the validator does not support: the plan cannot be judged",
+          """The plan uses a construct the validator does not support (for example PDDL+ change that has
+          no closed form, without --delta): the verdict is `error` with reason `unsupported`, never
+          `invalid`, and the exit code is 2. The diagnostic points at the construct. `score` and `run`
+          store such a plan as `unjudged`: shown among the unexplained errors, scored 0, never voiding a
+          domain as an invalid plan does.""",
+          (("domain.pddl", "(define (domain grow)\n  (:requirements :time :numeric-fluents)\n  (:functions (x))\n"
+                           "  (:process grow :parameters () :precondition (and)\n"
+                           "    :effect (increase (x) (* #t (* (x) (x))))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain grow)\n  (:init (= (x) 1))\n  (:goal (>= (x) 1)))\n"),
+           ("plan.txt", "0.5: @PlanEND\n")),
+          _VALIDATE, "Give --delta STEP to approximate the change, or judge the plan with another validator."),
     _code("V010", E, VALIDATE, "derived predicates that cannot be evaluated (not stratified)",
           """The validator evaluates derived predicates stratum by stratum; when they are defined through
           each other's negation (see E304) there is no order, and no plan can be validated against the
