@@ -615,12 +615,26 @@ _ENTRIES: tuple[Code, ...] = (
     # --- checker: functions and the metric -------------------------------------------------------------
     _code("W601", W, CHECK, "function read but never given a value",
           """A numeric function is read (in a precondition, an effect, the metric) but the problem's :init
-          gives it no value, so reading it is undefined and the action can never apply.""",
+          gives it no value and no action assigns one, so reading it is undefined and the action can never
+          apply; an increase or decrease changes a value that is not there. (`total-cost` used only as a
+          cost counter is the exception: see I604.)""",
           (("domain.pddl", "(define (domain d)\n  (:requirements :strips :numeric-fluents)\n  (:predicates (done))\n"
                            "  (:functions (battery))\n"
                            "  (:action a :parameters () :precondition (> (battery) 0) :effect (done)))\n"),
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init)\n  (:goal (done)))\n")),
           _CHECK_PROBLEM, "Initialise the function in :init, e.g. (= (battery) 10)."),
+    _code("I604", INFO, CHECK, "total-cost without an initial value starts at 0",
+          """The problem's :init gives `total-cost` no value, but it is a cost counter: the domain only
+          ever increases it and the metric minimises it. Fast Downward and VAL read it as 0, and so does
+          `pddltools validate` (IPC-2018 agricola and settlers, IPC-2014 tetris are written so); a planner
+          that insists on PDDL's letter finds it undefined. Shown with --verbose.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips :action-costs)\n  (:predicates (done))\n"
+                           "  (:functions (total-cost))\n  (:action a :parameters () :precondition (and)\n"
+                           "    :effect (and (done) (increase (total-cost) 1))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:init)\n  (:goal (done))\n"
+                            "  (:metric minimize (total-cost)))\n")),
+          ("check", "--verbose", "domain.pddl", "problem.pddl"),
+          "Nothing to fix; write (= (total-cost) 0) in :init for planners that read PDDL to the letter."),
     _code("E602", E, CHECK, "metric over an undeclared function",
           """The problem's :metric reads a function the domain does not declare.""",
           (("domain.pddl", "(define (domain d)\n  (:requirements :strips :action-costs)\n  (:predicates (done))\n"
@@ -809,6 +823,18 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init)\n  (:goal (done)))\n"),
            ("plan.txt", "(work)\n")),
           _VALIDATE, "Write it as a timed step: 0.0: (work) [2]."),
+    _code("V020", E, VALIDATE, "a construct the validator does not support: the plan cannot be judged",
+          """The plan uses a construct the validator does not support (for example PDDL+ change that has
+          no closed form, without --delta): the verdict is `error` with reason `unsupported`, never
+          `invalid`, and the exit code is 2. The diagnostic points at the construct. `score` and `run`
+          store such a plan as `unjudged`: shown among the unexplained errors, scored 0, never voiding a
+          domain as an invalid plan does.""",
+          (("domain.pddl", "(define (domain grow)\n  (:requirements :time :numeric-fluents)\n  (:functions (x))\n"
+                           "  (:process grow :parameters () :precondition (and)\n"
+                           "    :effect (increase (x) (* #t (* (x) (x))))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain grow)\n  (:init (= (x) 1))\n  (:goal (>= (x) 1)))\n"),
+           ("plan.txt", "0.5: @PlanEND\n")),
+          _VALIDATE, "Give --delta STEP to approximate the change, or judge the plan with another validator."),
     _code("V010", E, VALIDATE, "derived predicates that cannot be evaluated (not stratified)",
           """The validator evaluates derived predicates stratum by stratum; when they are defined through
           each other's negation (see E304) there is no order, and no plan can be validated against the

@@ -280,7 +280,7 @@ def _run(args: argparse.Namespace) -> int:
                     out.print(f"{run.planner} {run.config} {run.domain}/{run.problem}: {run.status} {run.wall:.2f} s"
                               + (f" ({run.reason})" if run.reason else ""), markup=False)
                 counts[run.status] += 1
-                failed = sum(v for k, v in counts.items() if k in ("crash", "invalid-plan", "memout", "timeout"))
+                failed = sum(v for k, v in counts.items() if k not in ("solved", "unsolved"))
                 progress.update(task, advance=1, solved=counts["solved"], failed=failed)
 
             stored = run_jobs(jobs, store, executor, checker, resume=args.resume, on_run=on_run)

@@ -19,6 +19,14 @@ class PlanVerdict:
     value: float | None  # the metric value; plan cost (or length) when the problem states no metric
     length: int | None
     reason: str = ""
+    #: False when the validator cannot judge the plan (a construct it does not support): the run is
+    #: `unjudged`, not `invalid-plan`, whose verdict voids a domain under some rules
+    judged: bool = True
+
+    @property
+    def status(self) -> str:
+        """The status of a run whose plan got this verdict."""
+        return "solved" if self.valid else "invalid-plan" if self.judged else "unjudged"
 
 
 def count_actions(plan_text: str) -> int:
@@ -68,4 +76,5 @@ class Validator:
         length = report.length
         why = ": ".join(str(part) for part in (report.reason, getattr(report, "message", "")) if part)
         return PlanVerdict(bool(report.valid), None if value is None else float(value),
-                       None if length is None else int(length), "" if report.valid else why)
+                           None if length is None else int(length), "" if report.valid else why,
+                           judged=report.reason != "unsupported")

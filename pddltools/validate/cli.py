@@ -173,12 +173,20 @@ def task_entries(domain: str, problem: str, diagnostics: Sequence[Diagnostic]) -
 
 
 def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
+    """The counts of plans: `invalid` the plans judged not valid, `unjudged` those the validator cannot
+    judge (a construct it does not support), which are neither."""
     valid = sum(1 for r in reports if r.valid)
-    return {"files": 2 + len(reports), "plans": len(reports), "valid": valid, "invalid": len(reports) - valid}
+    unjudged = sum(1 for r in reports if r.reason == UNJUDGED)
+    return {"files": 2 + len(reports), "plans": len(reports), "valid": valid,
+            "invalid": len(reports) - valid - unjudged, "unjudged": unjudged}
+
+
+#: The reason of a plan the validator cannot judge (verdict `error`): exit 2, as for an unreadable input.
+UNJUDGED = "unsupported"
 
 
 def _exit_code(reports: list[PlanReport]) -> int:
-    if any(r.reason == "unreadable" for r in reports):
+    if any(r.reason in ("unreadable", UNJUDGED) for r in reports):
         return ExitCode.USAGE
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FINDINGS
 
@@ -192,6 +200,10 @@ def print_report(console: Console, r: PlanReport) -> None:
         approximated = f"; approximated with --delta {_show(r.delta)}" if r.delta is not None else ""
         console.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
                       f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}{approximated}")
+        return
+    if r.reason == UNJUDGED:
+        console.print(f"[bold]{name}[/bold]: [yellow]error[/yellow] ({r.reason}): {escape(r.message)}")
+        render_rich(r.diagnostics, console)
         return
     if r.diagnostics:
         console.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
@@ -243,7 +255,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             step = f" at step {entry['failed_step']}" if entry.get("failed_step") else ""
             value = f", value {entry['value']}" if entry["valid"] else ""
             console.print(f"line {entry['batch_line']}: {escape(str(entry['plan']))}: {shown}{step}{value}")
-        if entry.get("error") or entry.get("reason") == "unreadable":
+        if entry.get("error") or entry.get("reason") in ("unreadable", UNJUDGED):
             status = ExitCode.USAGE
         elif not entry["valid"]:
             status = worst(status, ExitCode.FINDINGS)

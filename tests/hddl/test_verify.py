@@ -95,7 +95,7 @@ def test_validate_json_is_the_envelope_of_its_schema(capsys: pytest.CaptureFixtu
                  "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     jsonschema.validate(data, schema("validate"), cls=jsonschema.Draft202012Validator)
-    assert data["summary"] == {"files": 4, "plans": 2, "valid": 1, "invalid": 1}
+    assert data["summary"] == {"files": 4, "plans": 2, "valid": 1, "invalid": 1, "unjudged": 0}
     bad = data["files"][3]
     assert bad["ok"] is False and bad["diagnostics"][0]["code"] == "V102" and bad["diagnostics"][0]["line"] == 6
 

@@ -13,8 +13,8 @@ from tests.validate.conftest import OWN
 ADL = OWN / "adl"
 TEMPORAL = OWN / "temporal"
 JSON_FIELDS = {"plan", "valid", "verdict", "value", "length", "cost", "makespan", "failed_step", "line", "action",
-               "reason", "message", "unsatisfied", "advice", "violations", "tolerance", "failed_time", "delta",
-               "diagnostics"}
+               "reason", "message", "unsatisfied", "advice", "violations", "tolerance", "happening_window",
+               "failed_time", "delta", "diagnostics"}
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
