@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
@@ -35,12 +36,14 @@ from pddltools.semantics.continuous import (
     Ground,
     Motion,
     NotPolynomial,
+    Running,
     comparisons,
     euler,
     flows,
     ground_all,
     static_reads,
 )
+from pddltools.semantics.grounding import Binding
 from pddltools.semantics.linear import Drift, Linear, difference, linear, static_functions
 from pddltools.semantics.polynomial import Number as Exact
 from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
@@ -66,6 +69,29 @@ class Failure(SemanticsError):
         self.reason = reason
         self.time = time
         self.culprit = culprit
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Watch:
+    """An invariant watched over time: the `over all` condition of a running durative action, which
+    must hold at every instant of the stretches between happenings, not only at their ends. `test`
+    reads it in a state (exactly, or as VAL's slack allows)."""
+
+    owner: Running
+    formula: ast.Formula
+    binding: Binding
+    test: Callable[[State], bool]
+
+
+class Broken(Failure):
+    """A watched invariant is false at `time` (or, `just_after`, on the stretch just after it)."""
+
+    def __init__(self, watch: Watch, time: Number, state: State, just_after: bool) -> None:
+        when = f"just after time {exact(time)}" if just_after else f"at time {exact(time)}"
+        super().__init__("invariant", f"its over-all condition is broken {when}", time)
+        self.watch = watch
+        self.state = state
+        self.just_after = just_after
 
 
 class _Cause(NamedTuple):
@@ -130,9 +156,29 @@ class _World:
         self.scale = 1  # a tick is 1/scale of the plan's time unit (`_ticks`)
         self.in_place = False  # whether states are changed in place (`apply`, `run`): none is kept
         self.changed_by: dict[tuple[str, ...], _Cause] = {}  # fluent -> the process or event that changed it last
-        self._causes: dict[Ground, _Cause] = {}  # one per process, made once: blamed at every stretch
+        self._causes: dict[Ground | Running, _Cause] = {}  # one per process, made once: blamed at every stretch
         self.running: list[Ground] = []
         self._fired: tuple[Number, set[Ground]] = (-1, set())
+        # set by a temporal plan's loop at each happening: the continuous effects of the durative
+        # actions that run, and their invariants with the comparisons where those can change truth
+        self.durative: list[Flow] = []
+        self.watches: list[Watch] = []
+        self._watched: list[tuple[ast.Comparison, Binding]] = []
+        self._stretch: Number = 0  # the start of the stretch being solved, in the plan's time
+
+    def follow(self, durative: list[Flow], watches: list[Watch]) -> None:
+        """The continuous effects and invariants of the durative actions running from now on."""
+        self.durative = durative
+        if watches != self.watches:
+            self.watches = watches
+            self._watched = [found for w in watches for found in comparisons(self.ev, w.formula, w.binding)]
+
+    def check(self, state: State, at: Number, just_after: bool = False, skip: AbstractSet[int] = frozenset()) -> None:
+        """Raise `Broken` when a watched invariant is false in `state`, at `at` (the plan's time); not
+        those of the steps in `skip` (that end at `at`)."""
+        for watch in self.watches:
+            if watch.owner.step not in skip and not watch.test(state):
+                raise Broken(watch, normal(at), state, just_after)
 
     def _linear_forms(self, initial: State) -> _Forms | None:
         """Every comparison's `left - right` and every process's rates as linear forms (`linear`), made
@@ -177,6 +223,10 @@ class _World:
         if self.in_place:
             return state.advance(effects.deletes, effects.adds, resolve(state, effects))
         return apply(state, effects)
+
+    def ticks(self, time: Fraction) -> int:
+        """A plan time in ticks (`scale` a multiple of its denominator)."""
+        return _ticks(time, self.scale)
 
     def real(self, ticks: Number) -> Number:
         """A time counted in ticks (1/`scale`) as the plan's time: an `int` when whole."""
@@ -235,9 +285,11 @@ class _World:
         forced: list[Ground] | None = None  # the processes that run just after `now`, when not those at it
         tries = 0
         while True:
+            if now != start and self.watches:
+                self.check(state, self.real(now))  # after events or a switch of processes within the stretch
             running = forced if forced is not None else self.active(state)
             self._note_running(now, running, state)
-            if not running and forced is None:
+            if not running and forced is None and not self.durative:
                 return state  # no process runs: nothing changes until the next happening
             moving = self._moving(running, state)
             if not moving and forced is None:
@@ -247,8 +299,12 @@ class _World:
                 return state
             motion: Callable[[Number], State] | None = None
             change = None
+            self._stretch = self.real(now)
             try:
-                linear = self._drift(running, state) if self._linear is not None else None
+                # the linear fast path knows the processes' rates only; a durative action's continuous
+                # effects and the invariants watched over the stretch take the general one
+                general = self.durative or self.watches
+                linear = self._drift(running, state) if self._linear is not None and not general else None
                 if linear is not None:
                     drift, slopes = linear
                     change = self._exact_linear(drift, slopes, running, horizon, forced is not None)
@@ -289,6 +345,11 @@ class _World:
             now, forced, tries = now + at, None, 0
             state = self.settle(state, now)
 
+    def _check_inside(self, state: State, at: Number, at_point: bool = False) -> None:
+        """`check` at a time `at` after the start of the stretch (in the plan's time unit: watched
+        stretches take the general path, which solves in it)."""
+        self.check(state, self._stretch + at, just_after=not at_point)
+
     def _general(self, state: State, moving: list[Flow], running: list[Ground], horizon: Number, forced: bool
                  ) -> tuple[Callable[[Number], State], tuple[Number, list[Ground], list[Ground]] | None]:
         """`Motion` and `_exact` over a stretch of `horizon` ticks, both in the plan's time units: the
@@ -311,9 +372,11 @@ class _World:
 
     def _blame(self, moving: Sequence[Flow]) -> None:
         for flow in moving:
-            cause = self._causes.get(flow.owner)
+            owner = flow.owner
+            cause = self._causes.get(owner)
             if cause is None:
-                cause = self._causes[flow.owner] = _Cause("the process", flow.owner)
+                cause = self._causes[owner] = (_Cause("the process", owner) if isinstance(owner, Ground)
+                                               else _Cause("step", owner, owner.step))
             self.changed_by[flow.fluent] = cause
 
     def _drift(self, running: list[Ground], state: State) -> tuple[Drift, list[tuple[Linear, int, int]]] | None:
@@ -391,7 +454,8 @@ class _World:
         return self._first_change(lambda at: _scan(lines, at, horizon, per), drift.at, running, horizon, forced)
 
     def _moving(self, running: list[Ground], state: State) -> list[Flow]:
-        return [f for p in running for f in self._flows_of(p, state)]
+        found = [f for p in running for f in self._flows_of(p, state)]
+        return found + self.durative if self.durative else found
 
     def _exact(self, motion: Motion, running: list[Ground], horizon: Number,
                forced: bool) -> tuple[Number, list[Ground], list[Ground]] | None:
@@ -405,6 +469,10 @@ class _World:
                 p = motion.difference(c, b)
                 if len(p.c) > 1:  # not constant
                     polys.append(p)
+        for c, b in self._watched:
+            p = motion.difference(c, b)
+            if len(p.c) > 1:
+                polys.append(p)
         if not polys and not forced:
             return None  # no condition can change its truth: nothing to solve
 
@@ -430,12 +498,16 @@ class _World:
             if (forced and not at) or zero:
                 # Fraction(_, 2): a root or `at` may be an int, and int / int is a float
                 inside = where(Fraction(at + (root if root is not None else horizon), 2))
+                if self.watches:  # an invariant is as it is here until the next root
+                    self._check_inside(inside, at)
                 after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
                 if after != running or events:
                     return at, after, events
             if root is None:
                 return None
             point = where(root)
+            if self.watches and root != horizon:  # at the next happening, its own check (the end is open)
+                self._check_inside(point, root, at_point=True)
             if self.active(point) != running or any(self.holds(e, point) for e in self.events):
                 return root, running, []
             at = root
