@@ -495,11 +495,14 @@ class _World:
         while True:
             root, zero = scan(at)
             # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
-            if (forced and not at) or zero:
+            # An invariant is read there whatever: an irrational root is a bracket's far end, where the
+            # comparison is not 0 but VAL's slack still lets it hold.
+            if (forced and not at) or zero or self.watches:
                 # Fraction(_, 2): a root or `at` may be an int, and int / int is a float
                 inside = where(Fraction(at + (root if root is not None else horizon), 2))
                 if self.watches:  # an invariant is as it is here until the next root
                     self._check_inside(inside, at)
+            if (forced and not at) or zero:
                 after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
                 if after != running or events:
                     return at, after, events
