@@ -1,5 +1,7 @@
+; PDDL 2.1 level 4 (the language of COLIN, POPF and OPTIC): a tank fills while a durative action
+; runs, `(increase (level ?t) (* #t (rate ?t)))`, and an `over all` invariant bounds the level.
 (define (domain fill)
-  (:requirements :typing :durative-actions :fluents :continuous-effects)
+  (:requirements :typing :durative-actions :fluents :continuous-effects :duration-inequalities :negative-preconditions)
   (:types tank)
   (:predicates (filling ?t - tank) (full ?t - tank))
   (:functions (level ?t - tank) (capacity ?t - tank) (rate ?t - tank))
