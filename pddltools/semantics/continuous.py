@@ -26,6 +26,16 @@ from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, 
 Happening = ast.Process | ast.Event
 
 
+#: The largest magnitude a double holds (VAL's arithmetic): an approximation past it has diverged.
+DOUBLE_MAX = Fraction(2) ** 1024
+
+
+class Unbounded(SemanticsError):
+    """An approximated fluent grows past any double: the change blows up (as dx/dt = x^2 does)."""
+
+    reason = "unbounded"
+
+
 class NotPolynomial(SemanticsError):
     """The change between two happenings is not a polynomial in time: it needs a step to approximate it."""
 
@@ -259,7 +269,11 @@ def euler(ev: Evaluator, state: State, running: Sequence[Flow], step: Fraction) 
         found = state.values.get(fluent)
         if found is None or isinstance(found, str):
             raise UndefinedValue(show_atom(fluent))
+        value = found + delta
+        if abs(value) >= DOUBLE_MAX:
+            raise Unbounded(f"{show_atom(fluent)} grows past 1.8e308 (the largest double): the change it "
+                            "approximates grows without bound")
         # Rounded to 15 significant digits (what a double holds): exact products of products grow
         # without bound over many steps, and the result is an approximation anyway.
-        values[fluent] = normal(Fraction(f"{float(found + delta):.15g}"))
+        values[fluent] = normal(Fraction(f"{float(value):.15g}"))
     return state.with_changes((), (), values)

@@ -58,7 +58,10 @@ if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
 _UNKNOWN: Any = object()  # not looked up yet (None is a finding)
-CASCADE_LIMIT = 1000  # rounds of events at one time before they are said to loop
+#: Zeno behaviour: this many changes of the world in a row, each sooner after the one before than that
+#: one after its own, the last sooner than `ZENO_SHRINK`th of the first gap (a bouncing ball's halve)
+ZENO_RUN = 20
+ZENO_SHRINK = 1000
 
 
 class Failure(SemanticsError):
@@ -165,6 +168,7 @@ class _World:
         self.watches: list[Watch] = []
         self._watched: list[tuple[ast.Comparison, Binding]] = []
         self._stretch: Number = 0  # the start of the stretch being solved, in the plan's time
+        self._now: Number = 0  # the time `run` has reached, in ticks: where a fault of the change arises
 
     def follow(self, durative: list[Flow], watches: list[Watch]) -> None:
         """The continuous effects and invariants of the durative actions running from now on."""
@@ -251,7 +255,7 @@ class _World:
     def settle(self, state: State, ticks: Number, extra: Sequence[Ground] = ()) -> State:
         """Fire the events that hold in `state` (and `extra`, which hold just after `ticks`), again until
         none does."""
-        firing = [e for e, test in self._event_tests if test(e.binding, state)]
+        firing = self._firing(state, ticks)
         if not firing and not extra:
             return state  # the usual case, before any bookkeeping
         if self._fired[0] != ticks:
@@ -259,9 +263,9 @@ class _World:
         fired = self._fired[1]
         firing = list(dict.fromkeys([*extra, *firing]))
         time = self.real(ticks)
-        for _ in range(CASCADE_LIMIT):
-            if not firing:
-                return state
+        # No cap on the rounds: each fires an event not fired yet at this time (else it loops, below),
+        # so a cascade ends within as many rounds as there are ground events.
+        while firing:
             again = next((e for e in firing if e in fired), None)
             if again is not None:
                 raise Failure("event-loop", f"at time {exact(time)}: the event {again} ({_where(again)}) "
@@ -270,21 +274,56 @@ class _World:
             fired.update(firing)
             merged = Effects()
             for e in firing:
-                own = collect(self.ev, e.schema.effect, e.binding, state)
+                try:
+                    own = collect(self.ev, e.schema.effect, e.binding, state)
+                except SemanticsError as exc:
+                    raise self._fault(exc, f"the event {e} ({_where(e)})", ticks, e) from exc
                 self.changed_by.update(dict.fromkeys(own.updates, _Cause("the event", e)))
                 merged.merge(own)
             state = self.apply(state, merged)
             self._record(ticks, [f"event {e}" for e in firing] if self.recorder is not None else [], state)
-            firing = [e for e, test in self._event_tests if test(e.binding, state)]
-        raise Failure("event-loop", f"at time {exact(time)}: events keep firing ({CASCADE_LIMIT} rounds)", time)
+            firing = self._firing(state, ticks)
+        return state
+
+    def _firing(self, state: State, ticks: Number) -> list[Ground]:
+        """The events whose preconditions hold in `state`."""
+        firing = []
+        for e, test in self._event_tests:
+            try:
+                if test(e.binding, state):
+                    firing.append(e)
+            except SemanticsError as exc:
+                raise self._fault(exc, f"the precondition of the event {e} ({_where(e)})", ticks, e) from exc
+        return firing
+
+    def _fault(self, exc: SemanticsError, what: str, ticks: Number, culprit: Ground | None = None) -> SemanticsError:
+        """A fault of the world's own (an event's effect, a rate) named as its, not the next step's."""
+        if isinstance(exc, Failure | NotPolynomial):
+            return exc
+        time = self.real(ticks)
+        return Failure(exc.reason, f"at time {exact(time)}: {what}: {exc}", time, culprit)
 
     def run(self, state: State, start: Number, end: Number) -> State:
         """The state at `end`, from `state` at `start` with nothing but processes and events between
-        (times in ticks: whole numbers while no root has fallen between the plan's times)."""
+        (times in ticks: whole numbers while no root has fallen between the plan's times). A fault of
+        the change itself (a division by zero in a rate) is the world's, at the time it arises."""
+        self._now = start
+        try:
+            return self._run(state, start, end)
+        except SemanticsError as exc:
+            changing = [f"the process {p}" for p in self.running] + list(
+                dict.fromkeys(f"the durative action {f.owner}" for f in self.durative))
+            what = "the continuous change of " + (", ".join(changing) if changing else "the fluents")
+            raise self._fault(exc, what, self._now) from exc
+
+    def _run(self, state: State, start: Number, end: Number) -> State:
         now = start
         forced: list[Ground] | None = None  # the processes that run just after `now`, when not those at it
         tries = 0
+        # Zeno behaviour: how many changes in a row came each sooner after the last, and the first gap
+        streak, gap, first = 0, None, None
         while True:
+            self._now = now
             if now != start and self.watches:
                 self.check(state, self.real(now))  # after events or a switch of processes within the stretch
             running = forced if forced is not None else self.active(state)
@@ -340,6 +379,18 @@ class _World:
                 else:
                     forced = after
                 continue
+            if gap is not None and at < gap:
+                streak, first = streak + 1, first if streak else gap
+                assert first is not None
+                if streak >= ZENO_RUN and at * ZENO_SHRINK < first:
+                    time = self.real(now + at)
+                    raise Failure("zeno", f"at time {exact(time)}: the world changes ever sooner after its last "
+                                          f"change ({streak} changes in a row, the last {exact(self.real(at))} "
+                                          "after the one before): infinitely many changes before a finite time "
+                                          "(Zeno behaviour), which no plan can be carried out through", time)
+            else:
+                streak = 0
+            gap = at
             state = motion(at)
             self._blame(moving)
             now, forced, tries = now + at, None, 0

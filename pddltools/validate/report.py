@@ -15,7 +15,7 @@ Verdict = Literal["valid", "invalid", "error"]
 #: file is not a plan for this task (VAL's "bad plan description").
 INVALID_REASONS = ("precondition", "goal", "constraint", "invariant", "duration", "mutex", "epsilon",
                    "conflict", "undefined", "arithmetic", "unsupported", "unbound-variable", "event-loop",
-                   "unsettled")
+                   "unsettled", "zeno", "unbounded")
 ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "timing", "unreadable", "batch-line",
                  "task")
 
