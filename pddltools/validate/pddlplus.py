@@ -44,6 +44,8 @@ from pddltools.semantics.continuous import (
     static_reads,
 )
 from pddltools.semantics.grounding import Binding
+from pddltools.semantics.evaluate import Evaluator
+from pddltools.semantics.exponential import ExpMotion, ExpPoly, NotLinear, first_exp_root
 from pddltools.semantics.linear import Drift, Linear, difference, linear, static_functions
 from pddltools.semantics.polynomial import Number as Exact
 from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
@@ -405,7 +407,7 @@ class _World:
                  ) -> tuple[Callable[[Number], State], tuple[Number, list[Ground], list[Ground]] | None]:
         """`Motion` and `_exact` over a stretch of `horizon` ticks, both in the plan's time units: the
         state at a time in ticks, and the first change with its time in ticks."""
-        motion, scale = Motion(self.ev, state, moving), self.scale
+        motion, scale = _motion(self.ev, state, moving), self.scale
         if scale == 1:
             return motion.at, self._exact(motion, running, horizon, forced)
         change = self._exact(motion, running, Fraction(horizon) / scale, forced)
@@ -508,21 +510,21 @@ class _World:
         found = [f for p in running for f in self._flows_of(p, state)]
         return found + self.durative if self.durative else found
 
-    def _exact(self, motion: Motion, running: list[Ground], horizon: Number,
+    def _exact(self, motion: Motion | ExpMotion, running: list[Ground], horizon: Number,
                forced: bool) -> tuple[Number, list[Ground], list[Ground]] | None:
         """The first time in `(0, horizon]` after which, or at which, the running processes change or an
         event fires: `(time, processes then, events then)`; 0 when it is just after the start; None when
         nothing changes. `forced`: `running` are not the processes whose conditions hold at the start."""
         changing = motion.polys.keys()
-        polys: list[Poly] = []
+        polys: list[Poly | ExpPoly] = []
         for (c, b), reads in zip(self.comparisons, self.reads, strict=True):
             if reads is None or not changing.isdisjoint(reads):
                 p = motion.difference(c, b)
-                if len(p.c) > 1:  # not constant
+                if not p.constant:
                     polys.append(p)
         for c, b in self._watched:
             p = motion.difference(c, b)
-            if len(p.c) > 1:
+            if not p.constant:
                 polys.append(p)
         if not polys and not forced:
             return None  # no condition can change its truth: nothing to solve
@@ -530,10 +532,10 @@ class _World:
         def scan(at: Number) -> tuple[Number | None, bool]:
             root: Number | None = None
             for p in polys:
-                r = first_root(p, at, horizon)
+                r = first_root(p, at, horizon) if isinstance(p, Poly) else first_exp_root(p, at, horizon)
                 if r is not None and (root is None or r < root):
                     root = r
-            return root, any(not p.at(at) for p in polys)
+            return root, any(not p.at(at) if isinstance(p, Poly) else not p.sign(Fraction(at)) for p in polys)
         return self._first_change(scan, motion.at, running, horizon, forced)
 
     def _first_change(self, scan: Callable[[Number], tuple[Number | None, bool]], where: Callable[[Number], State],
@@ -565,6 +567,18 @@ class _World:
             if self.active(point) != running or any(self.holds(e, point) for e in self.events):
                 return root, running, []
             at = root
+
+
+def _motion(ev: Evaluator, state: State, moving: list[Flow]) -> Motion | ExpMotion:
+    """The change of a stretch in closed form: polynomial, else linear with constant coefficients
+    (exponential); `NotPolynomial` when it is neither (the change then needs --delta)."""
+    try:
+        return Motion(ev, state, moving)
+    except NotPolynomial as exc:
+        try:
+            return ExpMotion(ev, state, moving)
+        except NotLinear:
+            raise exc from None
 
 
 def _scan(lines: list[tuple[int, int, int, int]], at: Exact, horizon: Exact, per: int) -> tuple[Exact | None, bool]:

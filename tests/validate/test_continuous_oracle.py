@@ -25,7 +25,7 @@ def _task(row: dict[str, str]) -> GroundedTask:
 
 def test_the_oracle_set_covers_every_kind_of_continuous_time() -> None:
     domains = {row["id"].split("/")[0] for row in ROWS}
-    assert {"fill", "battery", "generator", "solar-rover", "car"} <= domains
+    assert {"fill", "battery", "generator", "solar-rover", "car", "oven"} <= domains
     assert all(any(r["verdict"] == "valid" for r in ROWS if r["id"].startswith(d + "/")) for d in domains)
     assert sum(r["verdict"] == "invalid" for r in ROWS) >= 2 * len(domains)
 
