@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 from decimal import Context, Decimal, localcontext
 from fractions import Fraction
+from itertools import pairwise
 
 from pddltools.pddl import ast
 from pddltools.semantics.continuous import Flow
@@ -185,7 +186,7 @@ def _roots(f: ExpPoly, lo: Fraction, hi: Fraction, first: bool) -> list[Fraction
 def _monotone_roots(f: ExpPoly, cuts: Sequence[Fraction], first: bool) -> list[Fraction]:
     """The roots of `f` in `(cuts[0], cuts[-1]]`, `f` monotone between consecutive cuts."""
     found: list[Fraction] = []
-    for a, b in zip(cuts, cuts[1:], strict=False):
+    for a, b in pairwise(cuts):
         if b <= a:
             continue
         sa, sb = f.sign(a), f.sign(b)
