@@ -43,9 +43,9 @@ from pddltools.semantics.continuous import (
     ground_all,
     static_reads,
 )
-from pddltools.semantics.grounding import Binding
 from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.exponential import ExpMotion, ExpPoly, NotLinear, first_exp_root
+from pddltools.semantics.grounding import Binding
 from pddltools.semantics.linear import Drift, Linear, difference, linear, static_functions
 from pddltools.semantics.polynomial import Number as Exact
 from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
