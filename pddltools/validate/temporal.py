@@ -77,12 +77,13 @@ class Event:
 
 def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list[Event]:
     events: list[Event] = []
+    splits: dict[int, Split] = {}  # by the schema's identity: one split per schema, not per step
     for step, action in zip(plan.steps, actions, strict=True):
         if step.time is None:
             raise PlanError("timing", error("V006", f"step {step.index}: a temporal plan gives each step a start "
                                             "time, 'time: (action ...)'", step.span), step.index)
         if isinstance(action.schema, ast.DurativeAction):
-            parts = split(action.schema)
+            parts = splits.get(id(action.schema)) or splits.setdefault(id(action.schema), split(action.schema))
             assert step.duration is not None
             if step.duration <= 0:
                 # PDDL 2.1 durations are positive: a start and its end are distinct happenings
