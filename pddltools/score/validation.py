@@ -19,6 +19,7 @@ class PlanVerdict:
     value: float | None  # the metric value; plan cost (or length) when the problem states no metric
     length: int | None
     reason: str = ""
+    crash: bool = False  # validating broke a limit (see `isolated`): the plan was not judged
 
 
 def count_actions(plan_text: str) -> int:
