@@ -1238,8 +1238,10 @@ _ENTRIES: tuple[Code, ...] = (
           actions.""",
           fix="Close the connection only between messages (after session-end)."),
     _code("R355", E, RDDLSIM, "half a message, then silence",
-          """A peer sent part of a message and then nothing for the stall timeout; the session is closed so
-          that it cannot hold the server. Example: a client paused in a debugger mid-message.""",
+          """A peer sent part of a message and then did not finish it in time: a message must arrive whole
+          within the stall timeout (--stall) of its first byte, plus a second for each 16 KB, so that
+          neither silence nor a trickle (a byte a second) can hold the server; the session is closed.
+          Example: a client paused in a debugger mid-message.""",
           fix="Send each message whole; a client that must think sends nothing until it has decided."),
     _code("R360", E, RDDLSIM, "the RDDLSim client cannot play the session",
           """`rddl client` met a server that closed, answered out of order, or offered an instance the
@@ -1282,9 +1284,9 @@ _ENTRIES: tuple[Code, ...] = (
     _code("S004", E, SCORE, "a damaged results database",
           """The results database fails SQLite's own check (`PRAGMA quick_check`, run whenever a command opens
           it): pages were overwritten or cut off (a disk error, a copy taken mid-write, a tool that wrote
-          into it). Example: `pddltools report results.sqlite` after a disk error
-          overwrote a page of the file. Nothing is read from it, so no score or report is made from half the runs, and nothing
-          is written to it, so `run --resume` cannot make it worse. The message quotes SQLite's findings.""",
+          into it). Example: `pddltools report results.sqlite` after a disk error overwrote a page of the
+          file. Nothing is read from it, so no score or report is made from half the runs, and nothing is
+          written to it, so `run --resume` cannot make it worse. The message quotes SQLite's findings.""",
           fix="Restore the file from a backup, or salvage its rows with `sqlite3 FILE .recover | sqlite3 NEW`, "
               "then run `pddltools run --resume --db NEW` to redo the runs that were lost."),
     # S010 (plan validation not installed) is retired: the validator is a plain import now. Not reused.

@@ -183,7 +183,7 @@ def _set_kernel_limits(pid: int, limits: Limits) -> None:
     cpu = int(limits.cpu) + 1
     settings = [
         (resource.RLIMIT_CPU, cpu),
-        (resource.RLIMIT_FSIZE, limits.file_size),
+        (resource.RLIMIT_FSIZE, min(limits.file_size, limits.disk)),  # no one file may outgrow the folder
         (resource.RLIMIT_CORE, 0),
     ]
     if limits.address_space:
@@ -204,8 +204,8 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
 
     Setting `cancel` (the runner is being interrupted) stops the tree as a limit would: status `crash`.
 
-    `folder` (the run's folder) is held to `limits.disk`: the files below it are added up about twice a
-    second, and a run that writes more is stopped as a `crash`.
+    `folder` (the run's folder) is held to `limits.disk`: the files below it are added up up to ten times a
+    second (less often when it holds very many), and a run that writes more is stopped as a `crash`.
 
     `on_start(pid)` is called once the run's supervisor runs (its pid is also its session id), before the
     command starts, so a caller can note it somewhere that outlives this process: see `kill_stale`.
@@ -319,7 +319,7 @@ class _DiskWatch:
     """The disk a run's folder takes, looked at every `every` seconds (a walk costs in proportion to its
     files). RLIMIT_FSIZE bounds each file; this bounds them all together, and their number."""
 
-    def __init__(self, folder: Path, budget: int, every: float = 0.5) -> None:
+    def __init__(self, folder: Path, budget: int, every: float = 0.1) -> None:
         self.folder = folder
         self.budget = budget
         self.every = every
@@ -329,6 +329,7 @@ class _DiskWatch:
         if now < self._next:
             return "", ""
         used, entries = folder_usage(self.folder, _MOST_FILES)
+        # (at most a fifth of a core however many files: the next look waits 4 times as long as this one took)
         self._next = time.monotonic() + max(self.every, 4 * (time.monotonic() - now))
         if used > self.budget:
             return "crash", (f"wrote {used / MB:.0f} MB in its run folder, over the {self.budget / MB:g} MB it may use "

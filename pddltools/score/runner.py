@@ -11,12 +11,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import queue
 import shlex
 import shutil
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -254,37 +255,57 @@ class Executor(Protocol):
 
 @dataclass
 class LocalExecutor:
-    """Runs on this machine, `workers` at a time, each run pinned to a core of its own when there are enough."""
+    """Runs on this machine, `workers` at a time, each run pinned to a core of its own when there are enough.
+
+    Each run has a daemon thread of its own: left early (Ctrl-C, SIGTERM, an error storing a run), the
+    runs in flight are told to stop (their trees killed) and waited for a bounded time, never forever, so
+    that no worker stuck in a system call can keep the runner from exiting.
+    """
 
     workers: int = field(default_factory=lambda: len(os.sched_getaffinity(0)))
+    stop_wait: float = 15.0  # seconds the runs in flight get to stop once the loop is left early
 
     def run(self, jobs: Iterable[Job], done: Done) -> None:
         cores = sorted(os.sched_getaffinity(0))
         pending = iter(jobs)
         free = list(range(self.workers))
-        running: dict[Future[Attempt], tuple[Job, int]] = {}
-        # Set when the loop is left early (Ctrl-C, an error storing a run): the runs in flight are
-        # stopped at once rather than left to run to their limits, and are not stored.
+        finished: queue.SimpleQueue[tuple[Job, int, Attempt | BaseException]] = queue.SimpleQueue()
+        running: dict[int, threading.Thread] = {}
         cancel = threading.Event()
-        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+
+        def work(job: Job, slot: int, cpus: list[int] | None) -> None:
             try:
-                while True:
-                    while free:
-                        job = next(pending, None)
-                        if job is None:
-                            break
-                        slot = free.pop()
-                        cpus = [cores[slot]] if self.workers <= len(cores) else None
-                        running[pool.submit(execute, job, cpus, cancel)] = (job, slot)
-                    if not running:
-                        return
-                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        job, slot = running.pop(future)
-                        done(job, future.result())
-                        free.append(slot)
-            finally:
-                cancel.set()
+                result: Attempt | BaseException = execute(job, cpus, cancel)
+            except BaseException as exc:  # handed to the loop, which raises it there
+                result = exc
+            finished.put((job, slot, result))
+
+        try:
+            while True:
+                while free:
+                    job = next(pending, None)
+                    if job is None:
+                        break
+                    slot = free.pop()
+                    cpus = [cores[slot]] if self.workers <= len(cores) else None
+                    thread = threading.Thread(target=work, args=(job, slot, cpus), daemon=True,
+                                              name=f"run-{slot}")
+                    running[slot] = thread
+                    thread.start()
+                if not running:
+                    return
+                job, slot, result = finished.get()  # a signal interrupts the wait
+                running.pop(slot).join()
+                free.append(slot)
+                if isinstance(result, BaseException):
+                    raise result
+                done(job, result)
+        finally:
+            # Left early: the runs in flight stop their trees (within their grace) and are not stored.
+            cancel.set()
+            deadline = time.monotonic() + self.stop_wait
+            for thread in running.values():
+                thread.join(max(0.0, deadline - time.monotonic()))
 
 
 @dataclass
