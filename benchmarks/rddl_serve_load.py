@@ -45,7 +45,8 @@ def start_server(log: Path, nofile: int, stall: float, idle: float, memory: int)
             "resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)); "
             "mb and resource.setrlimit(resource.RLIMIT_AS, (mb << 20, mb << 20)); "
             "from pddltools.cli import main; sys.exit(main())")
-    command = [sys.executable, "-c", code, str(nofile), str(memory), "rddl", "serve", str(FOLDER), "--port", "0", "--rounds", "2",
+    command = [sys.executable, "-c", code, str(nofile), str(memory), "rddl", "serve", str(FOLDER), "--port", "0",
+               "--rounds", "2",
                "--log", str(log.with_suffix(".jsonl")), "--stall", f"{stall:g}", "--idle", f"{idle:g}",
                "--format", "json"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
