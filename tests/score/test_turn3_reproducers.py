@@ -180,8 +180,8 @@ def test_four_campaigns_at_once_on_one_database_and_work_folder(tmp_path: Path) 
     folder = reproducer("run-concurrent-same-workdir", tmp_path)
     argv = [PY, str(CHILD), str(CAP_MB)]
     problems = [f"line/line-0{i}.pddl" for i in range(1, 5)]
-    run = ["run", *problems, "--domain", "line/domain.pddl", "--db", "conc.db", "--workdir", "runs-conc", "--wall", "30", "--memory", "512",
-           "--jobs", "2", "--no-validate"]
+    run = ["run", *problems, "--domain", "line/domain.pddl", "--db", "conc.db", "--workdir", "runs-conc",
+           "--wall", "30", "--memory", "512", "--jobs", "2", "--no-validate"]
     for k in range(2):
         run += ["--planner", f"P{k}={PY} planners/slow_walker.py {{problem}} {{plan}} 0.0{k}"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
