@@ -1284,8 +1284,10 @@ _ENTRIES: tuple[Code, ...] = (
           actions.""",
           fix="Close the connection only between messages (after session-end)."),
     _code("R355", E, RDDLSIM, "half a message, then silence",
-          """A peer sent part of a message and then nothing for the stall timeout; the session is closed so
-          that it cannot hold the server. Example: a client paused in a debugger mid-message.""",
+          """A peer sent part of a message and then did not finish it in time: a message must arrive whole
+          within the stall timeout (--stall) of its first byte, plus a second for each 16 KB, so that
+          neither silence nor a trickle (a byte a second) can hold the server; the session is closed.
+          Example: a client paused in a debugger mid-message.""",
           fix="Send each message whole; a client that must think sends nothing until it has decided."),
     _code("R360", E, RDDLSIM, "the RDDLSim client cannot play the session",
           """`rddl client` met a server that closed, answered out of order, or offered an instance the
@@ -1308,7 +1310,9 @@ _ENTRIES: tuple[Code, ...] = (
           fix="Pass --rddl with the folders that define every instance in the log."),
     # --- runner and scorer -----------------------------------------------------------------------------
     _code("S001", E, SCORE, "not a results database",
-          """The file given with --db is not an SQLite database, so runs cannot be stored in it.""",
+          """The file given is not a results database: not an SQLite database at all, or another program's
+          SQLite database (one with tables of its own). pddltools never adds its tables to another
+          program's file: run, score, report and select refuse it and leave it unchanged.""",
           (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM), ("notes.txt", "my notes\n")),
           ("run", "problem.pddl", "--planner", "lama=true", "--db", "notes.txt"),
           "Pass a new path (run creates the database) or one an earlier run wrote."),
@@ -1323,6 +1327,14 @@ _ENTRIES: tuple[Code, ...] = (
           a lock that outlasts the wait is reported. Example: `sqlite3 results.sqlite` with
           `BEGIN EXCLUSIVE;` left open while `pddltools report results.sqlite` runs.""",
           fix="Let the other process finish or close it, then run the command again."),
+    _code("S004", E, SCORE, "a damaged results database",
+          """The results database fails SQLite's own check (`PRAGMA quick_check`, run whenever a command opens
+          it): pages were overwritten or cut off (a disk error, a copy taken mid-write, a tool that wrote
+          into it). Example: `pddltools report results.sqlite` after a disk error overwrote a page of the
+          file. Nothing is read from it, so no score or report is made from half the runs, and nothing is
+          written to it, so `run --resume` cannot make it worse. The message quotes SQLite's findings.""",
+          fix="Restore the file from a backup, or salvage its rows with `sqlite3 FILE .recover | sqlite3 NEW`, "
+              "then run `pddltools run --resume --db NEW` to redo the runs that were lost."),
     # S010 (plan validation not installed) is retired: the validator is a plain import now. Not reused.
     _code("S011", E, SCORE, "a task whose plans cannot be validated",
           """The domain and problem of a run could not be loaded for validation (they do not parse, or are

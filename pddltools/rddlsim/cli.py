@@ -50,6 +50,11 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     serve.add_argument("--log", default="rddlsim-results.jsonl", help="results log (JSON lines, appended)")
     serve.add_argument("--stall", type=number_option("the stall time", above=0, high=LARGEST), default=30.0,
                        help="seconds a half-sent message may wait for its rest (default 30)")
+    serve.add_argument("--idle", type=float, default=10.0,
+                       help="seconds a new connection may take to send its session-request (default 10)")
+    serve.add_argument("--max-connections", type=_positive, default=None, metavar="N",
+                       help="connections open at once (default: what the open-file limit leaves room for, at "
+                            "most 4096); past it the oldest that has not sent its session-request is closed")
     serve.add_argument("--max-message", type=_positive, default=1 << 20, help="bytes (default 1 MiB)")
     serve.add_argument("--format", choices=FORMATS, default="text")
     serve.set_defaults(func=run_serve)
@@ -182,7 +187,7 @@ def run_serve(args: argparse.Namespace) -> int:
     _log_to_stderr()
     folder = ",".join(str(Path(f).resolve()) for f in args.folders)
     config = ServerConfig(rounds=args.rounds, timeout=args.timeout, seed=args.seed, max_message=args.max_message,
-                          stall=args.stall, folder=folder)
+                          stall=args.stall, folder=folder, idle=args.idle, max_connections=args.max_connections or 0)
 
     async def main() -> int:
         server = RDDLSimServer(problems, config, results)

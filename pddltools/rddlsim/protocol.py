@@ -412,6 +412,16 @@ def java_map_order(names: list[str]) -> list[str]:
 # streams
 
 
+#: bytes a second a message must arrive at, beyond its `stall` seconds: a peer trickling a byte a second
+#: (which would reset a per-read timeout for ever) is cut off, a slow but real link is not
+MIN_RATE = 16 * 1024
+
+
+def _stalled(stall: float | None) -> str:
+    return (f"half a message, then nothing more within {stall or 0:g} s (a message must arrive whole within --stall "
+            f"seconds, plus one for each {MIN_RATE // 1024} KB)")
+
+
 class Reader:
     """Frames from a stream: buffers until NUL, refuses more than `limit` bytes without one."""
 
@@ -419,6 +429,7 @@ class Reader:
         self.stream = stream
         self.limit = limit
         self.buffer = bytearray()
+        self.began: float | None = None  # when the first byte of the message being read arrived
 
     @property
     def partial(self) -> bool:
@@ -429,8 +440,9 @@ class Reader:
         """The next frame without its NUL, or None when the peer closed cleanly between messages.
 
         `deadline` (event-loop time) bounds the wait for a whole message (`TimeoutError`); `stall`
-        bounds each wait once part of a message is in (`Stalled`), so a half message cannot hold on
-        until the session's time is gone.
+        bounds the time a message may take once its first byte is in, `stall` seconds plus one for each
+        `MIN_RATE` bytes (`Stalled`): neither a half message nor one trickled a byte at a time can hold
+        on until the session's time is gone.
         """
         loop = asyncio.get_running_loop()
         while True:
@@ -438,6 +450,7 @@ class Reader:
             if end >= 0:
                 frame = bytes(self.buffer[:end])
                 del self.buffer[:end + 1]
+                self.began = loop.time() if self.partial else None  # the next message's start, if it began
                 if frame.strip():
                     return frame
                 continue  # stray NULs between messages
@@ -445,7 +458,12 @@ class Reader:
                 raise MessageTooLarge([error("R353", f"a message over {self.limit} bytes without its NUL end")])
             wait = None if deadline is None else deadline - loop.time()
             if stall is not None and self.partial:
-                wait = stall if wait is None else min(wait, stall)
+                if self.began is None:
+                    self.began = loop.time()
+                allowed = self.began + stall + len(self.buffer) / MIN_RATE - loop.time()
+                if allowed <= 0 and (deadline is None or loop.time() < deadline):
+                    raise Stalled([error("R355", _stalled(stall))])
+                wait = allowed if wait is None else min(wait, allowed)
             if wait is not None and wait <= 0:
                 raise TimeoutError
             try:
@@ -453,7 +471,7 @@ class Reader:
                     chunk = await self.stream.read(65536)
             except TimeoutError:
                 if self.partial and (deadline is None or loop.time() < deadline):
-                    raise Stalled([error("R355", f"half a message, then nothing for {stall} s")]) from None
+                    raise Stalled([error("R355", _stalled(stall))]) from None
                 raise
             if not chunk:
                 if self.partial:

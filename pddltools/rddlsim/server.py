@@ -19,6 +19,14 @@ sent, as RDDLSim sends none):
 - a client out of session time: a round-end with negative time-left, then the session-end at once.
 Each case is one log line naming the session, the client and the instance. Other sessions go on.
 
+No client, and no crowd of them, can lock the others out: a connection must send its session-request
+within `idle` seconds; every message must arrive whole within `stall` seconds of its first byte (plus a
+second for each 16 KB: see `protocol.MIN_RATE`), so a peer trickling a byte a second is cut off too;
+at most `max_connections` are open at once (by default what the process's descriptor limit leaves
+room for), and a connection beyond that makes room by closing the oldest one that has not yet sent its
+session-request (or is refused, when every open one is in session). These closings, and a descriptor
+shortage in the accept loop, are logged at most once per ten seconds each, with how many there were.
+
 Where we differ on purpose: `<no-header/>` affects only the session that asks for it (in RDDLSim it is
 a process-wide flag that changes every later session too).
 """
@@ -29,12 +37,15 @@ import asyncio
 import base64
 import contextlib
 import datetime
+import errno
 import itertools
 import json
 import logging
 import math
 import os
+import resource
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,8 +80,44 @@ class ServerConfig:
     timeout: float = 1080.0  # seconds per session, as RDDLSim's default
     seed: int = 0
     max_message: int = protocol.MAX_MESSAGE
-    stall: float = 30.0  # seconds a half-sent message may wait for its rest
+    stall: float = 30.0  # seconds a message may take from its first byte (plus one per protocol.MIN_RATE bytes)
     folder: str = ""
+    idle: float = 10.0  # seconds a new connection may take to send its session-request
+    max_connections: int = 0  # open at once; 0: as many as the descriptor limit leaves room for
+
+
+def default_max_connections() -> int:
+    """Connections the process's open-file limit leaves room for, keeping some descriptors for the rest
+    (the results log, the listening sockets, the event loop), and at most 4,096."""
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (OSError, ValueError):
+        return 1024
+    if soft == resource.RLIM_INFINITY:
+        return 4096
+    return max(8, min(4096, soft - 64))
+
+
+class Throttle:
+    """Log lines of one kind at most once per `every` seconds, each saying how many were held back:
+    a crowd of idle connections, or a descriptor shortage, must not flood the log."""
+
+    def __init__(self, log: logging.Logger, every: float = 10.0) -> None:
+        self.log = log
+        self.every = every
+        self._last: dict[str, float] = {}
+        self._held: dict[str, int] = {}
+
+    def note(self, kind: str, message: str, level: int = logging.WARNING) -> None:
+        now = time.monotonic()
+        last = self._last.get(kind)
+        if last is not None and now - last < self.every:
+            self._held[kind] = self._held.get(kind, 0) + 1
+            return
+        held = self._held.pop(kind, 0)
+        self._last[kind] = now
+        self.log.log(level, "%s%s", message, f" (and {held} more like it in the last {now - last:.0f} s)"
+                     if held and last is not None else "")
 
 
 class ResultsLog:
@@ -124,6 +171,10 @@ class RDDLSimServer:
         self.pool = _Pool(problems)
         self._ids = itertools.count(1)
         self.active: set[asyncio.Task[None]] = set()
+        self.open: dict[_Session, None] = {}  # every connection, oldest first
+        self.waiting: dict[_Session, None] = {}  # those that have not sent their session-request, oldest first
+        self.cap = config.max_connections or default_max_connections()
+        self.throttle = Throttle(LOG)
 
     def prepare(self) -> list[Diagnostic]:
         """Compile every instance once (the simulators wait in the pool); those that cannot be simulated
@@ -145,16 +196,41 @@ class RDDLSimServer:
         return failed
 
     async def start(self, host: str = "127.0.0.1", port: int = 2323) -> asyncio.Server:
+        asyncio.get_running_loop().set_exception_handler(self._loop_error)
         return await asyncio.start_server(self._accept, host, port, limit=self.config.max_message + 65536)
 
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """Out of descriptors in the accept loop (asyncio retries a second later): one line, not a traceback
+        per failed accept."""
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+            self.throttle.note("descriptors", f"cannot accept a connection: {exc.strerror} ({len(self.open)} "
+                                              f"open, at most {self.cap}); retrying", logging.ERROR)
+            return
+        loop.default_exception_handler(context)
+
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(self.open) >= self.cap:
+            oldest = next(iter(self.waiting), None)
+            if oldest is None:
+                self.throttle.note("refused", f"{len(self.open)} connections open, all in session (at most "
+                                              f"{self.cap}, --max-connections): a new one refused")
+                writer.transport.abort()
+                return
+            self.throttle.note("evicted", f"{len(self.open)} connections open (at most {self.cap}, "
+                                          "--max-connections): the oldest without a session-request closed")
+            oldest.close_quietly()
         task = asyncio.current_task()
         if task is not None:
             self.active.add(task)
         session = _Session(self, next(self._ids), reader, writer)
+        self.open[session] = None
+        self.waiting[session] = None
         try:
             await session.run()
         finally:
+            self.open.pop(session, None)
+            self.waiting.pop(session, None)
             if task is not None:
                 self.active.discard(task)
 
@@ -173,6 +249,7 @@ class _Session:
         self.header = True
         self.client = "?"
         self.instance = "?"
+        self.quiet = False  # closed to make room: its end is not worth a line of its own
         peer = writer.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
 
@@ -182,7 +259,14 @@ class _Session:
         # whole milliseconds, as RDDLSim's clock (currentTimeMillis) gives them
         return float(math.floor((self.deadline - self.loop.time()) * 1000.0))
 
+    def close_quietly(self) -> None:
+        self.quiet = True
+        self.server.waiting.pop(self, None)
+        self.writer.transport.abort()
+
     def note(self, level: int, what: str) -> None:
+        if self.quiet:
+            return
         LOG.log(level, "session %d (%s, client %s, instance %s): %s", self.id, self.peer, self.client,
                 self.instance, what)
 
@@ -220,6 +304,30 @@ class _Session:
                 raise _OutOfTime
             return message
 
+    async def first(self) -> Message | None:
+        """The connection's first message, within `idle` seconds; None (and a throttled log line) when it
+        does not come: the connection is idle, trickles, or closes before it says anything."""
+        deadline = min(self.deadline, self.started + self.config.idle)
+        try:
+            message = await self.reader.read(deadline, self.config.stall)
+        except TimeoutError:
+            what = "sent nothing" if not self.reader.partial else "did not finish its first message"
+            self.server.throttle.note("idle", f"a connection {what} within {self.config.idle:g} s (--idle): closed")
+            return None
+        except (ProtocolError, ConnectionError) as exc:
+            if not self.quiet:
+                self.server.throttle.note("first", f"a connection failed before its session-request ({exc}): "
+                                                   "closed")
+            return None
+        if message is None:
+            if not self.quiet:
+                self.server.throttle.note("silent", "a connection closed before its session-request", logging.INFO)
+            return None
+        if isinstance(message, ResourceRequest):  # answered, as any later one; the request must follow
+            await self.send(ResourceNotification(self.time_left_ms()))
+            return await self.receive()
+        return message
+
     async def expect(self, kind: type[Message]) -> Message:
         message = await self.receive()
         if not isinstance(message, kind):
@@ -239,7 +347,10 @@ class _Session:
     async def run(self) -> None:
         simulator: Simulator | None = None
         try:
-            request = await self.receive()
+            request = await self.first()
+            if request is None:
+                return
+            self.server.waiting.pop(self, None)
             if not isinstance(request, SessionRequest):
                 self.note(logging.WARNING, f"expected <session-request>, got <{_tag(type(request))}>; closed")
                 return

@@ -7,6 +7,7 @@ is), 2 bad usage or unreadable input. With `--format json` results go to stdout 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import os
@@ -26,7 +27,9 @@ from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_r
 from pddltools.envelope import envelope, file_entry, print_json
 from pddltools.exit_codes import ExitCode
 from pddltools.reading import read_input
+from pddltools.score.claims import Campaign
 from pddltools.score.classical import MissingBounds
+from pddltools.score.isolated import IsolatedValidator
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
 from pddltools.score.pairs import Pair, find_pairs, read_pair_list
@@ -155,6 +158,12 @@ def _limit_options(p: argparse.ArgumentParser) -> None:
                    help="MB per run (all processes together)")
     p.add_argument("--no-address-limit", action="store_true",
                    help="do not also cap each process's address space at the memory limit (for the JVM, Go)")
+    p.add_argument("--max-plan-size", type=number_option("the plan size cap", above=0, high=LARGEST), metavar="MB",
+                   help=f"the largest plan file read (default {Limits.plan_size // MB}); a larger one makes the run "
+                        "a crash")
+    p.add_argument("--disk", type=number_option("the disk budget", above=0, high=LARGEST), metavar="MB",
+                   help=f"what a run's folder may hold (default {Limits.disk // MB}); a run writing more is stopped "
+                        "as a crash")
 
 
 def _preset(limits: Limits) -> str:
@@ -168,7 +177,12 @@ def _limits(args: argparse.Namespace, default: str = "ipc2008") -> Limits:
     wall = args.wall if args.wall is not None else base.wall
     cpu = args.cpu if args.cpu is not None else (wall if args.wall is not None else base.cpu)
     memory = int(args.memory * MB) if args.memory is not None else base.memory
-    return replace(base, wall=wall, cpu=cpu, memory=memory, address_space=not args.no_address_limit)
+    sizes = {}
+    for option, field in (("max_plan_size", "plan_size"), ("disk", "disk")):
+        value = getattr(args, option, None)
+        if value is not None:
+            sizes[field] = int(value * MB)
+    return replace(base, wall=wall, cpu=cpu, memory=memory, address_space=not args.no_address_limit, **sizes)
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -258,16 +272,29 @@ def _run(args: argparse.Namespace) -> int:
             jobs += [Job(planner, args.track, "baseline", str(d), str(p), limits,
                          rundir_for(workdir, planner.name, "baseline", d, p)) for d, p in pairs]
     executor: Executor = DaskExecutor(args.dask) if args.dask else LocalExecutor(args.jobs or _cores())
-    checker = _checker(args.no_validate)
     counts: Counter[str] = Counter()
     out = stdout_console()  # one line per run as it finishes, above the progress bar
-    with Store.open(args.db) as store:
-        stored_before = {j.key for j in jobs} & store.keys()
+    with contextlib.ExitStack() as stack:
+        store = stack.enter_context(Store.open(args.db))
+        checker: PlanChecker | None = None
+        if not args.no_validate:  # plans are untrusted: validated in a child held to the run's limits
+            checker = stack.enter_context(IsolatedValidator(limits.memory, limits.wall))
+        campaign = stack.enter_context(Campaign(workdir, args.db))
+        alone = campaign.start()
+        finished = store.finished()
+        stored_before = {j.key for j in jobs} & finished.keys()
+        # Runs stored since the campaigns running here began are theirs: this one joins them.
+        theirs = set() if alone else {k for k in stored_before if finished[k] >= campaign.started}
+        stored_before -= theirs
         if stored_before and not args.resume and not _may_replace(args, len(stored_before)):
             raise Error([error("S024", f"{len(stored_before)} of these runs are already in {args.db}: give --resume "
                                        "to keep them and run the others, or --overwrite to run them again and "
                                        "replace them")])
-        already = len(stored_before) if args.resume else 0
+        campaign.settled()
+        if not alone and args.format == "text":
+            stderr_console().print(f"joining the campaign running in {workdir}: its runs are left to it",
+                                   markup=False)
+        already = (len(stored_before) if args.resume else 0) + len(theirs)
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("solved {task.fields[solved]}  failed {task.fields[failed]}"), TimeRemainingColumn())
         progress = Progress(*columns, console=stderr_console(),
@@ -283,17 +310,21 @@ def _run(args: argparse.Namespace) -> int:
                 failed = sum(v for k, v in counts.items() if k not in ("solved", "unsolved"))
                 progress.update(task, advance=1, solved=counts["solved"], failed=failed)
 
-            stored = run_jobs(jobs, store, executor, checker, resume=args.resume, on_run=on_run)
+            stored = run_jobs(jobs, store, executor, checker, resume=args.resume, on_run=on_run, campaign=campaign,
+                              done_elsewhere=theirs)
+        elsewhere = len(campaign.left) + len(theirs)
     if args.format == "json":
         # the problems run, and those that could not run with why (their domain was not found)
         files = [*(file_entry(problem, "problem", []) for _, problem in pairs),
                  *(file_entry(d.span.file if d.span else None, "problem", [d]) for d in missing)]
         totals = {"files": len(files), "ran": len(stored), "skipped": already, "not_run": len(missing)}
         print_json(envelope("run", files, totals, db=args.db, ran=len(stored), skipped=already,
+                            by_other_campaigns=elsewhere,
                             statuses=dict(counts), runs=[_run_json(r) for r in stored]))
     else:
         summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
         out.print(f"{count(len(stored), 'run')} into {args.db}" + (f", {already} already there" if already else "")
+                  + (f", {elsewhere} by another campaign" if elsewhere else "")
                   + (f": {summary}" if summary else ""), markup=False)
     if missing:
         stderr_console().print(f"{count(len(missing), 'problem')} not run: see above", markup=False)

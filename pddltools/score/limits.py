@@ -31,6 +31,7 @@ from typing import IO
 
 import psutil  # type: ignore[import-untyped]  # psutil ships no type stubs
 
+from pddltools.score.planfiles import folder_usage
 from pddltools.score.proctree import Proc, descendants, proportional_memory, reaped_cpu, send
 from pddltools.score.supervisor import Report
 
@@ -58,13 +59,16 @@ class Limits:
     memory: int = 2 * GB
     output: int = 64 * MB  # stdout + stderr together
     file_size: int = 1 * GB  # any one file the command writes
+    disk: int = 1 * GB  # all the files in the run's folder together
+    plan_size: int = 16 * MB  # the plan file the runner reads (see `planfiles`)
     grace: float = 0.5  # seconds between SIGTERM and SIGKILL
     # RLIMIT_AS = memory per process. Off for runtimes that reserve far more address space than they use
     # (the JVM, Go): the tree's polled memory still holds them to the limit.
     address_space: bool = True
 
     def describe(self) -> str:
-        return f"wall {self.wall:g} s, CPU {self.cpu:g} s, memory {self.memory / MB:g} MB"
+        return (f"wall {self.wall:g} s, CPU {self.cpu:g} s, memory {self.memory / MB:g} MB, "
+                f"disk {self.disk / MB:g} MB, plan {self.plan_size / MB:g} MB")
 
 
 # The defaults the rules give: IPC-2008 ran 30 minutes and 2 GB per run, one core; IPC-2011's
@@ -191,7 +195,7 @@ def _set_kernel_limits(pid: int, limits: Limits) -> None:
     cpu = int(limits.cpu) + 1
     settings = [
         (resource.RLIMIT_CPU, cpu),
-        (resource.RLIMIT_FSIZE, limits.file_size),
+        (resource.RLIMIT_FSIZE, min(limits.file_size, limits.disk)),  # no one file may outgrow the folder
         (resource.RLIMIT_CORE, 0),
     ]
     if limits.address_space:
@@ -207,10 +211,13 @@ def _set_kernel_limits(pid: int, limits: Limits) -> None:
 def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None = None,
                 env: Mapping[str, str] | None = None, cpus: Sequence[int] | None = None,
                 poll: float = 0.05, on_start: Callable[[int], object] | None = None,
-                cancel: threading.Event | None = None) -> Outcome:
+                cancel: threading.Event | None = None, folder: Path | None = None) -> Outcome:
     """Run `argv` under `limits`; return how it ended. Never leaves a process of the tree running.
 
     Setting `cancel` (the runner is being interrupted) stops the tree as a limit would: status `crash`.
+
+    `folder` (the run's folder) is held to `limits.disk`: the files below it are added up up to ten times a
+    second (less often when it holds very many), and a run that writes more is stopped as a `crash`.
 
     `on_start(pid)` is called once the run's supervisor runs (its pid is also its session id), before the
     command starts, so a caller can note it somewhere that outlives this process: see `kill_stale`.
@@ -252,6 +259,7 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
     out.start()
     err.start()
     monitor = _Monitor(proc.pid, limits.memory)
+    disk = _DiskWatch(folder, limits.disk) if folder is not None else None
     exited = _ExitWait(proc.pid)
     verdict, reason = "", ""
     deadline = start + limits.wall
@@ -261,6 +269,8 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
                 break
             began = time.monotonic()
             verdict, reason = _check(monitor, limits, began - start, out.total + err.total, cancel)
+            if not verdict and disk is not None:
+                verdict, reason = disk.check(began)
             if verdict:
                 _stop(proc.pid, monitor.procs, exited, limits.grace)
                 break
@@ -315,6 +325,33 @@ def _check(monitor: _Monitor, limits: Limits, wall: float, output: int,
     if monitor.cpu > limits.cpu:
         return "timeout", f"used {monitor.cpu:.1f} s of CPU time, over {limits.cpu:g} s"
     return "", ""
+
+
+class _DiskWatch:
+    """The disk a run's folder takes, looked at every `every` seconds (a walk costs in proportion to its
+    files). RLIMIT_FSIZE bounds each file; this bounds them all together, and their number."""
+
+    def __init__(self, folder: Path, budget: int, every: float = 0.1) -> None:
+        self.folder = folder
+        self.budget = budget
+        self.every = every
+        self._next = 0.0
+
+    def check(self, now: float) -> tuple[str, str]:
+        if now < self._next:
+            return "", ""
+        used, entries = folder_usage(self.folder, _MOST_FILES)
+        # (at most a fifth of a core however many files: the next look waits 4 times as long as this one took)
+        self._next = time.monotonic() + max(self.every, 4 * (time.monotonic() - now))
+        if used > self.budget:
+            return "crash", (f"wrote {used / MB:.0f} MB in its run folder, over the {self.budget / MB:g} MB it may use "
+                             "(--disk)")
+        if entries >= _MOST_FILES:
+            return "crash", f"made more than {_MOST_FILES:,} files in its run folder"
+        return "", ""
+
+
+_MOST_FILES = 100_000
 
 
 def _read_report(fd: int) -> Report | None:

@@ -39,7 +39,7 @@ def load_runs(path: str | Path, checker: PlanChecker | None) -> list[Run]:
     # refuses a folder, a device or a missing file before anything else opens it
     head = read_input(file, code="S040", limit=16, truncate=True)
     if head == b"SQLite format 3\x00":
-        with Store.open(file) as store:
+        with Store.open(file, readonly=True) as store:
             return store.runs()
     return load_jsonl(file, checker)
 
@@ -70,6 +70,9 @@ def load_text(text: str, name: str, base: Path, checker: PlanChecker | None) -> 
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise Error([error("S041", f"not JSON: {exc.msg}", span)]) from None
+        except RecursionError:
+            raise Error([error("S041", "JSON nested deeper than a results line can be read (a run is one object "
+                                       "of plain fields)", span)]) from None
         runs.append(_run(item, base, span, checker))
     return runs
 
@@ -80,8 +83,8 @@ def _run_document(text: str) -> list[Any] | None:
         return None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
-        return None
+    except (json.JSONDecodeError, RecursionError):
+        return None  # read line by line, each error where it is
     runs = data.get("runs") if isinstance(data, dict) else None
     return runs if isinstance(runs, list) else None
 

@@ -11,20 +11,31 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import queue
 import shlex
 import shutil
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from pddltools.diagnostics import Error, error
+from pddltools.score.claims import Campaign
 from pddltools.score.dask_watchdog import stop_when_abandoned
 from pddltools.score.limits import Limits, kill_stale, run_limited, session_marker
 from pddltools.score.pairs import find_pairs
+from pddltools.score.planfiles import (
+    PlanFileError,
+    PlanFiles,
+    empty_folder,
+    inside,
+    read_plans,
+    read_regular,
+    write_file,
+)
 from pddltools.score.store import Run, RunKey, Store, domain_name, sha256_bytes, sha256_file
 from pddltools.score.validation import PlanChecker, count_actions
 
@@ -60,6 +71,12 @@ class Planner:
             _fill(self.plan_file, values)
         except ValueError as exc:
             raise Error([error("S020", f"planner {self.name}: {exc}")]) from None
+        folder = Path("/run-folder")
+        where = {"domain": f"{folder}/domain.pddl", "problem": f"{folder}/problem.pddl", "plan": f"{folder}/plan",
+                 "rundir": str(folder), "dck": "/knowledge"}
+        if inside(folder, folder / _fill(self.plan_file, where)) is None:
+            raise Error([error("S020", f"planner {self.name}: its plan file {self.plan_file!r} must be in the run "
+                                       "folder ({rundir}, {plan}, {problem}.soln, a name relative to it, ...)")])
 
 
 def absolute_paths(command: str, base: Path | None = None) -> str:
@@ -119,15 +136,20 @@ def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event
     """Run one job in a fresh run folder holding copies of its domain and problem.
 
     The copies keep planners that write beside their input (pyperplan writes PROBLEM.soln) away from
-    the problem set, which may be read-only and is shared by every run.
+    the problem set, which may be read-only and is shared by every run. What the planner leaves is
+    read as `planfiles` reads untrusted files; the folder is held to the run's disk budget.
     """
     rundir = Path(job.rundir)
     marker = rundir / "session"
-    if rundir.exists():
+    if rundir.exists() or rundir.is_symlink():
         # A run cut off by a killed runner: its planner may still be running, its folder is half-written.
-        with contextlib.suppress(OSError):
-            kill_stale(marker.read_text())
-        shutil.rmtree(rundir)
+        # (The caller holds this run's claim: no live campaign is using the folder.)
+        with contextlib.suppress(OSError, PlanFileError):
+            kill_stale(read_regular(rundir, Path("session"), 4096))
+        if rundir.is_symlink() or not rundir.is_dir():
+            rundir.unlink()
+        else:
+            shutil.rmtree(rundir)
     rundir.mkdir(parents=True)
     domain = rundir / "domain.pddl"
     problem = rundir / "problem.pddl"
@@ -136,23 +158,31 @@ def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event
     values = {"domain": str(domain), "problem": str(problem), "plan": str(rundir / "plan"),
               "rundir": str(rundir), "dck": job.dck}
     argv = job.planner.argv(values)
-    plan_path = Path(_fill(job.planner.plan_file, values))
+    plan_path = rundir / _fill(job.planner.plan_file, values)  # a relative plan file is the planner's cwd's
     try:
-        outcome = run_limited(argv, job.limits, cwd=rundir, cpus=cpus,
+        outcome = run_limited(argv, job.limits, cwd=rundir, cpus=cpus, folder=rundir,
                               on_start=lambda pid: marker.write_text(session_marker(pid)), cancel=cancel)
     except OSError as exc:
         return Attempt("crash", None, 0.0, 0.0, 0, None, f"cannot start {argv[0]}: {exc.strerror or exc}")
-    (rundir / "stdout.txt").write_bytes(outcome.stdout)
-    (rundir / "stderr.txt").write_bytes(outcome.stderr)
-    plans = read_plans(plan_path)
-    plan = plans[0] if plans else None
-    tail = outcome.stderr[-2000:].decode("utf-8", errors="replace")
+    over_budget = outcome.status == "crash" and "(--disk)" in outcome.reason
+    if over_budget:
+        empty_folder(rundir, _KEPT)
+    write_file(rundir / "stdout.txt", outcome.stdout)
+    write_file(rundir / "stderr.txt", outcome.stderr)
     status = outcome.status
+    cut_off = status == "timeout" and job.planner.anytime
+    found = PlanFiles() if over_budget else read_plans(rundir, plan_path, job.limits.plan_size, earlier=cut_off)
+    plan = found.text
+    tail = outcome.stderr[-2000:].decode("utf-8", errors="replace")
     earlier: tuple[str, ...] = ()
-    if status == "timeout" and job.planner.anytime and plan is not None:
-        # The last plan may have been cut off mid-write by the kill: the earlier ones stand behind it.
-        status, earlier = "solved", tuple(plans[1:])
-        outcome = replace(outcome, reason=f"{outcome.reason}; an anytime planner: its last plan counts")
+    reason = outcome.reason
+    if found.reason and status in ("exited", "timeout"):
+        # Whatever the planner says, a plan the runner will not read is no result.
+        status, reason = "crash", (reason + "; " if reason else "") + found.reason
+    elif cut_off and plan is not None:
+        # The last plan may have been cut off mid-write by the kill: the one before stands behind it.
+        status, earlier = "solved", tuple(p for p in (found.earlier,) if p is not None)
+        reason = f"{reason}; an anytime planner: its last plan counts"
     elif status == "exited":
         if plan is not None:
             status = "solved"  # until validated
@@ -160,7 +190,7 @@ def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event
             status = "unsolved"
         else:
             status = "crash"
-    reason = outcome.reason or ("" if status != "crash" else f"exit code {outcome.returncode} and no plan")
+    reason = reason or ("" if status != "crash" else f"exit code {outcome.returncode} and no plan")
     last_words = [line.strip() for line in tail.splitlines() if line.strip()]
     if status == "crash" and last_words:
         reason += f"; stderr: {last_words[-1][:200]}"
@@ -169,22 +199,14 @@ def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event
                    plan if status == "solved" else None, reason, earlier)
 
 
-def read_plan(path: Path) -> str | None:
-    """The plan at `path`, or the last of the anytime plans `path.1`, `path.2`, ..."""
-    plans = read_plans(path)
-    return plans[0] if plans else None
+# What a run folder keeps when the planner's files are removed (it went over its disk budget).
+_KEPT = ("stdout.txt", "stderr.txt", "session", "domain.pddl", "problem.pddl")
 
 
-def read_plans(path: Path) -> list[str]:
-    """The plans at `path` and `path.1`, `path.2`, ... (anytime planners), newest first."""
-    numbered = sorted((int(p.suffix[1:]), p) for p in path.parent.glob(path.name + ".*") if p.suffix[1:].isdigit())
-    texts = []
-    for candidate in [p for _, p in reversed(numbered)] + [path]:
-        try:
-            texts.append(candidate.read_text(encoding="utf-8", errors="replace"))
-        except OSError:
-            continue
-    return texts
+def read_plan(path: Path, cap: int = Limits.plan_size) -> str | None:
+    """The plan at `path`, or the newest of the anytime plans `path.1`, `path.2`, ... (only it is read),
+    read as `planfiles.read_plans` reads a run's plan from the folder holding `path`."""
+    return read_plans(path.parent, path, cap).text
 
 
 def finish(job: Job, attempt: Attempt, checker: PlanChecker | None) -> Run:
@@ -203,7 +225,9 @@ def finish(job: Job, attempt: Attempt, checker: PlanChecker | None) -> Run:
             if verdict.valid:
                 plan_text = earlier
         value, length = verdict.value, verdict.length
-        if not verdict.valid:
+        if verdict.crash:
+            status, reason, value, length = "crash", verdict.reason, None, None
+        elif not verdict.valid:
             status, reason = verdict.status, verdict.reason
     return Run(
         planner=job.planner.name, track=job.track, config=job.config, domain=domain_name(job.domain_path),
@@ -212,7 +236,8 @@ def finish(job: Job, attempt: Attempt, checker: PlanChecker | None) -> Run:
         wall=attempt.wall, cpu=attempt.cpu, peak_memory=attempt.peak_memory, returncode=attempt.returncode,
         plan_hash=sha256_bytes(plan_text.encode()) if plan_text is not None else None, plan_text=plan_text,
         value=value, length=length, reason=reason,
-        wall_limit=job.limits.wall, cpu_limit=job.limits.cpu, memory_limit=job.limits.memory)
+        wall_limit=job.limits.wall, cpu_limit=job.limits.cpu, memory_limit=job.limits.memory,
+        plan_limit=job.limits.plan_size, disk_limit=job.limits.disk)
 
 
 # -------------------------------------------------------------------------------------------------
@@ -231,37 +256,57 @@ class Executor(Protocol):
 
 @dataclass
 class LocalExecutor:
-    """Runs on this machine, `workers` at a time, each run pinned to a core of its own when there are enough."""
+    """Runs on this machine, `workers` at a time, each run pinned to a core of its own when there are enough.
+
+    Each run has a daemon thread of its own: left early (Ctrl-C, SIGTERM, an error storing a run), the
+    runs in flight are told to stop (their trees killed) and waited for a bounded time, never forever, so
+    that no worker stuck in a system call can keep the runner from exiting.
+    """
 
     workers: int = field(default_factory=lambda: len(os.sched_getaffinity(0)))
+    stop_wait: float = 15.0  # seconds the runs in flight get to stop once the loop is left early
 
     def run(self, jobs: Iterable[Job], done: Done) -> None:
         cores = sorted(os.sched_getaffinity(0))
         pending = iter(jobs)
         free = list(range(self.workers))
-        running: dict[Future[Attempt], tuple[Job, int]] = {}
-        # Set when the loop is left early (Ctrl-C, an error storing a run): the runs in flight are
-        # stopped at once rather than left to run to their limits, and are not stored.
+        finished: queue.SimpleQueue[tuple[Job, int, Attempt | BaseException]] = queue.SimpleQueue()
+        running: dict[int, threading.Thread] = {}
         cancel = threading.Event()
-        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+
+        def work(job: Job, slot: int, cpus: list[int] | None) -> None:
             try:
-                while True:
-                    while free:
-                        job = next(pending, None)
-                        if job is None:
-                            break
-                        slot = free.pop()
-                        cpus = [cores[slot]] if self.workers <= len(cores) else None
-                        running[pool.submit(execute, job, cpus, cancel)] = (job, slot)
-                    if not running:
-                        return
-                    finished, _ = wait(running, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        job, slot = running.pop(future)
-                        done(job, future.result())
-                        free.append(slot)
-            finally:
-                cancel.set()
+                result: Attempt | BaseException = execute(job, cpus, cancel)
+            except BaseException as exc:  # handed to the loop, which raises it there
+                result = exc
+            finished.put((job, slot, result))
+
+        try:
+            while True:
+                while free:
+                    job = next(pending, None)
+                    if job is None:
+                        break
+                    slot = free.pop()
+                    cpus = [cores[slot]] if self.workers <= len(cores) else None
+                    thread = threading.Thread(target=work, args=(job, slot, cpus), daemon=True,
+                                              name=f"run-{slot}")
+                    running[slot] = thread
+                    thread.start()
+                if not running:
+                    return
+                job, slot, result = finished.get()  # a signal interrupts the wait
+                running.pop(slot).join()
+                free.append(slot)
+                if isinstance(result, BaseException):
+                    raise result
+                done(job, result)
+        finally:
+            # Left early: the runs in flight stop their trees (within their grace) and are not stored.
+            cancel.set()
+            deadline = time.monotonic() + self.stop_wait
+            for thread in running.values():
+                thread.join(max(0.0, deadline - time.monotonic()))
 
 
 @dataclass
@@ -343,21 +388,33 @@ def _take(items: Iterator[Job], count: int) -> list[Job]:
 
 
 def run_jobs(jobs: Sequence[Job], store: Store, executor: Executor, checker: PlanChecker | None, *,
-             resume: bool = False, on_run: Callable[[Run], None] | None = None) -> list[Run]:
-    """Run `jobs` (those already in `store` skipped when `resume`), committing each run as it finishes."""
-    finished = store.keys() if resume else set()
-    todo = [job for job in jobs if job.key not in finished]
+             resume: bool = False, on_run: Callable[[Run], None] | None = None,
+             campaign: Campaign | None = None, done_elsewhere: Iterable[RunKey] = ()) -> list[Run]:
+    """Run `jobs` (those already in `store` skipped when `resume`, and those in `done_elsewhere`), committing
+    each run as it finishes. With a `campaign`, each run is claimed before it starts (see `claims`): a run
+    another campaign holds, or stored since this one began, is left to it (`campaign.left`)."""
+    finished = store.finished()
+    skip = set(finished) if resume else set()
+    skip.update(done_elsewhere)
+    todo = [job for job in jobs if job.key not in skip]
     stored: list[Run] = []
+
+    def taken(job: Job) -> bool:
+        now = store.finished_at(job.key)
+        return now is not None and now != finished.get(job.key)
 
     def done(job: Job, attempt: Attempt) -> None:
         run = finish(job, attempt, checker)
         store.add(run)
+        if campaign is not None:
+            campaign.release(job.rundir)
         stored.append(run)
         if on_run is not None:
             on_run(run)
 
+    pending: Iterable[Job] = todo if campaign is None else campaign.claims(todo, lambda job: job.rundir, taken)
     with _signals_interrupt():
-        executor.run(todo, done)
+        executor.run(pending, done)
     return stored
 
 

@@ -7,6 +7,7 @@ journal rolls an interrupted transaction back when the file is next opened.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 import time
@@ -116,6 +117,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE runs_4 RENAME TO runs;
     CREATE INDEX runs_by_domain ON runs (track, domain);
     """,
+    # Version 5: the runner's own limits on what a planner leaves (its plan's size, its run folder's disk).
+    """
+    ALTER TABLE runs ADD COLUMN plan_limit INTEGER;
+    ALTER TABLE runs ADD COLUMN disk_limit INTEGER;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -176,6 +182,8 @@ class Run:
     wall_limit: float | None = None  # seconds; None: not recorded
     cpu_limit: float | None = None  # seconds
     memory_limit: int | None = None  # bytes
+    plan_limit: int | None = None  # bytes: the largest plan file the runner would read
+    disk_limit: int | None = None  # bytes: what the run's folder could hold
 
     @property
     def key(self) -> RunKey:
@@ -227,36 +235,55 @@ def _use_write_ahead_log(db: sqlite3.Connection, deadline: float) -> None:
             time.sleep(0.02)
 
 
+#: `PRAGMA application_id` of a results database ("PDDT"): what tells it from another program's SQLite file.
+APPLICATION_ID = 0x50444454
+
+
 class Store:
     """A results database. Open with `Store.open(path)`; `add` commits each run at once."""
 
     def __init__(self, connection: sqlite3.Connection, path: str) -> None:
         self._db = connection
         self.path = path
+        self._columns: tuple[str, ...] = _RUN_COLUMNS
 
     @classmethod
-    def open(cls, path: str | Path, *, timeout: float = 30.0) -> Store:
-        """Open (creating if need be) the database at `path`, waiting up to `timeout` seconds for
-        another process that holds it locked (a runner writing, another opening it at the same moment)."""
+    def open(cls, path: str | Path, *, timeout: float = 30.0, readonly: bool = False) -> Store:
+        """Open the results database at `path` (creating it if need be, unless `readonly`), waiting up to
+        `timeout` seconds for another process that holds it locked (a runner writing, another opening it
+        at the same moment).
+
+        Before anything is written, the file is checked (`PRAGMA quick_check`: S004 when damaged) and
+        recognised as a results database (S001 for another program's file, which is left untouched).
+        `readonly` opens it so that nothing can be written, for the commands that only read."""
         name = str(path)
         deadline = time.monotonic() + timeout
+        if readonly and not Path(name).is_file():
+            raise InputError([error("S040", f"cannot read {name}: no such file")])
+        db: sqlite3.Connection | None = None
         try:
-            db = sqlite3.connect(name, isolation_level=None, timeout=timeout)
+            if readonly:
+                db = sqlite3.connect(f"{Path(name).resolve().as_uri()}?mode=ro", isolation_level=None,
+                                     timeout=timeout, uri=True)
+            else:
+                db = sqlite3.connect(name, isolation_level=None, timeout=timeout)
+            version = _recognise(db, name)
+            store = cls(db, name)
+            if readonly:
+                store._columns = store._stored_columns()
+                return store
             _use_write_ahead_log(db, deadline)
             # FULL: a commit is on disk before `add` returns, so a power cut loses no finished run either.
             db.execute("PRAGMA synchronous=FULL")
-            version = int(db.execute("PRAGMA user_version").fetchone()[0])
-            if version > SCHEMA_VERSION:
-                db.close()
-                raise InputError([error("S002", f"{name} has schema version {version}, newer than this "
-                                                f"pddltools understands ({SCHEMA_VERSION}); upgrade pddltools")])
-            store = cls(db, name)
             store._migrate(version)
         except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError) and _is_lock(exc):
-                raise InputError([error("S003", f"{name} is locked by another process, still after {timeout:g} s: "
-                                                f"{exc}")]) from None
-            raise InputError([error("S001", f"{name} is not a results database: {exc}")]) from None
+            if db is not None:
+                db.close()
+            raise _database_error(exc, name, timeout) from None
+        except BaseException:
+            if db is not None:
+                db.close()
+            raise
         return store
 
     def _migrate(self, version: int) -> None:
@@ -271,6 +298,23 @@ class Store:
                     if statement.strip():
                         self._db.execute(statement)
                 self._db.execute(f"PRAGMA user_version = {step + 1}")
+        if int(self._db.execute("PRAGMA application_id").fetchone()[0]) != APPLICATION_ID:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+    def _stored_columns(self) -> tuple[str, ...]:
+        """The run fields this file has columns for (an older file lacks the newer ones; read as unknown)."""
+        present = {str(row[1]) for row in self._db.execute("PRAGMA table_info(runs)")}
+        return tuple(c if c in present else f"NULL AS {c}" for c in _RUN_COLUMNS)
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """SQLite errors met while using the file, as the S-codes saying what is wrong with it."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise _database_error(exc, self.path, 30.0) from None
 
     @property
     def version(self) -> int:
@@ -296,24 +340,40 @@ class Store:
             values["finished_at"] = time.time()
         names = ", ".join(_RUN_COLUMNS)
         marks = ", ".join(f":{c}" for c in _RUN_COLUMNS)
-        with self._db:  # commits on success, rolls back on error
+        with self._reading(), self._db:  # commits on success, rolls back on error
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(f"INSERT OR REPLACE INTO runs ({names}) VALUES ({marks})", values)
 
     def runs(self, track: str | None = None) -> list[Run]:
-        sql = f"SELECT {', '.join(_RUN_COLUMNS)} FROM runs"
+        sql = f"SELECT {', '.join(self._columns)} FROM runs"
         params: Sequence[Any] = ()
         if track is not None:
             sql += " WHERE track = ?"
             params = (track,)
         sql += " ORDER BY id"
-        runs = [Run(*row) for row in self._db.execute(sql, params)]
+        with self._reading():
+            runs = [Run(*row) for row in self._db.execute(sql, params)]
         # Rows written at schema version 1 have no domain name: it is the domain file's folder name.
         return [r if r.domain else replace(r, domain=domain_name(r.domain_path)) for r in runs]
 
     def keys(self) -> set[RunKey]:
-        rows = self._db.execute("SELECT planner, track, config, domain_path, problem_path FROM runs")
-        return {RunKey(*row) for row in rows}
+        with self._reading():
+            rows = self._db.execute("SELECT planner, track, config, domain_path, problem_path FROM runs")
+            return {RunKey(*row) for row in rows}
+
+    def finished(self) -> dict[RunKey, float]:
+        """When each stored run finished (`finished_at`), by key."""
+        with self._reading():
+            rows = self._db.execute("SELECT planner, track, config, domain_path, problem_path, finished_at FROM runs")
+            return {RunKey(*row[:5]): float(row[5]) for row in rows}
+
+    def finished_at(self, key: RunKey) -> float | None:
+        """When the run `key` was stored, or None if it is not."""
+        with self._reading():
+            row = self._db.execute("SELECT finished_at FROM runs WHERE planner = ? AND track = ? AND config = ? AND "
+                                   "domain_path = ? AND problem_path = ?",
+                                   (key.planner, key.track, key.config, key.domain_path, key.problem_path)).fetchone()
+        return None if row is None else float(row[0])
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0])
@@ -347,5 +407,43 @@ class Store:
 
 
 def iter_runs(path: str | Path) -> Iterator[Run]:
-    with Store.open(path) as store:
+    with Store.open(path, readonly=True) as store:
         yield from store.runs()
+
+
+def _recognise(db: sqlite3.Connection, name: str) -> int:
+    """The schema version of the results database `db`; raises S004 when it is damaged, S001 when it is
+    another program's, S002 when a newer pddltools wrote it. Reads only."""
+    problems = [line for row in db.execute("PRAGMA quick_check(5)") for line in str(row[0]).splitlines()
+                if not line.startswith("***")]
+    if problems != ["ok"]:
+        raise InputError([error("S004", f"{name} is damaged; SQLite's quick_check says: " + "; ".join(problems)
+                                + ". Nothing was read from it or written to it")])
+    application = int(db.execute("PRAGMA application_id").fetchone()[0])
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    tables = sorted(str(row[0]) for row in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+    ours = application == APPLICATION_ID or (application == 0 and version >= 1 and "runs" in tables)
+    if not ours and (tables or application or version):
+        what = f"its tables: {', '.join(tables[:8])}" + (", ..." if len(tables) > 8 else "") if tables else \
+            f"application id {application:#x}, user version {version}"
+        raise InputError([error("S001", f"{name} is an SQLite database of another program ({what}), not a results "
+                                        "database; it was left unchanged")])
+    if version > SCHEMA_VERSION:
+        raise InputError([error("S002", f"{name} has schema version {version}, newer than this "
+                                        f"pddltools understands ({SCHEMA_VERSION}); upgrade pddltools")])
+    return version
+
+
+def _database_error(exc: sqlite3.DatabaseError, name: str, timeout: float) -> InputError:
+    """The S-code error for what SQLite raised about the results database `name`."""
+    if isinstance(exc, sqlite3.OperationalError) and _is_lock(exc):
+        return InputError([error("S003", f"{name} is locked by another process, still after {timeout:g} s: {exc}")])
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == sqlite3.SQLITE_NOTADB:
+        return InputError([error("S001", f"{name} is not a results database: {exc}")])
+    if code in (sqlite3.SQLITE_CORRUPT, getattr(sqlite3, "SQLITE_CORRUPT_INDEX", -1)) or "malformed" in str(exc):
+        return InputError([error("S004", f"{name} is damaged: {exc}")])
+    if code == sqlite3.SQLITE_READONLY or isinstance(exc, sqlite3.OperationalError):
+        return InputError([error("S001", f"{name} cannot be used as a results database: {exc}")])
+    return InputError([error("S004", f"{name} is damaged: {exc}")])

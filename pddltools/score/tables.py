@@ -72,13 +72,16 @@ def _limit(value: float | None, unit: float = 1.0) -> str:
 
 def limits_table(runs: Sequence[Run], names: dict[tuple[str, str], str]) -> str:
     """Each set of limits the runs had, with how many runs and which planners it held."""
-    groups: dict[tuple[float | None, float | None, int | None], list[Run]] = defaultdict(list)
+    Limits = tuple[float | None, float | None, int | None, int | None, int | None]
+    groups: dict[Limits, list[Run]] = defaultdict(list)
     for r in runs:
-        groups[r.wall_limit, r.cpu_limit, r.memory_limit].append(r)
-    header = [num("wall (s)"), num("CPU (s)"), num("memory (MB)"), num("runs"), Cell("planners")]
-    rows = [[num(_limit(wall)), num(_limit(cpu)), num(_limit(memory, MB)), num(str(len(group))),
+        groups[r.wall_limit, r.cpu_limit, r.memory_limit, r.plan_limit, r.disk_limit].append(r)
+    header = [num("wall (s)"), num("CPU (s)"), num("memory (MB)"), num("plan file (MB)"), num("run folder (MB)"),
+              num("runs"), Cell("planners")]
+    rows = [[num(_limit(wall)), num(_limit(cpu)), num(_limit(memory, MB)), num(_limit(plan, MB)),
+             num(_limit(disk, MB)), num(str(len(group))),
              Cell(", ".join(sorted({names[r.planner, r.config] for r in group})))]
-            for (wall, cpu, memory), group in groups.items()]
+            for (wall, cpu, memory, plan, disk), group in groups.items()]
     note = ""
     if any(key[0] is None for key in groups):
         note = ('<p class="note">"not recorded": the runs came from a JSON-lines file or were stored by an '

@@ -22,10 +22,13 @@ class PlanVerdict:
     #: False when the validator cannot judge the plan (a construct it does not support): the run is
     #: `unjudged`, not `invalid-plan`, whose verdict voids a domain under some rules
     judged: bool = True
+    crash: bool = False  # validating broke a limit (see `isolated`): the plan was not judged
 
     @property
     def status(self) -> str:
         """The status of a run whose plan got this verdict."""
+        if self.crash:
+            return "crash"
         return "solved" if self.valid else "invalid-plan" if self.judged else "unjudged"
 
 

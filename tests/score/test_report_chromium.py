@@ -186,8 +186,8 @@ def test_errors_table_lists_every_crash_and_invalid_plan_with_its_reason(
 def test_limits_and_per_instance_tables(report: Path, campaign: Campaign) -> None:
     _, told = campaign
     found = tables(report)
-    assert found["limits"] == [["wall (s)", "CPU (s)", "memory (MB)", "runs", "planners"],
-                               ["3", "3", "500", str(len(told)), "A, B"]]
+    assert found["limits"] == [["wall (s)", "CPU (s)", "memory (MB)", "plan file (MB)", "run folder (MB)", "runs",
+                                "planners"], ["3", "3", "500", "16", "1024", str(len(told)), "A, B"]]
     top, sub, *rows = found["instances"]
     assert top == ["domain", "problem", "A", "B"]
     assert sub == ["status", "time (s)", "cost", "plan"] * 2

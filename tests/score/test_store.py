@@ -136,9 +136,11 @@ def test_processes_opening_a_new_store_at_once_migrate_it_once(tmp_path: Path) -
 
 def test_a_database_locked_past_the_wait_is_reported_as_locked(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite"
+    Store.open(path).close()
     holder = sqlite3.connect(path, isolation_level=None)
-    holder.execute("CREATE TABLE t (x)")  # a rollback-journal database: the switch to WAL needs it alone
+    holder.execute("PRAGMA journal_mode=DELETE")  # a rollback journal: an exclusive lock keeps readers out
     holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("UPDATE runs SET wall = 0")
     try:
         with pytest.raises(InputError) as caught:
             Store.open(path, timeout=0.3)
