@@ -17,9 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from pddltools.diagnostics import Error, InputError, Source, Span, error
+from pddltools.score.planfiles import PlanFileError, read_capped
 from pddltools.score.store import STATUSES, Run, Store, domain_name, sha256_bytes, sha256_file
 from pddltools.score.validation import PlanChecker, count_actions
 
+#: The largest plan file a results line may name (a pipe, a device or a larger file is an S044, not read).
+PLAN_CAP = 64 << 20
 REQUIRED = ("planner", "domain", "problem", "plan", "time", "status", "config")
 _ALIASES = {"time": "wall"}  # a field and the name `run --format json` also gives it
 
@@ -113,7 +116,9 @@ def _run(item: Any, base: Path, span: Span, checker: PlanChecker | None, which: 
     if item["plan"] is not None:
         plan_path = base / str(item["plan"])
         try:
-            plan_text = plan_path.read_text(encoding="utf-8", errors="replace")
+            plan_text = read_capped(plan_path, PLAN_CAP)
+        except PlanFileError as exc:
+            raise InputError([error("S044", f"{which}the plan file {exc}", span)]) from None
         except OSError as exc:
             raise InputError([error("S044", f"{which}cannot read the plan file {plan_path}: "
                                             f"{exc.strerror or exc}", span)]) from None

@@ -261,10 +261,22 @@ def test_damaged_and_foreign_databases_are_refused_and_left_unchanged(tmp_path: 
 
 def test_a_results_line_nested_100000_deep_is_a_located_s041(tmp_path: Path) -> None:
     folder = reproducer("results-deep-json", tmp_path)
-    results = commands(folder, ["score", "deepjson.jsonl", "--rules", "ipc2008-sat"],
-                       ["report", "deepjson.jsonl", "-o", "out.html"], ["select", "deepjson.jsonl", "--size", "2"])
-    for result in results:
+    # and (the same child) results lines naming a named pipe and /dev/zero as their plan file
+    shutil.copytree(TURN3 / "run-plan-symlink" / "line", folder / "line")
+    os.mkfifo(folder / "p.fifo")
+    line = {"planner": "A", "domain": "line/domain.pddl", "problem": "line/line-01.pddl", "time": 1,
+            "status": "solved", "config": "baseline"}
+    (folder / "fifo.jsonl").write_text(json.dumps({**line, "plan": "p.fifo"}) + "\n")
+    (folder / "zero.jsonl").write_text(json.dumps({**line, "plan": "/dev/zero"}) + "\n")
+    *deep, fifo, zero = commands(folder, ["score", "deepjson.jsonl", "--rules", "ipc2008-sat"],
+                                 ["report", "deepjson.jsonl", "-o", "out.html"],
+                                 ["select", "deepjson.jsonl", "--size", "2"],
+                                 ["score", "fifo.jsonl", "--rules", "ipc2008-sat"],
+                                 ["score", "zero.jsonl", "--rules", "ipc2008-sat"])
+    for result in deep:
         assert result["status"] == 1
         assert result["err"].startswith("deepjson.jsonl:1:1: error[S041]: JSON nested deeper"), result["err"][:300]
         assert "RecursionError" not in result["err"]
     assert not (folder / "out.html").exists()
+    assert fifo["status"] == 2 and "error[S044]: the plan file p.fifo is a named pipe" in fifo["err"]
+    assert zero["status"] == 2 and "error[S044]: the plan file zero is a character device" in zero["err"]
