@@ -6,11 +6,13 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import Error, Source, error
-from pddltools.hddl.files import is_hddl
-from pddltools.hddl.verify import HTNTask, verify_plan
-from pddltools.validate import GroundedTask, validate_plan
+
+if TYPE_CHECKING:  # the validator is imported where plans are validated: not by the runner, which has a child do it
+    from pddltools.hddl.verify import HTNTask
+    from pddltools.validate import GroundedTask
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,10 @@ class Validator:
         self._lock = threading.Lock()
 
     def _task(self, domain: str, problem: str) -> GroundedTask | HTNTask:
+        from pddltools.hddl.files import is_hddl
+        from pddltools.hddl.verify import HTNTask
+        from pddltools.validate import GroundedTask
+
         key = (str(Path(domain).resolve()), str(Path(problem).resolve()))
         with self._lock:
             if key in self._broken:
@@ -57,6 +63,9 @@ class Validator:
             return task
 
     def __call__(self, domain: str, problem: str, plan_text: str) -> PlanVerdict:
+        from pddltools.hddl.verify import HTNTask, verify_plan
+        from pddltools.validate import validate_plan
+
         try:
             task = self._task(domain, problem)
         except Error as exc:
