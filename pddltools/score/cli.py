@@ -43,7 +43,7 @@ from pddltools.score.runner import (
 )
 from pddltools.score.selection import Thresholds, select
 from pddltools.score.store import Run, Store
-from pddltools.score.validation import PlanChecker, Validator
+from pddltools.score.verdicts import PlanChecker
 from pddltools.wording import count
 
 
@@ -194,7 +194,11 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
 
 
 def _checker(no_validate: bool) -> PlanChecker | None:
-    return None if no_validate else Validator()
+    if no_validate:
+        return None
+    from pddltools.score.validation import Validator  # the validator's imports only where it validates here
+
+    return Validator()
 
 
 def _results_entry(args: argparse.Namespace) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any
 from pddltools.diagnostics import Error, InputError, Source, Span, error
 from pddltools.score.planfiles import PlanFileError, read_capped
 from pddltools.score.store import STATUSES, Run, Store, domain_name, sha256_bytes, sha256_file
-from pddltools.score.validation import PlanChecker, count_actions
+from pddltools.score.verdicts import PlanChecker, count_actions
 
 #: The largest plan file a results line may name (a pipe, a device or a larger file is an S044, not read).
 PLAN_CAP = 64 << 20

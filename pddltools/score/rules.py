@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pddltools.score.store import Run
-from pddltools.score.validation import count_actions
+from pddltools.score.verdicts import count_actions
 
 if TYPE_CHECKING:
     from pddltools.score.ipc2023 import Voided

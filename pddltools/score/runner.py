@@ -37,7 +37,7 @@ from pddltools.score.planfiles import (
     write_file,
 )
 from pddltools.score.store import Run, RunKey, Store, domain_name, sha256_bytes, sha256_file
-from pddltools.score.validation import PlanChecker, count_actions
+from pddltools.score.verdicts import PlanChecker, count_actions
 
 FIELDS = ("domain", "problem", "plan", "rundir", "dck")
 

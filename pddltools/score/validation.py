@@ -3,34 +3,13 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import Error, Source, error
-
-if TYPE_CHECKING:  # the validator is imported where plans are validated: not by the runner, which has a child do it
-    from pddltools.hddl.verify import HTNTask
-    from pddltools.validate import GroundedTask
-
-
-@dataclass(frozen=True)
-class PlanVerdict:
-    valid: bool
-    value: float | None  # the metric value; plan cost (or length) when the problem states no metric
-    length: int | None
-    reason: str = ""
-    crash: bool = False  # validating broke a limit (see `isolated`): the plan was not judged
-
-
-def count_actions(plan_text: str) -> int:
-    """The number of actions in a plan file's text: its lines that are not empty or comments."""
-    return sum(1 for line in plan_text.splitlines() if line.split(";", 1)[0].strip())
-
-
-# (domain path, problem path, plan text) -> verdict; tests pass hand-made ones.
-PlanChecker = Callable[[str, str, str], PlanVerdict]
+from pddltools.hddl.files import is_hddl
+from pddltools.hddl.verify import HTNTask, verify_plan
+from pddltools.score.verdicts import PlanChecker, PlanVerdict, count_actions
+from pddltools.validate import GroundedTask, validate_plan
 
 
 class Validator:
@@ -42,10 +21,6 @@ class Validator:
         self._lock = threading.Lock()
 
     def _task(self, domain: str, problem: str) -> GroundedTask | HTNTask:
-        from pddltools.hddl.files import is_hddl
-        from pddltools.hddl.verify import HTNTask
-        from pddltools.validate import GroundedTask
-
         key = (str(Path(domain).resolve()), str(Path(problem).resolve()))
         with self._lock:
             if key in self._broken:
@@ -63,9 +38,6 @@ class Validator:
             return task
 
     def __call__(self, domain: str, problem: str, plan_text: str) -> PlanVerdict:
-        from pddltools.hddl.verify import HTNTask, verify_plan
-        from pddltools.validate import validate_plan
-
         try:
             task = self._task(domain, problem)
         except Error as exc:
@@ -79,3 +51,6 @@ class Validator:
         why = ": ".join(str(part) for part in (report.reason, getattr(report, "message", "")) if part)
         return PlanVerdict(bool(report.valid), None if value is None else float(value),
                        None if length is None else int(length), "" if report.valid else why)
+
+
+__all__ = ["PlanChecker", "PlanVerdict", "Validator", "count_actions"]
