@@ -66,6 +66,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run.add_argument("--unsolved-codes", action="append", default=[], metavar="NAME=CODES",
                      help="exit codes meaning 'no plan found' for NAME (default 0), e.g. 'fd=0,11,12'")
     _limit_options(run)
+    run.add_argument("--max-plan-size", type=float, metavar="MB",
+                     help=f"the largest plan file read (default {Limits.plan_size // MB}); a larger one, or a plan "
+                          "that is not a regular file in the run folder, makes the run a crash")
+    run.add_argument("--disk", type=float, metavar="MB",
+                     help=f"what a run's folder may hold (default {Limits.disk // MB}); a run writing more is "
+                          "stopped as a crash")
     run.add_argument("--db", required=True, help="the results database (created if missing)")
     run.add_argument("--workdir", default="runs", help="folder for the run folders (default: runs)")
     run.add_argument("--track", default="", help="track name stored with the runs")
@@ -142,12 +148,6 @@ def _limit_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory", type=float, help="MB per run (all processes together)")
     p.add_argument("--no-address-limit", action="store_true",
                    help="do not also cap each process's address space at the memory limit (for the JVM, Go)")
-    p.add_argument("--max-plan-size", type=float, metavar="MB",
-                   help=f"the largest plan file read (default {Limits.plan_size // MB}); a larger one makes the run "
-                        "a crash")
-    p.add_argument("--disk", type=float, metavar="MB",
-                   help=f"what a run's folder may hold (default {Limits.disk // MB}); a run writing more is stopped "
-                        "as a crash")
 
 
 def _limits(args: argparse.Namespace) -> Limits:
