@@ -215,7 +215,7 @@ def folder_usage(folder: Path, most: int = 100_000) -> tuple[int, int]:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                total += getattr(info, "st_blocks", 0) * 512 or info.st_size
+                total += info.st_blocks * 512 if hasattr(info, "st_blocks") else info.st_size
                 if stat.S_ISDIR(info.st_mode):
                     stack.append(entry.path)
                 if entries >= most:
