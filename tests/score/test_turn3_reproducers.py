@@ -240,22 +240,22 @@ def test_damaged_and_foreign_databases_are_refused_and_left_unchanged(tmp_path: 
     before = {path: _digest(path) for path in (damaged, foreign)}
     resume = ["run", "line", "--planner", f"P0={PY} planners/slow_walker.py {{problem}} {{plan}} 0", "--wall", "10",
               "--workdir", "runs", "--resume"]
-    results = commands(folder, ["score", "mid.db", "--rules", "ipc2008-sat"], ["report", "mid.db", "-o", "r.html"],
-                       [*resume, "--db", "mid.db"], ["report", "other.db", "-o", "o.html"],
-                       ["score", "other.db", "--rules", "ipc2008-sat"], [*resume, "--db", "other.db"],
-                       ["select", "other.db"])
+    intact = _digest(folder / "results.db")
+    *results, scored, selected = commands(
+        folder, ["score", "mid.db", "--rules", "ipc2008-sat"], ["report", "mid.db", "-o", "r.html"],
+        [*resume, "--db", "mid.db"], ["report", "other.db", "-o", "o.html"], ["score", "other.db", "--rules",
+                                                                               "ipc2008-sat"],
+        [*resume, "--db", "other.db"], ["select", "other.db"],
+        # the intact database still reads, by each reading command, without being written to
+        ["score", "results.db", "--rules", "ipc2008-sat", "--format", "json"], ["select", "results.db", "--size", "2"])
     codes = [(r["status"], r["err"].split("[")[1].split("]")[0] if "[" in r["err"] else r["err"]) for r in results]
     assert codes == [(2, "S004")] * 3 + [(2, "S001")] * 4
     assert "mid.db is damaged" in results[0]["err"] and "quick_check" in results[0]["err"]
     assert "another program" in results[3]["err"] and "left unchanged" in results[3]["err"]
     assert {path: _digest(path) for path in (damaged, foreign)} == before  # nothing written to either
     assert not (folder / "runs").exists()  # run --resume ran nothing
-    # the intact database still reads, by each reading command, without being written to
-    intact = _digest(folder / "results.db")
-    good = commands(folder, ["score", "results.db", "--rules", "ipc2008-sat", "--format", "json"],
-                    ["select", "results.db", "--size", "2"])
-    assert [r["status"] for r in good] == [0, 0]
-    assert json.loads(good[0]["out"])["summary"]["runs"] == 80
+    assert scored["status"] == 0 and selected["status"] == 0
+    assert json.loads(scored["out"])["summary"]["runs"] == 80
     assert _digest(folder / "results.db") == intact
 
 
