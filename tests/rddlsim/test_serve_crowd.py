@@ -34,14 +34,14 @@ def _load() -> ModuleType:
 def test_real_clients_are_served_beside_more_idle_connections_than_descriptors(tmp_path: Path) -> None:
     out = tmp_path / "numbers.json"
     module = _load()
-    # the server in a child process under 128 descriptors and 1 GB of address space
-    assert module.main(["--nofile", "128", "--memory", "1024", "--idle", "150", "--slow", "3", "--clients", "3",
+    # the server in a child process under 192 descriptors (room for 64 connections) and 1 GB of address space
+    assert module.main(["--nofile", "192", "--memory", "1024", "--idle", "250", "--slow", "3", "--clients", "3",
                         "--stall", "1", "--json", str(out)]) == 0
     numbers = json.loads(out.read_text())
-    assert numbers["idle_opened"] == 150  # more than the server has descriptors: it made room
+    assert numbers["idle_opened"] == 250  # more than the server has descriptors: it made room
     assert numbers["served"] == 3 and numbers["failed"] == []
     assert numbers["slow_cut_off"] == 3  # a byte a second did not keep them past --stall
-    assert numbers["server_during"]["fds"] <= 128
+    assert numbers["server_during"]["fds"] <= 192
     assert numbers["log_tracebacks"] == 0
     # the start line, 3 sessions of 2 lines, and throttled notes (evictions, idle, slow), not one per peer
     assert numbers["log_lines"] < 20, numbers["log_lines"]
