@@ -6,7 +6,7 @@ database is refused with an S-code and left unchanged, a deeply nested results l
 The commands run in a child process (`commands_child.py`) under an address-space cap, with a timeout,
 as `tests/test_fuzz_reproducers.py` runs its reproducers: a regression to a hang or to unbounded memory
 fails here instead of stalling CI. The assertions are on what happened (rows, reasons, exit statuses,
-processes left), never on how long it took: benchmarks/hostile_planners.py measures that.
+processes left), never on how long it took: benchmarks/runner_limits.py measures that.
 """
 
 from __future__ import annotations
