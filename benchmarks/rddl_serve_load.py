@@ -159,7 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         server, port = start_server(log, args.nofile, args.stall, args.idle_timeout, args.memory)
         try:
             cap = 4 * args.stall + 30
-            numbers = asyncio.run(crowd(port, server.pid, args.idle, args.slow, args.clients, cap))
+            # the whole experiment is bounded too: a server that hangs fails it rather than stalling it
+            numbers = asyncio.run(asyncio.wait_for(crowd(port, server.pid, args.idle, args.slow, args.clients, cap),
+                                                   cap + 120))
             numbers["server_after"] = server_state(server.pid)
         finally:
             server.terminate()

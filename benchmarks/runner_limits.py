@@ -96,7 +96,7 @@ def _stand_ins(secret: Path) -> dict[str, str]:
         "valid plan + 200 MB of comments": "bigplan.py {problem} {plan} 200",
         "300 anytime plans of 2 MB": "manyplans.py {problem} {plan} 300 2",
         "15 MB invalid plan (validated)": "bigsteps.py {problem} {plan} 15",
-        "disk filler": "filler.py",
+        "disk filler (--disk 256)": "filler.py",
     }
 
 
@@ -116,7 +116,8 @@ def hostile(wall: float = 10.0) -> list[dict[str, Any]]:
             db = root / f"r{n}.db"
             argv = [sys.executable, "-c", RUNNER, "run", "line/line-01.pddl", "--domain", "line/domain.pddl",
                     "--planner", f"p={sys.executable} {command}", "--db", str(db), "--workdir", f"runs{n}",
-                    "--wall", f"{wall:g}", "--memory", "512", "--jobs", "1"]
+                    "--wall", f"{wall:g}", "--memory", "512", "--jobs", "1",
+                    *(["--disk", "256"] if "--disk" in name else [])]
             began = time.monotonic()
             done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, timeout=600)
             elapsed = time.monotonic() - began

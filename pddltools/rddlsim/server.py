@@ -87,15 +87,16 @@ class ServerConfig:
 
 
 def default_max_connections() -> int:
-    """Connections the process's open-file limit leaves room for, keeping some descriptors for the rest
-    (the results log, the listening sockets, the event loop), and at most 4,096."""
+    """Connections the process's open-file limit leaves room for, and at most 4,096. 128 descriptors are
+    kept back: for the results log, the listening sockets and the event loop, and because asyncio accepts
+    up to its backlog (100) at a time, before the server sees any of them and can close one."""
     try:
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     except (OSError, ValueError):
         return 1024
     if soft == resource.RLIM_INFINITY:
         return 4096
-    return max(8, min(4096, soft - 64))
+    return max(8, min(4096, soft - 128))
 
 
 class Throttle:

@@ -53,10 +53,21 @@ class Campaign:
         self.alone = True
         self.started = time.time()  # of the campaigns running together: the first one's start
         self.left: list[str] = []  # runs left to another campaign (their folders)
+        self.enabled = True  # False where the file system has no locks
 
     def start(self) -> bool:
         """Join the campaigns running here, or start alone; whether alone. Alone, the folder is held
-        exclusively until `settled`: call it once what to run is decided."""
+        exclusively until `settled`: call it once what to run is decided. On a file system without
+        locks (some network ones), alone, and without claims: as before claims existed."""
+        try:
+            return self._start()
+        except OSError as exc:
+            if isinstance(exc, BlockingIOError):
+                raise
+            self.enabled = False
+            return True
+
+    def _start(self) -> bool:
         if not _try(self._fd, fcntl.LOCK_EX):
             fcntl.flock(self._fd, fcntl.LOCK_SH)  # waits while another campaign decides what it runs
             # That campaign may have ended meanwhile (it refused to run): then this one is alone after all.
@@ -74,7 +85,8 @@ class Campaign:
 
     def settled(self) -> None:
         """What to run is decided: let other campaigns join."""
-        fcntl.flock(self._fd, fcntl.LOCK_SH)
+        if self.enabled:
+            fcntl.flock(self._fd, fcntl.LOCK_SH)
 
     def claims(self, items: Iterable[T], rundir: Callable[[T], str], taken: Callable[[T], bool],
                cancelled: Callable[[], bool] = lambda: False) -> Iterator[T]:
@@ -82,6 +94,9 @@ class Campaign:
         campaign finished meanwhile, claimed, lazily (each as the executor asks for the next); those
         another campaign runs into the same database are left to it (noted in `left`). Claims held by a
         campaign writing elsewhere are waited for, the other items going first."""
+        if not self.enabled:
+            yield from items
+            return
         waiting: list[T] = []
         for item in items:
             if self._claim(item, rundir, taken, waiting):

@@ -48,7 +48,7 @@ from pddltools.score.runner import (
 )
 from pddltools.score.selection import Thresholds, select
 from pddltools.score.store import Run, Store
-from pddltools.score.validation import PlanChecker, Validator
+from pddltools.score.verdicts import PlanChecker
 from pddltools.wording import count
 
 
@@ -71,6 +71,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run.add_argument("--unsolved-codes", action="append", default=[], metavar="NAME=CODES",
                      help="exit codes meaning 'no plan found' for NAME (default 0), e.g. 'fd=0,11,12'")
     _limit_options(run)
+    run.add_argument("--max-plan-size", type=number_option("the plan size cap", above=0, high=LARGEST), metavar="MB",
+                     help=f"the largest plan file read (default {Limits.plan_size // MB}); a larger one, or a plan "
+                          "that is not a regular file in the run folder, makes the run a crash")
+    run.add_argument("--disk", type=number_option("the disk budget", above=0, high=LARGEST), metavar="MB",
+                     help=f"what a run's folder may hold (default {Limits.disk // MB}); a run writing more is "
+                          "stopped as a crash")
     run.add_argument("--db", required=True, help="the results database (created if missing)")
     run.add_argument("--workdir", default="runs", help="folder for the run folders (default: runs)")
     run.add_argument("--track", default="", help="track name stored with the runs")
@@ -158,12 +164,6 @@ def _limit_options(p: argparse.ArgumentParser) -> None:
                    help="MB per run (all processes together)")
     p.add_argument("--no-address-limit", action="store_true",
                    help="do not also cap each process's address space at the memory limit (for the JVM, Go)")
-    p.add_argument("--max-plan-size", type=number_option("the plan size cap", above=0, high=LARGEST), metavar="MB",
-                   help=f"the largest plan file read (default {Limits.plan_size // MB}); a larger one makes the run "
-                        "a crash")
-    p.add_argument("--disk", type=number_option("the disk budget", above=0, high=LARGEST), metavar="MB",
-                   help=f"what a run's folder may hold (default {Limits.disk // MB}); a run writing more is stopped "
-                        "as a crash")
 
 
 def _preset(limits: Limits) -> str:
@@ -214,7 +214,11 @@ def _pairs(items: list[str], what: str) -> dict[str, str]:
 
 
 def _checker(no_validate: bool) -> PlanChecker | None:
-    return None if no_validate else Validator()
+    if no_validate:
+        return None
+    from pddltools.score.validation import Validator  # the validator's imports only where it validates here
+
+    return Validator()
 
 
 def _results_entry(args: argparse.Namespace) -> dict[str, Any]:

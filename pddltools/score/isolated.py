@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from pddltools.score.validation import PlanVerdict
+from pddltools.score.verdicts import PlanVerdict
 
 MB = 1 << 20
 _ROOT = Path(__file__).resolve().parents[2]  # the folder holding `pddltools`

@@ -109,6 +109,7 @@ class Outcome:
     stderr: bytes
     reason: str
     processes: int  # how many processes the tree had over its life
+    over_disk: bool = False  # stopped for what it wrote in its folder (`folder`'s budget)
 
 
 class _Drain(threading.Thread):
@@ -303,11 +304,15 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
             verdict, reason = "timeout", f"used {cpu:.1f} s of CPU time, over {limits.cpu:g} s"
         elif returncode != 0 and (peak >= 0.9 * limits.memory or _MEMORY_MESSAGES.search(err.head + err.tail)):
             verdict, reason = "memout", f"failed to allocate memory (limit {limits.memory / MB:g} MB)"
+        elif returncode == -signal.SIGXFSZ:
+            verdict, reason = "crash", (f"a file it wrote reached the {min(limits.file_size, limits.disk) / MB:g} MB "
+                                        "one file may have (SIGXFSZ; --disk)")
         elif returncode is not None and returncode < 0:
             verdict, reason = "crash", f"killed by signal {signal.Signals(-returncode).name}"
         else:
             verdict = "exited"
-    return Outcome(verdict, returncode, wall, cpu, peak, out.text(), stderr, reason, max(len(monitor.seen), 1))
+    return Outcome(verdict, returncode, wall, cpu, peak, out.text(), stderr, reason, max(len(monitor.seen), 1),
+                   over_disk=disk is not None and disk.broken)
 
 
 def _check(monitor: _Monitor, limits: Limits, wall: float, output: int,
@@ -336,6 +341,7 @@ class _DiskWatch:
         self.budget = budget
         self.every = every
         self._next = 0.0
+        self.broken = False
 
     def check(self, now: float) -> tuple[str, str]:
         if now < self._next:
@@ -344,9 +350,11 @@ class _DiskWatch:
         # (at most a fifth of a core however many files: the next look waits 4 times as long as this one took)
         self._next = time.monotonic() + max(self.every, 4 * (time.monotonic() - now))
         if used > self.budget:
+            self.broken = True
             return "crash", (f"wrote {used / MB:.0f} MB in its run folder, over the {self.budget / MB:g} MB it may use "
                              "(--disk)")
         if entries >= _MOST_FILES:
+            self.broken = True
             return "crash", f"made more than {_MOST_FILES:,} files in its run folder"
         return "", ""
 

@@ -66,7 +66,8 @@ def inside(folder: Path, path: Path) -> Path | None:
 
 def _open_parent(folder: Path, relative: Path) -> int:
     """A descriptor of the folder holding `relative`, each part below `folder` opened without following links."""
-    fd = os.open(folder, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
+    # The run folder itself is the runner's own; a link the planner put in its place is not followed.
+    fd = os.open(folder, os.O_RDONLY | _DIRECTORY | _NOFOLLOW | _CLOEXEC)
     try:
         for part in relative.parts[:-1]:
             try:
@@ -83,14 +84,17 @@ def _open_parent(folder: Path, relative: Path) -> int:
     return fd
 
 
-def read_regular(folder: Path, relative: Path, cap: int) -> str:
+def read_regular(folder: Path, relative: Path, cap: int, *, follow: bool = False,
+                 option: str = " (--max-plan-size)") -> str:
     """The text of the regular file `relative` inside `folder`, at most `cap` bytes; PlanFileError
-    saying why not (FileNotFoundError when there is nothing there)."""
-    parent = _open_parent(folder, relative)
+    saying why not (FileNotFoundError when there is nothing there). Links are not followed unless
+    `follow`."""
+    parent = _open_parent(folder, relative) if not follow else os.open(folder, os.O_RDONLY | _DIRECTORY | _CLOEXEC)
     name = relative.parts[-1]
     try:
         try:
-            fd = os.open(name, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _NOCTTY | _CLOEXEC, dir_fd=parent)
+            fd = os.open(name, os.O_RDONLY | (0 if follow else _NOFOLLOW) | _NONBLOCK | _NOCTTY | _CLOEXEC,
+                         dir_fd=parent)
         except OSError as exc:
             if exc.errno == errno.ELOOP or (exc.errno == errno.EMLINK and _NOFOLLOW):
                 target = ""
@@ -110,8 +114,7 @@ def read_regular(folder: Path, relative: Path, cap: int) -> str:
         if not stat.S_ISREG(info.st_mode):
             raise PlanFileError(f"{relative} is {_kind(info.st_mode)}, not read: a plan must be a regular file")
         if info.st_size > cap:
-            raise PlanFileError(f"{relative} has {_size(info.st_size)}, over the {_size(cap)} a plan may have "
-                                "(--max-plan-size)")
+            raise PlanFileError(f"{relative} has {_size(info.st_size)}, over the {_size(cap)} a plan may have{option}")
         os.set_blocking(fd, True)
         chunks: list[bytes] = []
         total = 0
@@ -122,10 +125,16 @@ def read_regular(folder: Path, relative: Path, cap: int) -> str:
             chunks.append(block)
             total += len(block)
         if total > cap:  # it grew after the fstat (a process of the run still writing)
-            raise PlanFileError(f"{relative} grew past the {_size(cap)} a plan may have (--max-plan-size)")
+            raise PlanFileError(f"{relative} grew past the {_size(cap)} a plan may have{option}")
         return b"".join(chunks).decode("utf-8", errors="replace")
     finally:
         os.close(fd)
+
+
+def read_capped(path: Path, cap: int) -> str:
+    """The text of the file at `path` (links followed: it is the user's own), which must be a regular file
+    of at most `cap` bytes: PlanFileError saying why not, OSError when it cannot be opened."""
+    return read_regular(path.parent.resolve(), Path(path.resolve().name), cap, follow=True, option="")
 
 
 def anytime_numbers(folder: Path, relative: Path) -> list[int]:
@@ -206,7 +215,7 @@ def folder_usage(folder: Path, most: int = 100_000) -> tuple[int, int]:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                total += getattr(info, "st_blocks", 0) * 512 or info.st_size
+                total += info.st_blocks * 512 if hasattr(info, "st_blocks") else info.st_size
                 if stat.S_ISDIR(info.st_mode):
                     stack.append(entry.path)
                 if entries >= most:

@@ -18,9 +18,12 @@ from typing import Any
 
 from pddltools.diagnostics import Error, InputError, Source, Span, error
 from pddltools.reading import read_input, read_input_text
+from pddltools.score.planfiles import PlanFileError, read_capped
 from pddltools.score.store import STATUSES, Run, Store, domain_name, sha256_bytes, sha256_file
-from pddltools.score.validation import PlanChecker, count_actions
+from pddltools.score.verdicts import PlanChecker, count_actions
 
+#: The largest plan file a results line may name (a pipe, a device or a larger file is an S044, not read).
+PLAN_CAP = 64 << 20
 REQUIRED = ("planner", "domain", "problem", "plan", "time", "status", "config")
 _ALIASES = {"time": "wall"}  # a field and the name `run --format json` also gives it
 
@@ -110,8 +113,13 @@ def _run(item: Any, base: Path, span: Span, checker: PlanChecker | None, which: 
     reason = str(item.get("reason") or "")
     if item["plan"] is not None:
         plan_path = base / str(item["plan"])
-        plan_text = read_input_text(plan_path, f"{which}the plan file {plan_path}", code="S044", span=span,
-                                    errors="replace")
+        try:
+            plan_text = read_capped(plan_path, PLAN_CAP)
+        except PlanFileError as exc:
+            raise InputError([error("S044", f"{which}the plan file {exc}", span)]) from None
+        except OSError as exc:
+            raise InputError([error("S044", f"{which}cannot read the plan file {plan_path}: "
+                                            f"{exc.strerror or exc}", span)]) from None
     if status == "solved":
         if plan_text is None:
             status, reason = "invalid-plan", reason or "solved, but no plan given"

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from pddltools.diagnostics import InputError
 from pddltools.reading import read_input_text
 from pddltools.score.store import Run
-from pddltools.score.validation import count_actions
+from pddltools.score.verdicts import count_actions
 
 if TYPE_CHECKING:
     from pddltools.score.ipc2023 import Voided

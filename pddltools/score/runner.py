@@ -37,7 +37,7 @@ from pddltools.score.planfiles import (
     write_file,
 )
 from pddltools.score.store import Run, RunKey, Store, domain_name, sha256_bytes, sha256_file
-from pddltools.score.validation import PlanChecker, count_actions
+from pddltools.score.verdicts import PlanChecker, count_actions
 
 FIELDS = ("domain", "problem", "plan", "rundir", "dck")
 
@@ -164,7 +164,7 @@ def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event
                               on_start=lambda pid: marker.write_text(session_marker(pid)), cancel=cancel)
     except OSError as exc:
         return Attempt("crash", None, 0.0, 0.0, 0, None, f"cannot start {argv[0]}: {exc.strerror or exc}")
-    over_budget = outcome.status == "crash" and "(--disk)" in outcome.reason
+    over_budget = outcome.over_disk
     if over_budget:
         empty_folder(rundir, _KEPT)
     write_file(rundir / "stdout.txt", outcome.stdout)

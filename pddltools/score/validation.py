@@ -3,42 +3,13 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from pddltools import dialects
 from pddltools.diagnostics import Error, Source, error
 from pddltools.hddl.verify import HTNTask, verify_plan
+from pddltools.score.verdicts import PlanChecker, PlanVerdict, count_actions
 from pddltools.validate import GroundedTask, validate_plan
-
-
-@dataclass(frozen=True)
-class PlanVerdict:
-    valid: bool
-    value: float | None  # the metric value; plan cost (or length) when the problem states no metric
-    length: int | None
-    reason: str = ""
-    #: False when the validator cannot judge the plan (a construct it does not support): the run is
-    #: `unjudged`, not `invalid-plan`, whose verdict voids a domain under some rules
-    judged: bool = True
-    crash: bool = False  # validating broke a limit (see `isolated`): the plan was not judged
-
-    @property
-    def status(self) -> str:
-        """The status of a run whose plan got this verdict."""
-        if self.crash:
-            return "crash"
-        return "solved" if self.valid else "invalid-plan" if self.judged else "unjudged"
-
-
-def count_actions(plan_text: str) -> int:
-    """The number of actions in a plan file's text: its lines that are not empty or comments."""
-    return sum(1 for line in plan_text.splitlines() if line.split(";", 1)[0].strip())
-
-
-# (domain path, problem path, plan text) -> verdict; tests pass hand-made ones.
-PlanChecker = Callable[[str, str, str], PlanVerdict]
 
 
 class Validator:
@@ -81,3 +52,6 @@ class Validator:
         return PlanVerdict(bool(report.valid), None if value is None else float(value),
                            None if length is None else int(length), "" if report.valid else why,
                            judged=report.reason != "unsupported")
+
+
+__all__ = ["PlanChecker", "PlanVerdict", "Validator", "count_actions"]

@@ -57,7 +57,7 @@ def test_report_of_a_json_lines_file_says_its_limits_are_not_recorded(tmp_path: 
     html = report.read_text()
     limits = html[html.index('<table id="limits">'):]
     limits = limits[:limits.index("</table>")]
-    assert limits.count("not recorded") == 5 and ">16<" in limits  # wall, CPU, memory, plan size, disk and ">A, B<" in limits
+    assert limits.count("not recorded") == 5 and ">16<" in limits and ">A, B<" in limits
     assert "did not keep the limits" in html
     # line-08 has A's plan and B has none: in a JSON-lines file taken at its word, nothing is unexplained.
     assert 'id="no-errors"' in html and '<table id="errors">' not in html

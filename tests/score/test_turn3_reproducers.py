@@ -6,7 +6,7 @@ database is refused with an S-code and left unchanged, a deeply nested results l
 The commands run in a child process (`commands_child.py`) under an address-space cap, with a timeout,
 as `tests/test_fuzz_reproducers.py` runs its reproducers: a regression to a hang or to unbounded memory
 fails here instead of stalling CI. The assertions are on what happened (rows, reasons, exit statuses,
-processes left), never on how long it took: benchmarks/hostile_planners.py measures that.
+processes left), never on how long it took: benchmarks/runner_limits.py measures that.
 """
 
 from __future__ import annotations
@@ -240,31 +240,43 @@ def test_damaged_and_foreign_databases_are_refused_and_left_unchanged(tmp_path: 
     before = {path: _digest(path) for path in (damaged, foreign)}
     resume = ["run", "line", "--planner", f"P0={PY} planners/slow_walker.py {{problem}} {{plan}} 0", "--wall", "10",
               "--workdir", "runs", "--resume"]
-    results = commands(folder, ["score", "mid.db", "--rules", "ipc2008-sat"], ["report", "mid.db", "-o", "r.html"],
-                       [*resume, "--db", "mid.db"], ["report", "other.db", "-o", "o.html"],
-                       ["score", "other.db", "--rules", "ipc2008-sat"], [*resume, "--db", "other.db"],
-                       ["select", "other.db"])
+    intact = _digest(folder / "results.db")
+    *results, scored, selected = commands(
+        folder, ["score", "mid.db", "--rules", "ipc2008-sat"], ["report", "mid.db", "-o", "r.html"],
+        [*resume, "--db", "mid.db"], ["report", "other.db", "-o", "o.html"], ["score", "other.db", "--rules",
+                                                                               "ipc2008-sat"],
+        [*resume, "--db", "other.db"], ["select", "other.db"],
+        # the intact database still reads, by each reading command, without being written to
+        ["score", "results.db", "--rules", "ipc2008-sat", "--format", "json"], ["select", "results.db", "--size", "2"])
     codes = [(r["status"], r["err"].split("[")[1].split("]")[0] if "[" in r["err"] else r["err"]) for r in results]
     assert codes == [(2, "S004")] * 3 + [(2, "S001")] * 4
     assert "mid.db is damaged" in results[0]["err"] and "quick_check" in results[0]["err"]
     assert "another program" in results[3]["err"] and "left unchanged" in results[3]["err"]
     assert {path: _digest(path) for path in (damaged, foreign)} == before  # nothing written to either
     assert not (folder / "runs").exists()  # run --resume ran nothing
-    # the intact database still reads, by each reading command, without being written to
-    intact = _digest(folder / "results.db")
-    good = commands(folder, ["score", "results.db", "--rules", "ipc2008-sat", "--format", "json"],
-                    ["select", "results.db", "--size", "2"])
-    assert [r["status"] for r in good] == [0, 0]
-    assert json.loads(good[0]["out"])["summary"]["runs"] == 80
+    assert scored["status"] == 0 and selected["status"] == 0
+    assert json.loads(scored["out"])["summary"]["runs"] == 80
     assert _digest(folder / "results.db") == intact
 
 
 def test_a_results_line_nested_100000_deep_is_a_located_s041(tmp_path: Path) -> None:
     folder = reproducer("results-deep-json", tmp_path)
-    results = commands(folder, ["score", "deepjson.jsonl", "--rules", "ipc2008-sat"],
-                       ["report", "deepjson.jsonl", "-o", "out.html"], ["select", "deepjson.jsonl", "--size", "2"])
-    for result in results:
+    # and (the same child) results lines naming a named pipe and /dev/zero as their plan file
+    shutil.copytree(TURN3 / "run-plan-symlink" / "line", folder / "line")
+    os.mkfifo(folder / "p.fifo")
+    line = {"planner": "A", "domain": "line/domain.pddl", "problem": "line/line-01.pddl", "time": 1,
+            "status": "solved", "config": "baseline"}
+    (folder / "fifo.jsonl").write_text(json.dumps({**line, "plan": "p.fifo"}) + "\n")
+    (folder / "zero.jsonl").write_text(json.dumps({**line, "plan": "/dev/zero"}) + "\n")
+    *deep, fifo, zero = commands(folder, ["score", "deepjson.jsonl", "--rules", "ipc2008-sat"],
+                                 ["report", "deepjson.jsonl", "-o", "out.html"],
+                                 ["select", "deepjson.jsonl", "--size", "2"],
+                                 ["score", "fifo.jsonl", "--rules", "ipc2008-sat"],
+                                 ["score", "zero.jsonl", "--rules", "ipc2008-sat"])
+    for result in deep:
         assert result["status"] == 1
         assert result["err"].startswith("deepjson.jsonl:1:1: error[S041]: JSON nested deeper"), result["err"][:300]
         assert "RecursionError" not in result["err"]
     assert not (folder / "out.html").exists()
+    assert fifo["status"] == 2 and "error[S044]: the plan file p.fifo is a named pipe" in fifo["err"]
+    assert zero["status"] == 2 and "error[S044]: the plan file zero is a character device" in zero["err"]
