@@ -51,7 +51,7 @@ CLIENTS = 50
 
 def test_fifty_concurrent_clients_and_a_stalled_one(tmp_path: Path) -> None:
     """A client that sends half a message and then nothing holds no other session up. No clock is read:
-    the server's stall limit is longer than the whole test may run, and the stalled client stays connected
+    the server's stall and idle limits are longer than the whole test may run, and the stalled client stays connected
     until every other session has ended, so a server that waited on it would never finish them (and
     `wait_for` would end the test as failed)."""
     instance = "sysadmin_inst_mdp__1"
@@ -68,7 +68,8 @@ def test_fifty_concurrent_clients_and_a_stalled_one(tmp_path: Path) -> None:
         return connected
 
     async def main() -> tuple[list[SessionResult], bool]:
-        async with running_server(tmp_path / "log.jsonl", rounds=ROUNDS, timeout=120.0, stall=stall) as (_, port):
+        async with running_server(tmp_path / "log.jsonl", rounds=ROUNDS, timeout=120.0, stall=stall,
+                                  idle=stall) as (_, port):
             release = asyncio.Event()
             blocker = asyncio.create_task(stalled(port, release))
             await asyncio.sleep(0.05)

@@ -250,7 +250,9 @@ def test_damaged_and_foreign_databases_are_refused_and_left_unchanged(tmp_path: 
         ["score", "results.db", "--rules", "ipc2008-sat", "--format", "json"], ["select", "results.db", "--size", "2"])
     codes = [(r["status"], r["err"].split("[")[1].split("]")[0] if "[" in r["err"] else r["err"]) for r in results]
     assert codes == [(2, "S004")] * 3 + [(2, "S001")] * 4
-    assert "mid.db is damaged" in results[0]["err"] and "quick_check" in results[0]["err"]
+    # the noise is over page 3: depending on what the schema put there, SQLite finds it reading the schema
+    # or quick_check does; either way S004 names the file and nothing is read from it
+    assert "mid.db is damaged" in results[0]["err"]
     assert "another program" in results[3]["err"] and "left unchanged" in results[3]["err"]
     assert {path: _digest(path) for path in (damaged, foreign)} == before  # nothing written to either
     assert not (folder / "runs").exists()  # run --resume ran nothing
