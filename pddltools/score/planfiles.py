@@ -33,6 +33,10 @@ class PlanFileError(Exception):
     """A plan file the runner will not read; the message says why (one line, for the run's reason)."""
 
 
+class PlanTooLarge(PlanFileError):
+    """A regular plan file over the size cap."""
+
+
 @dataclass(frozen=True)
 class PlanFiles:
     """The plans found for a run: the newest one's text, the one before (anytime planners), and a reason
@@ -42,6 +46,7 @@ class PlanFiles:
     earlier: str | None = None
     reason: str = ""
     name: str = ""  # the file the text came from, relative to the run folder
+    too_large: str = ""  # a plan file over the cap, relative to the run folder (the caller may remove it)
 
 
 def _kind(mode: int) -> str:
@@ -114,7 +119,7 @@ def read_regular(folder: Path, relative: Path, cap: int, *, follow: bool = False
         if not stat.S_ISREG(info.st_mode):
             raise PlanFileError(f"{relative} is {_kind(info.st_mode)}, not read: a plan must be a regular file")
         if info.st_size > cap:
-            raise PlanFileError(f"{relative} has {_size(info.st_size)}, over the {_size(cap)} a plan may have{option}")
+            raise PlanTooLarge(f"{relative} has {_size(info.st_size)}, over the {_size(cap)} a plan may have{option}")
         os.set_blocking(fd, True)
         chunks: list[bytes] = []
         total = 0
@@ -125,7 +130,7 @@ def read_regular(folder: Path, relative: Path, cap: int, *, follow: bool = False
             chunks.append(block)
             total += len(block)
         if total > cap:  # it grew after the fstat (a process of the run still writing)
-            raise PlanFileError(f"{relative} grew past the {_size(cap)} a plan may have{option}")
+            raise PlanTooLarge(f"{relative} grew past the {_size(cap)} a plan may have{option}")
         return b"".join(chunks).decode("utf-8", errors="replace")
     finally:
         os.close(fd)
@@ -172,7 +177,8 @@ def read_plans(folder: Path, plan: Path, cap: int, *, earlier: bool = False) -> 
             continue
         except PlanFileError as exc:
             if not found:
-                return PlanFiles(reason=f"its plan file {exc}")
+                return PlanFiles(reason=f"its plan file {exc}", too_large=str(name) if isinstance(exc, PlanTooLarge)
+                                 else "")
             break  # the newest is read; an older one unusable is no reason to drop it
         except OSError as exc:
             if not found:

@@ -176,9 +176,15 @@ def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event
     tail = outcome.stderr[-2000:].decode("utf-8", errors="replace")
     earlier: tuple[str, ...] = ()
     reason = outcome.reason
+    if found.too_large:
+        # not kept either: a campaign of such runs would fill the disk (the reason says how large it was)
+        with contextlib.suppress(OSError):
+            os.unlink(rundir / found.too_large)
     if found.reason and status in ("exited", "timeout"):
         # Whatever the planner says, a plan the runner will not read is no result.
         status, reason = "crash", (reason + "; " if reason else "") + found.reason
+        if found.too_large:
+            reason += "; removed"
     elif cut_off and plan is not None:
         # The last plan may have been cut off mid-write by the kill: the one before stands behind it.
         status, earlier = "solved", tuple(p for p in (found.earlier,) if p is not None)

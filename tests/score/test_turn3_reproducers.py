@@ -122,8 +122,9 @@ def test_hostile_planners_each_end_as_a_crash_row_with_its_reason(tmp_path: Path
     assert b"SECRET-HASH" not in (root / "r.db").read_bytes()
     html = (root / "r.html").read_text()
     assert "SECRET-HASH" not in html and "plan file (MB)" in html
-    # what was over the disk budget was removed; the runner itself stayed small
+    # what was over the disk budget, and the plans over the size cap, were removed; the runner stayed small
     assert not list((root / "runs").rglob("fill-*"))
+    assert reasons["steps"].endswith("; removed") and not list((root / "runs" / "steps").rglob("plan"))
     assert ran["peak_mb"] < 200, ran["peak_mb"]
 
 
