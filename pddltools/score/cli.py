@@ -25,12 +25,14 @@ from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_r
 from pddltools.envelope import envelope, file_entry, print_json
 from pddltools.exit_codes import ExitCode
 from pddltools.score.classical import MissingBounds
+from pddltools.score.learn2023 import Trained, load_benchmark, run_protocol
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
+from pddltools.score.learning2023 import by_level
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
 from pddltools.score.pairs import Pair, find_pairs, read_pair_list
 from pddltools.score.reference import load_references
 from pddltools.score.results import is_database, load_runs, load_text
-from pddltools.score.rules import RULES, Scores, learning_impact, score
+from pddltools.score.rules import LEARNING_2023_RULES, RULES, Scores, learning_impact, score
 from pddltools.score.runner import (
     DaskExecutor,
     Executor,
@@ -81,12 +83,28 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run.add_argument("--format", choices=("text", "json"), default="text")
     run.set_defaults(func=cmd_run)
 
-    lrn = sub.add_parser("learn", help="IPC-2011 learning track: training set, learning, knowledge hash, "
-                                       "reproduction check")
-    lrn.add_argument("domain", help="the domain file")
+    lrn = sub.add_parser("learn", help="learning tracks: IPC-2011 (training set, learning, knowledge hash, "
+                                       "reproduction check) or IPC-2023 (learn, then plan on the test tasks)")
+    lrn.add_argument("domain", nargs="+", metavar="DOMAIN",
+                     help="ipc2011: the domain file; ipc2023: benchmark domain folders (domain.pddl, "
+                          "training/ and testing/, each with easy/ medium/ hard/)")
+    lrn.add_argument("--protocol", choices=("ipc2011", "ipc2023"), default="ipc2011",
+                     help="ipc2011 (default): run a learner template, hash and reproduce its knowledge; ipc2023: "
+                          "run LEARN DK DOMAIN TASK... once per domain, then PLAN DK DOMAIN TASK PLAN per test task")
     lrn.add_argument("--planner", required=True, help="the participant's name")
     lrn.add_argument("--learner", required=True, metavar="COMMAND",
-                     help="learner command template with {domain} {training} {dck}")
+                     help="ipc2011: learner command template with {domain} {training} {dck}; ipc2023: the learner "
+                          "command, given DK DOMAIN TASK1 TASK2 ...")
+    lrn.add_argument("--plan", metavar="COMMAND",
+                     help="ipc2023: the planner command, given DK DOMAIN TASK PLAN")
+    lrn.add_argument("--train-wall", type=float, default=86400.0, metavar="S",
+                     help="ipc2023: training seconds per domain, wall-clock and CPU (default 86400, 24 h)")
+    lrn.add_argument("--train-memory", type=float, default=32 * 1024.0, metavar="MB",
+                     help="ipc2023: training memory per domain (default 32768, 32 GiB)")
+    lrn.add_argument("--kill-after", type=float, default=60.0, metavar="S",
+                     help="ipc2023: seconds between SIGTERM at the training limit and SIGKILL (default 60)")
+    lrn.add_argument("--jobs", type=int, default=None, help="ipc2023: planner runs at a time (default: one per core)")
+    lrn.add_argument("--no-validate", action="store_true", help="ipc2023: store plans without validating them")
     lrn.add_argument("--generator", metavar="COMMAND",
                      help="problem generator template with {seed} and {problem} (the file to write)")
     lrn.add_argument("--seeds", default="1-10", help="generator seeds, e.g. 1-30 or 1,5,9 (default 1-10)")
@@ -174,7 +192,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
 
 
 def _is_usage(exc: Error) -> bool:
-    return any(d.code in {"S020", "S021", "S023", "S024", "S030", "S046", "S050"} for d in exc.diagnostics)
+    return any(d.code in {"S020", "S021", "S023", "S024", "S030", "S046", "S050", "S052"} for d in exc.diagnostics)
 
 
 def _usage(message: str) -> Error:
@@ -342,9 +360,15 @@ def _seeds(text: str) -> list[int]:
 
 
 def _learn(args: argparse.Namespace) -> int:
-    domain = Path(args.domain).resolve()
+    if args.protocol == "ipc2023":
+        return _learn_2023(args)
+    if args.plan:
+        raise _usage("--plan belongs to --protocol ipc2023")
+    if len(args.domain) != 1:
+        raise _usage("the ipc2011 protocol learns one domain file at a time")
+    domain = Path(args.domain[0]).resolve()
     if not domain.is_file():
-        raise InputError([error("S022", f"no such domain file: {args.domain}")])
+        raise InputError([error("S022", f"no such domain file: {args.domain[0]}")])
     out = Path(args.out).resolve()
     limits = _limits(args)
     if args.training:
@@ -391,6 +415,67 @@ def _scores(args: argparse.Namespace, runs: list[Run]) -> Scores:
         raise Error([error("S046", f"{args.rules} scores against each problem's cost bound: {exc}")]) from None
 
 
+def _learn_2023(args: argparse.Namespace) -> int:
+    """The IPC-2023 learning tracks' protocol: train once per domain, plan on every test task."""
+    if not args.plan:
+        raise _usage("--protocol ipc2023 needs --plan COMMAND (the planner, given DK DOMAIN TASK PLAN)")
+    if args.generator or args.training:
+        raise _usage("--generator and --training belong to --protocol ipc2011: ipc2023 reads DOMAIN/training")
+    if args.jobs is not None and args.jobs < 1:
+        raise _usage("--jobs must be at least 1")
+    for option in ("train_wall", "train_memory", "kill_after"):
+        if getattr(args, option) <= 0 and not (option == "kill_after" and args.kill_after == 0):
+            raise _usage(f"--{option.replace('_', '-')} must be above 0")
+    benchmarks = [load_benchmark(path) for path in args.domain]
+    train_limits = replace(TRACK_LIMITS["ipc2023-learning-train"], wall=args.train_wall, cpu=args.train_wall,
+                           memory=int(args.train_memory * MB), grace=args.kill_after,
+                           address_space=not args.no_address_limit)
+    plan_limits = _limits(args, "ipc2023-learning")
+    out = Path(args.out).resolve()
+    entry = (args.planner, absolute_paths(args.learner), absolute_paths(args.plan))
+    console = stdout_console()
+    text = args.format == "text"
+
+    def on_trained(t: Trained) -> None:
+        if text:
+            where = f"knowledge {t.knowledge}" if t.knowledge else "no knowledge"
+            console.print(f"{t.entry} learned on {t.benchmark.name} ({count(len(t.benchmark.training), 'task')}): "
+                          f"{t.status} in {t.outcome.wall:.1f} s, {where}; {t.how}", markup=False)
+
+    def on_run(run: Run) -> None:
+        if text:
+            console.print(f"{run.planner} {run.domain}/{Path(run.problem_path).parent.name}/{run.problem}: "
+                          f"{run.status} {run.cpu:.2f} s" + (f" ({run.reason})" if run.reason else ""), markup=False)
+
+    executor = LocalExecutor(args.jobs or _cores())
+    with Store.open(args.db) as store:
+        trained, runs = run_protocol(store, [entry], benchmarks, out, train_limits, plan_limits, executor,
+                                     _checker(args.no_validate), on_trained, on_run)
+    statuses = Counter(r.status for r in runs)
+    if args.format == "json":
+        files = [file_entry(b.domain, "domain", []) for b in benchmarks]
+        print_json(envelope("learn", files, {"files": len(files), "domains": len(benchmarks),
+                                             "learned": sum(t.knowledge is not None for t in trained),
+                                             "runs": len(runs)},
+                            protocol="ipc2023", planner=args.planner, db=args.db,
+                            training_runs=[_trained_json(t) for t in trained], statuses=dict(statuses),
+                            runs=[_run_json(r) for r in runs]))
+    else:
+        summary = ", ".join(f"{v} {k}" for k, v in sorted(statuses.items()))
+        console.print(f"{count(len(runs), 'test run')} into {args.db}" + (f": {summary}" if summary else "")
+                      + f"; score them with pddltools score {args.db} --rules ipc2023-learning-quality "
+                        "(or -agile) --reference COSTS.TSV", markup=False)
+    return ExitCode.OK if all(t.knowledge is not None for t in trained) else ExitCode.FINDINGS
+
+
+def _trained_json(t: Trained) -> dict[str, Any]:
+    return {"planner": t.entry, "domain": t.benchmark.name, "domain_path": str(t.benchmark.domain),
+            "training_tasks": [str(p) for p in t.benchmark.training], "test_tasks": len(t.benchmark.testing),
+            "status": t.status, "knowledge": str(t.knowledge) if t.knowledge else None,
+            "ended": t.outcome.status, "returncode": t.outcome.returncode, "how": t.how, "wall": t.outcome.wall,
+            "cpu": t.outcome.cpu, "peak_memory": t.outcome.peak_memory}
+
+
 def _score(args: argparse.Namespace) -> int:
     runs = _load(args)
     scores = _scores(args, runs)
@@ -402,6 +487,9 @@ def _score(args: argparse.Namespace) -> int:
             raise _usage(str(exc)) from None
     if args.format == "json":
         data = scores.to_json()
+        if args.rules in LEARNING_2023_RULES:
+            data["levels"] = [{"planner": r.entrant, "domain": r.domain, "level": r.level, "score": r.score,
+                               "solved": r.solved, "tasks": r.tasks} for r in by_level(scores)]
         if impact is not None:
             data["learning_impact"] = impact.to_json()
         print_json(envelope("score", [_results_entry(args)], {"files": 1, "runs": len(runs),
@@ -443,6 +531,15 @@ def _score(args: argparse.Namespace) -> int:
                 console.print(f"{e.name} is disqualified: invalid plans in more than one domain", markup=False)
         for note in scores.notes:
             console.print(f"note: {note}", markup=False)
+        if args.rules in LEARNING_2023_RULES:
+            levels = _table("score per domain and difficulty level (solved/tasks)",
+                            ("domain", "level", *(e.name for e in scores.entrants)), names=(0, 1))
+            cells = {(r.entrant, r.domain, r.level): r for r in by_level(scores)}
+            for domain, level in dict.fromkeys((r.domain, r.level) for r in by_level(scores)):
+                row = [cells.get((e.name, domain, level)) for e in scores.entrants]
+                levels.add_row(domain, level, *("" if r is None else f"{r.score:.2f} ({r.solved}/{r.tasks})"
+                                                for r in row))
+            console.print(levels)
         if impact is not None:
             it = _table(f"learning impact ({impact.rules})",
                         ("planner", "baseline", "dck", "delta", "pareto", "special award"))
