@@ -82,6 +82,9 @@ def render_html(runs: Sequence[Run], scores: Scores, impact: LearningImpact | No
         for v in scores.voided:
             parts.append(f"<li>{escape(v.entrant)}, {escape(v.domain)}: {escape(v.problem)}: {escape(v.reason)}</li>")
         parts.append("</ul>")
+    if scores.notes:
+        parts.append('<h3>Notes</h3><ul class="note">' + "".join(f"<li>{escape(n)}</li>" for n in scores.notes)
+                     + "</ul>")
     disqualified = [e.name for e in scores.entrants if e.disqualified]
     if disqualified:
         parts.append(f'<p class="note" id="disqualified">Disqualified (invalid plans in more than one domain): '

@@ -16,6 +16,7 @@ from pddltools.diagnostics import Error
 from pddltools.score.classical import CLASSICAL, CLASSICAL_RULES, MissingBounds, agile_2014
 from pddltools.score.limits import GB, TRACK_LIMITS
 from pddltools.score.reference import References, parse_references
+from pddltools.score.report import render_html
 from pddltools.score.rules import CLASSICAL_RULES as DECLARED
 from pddltools.score.rules import RULES, score
 from pddltools.score.store import Run
@@ -89,8 +90,10 @@ def test_an_optimal_track_plan_costlier_than_the_reference_is_an_error_voiding_t
 
 
 def test_a_plan_cheaper_than_the_optimal_reference_says_the_reference_is_wrong() -> None:
-    s = score([run("A", "p1", cost=5), run("B", "p1", cost=6)], "ipc2023-opt", references=refs(d1_p1=6))
+    runs = [run("A", "p1", cost=5), run("B", "p1", cost=6)]
+    s = score(runs, "ipc2023-opt", references=refs(d1_p1=6))
     assert "below the reference" in " ".join(s.notes)
+    assert "the reference is wrong" in render_html(runs, s)                 # the HTML report says so too
     # The reference is then set aside: B's 6 is costlier than A's valid 5, so B is the one not optimal.
     assert [(v.entrant, v.domain) for v in s.voided] == [("B", "d1")]
 
