@@ -521,7 +521,7 @@ def _score(args: argparse.Namespace) -> int:
         for p in scores.penalties:
             plan = f" (plan sha256 {p.plan_hash[:12]})" if p.plan_hash else ""
             console.print(f"{p.entrant} gets 0 for {p.domain}: its plan for {p.problem}{plan} costs {p.cost:g}, "
-                          f"{p.best_by} found one costing {p.best:g}", markup=False)
+                          f"{p.against()}", markup=False)
         for v in scores.voided:
             plan = f" (plan sha256 {v.plan_hash[:12]})" if v.plan_hash else ""
             console.print(f"{v.entrant} solves nothing in {v.domain}: its plan for {v.problem}{plan} is invalid: "

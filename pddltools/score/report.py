@@ -75,7 +75,7 @@ def render_html(runs: Sequence[Run], scores: Scores, impact: LearningImpact | No
         parts.append("<h3>Non-optimal plans (the domain scores 0)</h3><ul>")
         for p in scores.penalties:
             parts.append(f"<li>{escape(p.entrant)}, {escape(p.domain)}: {escape(p.problem)} costs {p.cost:g}, "
-                         f"{escape(p.best_by)} found {p.best:g}</li>")
+                         f"{escape(p.against())}</li>")
         parts.append("</ul>")
     if scores.voided:
         parts.append("<h3>Invalid plans (the planner solves nothing in that domain)</h3><ul>")

@@ -191,3 +191,23 @@ def test_score_cli_reads_the_reference_and_reports_the_optimality_error(tmp_path
     # satisficing against the same reference: 1/2 for the detour
     assert main([*args[:3], "ipc2023-sat", *args[4:], "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["planners"]["detour"]["total"] == pytest.approx(0.5)
+
+
+def test_the_earlier_rules_take_the_reference_too() -> None:
+    # The issue's case: lama alone on p1 with a plan of 12, the optimum 10. IPC-2008's optimal rules
+    # against the entrants alone gave it full marks; against the reference its domain scores 0.
+    runs = [run("lama", "p1", cost=12), run("lama", "p2", cost=4)]
+    lone = score(runs, "ipc2008-opt")
+    assert lone.entrant("lama").total == 2 and not lone.penalties
+    s = score(runs, "ipc2008-opt", references=refs(d1_p1=10, d1_p2=4))
+    assert s.entrant("lama").total == 0
+    (penalty,) = s.penalties
+    assert (penalty.cost, penalty.best, penalty.best_by) == (12, 10, "the reference (optimal cost)")
+    numeric = score(runs, "ipc2023-numeric-opt", references=refs(d1_p1=10, d1_p2=4))
+    assert numeric.entrant("lama").total == 0 and numeric.voided[0].problem.endswith("p1.pddl")
+    # satisficing: C* = 10 (the reference) for p1: 10/12; p2 4/4; ipc2011-quality on length likewise
+    for rules in ("ipc2008-sat", "ipc2023-numeric-sat"):
+        sat = score(runs, rules, references=refs(d1_p1=10, d1_p2=4))
+        assert sat.entrant("lama").total == pytest.approx(10 / 12 + 1), rules
+    lengths = score([run("lama", "p1", cost=None)], "ipc2011-quality", references=refs(d1_p1=0.5))
+    assert lengths.entrant("lama").total == pytest.approx(0.5)              # length 1 against a best known 0.5
