@@ -140,6 +140,11 @@ def test_reference_files_match_by_path_folder_and_name(tmp_path: Path) -> None:
     assert r.get("/elsewhere/blocks/p01.pddl") == 12                          # by folder and name
     assert r.get("/elsewhere/p02.pddl") == 7.5                                # by name alone, unique
     assert r.get("/x/p03.pddl") is None
+    # the longest end of the path that names one problem: the learning benchmarks' keys
+    nested = parse_references("blocks/testing/easy/p01.pddl\t10\nmiconic/testing/easy/p01.pddl\t4\n", "c", tmp_path)
+    assert nested.get("/copy/blocks/testing/easy/p01.pddl") == 10
+    assert nested.get("/m/miconic/testing/easy/p01.pddl") == 4
+    assert nested.get("/other/easy/p01.pddl") is None                        # two problems end so: no guess
     with pytest.raises(Error) as bad:
         parse_references("p1.pddl\t-3\n", "costs.tsv", tmp_path)
     assert bad.value.diagnostics[0].code == "S045"
