@@ -13,6 +13,7 @@ import pytest
 from pddltools.cli import main
 from pddltools.score.learn2023 import knowledge_file, load_benchmark
 from pddltools.score.learning2023 import by_level, level_of
+from pddltools.score.report import render_html
 from pddltools.score.rules import score
 from pddltools.score.store import Store
 
@@ -177,6 +178,7 @@ def test_the_protocol_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert levels["lazy", "hop", "easy"] == (0.0, 0, 1)                      # voided by the hard task's plan
     # agile: every plan came well within a second of CPU time: 1 each, the voided domain 0
     agile = score(runs, "ipc2023-learning-agile")
+    assert 'id="level-scores"' in render_html(runs, agile)                   # the HTML report has the table too
     assert agile.entrant("macro").total == pytest.approx(6.0) and agile.entrant("lazy").total == pytest.approx(3.0)
     assert sum(r.score for r in by_level(agile) if r.entrant == "lazy") == pytest.approx(3.0)
     assert main(["score", str(db), "--rules", "ipc2023-learning-agile"]) == 0
