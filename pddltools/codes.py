@@ -1350,7 +1350,9 @@ _ENTRIES: tuple[Code, ...] = (
           "Give each problem's cost as a number: problem.pddl<TAB>12."),
     _code("S046", E, SCORE, "a cost bound missing for the bounded-cost track",
           """ipc2018-bounded counts a plan only if it stays within its problem's cost bound, read from
-          --reference; a solved problem has none there (or --reference was not given). Exit code 2.""",
+          --reference; a solved problem has none there (or --reference was not given). Likewise `run
+          --bounds`, which gives each planner its problem's bound as {bound}, for a problem the file
+          has no bound for. Exit code 2.""",
           (*_run_line(plan="plan.txt"), ("plan.txt", "(drive t1 a b)\n")),
           ("score", "results.jsonl", "--rules", "ipc2018-bounded"),
           "Pass --reference with a PROBLEM<TAB>BOUND line for every problem."),

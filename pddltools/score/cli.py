@@ -30,7 +30,7 @@ from pddltools.score.learning import evaluation_jobs, generate_training, learn, 
 from pddltools.score.learning2023 import by_level
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
 from pddltools.score.pairs import Pair, find_pairs, read_pair_list
-from pddltools.score.reference import load_references
+from pddltools.score.reference import References, load_references
 from pddltools.score.results import is_database, load_runs, load_text
 from pddltools.score.rules import LEARNING_2023_RULES, RULES, Scores, learning_impact, score
 from pddltools.score.runner import (
@@ -60,7 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run.add_argument("--planner", action="append", required=True, metavar="NAME=COMMAND",
                      help="a planner and its command template, e.g. 'fd=fast-downward.py --plan-file {plan} "
                           "{domain} {problem} --search astar(lmcut())'; fields {domain} {problem} {plan} "
-                          "{rundir} {dck}; repeatable")
+                          "{rundir} {dck} {bound}; repeatable")
+    run.add_argument("--bounds", metavar="COSTS.TSV",
+                     help="bounded-cost track: PROBLEM<TAB>BOUND lines (as score --reference reads them); each "
+                          "problem's bound fills {bound} in the planner's command")
     run.add_argument("--plan-file", action="append", default=[], metavar="NAME=TEMPLATE",
                      help="where planner NAME leaves its plan (default {plan}), e.g. 'pyperplan={problem}.soln'")
     run.add_argument("--anytime", action="append", default=[], metavar="NAME",
@@ -258,6 +261,12 @@ def _run(args: argparse.Namespace) -> int:
         where = ", ".join([*args.problems, *([args.batch] if args.batch else [])])
         raise InputError([error("S021", f"no problems to run in {where}")])
     workdir = Path(args.workdir).resolve()
+    bounds = load_references(args.bounds) if args.bounds else None
+    if bounds is not None:
+        unbounded = [p for _, p in pairs if bounds.get(str(Path(p).resolve())) is None]
+        if unbounded:
+            raise Error([error("S046", f"{count(len(unbounded), 'problem')} to run have no bound in {args.bounds}, "
+                                       f"e.g. {unbounded[0]}")])
     jobs: list[Job] = []
     for planner in planners:
         if args.dck:
@@ -267,7 +276,8 @@ def _run(args: argparse.Namespace) -> int:
             jobs += evaluation_jobs(planner, pairs, dck, workdir / "empty-dck", args.track, limits, workdir)
         else:
             jobs += [Job(planner, args.track, "baseline", str(d), str(p), limits,
-                         rundir_for(workdir, planner.name, "baseline", d, p)) for d, p in pairs]
+                         rundir_for(workdir, planner.name, "baseline", d, p), bound=_bound(bounds, p))
+                     for d, p in pairs]
     executor: Executor = DaskExecutor(args.dask) if args.dask else LocalExecutor(args.jobs or _cores())
     checker = _checker(args.no_validate)
     counts: Counter[str] = Counter()
@@ -310,6 +320,14 @@ def _run(args: argparse.Namespace) -> int:
         stderr_console().print(f"{count(len(missing), 'problem')} not run: see above", markup=False)
         return ExitCode.FINDINGS
     return ExitCode.OK
+
+
+def _bound(bounds: References | None, problem: Path) -> str:
+    """The problem's cost bound as the planner is given it: an integer without a decimal point."""
+    value = None if bounds is None else bounds.get(str(Path(problem).resolve()))
+    if value is None:
+        return ""
+    return str(int(value)) if value.is_integer() else repr(value)
 
 
 def _problem_pairs(args: argparse.Namespace) -> tuple[list[Pair], list[Diagnostic]]:

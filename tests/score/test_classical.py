@@ -216,3 +216,21 @@ def test_the_earlier_rules_take_the_reference_too() -> None:
         assert sat.entrant("lama").total == pytest.approx(10 / 12 + 1), rules
     lengths = score([run("lama", "p1", cost=None)], "ipc2011-quality", references=refs(d1_p1=0.5))
     assert lengths.entrant("lama").total == pytest.approx(0.5)              # length 1 against a best known 0.5
+
+
+def test_run_gives_each_planner_its_problems_bound(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "hop"
+    folder.mkdir()
+    (folder / "domain.pddl").write_text(DOMAIN)
+    (folder / "p1.pddl").write_text(PROBLEM)
+    (tmp_path / "bounds.tsv").write_text("hop/p1.pddl\t1500000\n")
+    args = ["run", str(folder / "p1.pddl"), "--planner", "tell=sh -c 'echo {bound} > {rundir}/bound.txt'",
+            "--bounds", str(tmp_path / "bounds.tsv"), "--db", str(tmp_path / "r.sqlite"), "--workdir",
+            str(tmp_path / "runs"), "--format", "json"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["statuses"] == {"unsolved": 1}
+    (written,) = (tmp_path / "runs").rglob("bound.txt")
+    assert written.read_text() == "1500000\n"                             # an integer, as planners read it
+    (tmp_path / "bounds.tsv").write_text("hop/p2.pddl\t3\n")
+    assert main([*args, "--overwrite"]) == 2                                 # p1 has no bound: S046
+    assert "S046" in capsys.readouterr().err
