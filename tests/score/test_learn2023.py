@@ -8,9 +8,11 @@ import json
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from pddltools.cli import main
+from pddltools.schemas import schema
 from pddltools.score.learn2023 import knowledge_file, load_benchmark
 from pddltools.score.learning2023 import by_level, level_of
 from pddltools.score.report import render_html
@@ -137,6 +139,8 @@ def test_the_protocol_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
     for entry, learner in (("macro", "catching"), ("lazy", "ignoring")):
         assert main(["learn", "--planner", entry, "--learner", f"{sys.executable} {scripts[learner]}", *common]) == 0
         results[entry] = json.loads(capsys.readouterr().out)
+    for data in results.values():
+        jsonschema.validate(data, schema("learn"), cls=jsonschema.Draft202012Validator)
     # training: the catching learner wrote dk.1 after SIGTERM and exited; the other was SIGKILLed, its file stays
     macro_hop = results["macro"]["training_runs"][0]
     assert macro_hop["status"] == "learned" and macro_hop["knowledge"].endswith("dk.1")
@@ -167,6 +171,7 @@ def test_the_protocol_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["score", str(db), "--rules", "ipc2023-learning-quality", "--reference", str(costs),
                  "--format", "json"]) == 0
     quality = json.loads(capsys.readouterr().out)
+    jsonschema.validate(quality, schema("score"), cls=jsonschema.Draft202012Validator)
     assert quality["planners"]["macro"]["total"] == pytest.approx(6.0)
     assert quality["planners"]["lazy"]["total"] == pytest.approx(11 / 6)
     assert quality["planners"]["lazy"]["domains"] == {"hop": 0.0, "jump": pytest.approx(11 / 6)}
