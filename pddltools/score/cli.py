@@ -162,7 +162,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _limit_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limits", choices=sorted(TRACK_LIMITS), default=None, metavar="PRESET",
                    help="the rules' limits: " + "; ".join(f"{name} {_preset(limits)}" for name, limits
-                                                          in TRACK_LIMITS.items()) + " (default ipc2008)")
+                                                          in TRACK_LIMITS.items())
+                   + " (default ipc2008; learn --protocol ipc2023: ipc2023-learning)")
     p.add_argument("--wall", type=float, help="wall-clock seconds per run")
     p.add_argument("--cpu", type=float, help="CPU seconds per run (all processes of the run together)")
     p.add_argument("--memory", type=float, help="MB per run (all processes together)")
