@@ -126,7 +126,8 @@ COMMAND_TABLE: tuple[Commands, ...] = (
     Commands("pddltools.view.cli", ("view",), ("write a validated plan as one self-contained HTML page",)),
     Commands("pddltools.score.cli", ("run", "learn", "score", "select", "report"),
              ("run planners over a problem set under limits; results into SQLite",
-              "IPC-2011 learning track: training set, learning, knowledge hash, reproduction check",
+              "learning tracks: IPC-2011 (training set, learning, knowledge hash, reproduction check) or IPC-2023 "
+              "(learn, then plan on the test tasks)",
               "score results with the IPC rules",
               "choose instances by the IPC-2014 method",
               "write one self-contained HTML report with plots")),

@@ -1408,7 +1408,9 @@ _ENTRIES: tuple[Code, ...] = (
           "Give each problem's cost as a number: problem.pddl<TAB>12."),
     _code("S046", E, SCORE, "a cost bound missing for the bounded-cost track",
           """ipc2018-bounded counts a plan only if it stays within its problem's cost bound, read from
-          --reference; a solved problem has none there (or --reference was not given). Exit code 2.""",
+          --reference; a solved problem has none there (or --reference was not given). Likewise `run
+          --bounds`, which gives each planner its problem's bound as {bound}, for a problem the file
+          has no bound for. Exit code 2.""",
           (*_run_line(plan="plan.txt"), ("plan.txt", "(drive t1 a b)\n")),
           ("score", "results.jsonl", "--rules", "ipc2018-bounded"),
           "Pass --reference with a PROBLEM<TAB>BOUND line for every problem."),
@@ -1423,6 +1425,24 @@ _ENTRIES: tuple[Code, ...] = (
           """The --generator command exited with an error (or wrote no problem) for a seed; the message
           gives the seed and the command's output. Example: --generator 'false'.""",
           fix="Run the generator by hand for that seed and fix it; it must write the problem file it is given."),
+    _code("S052", E, SCORE, "a learning-track domain not laid out as the IPC-2023 track's",
+          """learn --protocol ipc2023 reads each DOMAIN as the track's benchmark repository lays it out: a
+          folder with domain.pddl, the training tasks in training/ and the test tasks in testing/ (each
+          either directly or in easy/, medium/ and hard/). The folder has no domain.pddl, or no training
+          or no test tasks. Exit code 2.""",
+          (("blocks/domain.pddl", _TYPED),),
+          ("learn", "--protocol", "ipc2023", "blocks", "--planner", "p", "--learner", "./learn", "--plan", "./plan",
+           "--out", "out", "--db", "results.sqlite"),
+          "Lay the domain out as ipc2023-learning/benchmarks does: blocks/domain.pddl, blocks/training/easy/p01.pddl, "
+          "blocks/testing/easy/p01.pddl ..."),
+    _code("S053", E, SCORE, "a learner that cannot be started",
+          """learn --protocol ipc2023 could not start the --learner command: the program does not exist or
+          may not be executed. Exit code 1.""",
+          (("blocks/domain.pddl", _TYPED), ("blocks/training/p01.pddl", _TYPED_PROBLEM),
+           ("blocks/testing/p01.pddl", _TYPED_PROBLEM)),
+          ("learn", "--protocol", "ipc2023", "blocks", "--planner", "p", "--learner", "./no-such-learner", "--plan",
+           "./plan", "--out", "out", "--db", "results.sqlite"),
+          "Give the learner's path (or a command on PATH), executable: --learner ./learn."),
     _code("S060", E, SCORE, "the report cannot be written",
           """`pddltools report -o FILE` cannot write FILE (a missing folder, no permission).""",
           _run_line(), ("report", "results.jsonl", "-o", "missing/report.html"),

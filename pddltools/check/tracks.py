@@ -129,6 +129,13 @@ TRACKS: tuple[Track, ...] = (
     # Soft goals compile into action costs, which plan length (the learning track's quality) ignores.
     _track("ipc2011-learning", "IPC-2011 learning track (typed STRIPS)", {F.TYPING}, (),
            "solve test problems with learned knowledge; plan length", {F.PREFERENCES, F.GOAL_UTILITIES}),
+    *_classical(2014, (_SAT, _OPT, ("agile", "agile", "solve fast: 1 / (1 + log10(T / T*)) of CPU time against "
+                                    "the fastest; the cost is ignored"),
+                       ("mco", "multi-core", "minimise total cost on several cores; C*/C as satisficing")),
+                _IPC2014_OPTIONAL),
+    *_classical(2018, (_OPT, ("bounded", "bounded-cost", "find a plan within the problem's cost bound"), _SAT,
+                       _AGILE), _IPC2018_OPTIONAL),
+    *_classical(2023, (_OPT, _SAT, _AGILE), _IPC2023_OPTIONAL),
     _track("ipc2023-numeric-sat", "IPC-2023 numeric satisficing", _NUMERIC_CORE, (),
            "minimise the metric; the score is C*/C against a reference cost", defining={F.NUMERIC_FLUENTS},
            minimise_only=True),
@@ -137,13 +144,6 @@ TRACKS: tuple[Track, ...] = (
     _track("ipc2023-numeric-agile", "IPC-2023 numeric agile", _NUMERIC_CORE, (),
            "solve fast: 1 below 1 s of CPU time, 1 - log T / log 300 up to 300 s; the cost is ignored",
            defining={F.NUMERIC_FLUENTS}, minimise_only=True),
-    *_classical(2014, (_SAT, _OPT, ("agile", "agile", "solve fast: 1 / (1 + log10(T / T*)) of CPU time against "
-                                    "the fastest; the cost is ignored"),
-                       ("mco", "multi-core", "minimise total cost on several cores; C*/C as satisficing")),
-                _IPC2014_OPTIONAL),
-    *_classical(2018, (_OPT, ("bounded", "bounded-cost", "find a plan within the problem's cost bound"), _SAT,
-                       _AGILE), _IPC2018_OPTIONAL),
-    *_classical(2023, (_OPT, _SAT, _AGILE), _IPC2023_OPTIONAL),
     _track("ipc2023-learning", "IPC-2023 learning tracks (STRIPS, action costs, types, negative preconditions)",
            {F.TYPING, F.ACTION_COSTS, F.NEGATIVE_PRECONDITIONS}, (),
            "plan with learned knowledge: C*/C (quality) or 1 - log T / log 1800 (agile)", minimise_only=True),

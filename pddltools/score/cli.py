@@ -30,12 +30,14 @@ from pddltools.reading import read_input
 from pddltools.score.claims import Campaign
 from pddltools.score.classical import MissingBounds
 from pddltools.score.isolated import IsolatedValidator
+from pddltools.score.learn2023 import Trained, load_benchmark, run_protocol
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
+from pddltools.score.learning2023 import by_level
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
 from pddltools.score.pairs import Pair, find_pairs, read_pair_list
-from pddltools.score.reference import load_references
+from pddltools.score.reference import References, load_references
 from pddltools.score.results import is_database, load_runs, load_text
-from pddltools.score.rules import RULES, Scores, learning_impact, score
+from pddltools.score.rules import LEARNING_2023_RULES, RULES, Scores, learning_impact, score
 from pddltools.score.runner import (
     DaskExecutor,
     Executor,
@@ -63,7 +65,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run.add_argument("--planner", action="append", required=True, metavar="NAME=COMMAND",
                      help="a planner and its command template, e.g. 'fd=fast-downward.py --plan-file {plan} "
                           "{domain} {problem} --search astar(lmcut())'; fields {domain} {problem} {plan} "
-                          "{rundir} {dck}; repeatable")
+                          "{rundir} {dck} {bound}; repeatable")
+    run.add_argument("--bounds", metavar="COSTS.TSV",
+                     help="bounded-cost track: PROBLEM<TAB>BOUND lines (as score --reference reads them); each "
+                          "problem's bound fills {bound} in the planner's command")
     run.add_argument("--plan-file", action="append", default=[], metavar="NAME=TEMPLATE",
                      help="where planner NAME leaves its plan (default {plan}), e.g. 'pyperplan={problem}.soln'")
     run.add_argument("--anytime", action="append", default=[], metavar="NAME",
@@ -94,10 +99,30 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run.set_defaults(func=cmd_run)
 
     lrn = sub.add_parser("learn")
-    lrn.add_argument("domain", help="the domain file")
+    lrn.add_argument("domain", nargs="+", metavar="DOMAIN",
+                     help="ipc2011: the domain file; ipc2023: benchmark domain folders (domain.pddl, "
+                          "training/ and testing/, each with easy/ medium/ hard/)")
+    lrn.add_argument("--protocol", choices=("ipc2011", "ipc2023"), default="ipc2011",
+                     help="ipc2011 (default): run a learner template, hash and reproduce its knowledge; ipc2023: "
+                          "run LEARN DK DOMAIN TASK... once per domain, then PLAN DK DOMAIN TASK PLAN per test task")
     lrn.add_argument("--planner", required=True, help="the participant's name")
     lrn.add_argument("--learner", required=True, metavar="COMMAND",
-                     help="learner command template with {domain} {training} {dck}")
+                     help="ipc2011: learner command template with {domain} {training} {dck}; ipc2023: the learner "
+                          "command, given DK DOMAIN TASK1 TASK2 ...")
+    lrn.add_argument("--plan", metavar="COMMAND",
+                     help="ipc2023: the planner command, given DK DOMAIN TASK PLAN")
+    lrn.add_argument("--train-wall", type=number_option("the training time", above=0, high=LARGEST),
+                     default=86400.0, metavar="S",
+                     help="ipc2023: training seconds per domain, wall-clock and CPU (default 86400, 24 h)")
+    lrn.add_argument("--train-memory", type=number_option("the training memory", above=0, high=LARGEST),
+                     default=32 * 1024.0, metavar="MB",
+                     help="ipc2023: training memory per domain (default 32768, 32 GiB)")
+    lrn.add_argument("--kill-after", type=number_option("the grace time", low=0, high=LARGEST), default=60.0,
+                     metavar="S",
+                     help="ipc2023: seconds between SIGTERM at the training limit and SIGKILL (default 60)")
+    lrn.add_argument("--jobs", type=number_option("the job count", whole=True, low=1, high=4096), default=None,
+                     help="ipc2023: planner runs at a time (default: one per core)")
+    lrn.add_argument("--no-validate", action="store_true", help="ipc2023: store plans without validating them")
     lrn.add_argument("--generator", metavar="COMMAND",
                      help="problem generator template with {seed} and {problem} (the file to write)")
     lrn.add_argument("--seeds", default="1-10", help="generator seeds, e.g. 1-30 or 1,5,9 (default 1-10)")
@@ -155,7 +180,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _limit_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limits", choices=sorted(TRACK_LIMITS), default=None, metavar="PRESET",
                    help="the rules' limits: " + "; ".join(f"{name} {_preset(limits)}" for name, limits
-                                                          in TRACK_LIMITS.items()) + " (default ipc2008)")
+                                                          in TRACK_LIMITS.items())
+                   + " (default ipc2008; learn --protocol ipc2023: ipc2023-learning)")
     p.add_argument("--wall", type=number_option("the wall-clock limit", above=0, high=LARGEST),
                    help="wall-clock seconds per run")
     p.add_argument("--cpu", type=number_option("the CPU limit", above=0, high=LARGEST),
@@ -196,7 +222,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
 
 
 def _is_usage(exc: Error) -> bool:
-    return any(d.code in {"S020", "S021", "S023", "S024", "S030", "S046", "S050"} for d in exc.diagnostics)
+    return any(d.code in {"S020", "S021", "S023", "S024", "S030", "S046", "S050", "S052"} for d in exc.diagnostics)
 
 
 def _usage(message: str) -> Error:
@@ -265,6 +291,12 @@ def _run(args: argparse.Namespace) -> int:
         where = ", ".join([*args.problems, *([args.batch] if args.batch else [])])
         raise InputError([error("S021", f"no problems to run in {where}")])
     workdir = Path(args.workdir).resolve()
+    bounds = load_references(args.bounds) if args.bounds else None
+    if bounds is not None:
+        unbounded = [p for _, p in pairs if bounds.get(str(Path(p).resolve())) is None]
+        if unbounded:
+            raise Error([error("S046", f"{count(len(unbounded), 'problem')} to run have no bound in {args.bounds}, "
+                                       f"e.g. {unbounded[0]}")])
     jobs: list[Job] = []
     for planner in planners:
         if args.dck:
@@ -274,7 +306,8 @@ def _run(args: argparse.Namespace) -> int:
             jobs += evaluation_jobs(planner, pairs, dck, workdir / "empty-dck", args.track, limits, workdir)
         else:
             jobs += [Job(planner, args.track, "baseline", str(d), str(p), limits,
-                         rundir_for(workdir, planner.name, "baseline", d, p)) for d, p in pairs]
+                         rundir_for(workdir, planner.name, "baseline", d, p), bound=_bound(bounds, p))
+                     for d, p in pairs]
     executor: Executor = DaskExecutor(args.dask) if args.dask else LocalExecutor(args.jobs or _cores())
     counts: Counter[str] = Counter()
     out = stdout_console()  # one line per run as it finishes, above the progress bar
@@ -336,6 +369,14 @@ def _run(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _bound(bounds: References | None, problem: Path) -> str:
+    """The problem's cost bound as the planner is given it: an integer without a decimal point."""
+    value = None if bounds is None else bounds.get(str(Path(problem).resolve()))
+    if value is None:
+        return ""
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
 def _problem_pairs(args: argparse.Namespace) -> tuple[list[Pair], list[Diagnostic]]:
     """The pairs to run, from PATHs and --batch, and a diagnostic for each problem that cannot run."""
     if not args.problems and not args.batch:
@@ -384,9 +425,15 @@ def _seeds(text: str) -> list[int]:
 
 
 def _learn(args: argparse.Namespace) -> int:
-    domain = Path(args.domain).resolve()
+    if args.protocol == "ipc2023":
+        return _learn_2023(args)
+    if args.plan:
+        raise _usage("--plan belongs to --protocol ipc2023")
+    if len(args.domain) != 1:
+        raise _usage("the ipc2011 protocol learns one domain file at a time")
+    domain = Path(args.domain[0]).resolve()
     if not domain.is_file():
-        raise InputError([error("S022", f"no such domain file: {args.domain}")])
+        raise InputError([error("S022", f"no such domain file: {args.domain[0]}")])
     out = Path(args.out).resolve()
     limits = _limits(args)
     if args.training:
@@ -433,6 +480,67 @@ def _scores(args: argparse.Namespace, runs: list[Run]) -> Scores:
         raise Error([error("S046", f"{args.rules} scores against each problem's cost bound: {exc}")]) from None
 
 
+def _learn_2023(args: argparse.Namespace) -> int:
+    """The IPC-2023 learning tracks' protocol: train once per domain, plan on every test task."""
+    if not args.plan:
+        raise _usage("--protocol ipc2023 needs --plan COMMAND (the planner, given DK DOMAIN TASK PLAN)")
+    if args.generator or args.training:
+        raise _usage("--generator and --training belong to --protocol ipc2011: ipc2023 reads DOMAIN/training")
+    if args.jobs is not None and args.jobs < 1:
+        raise _usage("--jobs must be at least 1")
+    for option in ("train_wall", "train_memory", "kill_after"):
+        if getattr(args, option) <= 0 and not (option == "kill_after" and args.kill_after == 0):
+            raise _usage(f"--{option.replace('_', '-')} must be above 0")
+    benchmarks = [load_benchmark(path) for path in args.domain]
+    train_limits = replace(TRACK_LIMITS["ipc2023-learning-train"], wall=args.train_wall, cpu=args.train_wall,
+                           memory=int(args.train_memory * MB), grace=args.kill_after,
+                           address_space=not args.no_address_limit)
+    plan_limits = _limits(args, "ipc2023-learning")
+    out = Path(args.out).resolve()
+    entry = (args.planner, absolute_paths(args.learner), absolute_paths(args.plan))
+    console = stdout_console()
+    text = args.format == "text"
+
+    def on_trained(t: Trained) -> None:
+        if text:
+            where = f"knowledge {t.knowledge}" if t.knowledge else "no knowledge"
+            console.print(f"{t.entry} learned on {t.benchmark.name} ({count(len(t.benchmark.training), 'task')}): "
+                          f"{t.status} in {t.outcome.wall:.1f} s, {where}; {t.how}", markup=False)
+
+    def on_run(run: Run) -> None:
+        if text:
+            console.print(f"{run.planner} {run.domain}/{Path(run.problem_path).parent.name}/{run.problem}: "
+                          f"{run.status} {run.cpu:.2f} s" + (f" ({run.reason})" if run.reason else ""), markup=False)
+
+    executor = LocalExecutor(args.jobs or _cores())
+    with Store.open(args.db) as store:
+        trained, runs = run_protocol(store, [entry], benchmarks, out, train_limits, plan_limits, executor,
+                                     _checker(args.no_validate), on_trained, on_run)
+    statuses = Counter(r.status for r in runs)
+    if args.format == "json":
+        files = [file_entry(b.domain, "domain", []) for b in benchmarks]
+        print_json(envelope("learn", files, {"files": len(files), "domains": len(benchmarks),
+                                             "learned": sum(t.knowledge is not None for t in trained),
+                                             "runs": len(runs)},
+                            protocol="ipc2023", planner=args.planner, db=args.db,
+                            training_runs=[_trained_json(t) for t in trained], statuses=dict(statuses),
+                            runs=[_run_json(r) for r in runs]))
+    else:
+        summary = ", ".join(f"{v} {k}" for k, v in sorted(statuses.items()))
+        console.print(f"{count(len(runs), 'test run')} into {args.db}" + (f": {summary}" if summary else "")
+                      + f"; score them with pddltools score {args.db} --rules ipc2023-learning-quality "
+                        "(or -agile) --reference COSTS.TSV", markup=False)
+    return ExitCode.OK if all(t.knowledge is not None for t in trained) else ExitCode.FINDINGS
+
+
+def _trained_json(t: Trained) -> dict[str, Any]:
+    return {"planner": t.entry, "domain": t.benchmark.name, "domain_path": str(t.benchmark.domain),
+            "training_tasks": [str(p) for p in t.benchmark.training], "test_tasks": len(t.benchmark.testing),
+            "status": t.status, "knowledge": str(t.knowledge) if t.knowledge else None,
+            "ended": t.outcome.status, "returncode": t.outcome.returncode, "how": t.how, "wall": t.outcome.wall,
+            "cpu": t.outcome.cpu, "peak_memory": t.outcome.peak_memory}
+
+
 def _score(args: argparse.Namespace) -> int:
     runs = _load(args)
     scores = _scores(args, runs)
@@ -444,6 +552,9 @@ def _score(args: argparse.Namespace) -> int:
             raise _usage(str(exc)) from None
     if args.format == "json":
         data = scores.to_json()
+        if args.rules in LEARNING_2023_RULES:
+            data["levels"] = [{"planner": r.entrant, "domain": r.domain, "level": r.level, "score": r.score,
+                               "solved": r.solved, "tasks": r.tasks} for r in by_level(scores)]
         if impact is not None:
             data["learning_impact"] = impact.to_json()
         print_json(envelope("score", [_results_entry(args)], {"files": 1, "runs": len(runs),
@@ -475,7 +586,7 @@ def _score(args: argparse.Namespace) -> int:
         for p in scores.penalties:
             plan = f" (plan sha256 {p.plan_hash[:12]})" if p.plan_hash else ""
             console.print(f"{p.entrant} gets 0 for {p.domain}: its plan for {p.problem}{plan} costs {p.cost:g}, "
-                          f"{p.best_by} found one costing {p.best:g}", markup=False)
+                          f"{p.against()}", markup=False)
         for v in scores.voided:
             plan = f" (plan sha256 {v.plan_hash[:12]})" if v.plan_hash else ""
             console.print(f"{v.entrant} solves nothing in {v.domain}: its plan for {v.problem}{plan} is invalid: "
@@ -485,6 +596,15 @@ def _score(args: argparse.Namespace) -> int:
                 console.print(f"{e.name} is disqualified: invalid plans in more than one domain", markup=False)
         for note in scores.notes:
             console.print(f"note: {note}", markup=False)
+        if args.rules in LEARNING_2023_RULES:
+            levels = _table("score per domain and difficulty level (solved/tasks)",
+                            ("domain", "level", *(e.name for e in scores.entrants)), names=(0, 1))
+            cells = {(r.entrant, r.domain, r.level): r for r in by_level(scores)}
+            for domain, level in dict.fromkeys((r.domain, r.level) for r in by_level(scores)):
+                row = [cells.get((e.name, domain, level)) for e in scores.entrants]
+                levels.add_row(domain, level, *("" if r is None else f"{r.score:.2f} ({r.solved}/{r.tasks})"
+                                                for r in row))
+            console.print(levels)
         if impact is not None:
             it = _table(f"learning impact ({impact.rules})",
                         ("planner", "baseline", "dck", "delta", "pareto", "special award"))

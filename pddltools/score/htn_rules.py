@@ -22,12 +22,15 @@ and optimal tracks):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
+from pddltools.score.reference import References
 from pddltools.score.rules import (
     HTN_RULES,
     Penalty,
     ProblemScore,
     Scores,
+    checked_reference,
     entrant_score,
     group_runs,
     log_time_points,
@@ -59,7 +62,8 @@ def htn_length(run: Run) -> int:
     raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has no plan length")
 
 
-def score_htn(runs: Sequence[Run], rules: str) -> Scores:
+def score_htn(runs: Sequence[Run], rules: str, references: References | None = None) -> Scores:
+    """`references`: each problem's best known (satisficing) or optimal plan length."""
     if rules not in HTN_RULES:
         raise ValueError(f"unknown HTN rules {rules!r}; known: {', '.join(HTN_RULES)}")
     names, by_problem, domain_of = group_runs(runs)
@@ -69,18 +73,24 @@ def score_htn(runs: Sequence[Run], rules: str) -> Scores:
     solved_by = {problem: {name: run for name, run in entries.items() if run.status == "solved"}
                  for problem, entries in by_problem.items()}
     ignored = sorted(problem for problem, solved in solved_by.items() if not solved)
+    notes: list[str] = []
     for problem, entries in sorted(by_problem.items()):
         solved = solved_by[problem]
-        points, measures = _points(rules, solved)
+        reference = None if references is None or rules.endswith("-agile") else references.get(problem)
+        points, measures = _points(rules, solved, reference)
         if rules == "ipc2023-htn-opt" and solved:
-            penalties.extend(suboptimal(solved, domain_of[problem], problem, lambda run: float(htn_length(run))))
+            length = lambda run: float(htn_length(run))  # noqa: E731
+            reference = checked_reference(solved, problem, reference, notes, length)
+            penalties.extend(suboptimal(solved, domain_of[problem], problem, length, reference))
         for name, run in entries.items():
             problems.append(ProblemScore(name, domain_of[problem], problem, points.get(name, 0.0), run.status,
                                          measures.get(name)))
-    return _totals(rules, sorted(set(names.values())), problems, ignored, penalties, invalid, domain_of)
+    scores = _totals(rules, sorted(set(names.values())), problems, ignored, penalties, invalid, domain_of)
+    return replace(scores, notes=tuple(notes))
 
 
-def _points(rules: str, solved: dict[str, Run]) -> tuple[dict[str, float], dict[str, float]]:
+def _points(rules: str, solved: dict[str, Run], reference: float | None = None
+            ) -> tuple[dict[str, float], dict[str, float]]:
     if not solved:
         return {}, {}
     if rules.endswith("-agile"):
@@ -90,7 +100,7 @@ def _points(rules: str, solved: dict[str, Run]) -> tuple[dict[str, float], dict[
     lengths = {name: float(htn_length(run)) for name, run in solved.items()}
     if rules == "ipc2023-htn-opt":
         return dict.fromkeys(solved, 1.0), lengths
-    best = min(lengths.values())
+    best = min([*lengths.values(), *([] if reference is None else [reference])])
     return {name: ratio(best, n) for name, n in lengths.items()}, lengths
 
 

@@ -16,11 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from pddltools.score.reference import References
 from pddltools.score.rules import (
     Direction,
     EntrantScore,
     ProblemScore,
     Scores,
+    checked_reference,
     entrant_score,
     group_runs,
     log_time_points,
@@ -49,11 +51,13 @@ def agile_points(cpu: float) -> float:
     return log_time_points(cpu, AGILE_LIMIT)
 
 
-def score_numeric(runs: Sequence[Run], rules: str, direction: Direction) -> Scores:
+def score_numeric(runs: Sequence[Run], rules: str, direction: Direction, references: References | None = None
+                  ) -> Scores:
     names, by_problem, domain_of = group_runs(runs)
     voided: dict[tuple[str, str], Voided] = {}
     problems: list[ProblemScore] = []
     ignored: list[str] = []
+    notes: list[str] = []
     for problem in sorted(by_problem):
         entries = by_problem[problem]
         domain = domain_of[problem]
@@ -65,24 +69,25 @@ def score_numeric(runs: Sequence[Run], rules: str, direction: Direction) -> Scor
         if not solved:
             ignored.append(problem)
             continue
+        reference = None if references is None else references.get(problem)
         if rules == "ipc2023-numeric-agile":
             points = {name: agile_points(run.cpu) for name, run in solved.items()}
             measures = {name: run.cpu for name, run in solved.items()}
         else:  # C*/C and the solved count are IPC-2008's formulas
             points, measures = problem_points(rules.replace("ipc2023-numeric", "ipc2008"), solved,
-                                              direction(problem) if rules == "ipc2023-numeric-sat" else "")
+                                              direction(problem) if rules == "ipc2023-numeric-sat" else "", reference)
         if rules == "ipc2023-numeric-opt":
-            for p in suboptimal(solved, domain, problem):
+            reference = checked_reference(solved, problem, reference, notes)
+            for p in suboptimal(solved, domain, problem, reference=reference):
                 voided.setdefault((p.entrant, domain), Voided(
-                    p.entrant, domain, problem, f"not optimal: costs {p.cost:g}, {p.best_by} found a plan costing "
-                                               f"{p.best:g}", p.plan_hash))
+                    p.entrant, domain, problem, f"not optimal: costs {p.cost:g}, {p.against()}", p.plan_hash))
         for name, run in entries.items():
             problems.append(ProblemScore(name, domain, problem, points.get(name, 0.0), run.status,
                                          measures.get(name)))
     domains = sorted(set(domain_of.values()))
     totals = [_entrant(name, domains, problems, voided) for name in sorted(set(names.values()))]
     return Scores(rules, tuple(rank(totals)), tuple(problems), tuple(ignored), (), tuple(domains),
-                  tuple(voided[key] for key in sorted(voided)))
+                  tuple(voided[key] for key in sorted(voided)), tuple(notes))
 
 
 def _entrant(name: str, domains: list[str], problems: list[ProblemScore],

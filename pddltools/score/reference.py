@@ -10,8 +10,9 @@ bounded-cost track gives each problem a bound. The file holds one problem a line
 
 PROBLEM is the problem file's path, relative to the reference file's folder (or absolute); `#` starts a
 comment; a first line whose cost column says `cost`, `bound` or `reference` is a header. A run is
-matched by its problem file's path, else by the problem's folder and file name (`blocksworld/p01.pddl`),
-else by its file name when no other referenced problem has that name, so a table written elsewhere
+matched by its problem file's path, else by the longest end of that path that names one referenced
+problem alone (`blocksworld/testing/easy/p01.pddl`, `blocksworld/p01.pddl`, `p01.pddl`), so a table
+written elsewhere (the IPC-2023 learning benchmarks' upper bounds, keyed from the repository's root)
 still applies.
 """
 
@@ -33,18 +34,17 @@ class References:
 
     costs: dict[str, float]  # the resolved problem path -> its cost
     source: str = ""
-    _by_tail: dict[tuple[str, str], list[str]] = field(default_factory=dict, repr=False, compare=False)
-    _by_name: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    # every end of every referenced path (its last 1, 2, ... parts) -> the referenced paths ending so
+    _by_tail: dict[tuple[str, ...], list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def of(cls, costs: dict[str, float], source: str = "") -> References:
-        by_tail: dict[tuple[str, str], list[str]] = defaultdict(list)
-        by_name: dict[str, list[str]] = defaultdict(list)
+        by_tail: dict[tuple[str, ...], list[str]] = defaultdict(list)
         for key in costs:
-            path = Path(key)
-            by_tail[path.parent.name, path.name].append(key)
-            by_name[path.name].append(key)
-        return cls(dict(costs), source, dict(by_tail), dict(by_name))
+            parts = Path(key).parts
+            for size in range(1, len(parts)):
+                by_tail[parts[-size:]].append(key)
+        return cls(dict(costs), source, dict(by_tail))
 
     def __len__(self) -> int:
         return len(self.costs)
@@ -53,10 +53,11 @@ class References:
         """The reference cost of the problem stored at `problem_path`, or None when the file has none."""
         if problem_path in self.costs:
             return self.costs[problem_path]
-        path = Path(problem_path)
-        for candidates in (self._by_tail.get((path.parent.name, path.name)), self._by_name.get(path.name)):
-            if candidates and len(candidates) == 1:
-                return self.costs[candidates[0]]
+        parts = Path(problem_path).parts
+        for size in range(len(parts) - 1, 0, -1):
+            candidates = self._by_tail.get(parts[-size:])
+            if candidates:
+                return self.costs[candidates[0]] if len(candidates) == 1 else None
         return None
 
 

@@ -9,7 +9,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from html import escape
 
-from pddltools.score.rules import LearningImpact, Scores, entrant_names
+from pddltools.score.learning2023 import by_level
+from pddltools.score.rules import LEARNING_2023_RULES, LearningImpact, Scores, entrant_names
 from pddltools.score.store import STATUSES, Run
 from pddltools.score.svg import bar_chart, step_chart
 from pddltools.score.tables import Cell, errors_table, instances_table, limits_table, num, table
@@ -72,17 +73,29 @@ def render_html(runs: Sequence[Run], scores: Scores, impact: LearningImpact | No
               [[Cell(d), num(str(problems[d])), *(num(_num(e.domains.get(d, 0.0))) for e in scores.entrants)]
                for d in domains]),
     ]
+    if scores.rules in LEARNING_2023_RULES:
+        cells = {(r.entrant, r.domain, r.level): r for r in by_level(scores)}
+        rows = []
+        for domain, level in dict.fromkeys((r.domain, r.level) for r in by_level(scores)):
+            found = [cells.get((name, domain, level)) for name in entrants]
+            rows.append([Cell(domain), Cell(level), *(num("" if r is None else f"{r.score:.2f} ({r.solved}/{r.tasks})")
+                                                      for r in found)])
+        parts.append("<h3>Score per domain and difficulty level (solved/tasks)</h3>")
+        parts.append(table("level-scores", [Cell("domain"), Cell("level"), *(num(e) for e in entrants)], rows))
     if scores.penalties:
         parts.append("<h3>Non-optimal plans (the domain scores 0)</h3><ul>")
         for p in scores.penalties:
             parts.append(f"<li>{escape(p.entrant)}, {escape(p.domain)}: {escape(p.problem)} costs {p.cost:g}, "
-                         f"{escape(p.best_by)} found {p.best:g}</li>")
+                         f"{escape(p.against())}</li>")
         parts.append("</ul>")
     if scores.voided:
         parts.append("<h3>Invalid plans (the planner solves nothing in that domain)</h3><ul>")
         for v in scores.voided:
             parts.append(f"<li>{escape(v.entrant)}, {escape(v.domain)}: {escape(v.problem)}: {escape(v.reason)}</li>")
         parts.append("</ul>")
+    if scores.notes:
+        parts.append('<h3>Notes</h3><ul class="note">' + "".join(f"<li>{escape(n)}</li>" for n in scores.notes)
+                     + "</ul>")
     disqualified = [e.name for e in scores.entrants if e.disqualified]
     if disqualified:
         parts.append(f'<p class="note" id="disqualified">Disqualified (invalid plans in more than one domain): '

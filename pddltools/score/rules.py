@@ -79,8 +79,17 @@ class Penalty:
     problem: str
     cost: float
     best: float
-    best_by: str
+    best_by: str  # the entrant that found `best`, or REFERENCE
     plan_hash: str | None = None  # names the offending plan (SHA-256 of its text, as stored)
+
+    def against(self) -> str:
+        """What the plan lost to, in words."""
+        if self.best_by == REFERENCE:
+            return f"the optimal (reference) cost is {self.best:g}"
+        return f"{self.best_by} found a plan costing {self.best:g}"
+
+
+REFERENCE = "the reference (optimal cost)"
 
 
 @dataclass(frozen=True)
@@ -163,32 +172,37 @@ def score(runs: Sequence[Run], rules: str, direction: Direction = metric_directi
     if rules in NUMERIC_RULES:
         from pddltools.score.ipc2023 import score_numeric  # it builds on this module's types
 
-        return score_numeric(runs, rules, direction)
+        return score_numeric(runs, rules, direction, references)
     if rules in HTN_RULES:
         from pddltools.score.htn_rules import score_htn
 
-        return score_htn(runs, rules)
+        return score_htn(runs, rules, references)
     names, by_problem, domain_of = group_runs(runs)
     entrants = sorted(set(names.values()))
     problems: list[ProblemScore] = []
     penalties: list[Penalty] = []
     ignored: list[str] = []
+    notes: list[str] = []
     for problem in sorted(by_problem):
         entries = by_problem[problem]
         solved = {name: run for name, run in entries.items() if run.status == "solved"}
         if not solved:
             ignored.append(problem)
             continue
-        points, measures = problem_points(rules, solved, direction(problem) if rules == "ipc2008-sat" else "")
+        reference = references.get(problem) if references is not None and rules != "ipc2011-time" else None
+        way = direction(problem) if rules == "ipc2008-sat" else ""
+        points, measures = problem_points(rules, solved, way, reference)
         if rules == "ipc2008-opt":
-            penalties.extend(suboptimal(solved, domain_of[problem], problem))
+            reference = checked_reference(solved, problem, reference, notes)
+            penalties.extend(suboptimal(solved, domain_of[problem], problem, reference=reference))
         for name, run in entries.items():
             problems.append(ProblemScore(name, domain_of[problem], problem, points.get(name, 0.0), run.status,
                                          measures.get(name)))
     penalised = {(p.entrant, p.domain) for p in penalties}
     domains = sorted(set(domain_of.values()))
     totals = [entrant_score(name, domains, problems, penalised, solved_when_voided=True) for name in entrants]
-    return Scores(rules, tuple(rank(totals)), tuple(problems), tuple(ignored), tuple(penalties), tuple(domains))
+    return Scores(rules, tuple(rank(totals)), tuple(problems), tuple(ignored), tuple(penalties), tuple(domains),
+                  (), tuple(notes))
 
 
 def entrant_score(name: str, domains: Sequence[str], problems: Sequence[ProblemScore],
@@ -222,7 +236,10 @@ def quality(run: Run) -> float:
     raise ValueError(f"run of {run.planner} on {run.problem_path} is solved but has neither value nor length")
 
 
-def problem_points(rules: str, solved: dict[str, Run], direction: str) -> tuple[dict[str, float], dict[str, float]]:
+def problem_points(rules: str, solved: dict[str, Run], direction: str, reference: float | None = None
+                   ) -> tuple[dict[str, float], dict[str, float]]:
+    """Each solver's points and the measure they rest on; `reference` is the best known quality (cost or
+    length), which C* (N*, Q*) never falls short of."""
     if rules == "ipc2008-opt":
         return {name: 1.0 for name in solved}, {name: quality(run) for name, run in solved.items()}
     if rules == "ipc2011-time":
@@ -231,13 +248,14 @@ def problem_points(rules: str, solved: dict[str, Run], direction: str) -> tuple[
         return {name: 1.0 / (1.0 + math.log10(t / best)) for name, t in times.items()}, times
     if rules == "ipc2011-quality":
         lengths = {name: float(_length(run)) for name, run in solved.items()}
-        best = min(lengths.values())
+        best = min([*lengths.values(), *([] if reference is None else [reference])])
         return {name: ratio(best, n) for name, n in lengths.items()}, lengths
     costs = {name: quality(run) for name, run in solved.items()}
+    known = [] if reference is None else [reference]
     if direction == "maximize":
-        best = max(costs.values())
+        best = max([*costs.values(), *known])
         return {name: ratio(q, best) for name, q in costs.items()}, costs
-    best = min(costs.values())
+    best = min([*costs.values(), *known])
     return {name: ratio(best, c) for name, c in costs.items()}, costs
 
 
@@ -262,14 +280,32 @@ def _length(run: Run) -> int:
 
 
 def suboptimal(solved: dict[str, Run], domain: str, problem: str,
-               measure: Callable[[Run], float] = quality) -> list[Penalty]:
-    """The plans `measure` (the plan's cost, or an HTN plan's length) finds worse than the best solved one."""
+               measure: Callable[[Run], float] = quality, reference: float | None = None) -> list[Penalty]:
+    """The plans `measure` (the plan's cost, or an HTN plan's length) finds worse than the best solved one,
+    or than the optimal `reference` cost when there is one (see `checked_reference`)."""
     costs = {name: measure(run) for name, run in solved.items()}
     best_name = min(costs, key=lambda n: (costs[n], n))
     best = costs[best_name]
+    if reference is not None:
+        best_name, best = REFERENCE, reference
     # A small tolerance: costs are floats read back from validated metric values.
     return [Penalty(name, domain, problem, cost, best, best_name, solved[name].plan_hash)
             for name, cost in sorted(costs.items()) if cost > best + 1e-9 * max(1.0, abs(best))]
+
+
+def checked_reference(solved: dict[str, Run], problem: str, reference: float | None, notes: list[str],
+                      measure: Callable[[Run], float] = quality) -> float | None:
+    """An optimal (reference) cost to check plans against, or None when there is none or a valid plan
+    is cheaper, which shows the reference wrong (said in `notes`)."""
+    if reference is None:
+        return None
+    costs = {name: measure(run) for name, run in solved.items()}
+    cheapest = min(costs, key=lambda n: (costs[n], n))
+    if costs[cheapest] < reference - 1e-9 * max(1.0, abs(reference)):
+        notes.append(f"{problem}: {cheapest} found a valid plan costing {costs[cheapest]:g}, below the reference "
+                     f"(optimal) cost {reference:g}: the reference is wrong")
+        return None
+    return reference
 
 
 def log_time_points(seconds: float, limit: float) -> float:

@@ -39,7 +39,7 @@ from pddltools.score.planfiles import (
 from pddltools.score.store import Run, RunKey, Store, domain_name, sha256_bytes, sha256_file
 from pddltools.score.verdicts import PlanChecker, count_actions
 
-FIELDS = ("domain", "problem", "plan", "rundir", "dck")
+FIELDS = ("domain", "problem", "plan", "rundir", "dck", "bound")
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,7 @@ class Job:
     limits: Limits
     rundir: str
     dck: str = ""  # the knowledge folder, for `config == "dck"`
+    bound: str = ""  # the problem's cost bound (IPC-2018 bounded-cost track), from run --bounds
 
     @property
     def key(self) -> RunKey:
@@ -156,7 +157,7 @@ def execute(job: Job, cpus: Sequence[int] | None = None, cancel: threading.Event
     shutil.copyfile(job.domain_path, domain)
     shutil.copyfile(job.problem_path, problem)
     values = {"domain": str(domain), "problem": str(problem), "plan": str(rundir / "plan"),
-              "rundir": str(rundir), "dck": job.dck}
+              "rundir": str(rundir), "dck": job.dck, "bound": job.bound}
     argv = job.planner.argv(values)
     plan_path = rundir / _fill(job.planner.plan_file, values)  # a relative plan file is the planner's cwd's
     try:

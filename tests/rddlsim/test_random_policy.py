@@ -96,14 +96,14 @@ def test_mean_reward_matches_pyrddlgyms_random_agent(tmp_path: Path) -> None:
     from pyRDDLGym.core.policy import RandomAgent
 
     problem = dials(tmp_path)
-    ours = list(run_rounds(problem, "random", 100, seed=2).rewards)
+    ours = list(run_rounds(problem, "random", 60, seed=2).rewards)
     logging.getLogger("pyRDDLGym").setLevel(logging.ERROR)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         env = pyRDDLGym.make(str(tmp_path / "dials.rddl"), str(tmp_path / "dials_1.rddl"), vectorized=False)
     agent = RandomAgent(env.action_space, num_actions=env.max_allowed_actions, seed=4)
     theirs = []
-    for r in range(100):
+    for r in range(60):
         env.reset(seed=r)
         total = 0.0
         for _ in range(env.horizon):
@@ -113,8 +113,8 @@ def test_mean_reward_matches_pyrddlgyms_random_agent(tmp_path: Path) -> None:
                 break
         theirs.append(total)
     # per step: E[push k1] 1 + E[push k2] 2 + E[step] 2 + 1 / 2 + 10 / 2 = 10.5; over 4 steps 42 (the standard
-    # error of 100 rounds is about 1.2)
-    assert sum(ours) / len(ours) == pytest.approx(42, abs=5)
+    # error of 60 rounds is about 1.5)
+    assert sum(ours) / len(ours) == pytest.approx(42, abs=6)
     assert stats.ttest_ind(ours, theirs, equal_var=False).pvalue > 0.001
 
 

@@ -16,6 +16,7 @@ from pddltools.diagnostics import Error
 from pddltools.score.classical import CLASSICAL, CLASSICAL_RULES, MissingBounds, agile_2014
 from pddltools.score.limits import GB, TRACK_LIMITS
 from pddltools.score.reference import References, parse_references
+from pddltools.score.report import render_html
 from pddltools.score.rules import CLASSICAL_RULES as DECLARED
 from pddltools.score.rules import RULES, score
 from pddltools.score.store import Run
@@ -89,8 +90,10 @@ def test_an_optimal_track_plan_costlier_than_the_reference_is_an_error_voiding_t
 
 
 def test_a_plan_cheaper_than_the_optimal_reference_says_the_reference_is_wrong() -> None:
-    s = score([run("A", "p1", cost=5), run("B", "p1", cost=6)], "ipc2023-opt", references=refs(d1_p1=6))
+    runs = [run("A", "p1", cost=5), run("B", "p1", cost=6)]
+    s = score(runs, "ipc2023-opt", references=refs(d1_p1=6))
     assert "below the reference" in " ".join(s.notes)
+    assert "the reference is wrong" in render_html(runs, s)                 # the HTML report says so too
     # The reference is then set aside: B's 6 is costlier than A's valid 5, so B is the one not optimal.
     assert [(v.entrant, v.domain) for v in s.voided] == [("B", "d1")]
 
@@ -137,6 +140,11 @@ def test_reference_files_match_by_path_folder_and_name(tmp_path: Path) -> None:
     assert r.get("/elsewhere/blocks/p01.pddl") == 12                          # by folder and name
     assert r.get("/elsewhere/p02.pddl") == 7.5                                # by name alone, unique
     assert r.get("/x/p03.pddl") is None
+    # the longest end of the path that names one problem: the learning benchmarks' keys
+    nested = parse_references("blocks/testing/easy/p01.pddl\t10\nmiconic/testing/easy/p01.pddl\t4\n", "c", tmp_path)
+    assert nested.get("/copy/blocks/testing/easy/p01.pddl") == 10
+    assert nested.get("/m/miconic/testing/easy/p01.pddl") == 4
+    assert nested.get("/other/easy/p01.pddl") is None                        # two problems end so: no guess
     with pytest.raises(Error) as bad:
         parse_references("p1.pddl\t-3\n", "costs.tsv", tmp_path)
     assert bad.value.diagnostics[0].code == "S045"
@@ -188,3 +196,41 @@ def test_score_cli_reads_the_reference_and_reports_the_optimality_error(tmp_path
     # satisficing against the same reference: 1/2 for the detour
     assert main([*args[:3], "ipc2023-sat", *args[4:], "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["planners"]["detour"]["total"] == pytest.approx(0.5)
+
+
+def test_the_earlier_rules_take_the_reference_too() -> None:
+    # The issue's case: lama alone on p1 with a plan of 12, the optimum 10. IPC-2008's optimal rules
+    # against the entrants alone gave it full marks; against the reference its domain scores 0.
+    runs = [run("lama", "p1", cost=12), run("lama", "p2", cost=4)]
+    lone = score(runs, "ipc2008-opt")
+    assert lone.entrant("lama").total == 2 and not lone.penalties
+    s = score(runs, "ipc2008-opt", references=refs(d1_p1=10, d1_p2=4))
+    assert s.entrant("lama").total == 0
+    (penalty,) = s.penalties
+    assert (penalty.cost, penalty.best, penalty.best_by) == (12, 10, "the reference (optimal cost)")
+    numeric = score(runs, "ipc2023-numeric-opt", references=refs(d1_p1=10, d1_p2=4))
+    assert numeric.entrant("lama").total == 0 and numeric.voided[0].problem.endswith("p1.pddl")
+    # satisficing: C* = 10 (the reference) for p1: 10/12; p2 4/4; ipc2011-quality on length likewise
+    for rules in ("ipc2008-sat", "ipc2023-numeric-sat"):
+        sat = score(runs, rules, references=refs(d1_p1=10, d1_p2=4))
+        assert sat.entrant("lama").total == pytest.approx(10 / 12 + 1), rules
+    lengths = score([run("lama", "p1", cost=None)], "ipc2011-quality", references=refs(d1_p1=0.5))
+    assert lengths.entrant("lama").total == pytest.approx(0.5)              # length 1 against a best known 0.5
+
+
+def test_run_gives_each_planner_its_problems_bound(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "hop"
+    folder.mkdir()
+    (folder / "domain.pddl").write_text(DOMAIN)
+    (folder / "p1.pddl").write_text(PROBLEM)
+    (tmp_path / "bounds.tsv").write_text("hop/p1.pddl\t1500000\n")
+    args = ["run", str(folder / "p1.pddl"), "--planner", "tell=sh -c 'echo {bound} > {rundir}/bound.txt'",
+            "--bounds", str(tmp_path / "bounds.tsv"), "--db", str(tmp_path / "r.sqlite"), "--workdir",
+            str(tmp_path / "runs"), "--format", "json"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["statuses"] == {"unsolved": 1}
+    (written,) = (tmp_path / "runs").rglob("bound.txt")
+    assert written.read_text() == "1500000\n"                             # an integer, as planners read it
+    (tmp_path / "bounds.tsv").write_text("hop/p2.pddl\t3\n")
+    assert main([*args, "--overwrite"]) == 2                                 # p1 has no bound: S046
+    assert "S046" in capsys.readouterr().err
