@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
 from importlib.resources import files
+from itertools import islice
 from pathlib import Path
 from typing import Any, Literal, cast, overload
 
@@ -189,7 +190,8 @@ class Builder(Transformer[Tok, Any]):
         return _section("objects", c[1], c[0].start_pos)
 
     def predicates(self, c: list[Any]) -> tuple[str, Any, int]:
-        return _section("predicates", tuple(c[1:-1]), c[0].start_pos)
+        # not c[1:-1]: a list as long as the section, copied again into the tuple (millions of items)
+        return _section("predicates", tuple(islice(c, 1, len(c) - 1)), c[0].start_pos)
 
     def functions(self, c: list[Any]) -> tuple[str, Any, int]:
         return _section("functions", c[1], c[0].start_pos)
