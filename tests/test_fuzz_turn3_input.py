@@ -202,6 +202,99 @@ def child(mode: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------
+# The language server, driven over raw frames
+
+
+class RawServer:
+    """`pddltools lsp` in a child process (address space capped), spoken to byte by byte."""
+
+    def __init__(self, python_loop: bool = False) -> None:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+        # the Python parse loop for every thread of the server (the variant's default, not a context)
+        start = ("import contextvars, pddltools.syntax.testing as t; t._current = contextvars.ContextVar("
+                 "'variant', default=t.Variant(compiled=False)); " if python_loop else "") + (
+                 "import sys; from pddltools.lsp.server import main; sys.exit(main())")
+
+        def cap() -> None:
+            resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+        self.process = subprocess.Popen([sys.executable, "-c", start], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                                        preexec_fn=cap)
+        self.buffer = b""
+        self.next_id = 100
+
+    def raw(self, data: bytes) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode()
+        self.raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def read(self, timeout: float) -> dict[str, Any] | None:
+        import select
+
+        assert self.process.stdout is not None
+        end = time.monotonic() + timeout
+        while True:
+            at = self.buffer.find(b"\r\n\r\n")
+            if at >= 0:
+                header = next(line for line in self.buffer[:at].split(b"\r\n")
+                              if line.lower().startswith(b"content-length"))
+                size = int(header.split(b":")[1])
+                if len(self.buffer) >= at + 4 + size:
+                    body, self.buffer = self.buffer[at + 4:at + 4 + size], self.buffer[at + 4 + size:]
+                    found: dict[str, Any] = json.loads(body)
+                    return found
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if ready:
+                chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    return None
+                self.buffer += chunk
+
+    def reply(self, ident: Any, timeout: float = 20) -> dict[str, Any] | None:
+        """The response to request `ident` (None: an error reply to a frame without one)."""
+        end = time.monotonic() + timeout
+        while (message := self.read(max(0.0, end - time.monotonic()))) is not None:
+            if "method" not in message and message.get("id") == ident:
+                return message
+        return None
+
+    def request(self, method: str, params: Any, timeout: float = 20) -> dict[str, Any] | None:
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        return self.reply(self.next_id, timeout)
+
+    def diagnostics(self, uri: str, timeout: float = 30) -> list[dict[str, Any]] | None:
+        end = time.monotonic() + timeout
+        while (message := self.read(max(0.0, end - time.monotonic()))) is not None:
+            if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
+                found: list[dict[str, Any]] = message["params"]["diagnostics"]
+                return found
+        return None
+
+    def start(self) -> None:
+        assert self.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}}) is not None
+        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+
+    def stop(self) -> int | None:
+        try:
+            self.request("shutdown", None, timeout=10)
+            self.send({"jsonrpc": "2.0", "method": "exit"})
+            return self.process.wait(10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait()
+            return None
+
+
+# ---------------------------------------------------------------------------------------------------
 # The tests
 
 if __name__ != "__main__":
@@ -262,6 +355,69 @@ if __name__ != "__main__":
         for stage, outcome in record["stages"].items():
             assert outcome["crash"] is None, f"{stage}: {outcome['crash']}"
             assert outcome["code"] in (0, 1), f"{stage}: {outcome['output']}"
+
+    @pytest.fixture(scope="module")
+    def server() -> Any:
+        running = RawServer()
+        running.start()
+        yield running
+        running.process.kill()
+        running.process.wait()
+
+    HOVER = {"textDocument": {"uri": "file:///nowhere/x.pddl"}, "position": {"line": 0, "character": 0}}
+
+    def test_a_huge_content_length_gets_an_error_and_the_server_stays_up(server: RawServer) -> None:
+        server.raw(b"Content-Length: 99999999999999999999\r\n\r\n{}")
+        answer = server.reply(None)
+        assert answer is not None and answer["error"]["code"] == -32600, answer
+        assert "Content-Length" in answer["error"]["message"]
+        # the frame after the bad one is read (the reader finds its header after the stray body)
+        assert server.request("textDocument/hover", HOVER) is not None
+        assert server.process.poll() is None
+
+    @pytest.mark.parametrize(("frame", "code"), [
+        (b"Content-Length: 5\r\n\r\n{bad}", -32700),
+        (b"Content-Length: -3\r\n\r\n", -32600),
+        (b"X-Junk: 1\r\n\r\n", -32600),
+        (b"Content-Length: 2\r\n\r\n[]", -32600),
+        (b"Content-Length: " + b"9" * 20000 + b"\r\n\r\n", -32600),
+        (b"Content-Length: 800\r\n\r\n" + b"[" * 800, -32700),
+    ], ids=["not-json", "negative-length", "no-length", "not-an-object", "overlong-header", "deep-json"])
+    def test_a_malformed_frame_gets_an_error_reply(server: RawServer, frame: bytes, code: int) -> None:
+        server.raw(frame)
+        answer = server.reply(None)
+        assert answer is not None and answer["error"]["code"] == code, answer
+        assert server.request("textDocument/hover", HOVER) is not None
+
+    @pytest.mark.parametrize("position", [{"line": -1, "character": 0}, {"line": 0, "character": -5},
+                                          {"line": 2**31, "character": 0}])
+    def test_a_request_with_a_bad_position_gets_an_error_reply(server: RawServer, position: dict[str, int]) -> None:
+        answer = server.request("textDocument/hover", {"textDocument": {"uri": "file:///nowhere/x.pddl"},
+                                                       "position": position}, timeout=20)
+        assert answer is not None and answer["error"]["code"] == -32602, answer
+        assert server.request("textDocument/hover", HOVER) is not None
+
+    def _check_json(path: Path) -> list[tuple[str, int, int]]:
+        from pddltools.cli import main
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            main(["check", "--format", "json", str(path)])
+        return sorted((d["code"], d["line"] - 1, d["column"] - 1)
+                      for f in json.loads(out.getvalue())["files"] for d in f["diagnostics"])
+
+    @needs_turn3
+    @pytest.mark.parametrize("name", ["domain.pddl", "random-edit-1749.pddl"])
+    def test_the_servers_syntax_diagnostics_are_checks(server: RawServer, name: str) -> None:
+        path = TURN3 / "lsp-diagnostics-differ" / name
+        uri = f"file:///nowhere/{name}"
+        server.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "pddl", "version": 1, "text": path.read_text(encoding="utf-8")}}})
+        found = server.diagnostics(uri)
+        assert found is not None
+        shown = sorted((d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in found
+                       if str(d["code"]).startswith("E1"))
+        assert shown == _check_json(path)
 
 
 if __name__ == "__main__":
