@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from pddltools.diagnostics import Diagnostic
-    from pddltools.hddl import ast as hddl
-    from pddltools.pddl import ast
 
 
 def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
@@ -49,11 +47,29 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
 
 
 def _version() -> str:
-    from pddltools.syntax.frozen import speedups
-
-    parser = ("compiled parser" if speedups is not None
+    compiled = _speedups_built()
+    parser = ("compiled parser" if compiled
               else "parser in pure Python: pddltools.syntax._speedups was not built (no C compiler at install time)")
     return f"pddltools {__version__} ({parser})"
+
+
+def _speedups_built() -> bool:
+    """Whether the compiled parser loads, found beside the package rather than imported through
+    `pddltools.syntax`, whose import pulls in the diagnostics and rich (most of `--version`'s cost)."""
+    import importlib.machinery
+    import importlib.util
+
+    folder = Path(__file__).parent / "syntax"
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        spec = importlib.util.spec_from_file_location("pddltools.syntax._speedups", folder / f"_speedups{suffix}")
+        if spec is None or spec.loader is None or not Path(spec.origin or "").is_file():
+            continue
+        try:
+            spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        except ImportError:
+            return False
+        return True
+    return False
 
 
 def build_parser(command: str | None = None, *, prog: str = "pddltools",
@@ -85,10 +101,13 @@ def build_parser(command: str | None = None, *, prog: str = "pddltools",
 
 class Commands(NamedTuple):
     """A module's commands: its `register(subparsers)` adds exactly `names` to the sub-parsers it is
-    given, the top level's or, with `group`, those of that group (`pddltools rddl ...`)."""
+    given, the top level's or, with `group`, those of that group (`pddltools rddl ...`). `helps` are the
+    commands' one-line help, here and not in the modules, so that `pddltools --help` lists every command
+    without importing a command's package."""
 
     module: str
     names: tuple[str, ...]
+    helps: tuple[str, ...]
     group: str | None = None
 
 
@@ -97,16 +116,34 @@ class Commands(NamedTuple):
 #: Only the module of the command being run is imported, so that `pddltools validate --batch` does not
 #: pay for importing the scorer, the language server and the simulator.
 COMMAND_TABLE: tuple[Commands, ...] = (
-    Commands("pddltools.check.cli", ("check",)),
-    Commands("pddltools.compile.cli", ("compile", "unmap")),
-    Commands("pddltools.validate.cli", ("validate",)),
-    Commands("pddltools.view.cli", ("view",)),
-    Commands("pddltools.score.cli", ("run", "learn", "score", "select", "report")),
-    Commands("pddltools.rddl.cli", ("parse", "check", "fmt"), group="rddl"),
-    Commands("pddltools.rddlsim.cli", ("simulate", "serve", "client", "score"), group="rddl"),
-    Commands("pddltools.lsp.cli", ("lsp",)),
-    Commands("pddltools.explain", ("explain",)),
-    Commands("pddltools.schemas", ("schema",)),
+    Commands("pddltools.check.cli", ("check",),
+             ("semantic checks, the features a task uses and the IPC tracks it fits",)),
+    Commands("pddltools.compile.cli", ("compile", "unmap"),
+             ("compile optional features away (ADL, derived predicates, typing, costs)",
+              "turn a plan of a compiled task into a plan of the original")),
+    Commands("pddltools.validate.cli", ("validate",),
+             ("validate plans against a domain and problem (as VAL does)",)),
+    Commands("pddltools.view.cli", ("view",), ("write a validated plan as one self-contained HTML page",)),
+    Commands("pddltools.score.cli", ("run", "learn", "score", "select", "report"),
+             ("run planners over a problem set under limits; results into SQLite",
+              "IPC-2011 learning track: training set, learning, knowledge hash, reproduction check",
+              "score results with the IPC rules",
+              "choose instances by the IPC-2014 method",
+              "write one self-contained HTML report with plots")),
+    Commands("pddltools.rddl.cli", ("parse", "check", "fmt"),
+             ("check that files are RDDL; list their blocks",
+              "parse and type-check; instances are checked against their domain (looked for beside them when "
+              "not given)",
+              "print a file in the standard layout (to stdout)"), group="rddl"),
+    Commands("pddltools.rddlsim.cli", ("simulate", "serve", "client", "score"),
+             ("run rounds of an instance offline under a policy",
+              "serve every instance of the folders over the RDDLSim protocol",
+              "play one session against an RDDLSim server",
+              "IPPC scores from a results log"), group="rddl"),
+    Commands("pddltools.lsp.cli", ("lsp",),
+             ("the language server for PDDL, HDDL and RDDL (Language Server Protocol over stdio, for editors)",)),
+    Commands("pddltools.explain", ("explain",), ("explain a diagnostic code (E201, R106 ...), or list every code",)),
+    Commands("pddltools.schemas", ("schema",), ("print the JSON Schema of a command's --format json output",)),
 )
 
 #: The groups of commands, with their help lines.
@@ -115,24 +152,47 @@ GROUPS: dict[str, str] = {
 }
 
 
+class TableSubparsers:
+    """The sub-parsers a module registers its commands into: each command's help line comes from
+    `COMMAND_TABLE` (a module giving its own is refused, so the table stays the one place)."""
+
+    def __init__(self, action: Any, entry: Commands) -> None:
+        self._action = action
+        self._helps = dict(zip(entry.names, entry.helps, strict=True))
+
+    def add_parser(self, name: str, **options: Any) -> argparse.ArgumentParser:
+        if "help" in options:
+            raise TypeError(f"the help line of {name!r} belongs in pddltools.cli.COMMAND_TABLE")
+        parser: argparse.ArgumentParser = self._action.add_parser(name, help=self._helps[name], **options)
+        return parser
+
+
 def _register_commands(sub: Any, command: str | None = None, subcommand: str | None = None) -> None:
-    """Register the commands the command line names (`command`, and within a group `subcommand`), or
-    every command (for --help, or an unknown name)."""
+    """Register the commands the command line names (`command`, and within a group `subcommand`); for
+    --help or an unknown name, every command by its help line alone, importing no command's package."""
     if command in GROUPS:
         wanted = [c for c in COMMAND_TABLE if c.group == command and subcommand in c.names]
         chosen = wanted or [c for c in COMMAND_TABLE if c.group == command]
     else:
-        chosen = [c for c in COMMAND_TABLE if c.group is None and command in c.names] or list(COMMAND_TABLE)
+        chosen = [c for c in COMMAND_TABLE if c.group is None and command in c.names]
+    if not chosen:
+        for entry in COMMAND_TABLE:
+            if entry.group is None:
+                for name, line in zip(entry.names, entry.helps, strict=True):
+                    sub.add_parser(name, help=line, add_help=False)
+        for group, line in GROUPS.items():
+            sub.add_parser(group, help=line, add_help=False)
+        return
     groups: dict[str, Any] = {}
     for entry in chosen:
         if entry.group is None:
-            importlib.import_module(entry.module).register(sub)
+            importlib.import_module(entry.module).register(TableSubparsers(sub, entry))
             continue
         if entry.group not in groups:
             parser = sub.add_parser(entry.group, help=GROUPS[entry.group])
             groups[entry.group] = parser.add_subparsers(dest=f"{entry.group}_command", required=True,
                                                         metavar="COMMAND")
-        importlib.import_module(entry.module).register(groups[entry.group])
+        importlib.import_module(entry.module).register(TableSubparsers(groups[entry.group], entry))
 
 
 def _words(argv: Sequence[str]) -> list[str]:
@@ -172,38 +232,6 @@ def pddl_files(paths: Sequence[str], suffixes: Sequence[str] = (".pddl",)) -> It
             yield path
 
 
-def summary(node: ast.Domain | ast.Problem | hddl.HTNDomain | hddl.HTNProblem) -> dict[str, Any]:
-    from pddltools.hddl import ast as hddl
-    from pddltools.pddl import ast
-
-    if isinstance(node, hddl.HTNDomain):  # the PDDL part's counts, and the hierarchy's
-        info = summary(node.domain)
-        info["counts"].update(tasks=len(node.tasks), methods=len(node.methods))
-        return info
-    if isinstance(node, hddl.HTNProblem):
-        info = summary(node.problem)
-        info["counts"]["subtasks"] = len(node.htn.network.subtasks) if node.htn is not None else 0
-        return info
-    if isinstance(node, ast.Domain):
-        counts = {
-            "requirements": len(node.requirements),
-            "types": len(node.types),
-            "constants": len(node.constants),
-            "predicates": len(node.predicates),
-            "functions": len(node.functions),
-            "actions": len(node.actions),
-            "durative_actions": len(node.durative_actions),
-            "derived_predicates": len(node.derived_predicates),
-        }
-        return {"kind": "domain", "name": node.name, "counts": counts}
-    counts = {
-        "objects": len(node.objects),
-        "init": len(node.init),
-        "goal_atoms": sum(1 for n in node.goal.walk() if isinstance(n, ast.Atom)) if node.goal else 0,
-    }
-    return {"kind": "problem", "name": node.name, "domain": node.domain, "counts": counts}
-
-
 def _summary_line(path: Path, info: dict[str, Any]) -> str:
     counts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in info["counts"].items() if v)
     head = f"{info['kind']} {info['name']}"
@@ -220,9 +248,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     statuses: list[ExitCode] = []
     started = time.perf_counter()
-    from pddltools.hddl.files import SUFFIXES
+    from pddltools.dialects import suffixes
 
-    paths = list(pddl_files(args.paths, SUFFIXES))
+    paths = list(pddl_files(args.paths, suffixes()))
     with progress_bar(err) as progress:
         bar = progress.add_task("parsing", total=len(paths))
         for path in paths:
@@ -232,7 +260,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
             progress.advance(bar)
     seconds = time.perf_counter() - started
     if not results:
-        err.print("pddltools parse: no .pddl or .hddl files found in " + ", ".join(args.paths), markup=False)
+        err.print(f"pddltools parse: no {' or '.join(suffixes())} files found in " + ", ".join(args.paths),
+                  markup=False)
         return ExitCode.USAGE
     failed = sum(1 for status in statuses if status is not ExitCode.OK)
     if args.format == "json":
@@ -245,19 +274,19 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def _parse_one(path: Path, fmt: str, out: Console, err: Console) -> tuple[dict[str, Any], ExitCode]:
     """One file's entry of `parse`'s envelope (and its line, or its diagnostics, in text), and its status."""
+    from pddltools import dialects
     from pddltools.diagnostics import Error, InputError, read_source, render_rich
     from pddltools.envelope import file_entry
-    from pddltools.hddl.files import parse_either
 
     warnings: list[Diagnostic] = []
     try:
-        node = parse_either(read_source(path), warnings=warnings)
+        node = dialects.parse(read_source(path), None, warnings)
     except Error as exc:
         if fmt == "text":
             render_rich([*warnings, *exc.diagnostics], err)
         status = ExitCode.USAGE if isinstance(exc, InputError) else ExitCode.FINDINGS
         return file_entry(path, None, [*exc.diagnostics, *warnings], ok=False, name=None), status
-    info = summary(node)
+    info = dialects.summary(node)
     if fmt == "text":
         render_rich(warnings, err)
         out.print(_summary_line(path, info), markup=False)
@@ -331,9 +360,9 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def _canonical(source: Any, warnings: list[Diagnostic]) -> str:
-    from pddltools.hddl.files import parse_either
+    from pddltools import dialects
 
-    return str(parse_either(source, warnings=warnings))
+    return str(dialects.parse(source, None, warnings))
 
 
 def _fmt_json(formatted: list[tuple[Path, str, str]], failures: list[dict[str, Any]], *, written: bool,
@@ -352,9 +381,9 @@ def _fmt_json(formatted: list[tuple[Path, str, str]], failures: list[dict[str, A
 
 
 def _language(path: str | Path) -> str:
-    from pddltools.hddl.files import is_hddl
+    from pddltools import dialects
 
-    return "hddl" if is_hddl(path) else "pddl"
+    return dialects.of_path(path).name
 
 
 def _has_comments(text: str) -> bool:

@@ -44,6 +44,9 @@ class Code:
     area: str
     explanation: str
     example: Example | None = field(default=None, compare=False)
+    #: the command was used wrongly or its input could not be used at all: exit status 2, not 1
+    #: (`pddltools.exit_codes.status_of`)
+    usage: bool = False
 
 
 def lookup(code: str) -> Code | None:
@@ -88,7 +91,14 @@ def render_text(entry: Code) -> str:
 def _code(code: str, severity: Severity, area: str, title: str, explanation: str,
           files: tuple[tuple[str, str], ...] = (), command: tuple[str, ...] = (), fix: str = "") -> Code:
     example = Example(files, command, fix) if fix else None
-    return Code(code, severity, title, area, " ".join(explanation.split()), example)
+    return Code(code, severity, title, area, " ".join(explanation.split()), example,
+                usage=area == INPUT or code in _USAGE)
+
+
+#: Codes outside the input area that also mean "not used as it must be" (exit 2): an output folder that
+#: cannot be written or a name not among the choices, an instance or policy the command line names that
+#: does not exist or does not load, a results log that holds nothing to score.
+_USAGE = frozenset({"E804", "E806", "E807", "R300", "R340", "R370", "R371"})
 
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -605,12 +615,26 @@ _ENTRIES: tuple[Code, ...] = (
     # --- checker: functions and the metric -------------------------------------------------------------
     _code("W601", W, CHECK, "function read but never given a value",
           """A numeric function is read (in a precondition, an effect, the metric) but the problem's :init
-          gives it no value, so reading it is undefined and the action can never apply.""",
+          gives it no value and no action assigns one, so reading it is undefined and the action can never
+          apply; an increase or decrease changes a value that is not there. (`total-cost` used only as a
+          cost counter is the exception: see I604.)""",
           (("domain.pddl", "(define (domain d)\n  (:requirements :strips :numeric-fluents)\n  (:predicates (done))\n"
                            "  (:functions (battery))\n"
                            "  (:action a :parameters () :precondition (> (battery) 0) :effect (done)))\n"),
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init)\n  (:goal (done)))\n")),
           _CHECK_PROBLEM, "Initialise the function in :init, e.g. (= (battery) 10)."),
+    _code("I604", INFO, CHECK, "total-cost without an initial value starts at 0",
+          """The problem's :init gives `total-cost` no value, but it is a cost counter: the domain only
+          ever increases it and the metric minimises it. Fast Downward and VAL read it as 0, and so does
+          `pddltools validate` (IPC-2018 agricola and settlers, IPC-2014 tetris are written so); a planner
+          that insists on PDDL's letter finds it undefined. Shown with --verbose.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips :action-costs)\n  (:predicates (done))\n"
+                           "  (:functions (total-cost))\n  (:action a :parameters () :precondition (and)\n"
+                           "    :effect (and (done) (increase (total-cost) 1))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:init)\n  (:goal (done))\n"
+                            "  (:metric minimize (total-cost)))\n")),
+          ("check", "--verbose", "domain.pddl", "problem.pddl"),
+          "Nothing to fix; write (= (total-cost) 0) in :init for planners that read PDDL to the letter."),
     _code("E602", E, CHECK, "metric over an undeclared function",
           """The problem's :metric reads a function the domain does not declare.""",
           (("domain.pddl", "(define (domain d)\n  (:requirements :strips :action-costs)\n  (:predicates (done))\n"
@@ -799,6 +823,18 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init)\n  (:goal (done)))\n"),
            ("plan.txt", "(work)\n")),
           _VALIDATE, "Write it as a timed step: 0.0: (work) [2]."),
+    _code("V020", E, VALIDATE, "a construct the validator does not support: the plan cannot be judged",
+          """The plan uses a construct the validator does not support (for example PDDL+ change that has
+          no closed form, without --delta): the verdict is `error` with reason `unsupported`, never
+          `invalid`, and the exit code is 2. The diagnostic points at the construct. `score` and `run`
+          store such a plan as `unjudged`: shown among the unexplained errors, scored 0, never voiding a
+          domain as an invalid plan does.""",
+          (("domain.pddl", "(define (domain grow)\n  (:requirements :time :numeric-fluents)\n  (:functions (x))\n"
+                           "  (:process grow :parameters () :precondition (and)\n"
+                           "    :effect (increase (x) (* #t (* (x) (x))))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain grow)\n  (:init (= (x) 1))\n  (:goal (>= (x) 1)))\n"),
+           ("plan.txt", "0.5: @PlanEND\n")),
+          _VALIDATE, "Give --delta STEP to approximate the change, or judge the plan with another validator."),
     _code("V010", E, VALIDATE, "derived predicates that cannot be evaluated (not stratified)",
           """The validator evaluates derived predicates stratum by stratum; when they are defined through
           each other's negation (see E304) there is no order, and no plan can be validated against the
@@ -1350,6 +1386,20 @@ _ENTRIES: tuple[Code, ...] = (
           is not there (no such file) or cannot be read. A missing plan is an error, never a silent score
           of 0: the scorer cannot tell a lost file from an invalid plan.""",
           _run_line(problem="p99.pddl"), _SCORE, "Keep the results file beside the tasks it names, or fix the path."),
+    _code("S045", E, SCORE, "reference costs that cannot be read",
+          """score --reference COSTS.TSV reads PROBLEM<TAB>COST lines: each problem's best known or optimal
+          cost, or its cost bound (# comments, blank lines and a `problem<TAB>cost` header are skipped).
+          The file does not exist, a line lacks a field, a cost is not a number of at least 0, or a
+          problem is given twice with different costs; the line is pointed at.""",
+          (*_run_line(), ("costs.tsv", "problem.pddl\tcheap\n")),
+          ("score", "results.jsonl", "--rules", "ipc2023-sat", "--reference", "costs.tsv"),
+          "Give each problem's cost as a number: problem.pddl<TAB>12."),
+    _code("S046", E, SCORE, "a cost bound missing for the bounded-cost track",
+          """ipc2018-bounded counts a plan only if it stays within its problem's cost bound, read from
+          --reference; a solved problem has none there (or --reference was not given). Exit code 2.""",
+          (*_run_line(plan="plan.txt"), ("plan.txt", "(drive t1 a b)\n")),
+          ("score", "results.jsonl", "--rules", "ipc2018-bounded"),
+          "Pass --reference with a PROBLEM<TAB>BOUND line for every problem."),
     _code("S050", E, SCORE, "a malformed command template",
           """A --learner or --generator template names a field that does not exist or is malformed
           ({seed}, {problem}, {domain}, {training} and {dck} are the fields).""",

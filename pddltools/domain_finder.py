@@ -201,8 +201,11 @@ class DomainFinder:
 
 
 def _suffix(problem: Path) -> str:
-    """The suffix of the problem's language, which its domain shares: .hddl for HDDL, else .pddl."""
-    return ".hddl" if problem.suffix.lower() == ".hddl" else ".pddl"
+    """The suffix of the problem's language (`pddltools.dialects`), which its domain shares: .hddl for
+    HDDL, else .pddl."""
+    from pddltools import dialects
+
+    return dialects.of_path(problem).suffixes[0]
 
 
 def _absolute(path: Path) -> Path:

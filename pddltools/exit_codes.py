@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterable
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pddltools.diagnostics import Diagnostic
 
 
 class ExitCode(IntEnum):
@@ -25,3 +30,20 @@ class ExitCode(IntEnum):
 def worst(*codes: int) -> ExitCode:
     """The status of several results together: usage beats findings beats ok."""
     return ExitCode(max((ExitCode.OK, *codes)))
+
+
+def status_of(diagnostics: Iterable[Diagnostic]) -> ExitCode:
+    """The status a command's diagnostics call for, decided by their registered codes, the same for every
+    command: an error whose code is registered as `usage` (a file that cannot be read, no domain found, an
+    output folder in the way, a policy that does not load) is USAGE; any other error (syntax, names, types,
+    an invalid plan) is FINDINGS; warnings and notes alone are OK."""
+    from pddltools.codes import lookup
+    from pddltools.diagnostics import Severity
+
+    status = ExitCode.OK
+    for diagnostic in diagnostics:
+        if diagnostic.severity is not Severity.ERROR:
+            continue
+        entry = lookup(diagnostic.code)
+        status = worst(status, ExitCode.USAGE if entry is not None and entry.usage else ExitCode.FINDINGS)
+    return status

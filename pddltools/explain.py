@@ -25,8 +25,7 @@ _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("explain", help="explain a diagnostic code (E201, R106 ...), or list every code",
-                       description="Explain a diagnostic code: what it means, a minimal input that "
+    p = sub.add_parser("explain", description="Explain a diagnostic code: what it means, a minimal input that "
                                    "triggers it, and how to fix it. Without CODE, list every code.")
     p.add_argument("code", nargs="?", metavar="CODE", help="a code such as E201 (case does not matter)")
     p.add_argument("--format", choices=("text", "json"), default="text")

@@ -11,7 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pddltools.cli import COMMAND_TABLE, GROUPS, build_parser
+import pytest
+
+from pddltools.cli import COMMAND_TABLE, GROUPS, TableSubparsers, build_parser
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pddltools"
 
@@ -26,14 +28,39 @@ def test_each_module_registers_the_commands_the_table_names() -> None:
         sub = parser.add_subparsers()
         importlib.import_module(entry.module).register(sub)
         assert tuple(sub.choices) == entry.names, entry.module
+        assert not sub._choices_actions, \
+            f"{entry.module} gives help lines of its own: they belong in COMMAND_TABLE"
+
+
+def test_a_module_giving_its_own_help_line_is_refused() -> None:
+    sub = argparse.ArgumentParser().add_subparsers()
+    table = TableSubparsers(sub, COMMAND_TABLE[0])
+    with pytest.raises(TypeError, match="COMMAND_TABLE"):
+        table.add_parser(COMMAND_TABLE[0].names[0], help="a second help line")
 
 
 def test_help_lists_every_command_and_every_group_its_commands() -> None:
     top = _subcommands(build_parser())
     assert set(top) == {"parse", "fmt", *GROUPS, *(n for c in COMMAND_TABLE if c.group is None for n in c.names)}
+    helps = {a.dest: a.help for a in next(a for a in build_parser()._actions
+                                         if isinstance(a, argparse._SubParsersAction))._choices_actions}
+    for entry in COMMAND_TABLE:
+        if entry.group is None:
+            assert [helps[n] for n in entry.names] == list(entry.helps)
     for group in GROUPS:
-        inner = _subcommands(top[group])
+        inner = _subcommands(_subcommands(build_parser(group))[group])
         assert set(inner) == {n for c in COMMAND_TABLE if c.group == group for n in c.names}
+
+
+def test_help_imports_no_command_package() -> None:
+    probe = ("import sys, contextlib, io\nfrom pddltools.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+             "    try:\n        main(['--help'])\n    except SystemExit:\n        pass\n"
+             "print(sorted({e.module for e in __import__('pddltools.cli').cli.COMMAND_TABLE} & set(sys.modules)))\n"
+             "print('rddl' in out.getvalue() and 'validate plans against' in out.getvalue())")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120)
+    imported, listed = done.stdout.splitlines()[-2:]
+    assert imported == "[]" and listed == "True"
 
 
 def test_no_package_registers_commands_through_another_packages_cli() -> None:

@@ -24,7 +24,7 @@ def failing_files(output: str) -> dict[str, list[str]]:
     """What a CI job wants from any pddltools command: each file that is not ok, with its error codes."""
     data: dict[str, Any] = json.loads(output)
     assert data["tool"] == "pddltools" and data["version"] == __version__
-    assert isinstance(data["summary"], dict) and data["summary"]["files"] >= 0
+    assert isinstance(data["summary"], dict) and data["summary"]["files"] == len(data["files"])
     return {f["path"]: [d["code"] for d in f["diagnostics"] if d["severity"] == "error"]
             for f in data["files"] if not f["ok"]}
 

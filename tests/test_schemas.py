@@ -106,7 +106,7 @@ def test_validate_trace_and_a_task_that_does_not_load(capsys: pytest.CaptureFixt
     broken.write_text("(define (domain d) (:action a :parameters x))\n")
     code, data = output(capsys, "validate", str(broken), problem, plans[0], "--format", "json")
     conforms("validate", data)
-    assert code == 2 and data["task_loaded"] is False and not data["files"][0]["ok"]
+    assert code == 1 and data["task_loaded"] is False and not data["files"][0]["ok"]  # a syntax error: a finding
 
 
 def test_validate_batch_lines(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -223,7 +223,7 @@ def test_rddl_serve_client_and_score(capsys: pytest.CaptureFixture[str], tmp_pat
         server.wait(20)
     code, scored = output(capsys, "rddl", "score", str(log), "--baseline-rounds", "2", "--format", "json")
     conforms("rddl score", scored)  # the random baseline is run on the folder the log names: broken.rddl too
-    assert code == 2 and {f["path"] for f in scored["files"]} == {str(log), str(folder / "broken.rddl")}
+    assert code == 1 and {f["path"] for f in scored["files"]} == {str(log), str(folder / "broken.rddl")}
     code, scored = output(capsys, "rddl", "score", str(log), "--baseline-rounds", "2", "--rddl",
                           str(folder / "counters.rddl"), "--format", "json")
     conforms("rddl score", scored)

@@ -21,15 +21,14 @@ from rich.markup import escape
 from pddltools import wording
 from pddltools.check.numeric import Fragment
 from pddltools.check.report import CheckReport, check_files, check_problem_alone, in_file_order
-from pddltools.check.tracks import TRACK_IDS, Fit
+from pddltools.check.tracks import Fit
 from pddltools.cli import pddl_files
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, InputError, Severity, read_source, render_github, render_rich
+from pddltools.dialects import suffixes, track_ids
 from pddltools.domain_finder import DomainFinder, Resolution, domain_name_span
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
-from pddltools.hddl.files import SUFFIXES
-from pddltools.hddl.tracks import HTN_TRACK_IDS
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
 _TITLE_NAMES = 10  # problems named in a block's heading; the JSON's `pairs` lists them all
@@ -41,7 +40,7 @@ _FIT_STYLE = {Fit.FITS: "green", Fit.COMPILABLE: "yellow", Fit.UNFIT: "red", Fit
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser(
-        "check", help="semantic checks, the features a task uses and the IPC tracks it fits",
+        "check",
         description="Check a domain and its problems: names, arity, types, requirements, functions, "
                     "durative actions; report the features used and a verdict per IPC track.")
     p.add_argument("domain", metavar="DOMAIN", nargs="?", help="the domain file")
@@ -51,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "domain and each domain once (for pre-commit)")
     p.add_argument("--domain", dest="force_domain", metavar="FILE",
                    help="with --each: the domain of every problem, instead of the one found for it")
-    p.add_argument("--track", action="append", choices=TRACK_IDS + HTN_TRACK_IDS, metavar="TRACK",
-                   help=f"only these track verdicts (repeatable): {', '.join(TRACK_IDS + HTN_TRACK_IDS)}")
+    p.add_argument("--track", action="append", choices=track_ids(), metavar="TRACK",
+                   help=f"only these track verdicts (repeatable): {', '.join(track_ids())}")
     p.add_argument("--strict", action="store_true",
                    help="a feature used without its requirement is an error, and so is what the language "
                         "forbids but planners read one agreed way (W215-W217)")
@@ -90,7 +89,7 @@ def run_check(args: argparse.Namespace) -> int:
         for block, report in zip(blocks, reports, strict=True):
             if args.each is not None:
                 out.print(f"[bold reverse] {escape(block.title())} [/]")
-            render_report(report, out, verbose=args.verbose)
+            render_report(report, out, verbose=args.verbose, compact=args.each is not None and not args.verbose)
             if args.each is not None:
                 out.print()
     if any(r.unreadable for r in reports):
@@ -152,7 +151,7 @@ def pair_files(files: Sequence[str], domain: str | None = None) -> list[Block]:
     """Domains, each with the problems among `files` that are its (found by `pddltools.domain_finder`, the
     files given searched first by name; `domain` forces one), and problems whose domain was not found.
     Folders stand for the .pddl files under them."""
-    paths = list(dict.fromkeys(pddl_files(files, SUFFIXES)))
+    paths = list(dict.fromkeys(pddl_files(files, suffixes())))
     finder = DomainFinder(forced=Path(domain) if domain is not None else None, given=paths)
     blocks: dict[str, Block] = {}  # by absolute path: a domain given and found is one block
     unpaired: list[Block] = []
@@ -181,7 +180,9 @@ def _ambiguity(found: Resolution) -> Diagnostic:
     return Diagnostic("W300", Severity.WARNING, found.ambiguity(), span)
 
 
-def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -> None:
+def render_report(report: CheckReport, out: Console, *, verbose: bool = False, compact: bool = False) -> None:
+    """The findings by file and severity, then the features used and the track verdicts: each of those in
+    full, or (`compact`, for `check --each` over many domains) on one line each."""
     by_file: dict[str | None, list[Diagnostic]] = {}
     for finding in report.findings:
         if finding.severity is Severity.INFO and not verbose:
@@ -200,7 +201,9 @@ def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -
                 out.print(f"[bold]{len(group)} {_HEADINGS[severity] if len(group) != 1 else severity.value}[/]")
                 render_rich(group, out)
         out.print()
-    if report.features is not None:
+    if compact:
+        _render_compact(report, out)
+    elif report.features is not None:
         uses = report.features.uses
         if uses:
             out.print("[bold]Features used[/]")
@@ -211,7 +214,7 @@ def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -
             out.print("[bold]Features used[/]: STRIPS only")
         if report.numeric_fragment is not None:
             out.print(f"[bold]Numeric fragment[/]: {_FRAGMENT_TEXT[report.numeric_fragment]}")
-    if report.tracks:
+    if report.tracks and not compact:
         out.print("[bold]Tracks[/]")
         width = max(len(t) for t in report.tracks)
         for tid, verdict in report.tracks.items():
@@ -223,5 +226,21 @@ def render_report(report: CheckReport, out: Console, *, verbose: bool = False) -
                 out.print(f"  {'':<{width}}  [dim]{escape(command)}[/]")
     counts = (len(report.errors), len(report.warnings), len(report.infos))
     hidden = "" if verbose or not counts[2] else " (shown with --verbose)"
+    if compact:
+        hidden = " (--verbose shows them, the features' places and every track)" if counts[2] else ""
     out.print(f"{wording.count(counts[0], 'error')}, {wording.count(counts[1], 'warning')}, "
               f"{counts[2]} informative{hidden}")
+
+
+def _render_compact(report: CheckReport, out: Console) -> None:
+    """Features and tracks in two lines: the tracks the task fits counted, the others named with their
+    verdict."""
+    if report.features is not None:
+        names = [use.feature.value for use in report.features.uses]
+        out.print(f"[bold]Features[/]: {escape(', '.join(names)) if names else 'STRIPS only'}")
+    if not report.tracks:
+        return
+    fitting = sum(1 for v in report.tracks.values() if v.fit is Fit.FITS)
+    others = ", ".join(f"{tid} [{_FIT_STYLE[v.fit]}]{v.fit.value}[/]" for tid, v in report.tracks.items()
+                       if v.fit is not Fit.FITS)
+    out.print(f"[bold]Tracks[/]: fits {fitting} of {len(report.tracks)}" + (f"; {others}" if others else ""))

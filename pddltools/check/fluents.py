@@ -1,5 +1,6 @@
 """Functions against the initial state: a numeric function read (in a precondition, a goal, a duration,
-an update or the metric) that no problem gives a value and no effect assigns has no value when read.
+an update or the metric) that no problem gives a value and no effect assigns has no value when read;
+except `total-cost` as a cost counter, which starts at 0 (`pddltools.pddl.action_costs`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pddltools.check.facts import DomainFacts
 from pddltools.check.features import TOTAL_TIME
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
+from pddltools.pddl.action_costs import COST, starts_at_zero
 
 
 def _reads(node: ast.Node | None) -> Iterator[ast.FunctionTerm]:
@@ -30,12 +32,26 @@ def uninitialised_functions(domain: ast.Domain, problem: ast.Problem, facts: Dom
     for formula in (problem.goal, problem.constraints, problem.metric.expression if problem.metric else None):
         for term in _reads(formula):
             reads.setdefault(term.function, term)
+    counter = starts_at_zero(domain, problem)
     for name, term in reads.items():
         if name in initialised or name in assigned or name == TOTAL_TIME or name not in declared:
             continue
         if name in object_functions:
             continue
+        where = ((f"problem {problem.name}", problem.span),)
+        if name == COST and counter:
+            found.append(finding("I604", f"{COST} has no initial value in problem {problem.name}: it is read as 0, "
+                                 "as Fast Downward and VAL read it (the domain only increases it and the metric "
+                                 "minimises it)", term.span, notes=where))
+            continue
         found.append(finding("W601", f"function {name} is read, but problem {problem.name} gives it no initial "
-                             "value and no action assigns it", term.span,
-                             notes=((f"problem {problem.name}", problem.span),)))
+                             f"value{_changed(name, facts)}", term.span, notes=where))
     return found
+
+
+def _changed(name: str, facts: DomainFacts) -> str:
+    """What the domain does to a function without an initial value: no action assigns it (an assign
+    would give it one); an increase, decrease or scale changes a value that is not there."""
+    if name in facts.changed_functions:
+        return ", and the actions that change it (increase, decrease, scale) need a value to change"
+    return " and no action assigns it"

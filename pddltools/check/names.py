@@ -50,7 +50,7 @@ class NameChecker:
             self.formula(domain.constraints, {}, Place("the domain's constraints", constants))
         for structure in domain.structures:
             if isinstance(structure, ast.Action):
-                place = Place(f"action {structure.name}", constants)
+                place = Place(f"{self.symbols.action_word(structure.name)} {structure.name}", constants)
                 scope = _scope(structure.parameters + structure.vars)
                 if structure.precondition is not None:
                     self.formula(structure.precondition, scope, place)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,14 +17,13 @@ from pddltools.check.numeric import Fragment, numeric_fragment
 from pddltools.check.pddlplus import check_pddlplus
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
-from pddltools.check.tracks import Verdict, verdicts, with_errors
+from pddltools.check.tracks import Fit, Verdict, verdicts, with_errors
 from pddltools.diagnostics import Diagnostic, Error, InputError, Severity, Source, Span, read_source
 from pddltools.domain_finder import domain_name_span
-from pddltools.hddl.files import parse_either
 from pddltools.pddl import ast
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CheckReport:
     files: tuple[str, ...]
     findings: tuple[Diagnostic, ...]
@@ -48,6 +47,21 @@ class CheckReport:
     @property
     def ok(self) -> bool:
         return not self.errors and not self.unreadable
+
+    def __str__(self) -> str:
+        """One line: the files, the findings counted, the tracks the task fits."""
+        named = Path(self.files[0]).name if self.files else "nothing"
+        if len(self.files) > 1:
+            named += f" + {len(self.files) - 1} problem{'s' * (len(self.files) > 2)}"
+        counts = self.summary()
+        line = f"{named}: {counts['errors']} errors, {counts['warnings']} warnings, {counts['infos']} informative"
+        if self.tracks:
+            fitting = sum(1 for v in self.tracks.values() if v.fit is Fit.FITS)
+            line += f"; fits {fitting} of {len(self.tracks)} tracks"
+        return line
+
+    def __repr__(self) -> str:
+        return f"<CheckReport {self}>"
 
     def compile_files(self) -> tuple[str, str]:
         return (self.files[0] if self.files else "DOMAIN", self.files[1] if len(self.files) > 1 else "PROBLEM")
@@ -89,10 +103,12 @@ class CheckReport:
 
 
 def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: bool = False,
-          tracks: Iterable[str] | None = None) -> CheckReport:
-    """Check parsed files. Findings come in file order (domain first), each file top to bottom."""
+          tracks: Iterable[str] | None = None, stand_ins: Mapping[str, str] | None = None) -> CheckReport:
+    """Check parsed files. Findings come in file order (domain first), each file top to bottom.
+    `stand_ins`: actions that stand in for a construct of a language built on PDDL (HDDL's methods),
+    named in findings by that construct's word."""
     findings: list[Diagnostic] = []
-    symbols = domain_symbols(domain, strict=strict)
+    symbols = domain_symbols(domain, strict=strict, stand_ins=stand_ins)
     findings += symbols.findings
     names = NameChecker(symbols)
     names.domain()
@@ -123,14 +139,13 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
 
 def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (), *, strict: bool = False,
                 tracks: Iterable[str] | None = None) -> CheckReport:
-    """Read, parse and check files; syntax errors and unreadable files become findings too. HDDL files
-    (.hddl) are parsed and checked as HDDL (`pddltools.hddl.check`)."""
-    from pddltools.hddl import ast as hddl
-    from pddltools.hddl.check import check_htn
+    """Read, parse and check files; syntax errors and unreadable files become findings too. Each file is
+    read, and the domain checked, in its language (`pddltools.dialects`: HDDL for .hddl)."""
+    from pddltools import dialects
 
     findings: list[Diagnostic] = []
     unreadable = False
-    parsed: list[ast.Domain | ast.Problem | hddl.HTNDomain | hddl.HTNProblem | None] = []
+    parsed: list[object] = []
     paths = [domain_path, *problem_paths]
     for index, path in enumerate(paths):
         try:
@@ -142,20 +157,16 @@ def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (
             continue
         warnings: list[Diagnostic] = []
         try:
-            parsed.append(parse_either(source, warnings, "domain" if index == 0 else "problem"))
+            parsed.append(dialects.parse(source, "domain" if index == 0 else "problem", warnings))
         except Error as exc:
             findings += exc.diagnostics
             parsed.append(None)
         findings += warnings
     domain = parsed[0]
     files = tuple(str(p) for p in paths)
-    if isinstance(domain, hddl.HTNDomain):
-        report = check_htn(domain, [p for p in parsed[1:] if isinstance(p, hddl.HTNProblem)], strict=strict,
-                           tracks=tracks)
-    elif isinstance(domain, ast.Domain):
-        report = check(domain, [p for p in parsed[1:] if isinstance(p, ast.Problem)], strict=strict, tracks=tracks)
-    else:
+    if domain is None:
         return CheckReport(files, tuple(findings), None, {}, unreadable)
+    report = dialects.check(domain, [p for p in parsed[1:] if p is not None], strict=strict, tracks=tracks)
     merged = in_file_order([*findings, *report.findings], files)
     # A problem that did not parse is an error of the task too, which check() never saw.
     errors = sum(1 for f in merged if f.severity is Severity.ERROR)
@@ -171,8 +182,10 @@ def check_problem_alone(problem_path: str | Path, missing_domain: str) -> CheckR
         source = read_source(problem_path)
     except InputError as exc:
         return CheckReport((str(problem_path),), tuple(exc.diagnostics), None, {}, unreadable=True)
+    from pddltools import dialects
+
     try:
-        parse_either(source, findings, "problem")  # a lone .hddl problem is read as HDDL
+        dialects.parse(source, "problem", findings)  # in its language: a lone .hddl problem is read as HDDL
     except Error as exc:
         findings += exc.diagnostics
     where = domain_name_span(source)

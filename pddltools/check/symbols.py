@@ -6,7 +6,7 @@ uses of the names are checked by `pddltools.check.names`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 
@@ -42,6 +42,12 @@ class DomainSymbols:
     structures: dict[str, ast.Action | ast.DurativeAction] = field(default_factory=dict)
     derived: dict[str, list[ast.DerivedPredicate]] = field(default_factory=dict)
     findings: list[Diagnostic] = field(default_factory=list)
+    #: actions that stand in for another language's construct (HDDL's methods): name -> what findings call it
+    stand_ins: Mapping[str, str] = field(default_factory=dict)
+
+    def action_word(self, name: str) -> str:
+        """What findings call action `name`: "action", or the construct it stands in for ("method")."""
+        return self.stand_ins.get(name, "action")
 
     def is_object_function(self, name: str) -> bool:
         decl = self.functions.get(name)
@@ -74,10 +80,12 @@ def _type_nodes(ref: ast.TypeRef | None) -> Iterator[ast.TypeName]:
         yield from ref.types
 
 
-def domain_symbols(domain: ast.Domain, *, strict: bool = False) -> DomainSymbols:
+def domain_symbols(domain: ast.Domain, *, strict: bool = False, stand_ins: Mapping[str, str] | None = None
+                   ) -> DomainSymbols:
     """`strict`: what planners read in one agreed way though the language forbids it (a type declared
-    with two parents, a repeated parameter name in a declaration) is an error rather than a warning."""
-    symbols = DomainSymbols(domain, TypeHierarchy.of(domain))
+    with two parents, a repeated parameter name in a declaration) is an error rather than a warning.
+    `stand_ins`: see `DomainSymbols.stand_ins`."""
+    symbols = DomainSymbols(domain, TypeHierarchy.of(domain), stand_ins=stand_ins or {})
     found = symbols.findings
     bent = Severity.ERROR if strict else None
 
@@ -151,15 +159,15 @@ def domain_symbols(domain: ast.Domain, *, strict: bool = False) -> DomainSymbols
                                      head.span, notes=(("declared here", declared_head.span),)))
             _check_type_refs(symbols, head.parameters, f" of derived predicate {head.name}")
             continue
-        kind = "action" if isinstance(structure, ast.Action) else "durative action"
+        kind = symbols.action_word(structure.name) if isinstance(structure, ast.Action) else "durative action"
         _check_type_refs(symbols, structure.parameters, f" of {kind} {structure.name}")
         if isinstance(structure, ast.Action):
-            _check_type_refs(symbols, structure.vars, f" (in :vars) of action {structure.name}")
+            _check_type_refs(symbols, structure.vars, f" (in :vars) of {kind} {structure.name}")
         first_s = symbols.structures.get(structure.name)
         if first_s is None:
             symbols.structures[structure.name] = structure
         else:
-            found.append(finding("E211", f"action {structure.name} is defined twice", structure.span,
+            found.append(finding("E211", f"{kind} {structure.name} is defined twice", structure.span,
                                  notes=(("first defined here", first_s.span),)))
         params = structure.parameters + (structure.vars if isinstance(structure, ast.Action) else ())
         _duplicate_parameters(found, params, f"{kind} {structure.name}")
@@ -194,7 +202,7 @@ def problem_symbols(symbols: DomainSymbols, problem: ast.Problem, domain_prefere
     bent = Severity.ERROR if strict else None
     if problem.domain != symbols.domain.name:
         found.append(finding("E301", f"the problem is for domain {problem.domain}, but the domain is "
-                             f"{symbols.domain.name}", _domain_name_span(problem)))
+                             f"{symbols.domain.name}", problem_domain_span(problem)))
     table.objects.update(symbols.constants)
     for obj in problem.objects:
         for ref in _type_nodes(obj.type):
@@ -287,7 +295,7 @@ def _duplicate_parameters(found: list[Diagnostic], parameters: Iterable[ast.Type
             parameter.span, severity=severity, notes=notes))
 
 
-def _domain_name_span(problem: ast.Problem) -> Span | None:
+def problem_domain_span(problem: ast.Problem) -> Span | None:
     """The span of the name in `(:domain NAME)`, found in the problem's text (the AST keeps no node for it)."""
     span = problem.span
     if span is None:

@@ -15,6 +15,17 @@ PDDL 2.1's numeric subset with quantifiers, negation and disjunction in conditio
 effects, and metrics that are minimised. Each domain is simple (SNP) or linear (LNP) numeric planning:
 `pddltools.check.numeric` says which.
 
+The classical tracks since IPC-2014 share one language, PDDL 3.1's STRIPS with action costs, negative
+preconditions and conditional effects (with `forall` in effects) as the core:
+- IPC-2014 (helios.hud.ac.uk/scommv/IPC-14/rules.html and its track pages): sequential satisficing,
+  optimal, agile and multi-core subtracks; ADL and derived predicates optional.
+- IPC-2018 (ipc2018-classical.bitbucket.io): optimal, bounded-cost, satisficing, agile; derived
+  predicates and quantified preconditions optional (alternative encodings were offered).
+- IPC-2023 (ipc2023-classical.github.io): optimal, satisficing, agile; disjunctive preconditions and
+  existential quantifiers optional (the organisers compiled them away and ran both versions).
+- The IPC-2023 learning tracks (ipc2023-learning.github.io): STRIPS, action costs, types and negative
+  preconditions only.
+
 The table below is the one place these rules live; the IPC-2008 corpus (every folder is named after its
 track) checks it in `tests/check/test_tracks.py`.
 """
@@ -84,6 +95,22 @@ _TEMPORAL_OPTIONAL = _OPTIONAL | {F.DURATION_INEQUALITIES, F.TIMED_INITIAL_LITER
 _NUMERIC_CORE = {F.TYPING, F.NUMERIC_FLUENTS, F.ACTION_COSTS, F.NEGATIVE_PRECONDITIONS, F.DISJUNCTIVE_PRECONDITIONS,
                  F.EQUALITY, F.EXISTENTIAL_PRECONDITIONS, F.UNIVERSAL_PRECONDITIONS}
 
+# The classical tracks since IPC-2014: conditional effects with `forall` became core in 2014.
+_CLASSICAL_CORE = {F.TYPING, F.ACTION_COSTS, F.NEGATIVE_PRECONDITIONS, F.CONDITIONAL_EFFECTS, F.UNIVERSAL_EFFECTS}
+_IPC2014_OPTIONAL = ADL | {F.DERIVED_PREDICATES}
+_IPC2018_OPTIONAL = {F.DERIVED_PREDICATES, F.UNIVERSAL_PRECONDITIONS, F.EXISTENTIAL_PRECONDITIONS, F.EQUALITY}
+_IPC2023_OPTIONAL = {F.DISJUNCTIVE_PRECONDITIONS, F.EXISTENTIAL_PRECONDITIONS, F.EQUALITY}
+
+
+def _classical(year: int, kinds: Iterable[tuple[str, str, str]], optional: Iterable[Feature]) -> list[Track]:
+    return [_track(f"ipc{year}-{kind}", f"IPC-{year} classical {title}", _CLASSICAL_CORE, optional, objective,
+                   minimise_only=True) for kind, title, objective in kinds]
+
+
+_SAT = ("sat", "satisficing", "minimise total cost; the score is C*/C against the best known cost")
+_OPT = ("opt", "optimal", "minimise total cost; only optimal plans count, a costlier one voids the domain")
+_AGILE = ("agile", "agile", "solve fast: 1 - log T / log 300 of CPU time; the cost is ignored")
+
 TRACKS: tuple[Track, ...] = (
     _track("ipc2008-seq-sat", "IPC-2008 sequential satisficing", _SEQUENTIAL_CORE, _OPTIONAL,
            "minimise total cost; suboptimal plans are fine"),
@@ -110,6 +137,16 @@ TRACKS: tuple[Track, ...] = (
     _track("ipc2023-numeric-agile", "IPC-2023 numeric agile", _NUMERIC_CORE, (),
            "solve fast: 1 below 1 s of CPU time, 1 - log T / log 300 up to 300 s; the cost is ignored",
            defining={F.NUMERIC_FLUENTS}, minimise_only=True),
+    *_classical(2014, (_SAT, _OPT, ("agile", "agile", "solve fast: 1 / (1 + log10(T / T*)) of CPU time against "
+                                    "the fastest; the cost is ignored"),
+                       ("mco", "multi-core", "minimise total cost on several cores; C*/C as satisficing")),
+                _IPC2014_OPTIONAL),
+    *_classical(2018, (_OPT, ("bounded", "bounded-cost", "find a plan within the problem's cost bound"), _SAT,
+                       _AGILE), _IPC2018_OPTIONAL),
+    *_classical(2023, (_OPT, _SAT, _AGILE), _IPC2023_OPTIONAL),
+    _track("ipc2023-learning", "IPC-2023 learning tracks (STRIPS, action costs, types, negative preconditions)",
+           {F.TYPING, F.ACTION_COSTS, F.NEGATIVE_PRECONDITIONS}, (),
+           "plan with learned knowledge: C*/C (quality) or 1 - log T / log 1800 (agile)", minimise_only=True),
 )
 
 TRACK_IDS = tuple(track.id for track in TRACKS)
@@ -129,7 +166,7 @@ class Fit(StrEnum):
     INVALID = "invalid"  # the task has errors: whatever its language, no planner can be given it as it is
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Verdict:
     track: Track
     fit: Fit
@@ -140,6 +177,12 @@ class Verdict:
     errors: int = 0  # invalid: how many errors the task has
     language: Fit | None = None  # invalid: what the verdict on its features alone would be
     maximises: bool = False  # unfit: a metric is maximised, and the track minimises only
+
+    def __str__(self) -> str:
+        return f"{self.track.id}: {self.fit.value} ({self.explain()})"
+
+    def __repr__(self) -> str:
+        return f"<Verdict {self}>"
 
     def compile_command(self, domain: str = "DOMAIN", problem: str = "PROBLEM") -> str | None:
         """The `pddltools compile` call that makes the task fit (or fit a core-only planner)."""

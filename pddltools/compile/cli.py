@@ -21,7 +21,7 @@ from pddltools.compile.task import ParsedTask
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, Source, render_rich
 from pddltools.envelope import envelope, placed, print_json
-from pddltools.exit_codes import ExitCode
+from pddltools.exit_codes import ExitCode, status_of
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
 from pddltools.progress import in_words, progress_bar
 from pddltools.reading import read_input_text
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
     from pddltools.validate.report import PlanReport
 
-_USAGE_CODES = {"E804", "E806", "E807"}
 #: Estimated actions from which a compilation is announced as large before it is made: IPC-2023
 #: rubiks-cube's 12 actions become 48,408 and take most of a minute to compile and write.
 LARGE = 10_000
@@ -39,8 +38,7 @@ LARGE = 10_000
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser(
-        "compile", help="compile optional features away (ADL, derived predicates, typing, costs)",
-        description="Write OUTDIR/domain.pddl, OUTDIR/problem.pddl and OUTDIR/plan-map.json: an equivalent "
+        "compile", description="Write OUTDIR/domain.pddl, OUTDIR/problem.pddl and OUTDIR/plan-map.json: an equivalent "
                     "task without the features removed, and the map that turns its plans into the original's.")
     p.add_argument("domain", metavar="DOMAIN")
     p.add_argument("problem", metavar="PROBLEM")
@@ -54,8 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run_compile)
 
-    u = subparsers.add_parser("unmap", help="turn a plan of a compiled task into a plan of the original",
-                              description="Read OUTDIR/plan-map.json and print PLAN as a plan of the "
+    u = subparsers.add_parser("unmap", description="Read OUTDIR/plan-map.json and print PLAN as a plan of the "
                                           "original task, in IPC plan format.")
     u.add_argument("outdir", metavar="OUTDIR", type=Path)
     u.add_argument("plan", metavar="PLAN", type=Path)
@@ -79,7 +76,7 @@ def run_compile(args: argparse.Namespace) -> int:
         domain = parse_domain_file(args.domain)
         problem = parse_problem_file(args.problem)
     except Error as exc:
-        return _fail(exc.diagnostics, args.format, ExitCode.USAGE, "compile", inputs)
+        return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "compile", inputs)
     outdir: Path = args.output
     try:
         remove = removals(args.target, args.remove.split(",") if args.remove else ())
@@ -95,8 +92,7 @@ def run_compile(args: argparse.Namespace) -> int:
             progress.update(spinner, description=f"writing {outdir}")
             written = _write(result, args, outdir)
     except CompileError as exc:
-        code = ExitCode.USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else ExitCode.FINDINGS
-        return _fail(exc.diagnostics, args.format, code, "compile", inputs)
+        return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "compile", inputs)
     if written is not None:
         refusal = compile_error("E804", f"cannot write to {outdir}: {written}")
         return _fail(refusal.diagnostics, args.format, ExitCode.USAGE, "compile", inputs)
@@ -178,8 +174,7 @@ def run_unmap(args: argparse.Namespace) -> int:
             raise CompileError(exc.diagnostics) from exc
         steps = unmap(plan_map, text)
     except CompileError as exc:
-        code = ExitCode.USAGE if any(d.code in _USAGE_CODES for d in exc.diagnostics) else ExitCode.FINDINGS
-        return _fail(exc.diagnostics, args.format, code, "unmap", inputs)
+        return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "unmap", inputs)
     plan = format_plan(steps)
     report, unjudged = _judge(plan_map, plan, f"{args.plan}, mapped back")
     value = _value(report)

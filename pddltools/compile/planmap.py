@@ -45,7 +45,7 @@ class PlanMap:
     @classmethod
     def load(cls, path: Path) -> PlanMap:
         try:
-            data = json.loads(read_input_text(path))
+            data = json.loads(read_input_text(path, f"the plan map {path}", code="E807"))
             if data.get("format") != FORMAT:
                 raise ValueError(f"not a {FORMAT} file")
             origins = {name: Origin(entry["action"], tuple(a if isinstance(a, int) else str(a["constant"])

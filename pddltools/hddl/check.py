@@ -1,9 +1,9 @@
 """`check` for HDDL: PDDL's checker on the PDDL parts, and the hierarchy's own findings.
 
 PDDL's checker (`pddltools.check`) runs on the domain's PDDL part with each method standing in as an
-action whose precondition is the method's precondition and constraints: so the predicates, variables,
-constants and types of method preconditions are checked by the same code as an action's, requirements
-and features count them, and its findings are reworded to name the method. This module adds what PDDL
+action whose precondition is the method's precondition and constraints (a stand-in, which PDDL's
+findings call a method): so the predicates, variables, constants and types of method preconditions are
+checked by the same code as an action's, and requirements and features count them. This module adds what PDDL
 has no word for: task declarations, each method's task, subtasks (names, arity and types through PDDL's
 `NameChecker`), subtask ids and :ordering (unknown ids, cycles), the problem's initial network,
 compound tasks without a method and tasks no decomposition of the initial network reaches.
@@ -17,7 +17,7 @@ from dataclasses import replace
 from pddltools.check.codes import finding
 from pddltools.check.names import NameChecker, Place
 from pddltools.check.report import CheckReport, check, in_file_order
-from pddltools.check.symbols import DomainSymbols, domain_symbols, problem_symbols, suggestion
+from pddltools.check.symbols import DomainSymbols, domain_symbols, problem_domain_span, problem_symbols, suggestion
 from pddltools.diagnostics import Diagnostic, Severity, Span
 from pddltools.hddl import ast
 from pddltools.hddl.network import Order, label
@@ -31,8 +31,12 @@ def check_htn(domain: ast.HTNDomain, problems: Sequence[ast.HTNProblem] = (), *,
     """Check parsed HDDL files; findings in file order, verdicts for the HTN tracks."""
     methods = tuple(as_action(m) for m in domain.methods)
     stand_in = replace(domain.domain, structures=domain.domain.structures + methods)
-    report = check(stand_in, [p.problem for p in problems], strict=strict, tracks=())
-    findings = [_reworded(f, domain) for f in report.findings if not _about_method_parameters(f, domain)]
+    # HDDL planners do not compare a problem's domain name with the domain's: W911 says so, not E301
+    pddl_problems = [replace(p.problem, domain=domain.name) for p in problems]
+    report = check(stand_in, pddl_problems, strict=strict, tracks=(),
+                   stand_ins={m.name: "method" for m in domain.methods})
+    findings = [f for f in report.findings if not _about_method_parameters(f, domain)]
+    findings += [_other_domain(p, domain) for p in problems if p.problem.domain != domain.name]
     symbols = domain_symbols(domain.domain, strict=strict)
     hierarchy = Hierarchy(domain, symbols)
     hierarchy.domain()
@@ -89,17 +93,11 @@ def _about_method_parameters(finding_: Diagnostic, domain: ast.HTNDomain) -> boo
     return finding_.code == "I404" and _method_at(finding_, domain) is not None
 
 
-def _reworded(finding_: Diagnostic, domain: ast.HTNDomain) -> Diagnostic:
-    """A finding of PDDL's checker inside a method names the method, not the action it stood in as; a
-    problem naming another domain is a warning, W911 (pandaPIparser does not compare the names, and IPC-2020
+def _other_domain(problem: ast.HTNProblem, domain: ast.HTNDomain) -> Diagnostic:
+    """W911: a problem naming another domain (pandaPIparser does not compare the names, and IPC-2020
     Barman-BDI's problems name barman_htn for domain barman_agent)."""
-    if finding_.code == "E301":
-        return finding("W911", finding_.message.replace("the problem is for domain", "the HDDL problem names domain")
-                       + " (HDDL planners do not compare the names)", finding_.span)
-    method = _method_at(finding_, domain)
-    if method is None:
-        return finding_
-    return replace(finding_, message=finding_.message.replace(f"action {method.name}", f"method {method.name}"))
+    return finding("W911", f"the HDDL problem names domain {problem.problem.domain}, but the domain is {domain.name} "
+                   "(HDDL planners do not compare the names)", problem_domain_span(problem.problem))
 
 
 # -------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""HDDL as a `pddltools.syntax.Language`: PDDL's implementation over the HDDL grammar and builder."""
+"""HDDL as a `pddltools.syntax.Language`: PDDL's implementation given HDDL's `Syntax` (its parser, how a
+file is assembled from its sections, its requirement flags, its sections in file order)."""
 
 from __future__ import annotations
 
@@ -7,37 +8,28 @@ from typing import Any
 from pddltools.diagnostics import Diagnostic, Source, Span
 from pddltools.hddl import ast
 from pddltools.hddl.parser import _parser, assemble_htn_domain, assemble_htn_problem, hddl_requirement_warnings, parse
-from pddltools.pddl.language import PDDL
-from pddltools.pddl.parser import _Parser
-from pddltools.syntax.language import Header, SectionParse
+from pddltools.pddl.language import PDDL, Syntax
+from pddltools.syntax.language import Header
 
 
-class HDDL(PDDL):
-    name = "hddl"
-
-    def _build(self, fast: bool, compiled: bool = True) -> _Parser:
-        return _parser(fast, compiled)
-
-    def parse(self, source: Source, warnings: list[Diagnostic] | None = None  # type: ignore[override]
+def _assemble(header: Header, span: Span, items: list[Any], warnings: list[Diagnostic]
               ) -> ast.HTNDomain | ast.HTNProblem:
-        return parse(source, warnings=warnings)
+    if header.kind == "domain":
+        return assemble_htn_domain(header.name, items, span)
+    return assemble_htn_problem(header.name, items, span, warnings, (span.start, span.start + 1))
 
-    def parse_sections(self, source: Source) -> SectionParse:
-        found = self._section(source, "start")
-        node = found.value
-        if isinstance(node, ast.HTNDomain):  # the file's sections in file order
-            parts: list[Any] = [*node.tasks, *node.methods, *node.domain.structures]
-            parts.sort(key=lambda n: n.span.start if n.span is not None else 0)
-            return SectionParse(node, tuple(parts), found.warnings, found.errors)
-        return found
 
-    def _assemble(self, header: Header, span: Span, items: list[Any],  # type: ignore[override]
-                  warnings: list[Diagnostic]) -> ast.HTNDomain | ast.HTNProblem:
-        if header.kind == "domain":
-            return assemble_htn_domain(header.name, items, span)
-        return assemble_htn_problem(header.name, items, span, warnings, (span.start, span.start + 1))
+def _sections(node: Any) -> tuple[Any, ...] | None:
+    if not isinstance(node, ast.HTNDomain):
+        return None
+    parts: list[Any] = [*node.tasks, *node.methods, *node.domain.structures]
+    parts.sort(key=lambda n: n.span.start if n.span is not None else 0)  # in file order
+    return tuple(parts)
 
-    def _requirement_warnings(self, node: Any) -> list[Diagnostic]:
-        return hddl_requirement_warnings(node)
 
-LANGUAGE = HDDL()
+def _parse(source: Source, warnings: list[Diagnostic] | None) -> ast.HTNDomain | ast.HTNProblem:
+    return parse(source, warnings=warnings)
+
+
+SYNTAX = Syntax("hddl", _parser, _parse, _assemble, hddl_requirement_warnings, _sections)
+LANGUAGE = PDDL(SYNTAX)

@@ -14,21 +14,22 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, cast, overload
 
-from pddltools.diagnostics import Diagnostic, Error, Source, Span, error, read_source
+from pddltools.diagnostics import Diagnostic, Source, Span, error, read_source
 from pddltools.hddl import ast
 from pddltools.pddl import ast as pddl
 from pddltools.pddl.parser import (
     Builder,
+    BuildError,
     GrammarPathLexer,
+    Parser,
     PDDLLexer,
-    _BuildError,
-    _Parser,
-    _section,
     assemble_domain,
     assemble_problem,
     requirement_warnings,
     run_parser,
+    section_value,
 )
+from pddltools.syntax.errors import ParseError as SyntaxParseError
 from pddltools.syntax.lalr import Tok
 
 #: The requirement flags HDDL adds to PDDL's (the paper's `:hierarchy`, and `:method-preconditions`
@@ -36,8 +37,8 @@ from pddltools.syntax.lalr import Tok
 HDDL_REQUIREMENTS = frozenset({":hierarchy", ":method-preconditions"})
 
 
-class ParseError(Error):
-    """The text is not HDDL; the diagnostics say where and what was expected."""
+#: The text is not HDDL: PDDL's one syntax error, whose diagnostics say where and what was expected.
+ParseError = SyntaxParseError
 
 
 class HDDLBuilder(Builder):
@@ -49,7 +50,7 @@ class HDDLBuilder(Builder):
 
     def task_declarations(self, c: list[Any]) -> tuple[str, Any, int]:
         tasks = tuple(ast.Task(p.name, p.parameters, span=p.span) for p in c[1:-1])
-        return _section("tasks", tasks, c[0].start_pos)
+        return section_value("tasks", tasks, c[0].start_pos)
 
     # -- methods -------------------------------------------------------------------------------
     def method_task(self, c: list[Any]) -> ast.TaskHead:
@@ -111,7 +112,7 @@ class HDDLBuilder(Builder):
 
     def htn(self, c: list[Any]) -> tuple[str, Any, int]:
         network = _network(c[2], c[3], c[4])
-        return _section("htn", ast.HTN(c[1] or (), network, span=self._span(c[0], c[-1])), c[0].start_pos)
+        return section_value("htn", ast.HTN(c[1] or (), network, span=self._span(c[0], c[-1])), c[0].start_pos)
 
     # -- files ---------------------------------------------------------------------------------
     def domain(self, c: list[Any]) -> ast.HTNDomain:  # type: ignore[override]
@@ -161,7 +162,7 @@ def assemble_htn_problem(name: str, items: Sequence[tuple[str, Any, int]], span:
         if item[0] != "htn":
             rest.append(item)
         elif htn is not None:
-            raise _BuildError("a problem has at most one :htn section", item[2], item[2] + 1)
+            raise BuildError("a problem has at most one :htn section", item[2], item[2] + 1)
         else:
             htn = item[1]
     return ast.HTNProblem(assemble_problem(name, rest, span, warnings, header), htn, span=span)
@@ -176,8 +177,8 @@ class HDDLGrammarPathLexer(GrammarPathLexer):
 
 
 @cache
-def _parser(fast: bool, compiled: bool = True) -> _Parser:
-    return _Parser(fast, compiled, language="hddl", builder=HDDLBuilder(), lexers=(HDDLLexer, HDDLGrammarPathLexer))
+def _parser(fast: bool, compiled: bool = True) -> Parser:
+    return Parser(fast, compiled, language="hddl", builder=HDDLBuilder(), lexers=(HDDLLexer, HDDLGrammarPathLexer))
 
 
 # -------------------------------------------------------------------------------------------------

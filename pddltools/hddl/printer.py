@@ -10,11 +10,16 @@ from typing import Any
 from pddltools.hddl import ast
 from pddltools.pddl import ast as pddl
 from pddltools.pddl import printer
-from pddltools.pddl.printer import INDENT, _flat, _pretty, _sexp, _type, _typed
+from pddltools.pddl.printer import INDENT, add_printer_rules
+from pddltools.pddl.printer import flat as _flat
+from pddltools.pddl.printer import pretty as _pretty
+from pddltools.pddl.printer import sexp as _sexp
+from pddltools.pddl.printer import type_text as _type
+from pddltools.pddl.printer import typed as _typed
 
-# The constraint (sortof ?x - t) sits inside PDDL formulas (an `and`), which PDDL's printer walks by
-# its table of one-line forms: it learns this one node there.
-printer._FLAT[ast.SortOf] = lambda n: f"(sortof {n.variable.name} - {_type(n.type)})"
+# The constraint (sortof ?x - t) sits inside PDDL formulas (an `and`), which PDDL's printer walks:
+# it learns this one node.
+add_printer_rules(ast.SortOf, lambda n: f"(sortof {n.variable.name} - {_type(n.type)})")
 
 
 def to_hddl(node: pddl.Node) -> str:

@@ -8,9 +8,7 @@ from pddltools.exit_codes import ExitCode
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = subparsers.add_parser("lsp", help="the language server for PDDL, HDDL and RDDL (Language Server Protocol "
-                              "over stdio, for editors)",
-                              description="Speak the Language Server Protocol on stdin/stdout: diagnostics, "
+    p = subparsers.add_parser("lsp", description="Speak the Language Server Protocol on stdin/stdout: diagnostics, "
                               "hover, definitions, references, completion, symbols and formatting for PDDL, "
                               "HDDL and RDDL. Needs the lsp extra: pip install 'pddltools[lsp]'.")
     p.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the default")

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from lsprotocol import types as lsp
 
 from pddltools.diagnostics import Source
+from pddltools.dialects import language_server
 from pddltools.lsp.navigation import signature
 from pddltools.lsp.pddl_index import Symbol, enclosing_scope
 from pddltools.lsp.recovery import sections
@@ -50,10 +51,9 @@ def keywords(language: str, expected: set[str]) -> list[str]:
 def complete(workspace: Workspace, doc: Document, offset: int) -> list[lsp.CompletionItem]:
     if doc.language == "rddl":
         return _complete_rddl(workspace, doc, offset)
-    if doc.language == "hddl":
-        from pddltools.lsp import hddl_index
-
-        return hddl_index.complete(workspace, doc, offset)
+    extension = language_server(doc.language)
+    if extension is not None:
+        return list(extension.complete(workspace, doc, offset))
     return _complete_pddl(workspace, doc, offset)
 
 

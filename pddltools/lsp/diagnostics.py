@@ -12,6 +12,7 @@ from lsprotocol import types as lsp
 
 from pddltools.check import check
 from pddltools.diagnostics import Diagnostic, Severity, Source, Span
+from pddltools.dialects import language_server
 from pddltools.lsp.pddl_index import word_span
 from pddltools.lsp.positions import Positions
 from pddltools.lsp.workspace import Document, Workspace
@@ -27,10 +28,9 @@ def findings(workspace: Workspace, doc: Document) -> list[Diagnostic]:
     """Every finding about `doc`, located in it (or without a place)."""
     if doc.language == "rddl":
         return _rddl_findings(workspace, doc)
-    if doc.language == "hddl":
-        from pddltools.lsp import hddl_index
-
-        return hddl_index.findings(workspace, doc)
+    extension = language_server(doc.language)
+    if extension is not None:
+        return list(extension.findings(workspace, doc))
     return _pddl_findings(workspace, doc)
 
 

@@ -340,3 +340,11 @@ def formatted(doc: Document) -> str | None:
     if result.node is None or ";" in doc.text:
         return None
     return str(result.node)
+
+
+def outline_node(doc: Document) -> pddl.Domain | pddl.Problem | None:
+    """The PDDL part of the document, whose outline the language server shows."""
+    node = parsed(doc).node
+    if isinstance(node, ast.HTNDomain):
+        return node.domain
+    return node.problem if isinstance(node, ast.HTNProblem) else None

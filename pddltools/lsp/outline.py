@@ -13,6 +13,7 @@ from __future__ import annotations
 from lsprotocol import types as lsp
 
 from pddltools.diagnostics import Span
+from pddltools.dialects import language_server
 from pddltools.lsp.navigation import parameters_text, signature
 from pddltools.lsp.pddl_index import Symbol, Table, build_table, word_span
 from pddltools.lsp.positions import Positions
@@ -29,15 +30,8 @@ def document_symbols(workspace: Workspace, doc: Document, encoding: str = "utf-1
     if doc.language == "rddl":
         node = workspace.rddl(doc).node
         return [] if node is None else [_rddl_block(b, positions) for b in node.blocks if b.span is not None]
-    if doc.language == "hddl":  # the PDDL part's outline
-        from pddltools.hddl import ast as hddl
-        from pddltools.lsp.hddl_index import parsed as hddl_parsed
-
-        htn = hddl_parsed(doc).node
-        if isinstance(htn, hddl.HTNDomain):
-            return [_domain(htn.domain, positions)]
-        return [_problem(htn.problem, positions)] if isinstance(htn, hddl.HTNProblem) else []
-    parsed = workspace.pddl(doc).node
+    extension = language_server(doc.language)
+    parsed = extension.outline_node(doc) if extension is not None else workspace.pddl(doc).node  # its PDDL part
     if isinstance(parsed, ast.Domain):
         return [_domain(parsed, positions)]
     if isinstance(parsed, ast.Problem):
@@ -131,10 +125,9 @@ def formatted(workspace: Workspace, doc: Document) -> str:
             return format_file(rddl.node)
         except RecursionError:
             raise Refused("not formatted: expressions are nested too deeply to print") from None
-    if doc.language == "hddl":
-        from pddltools.lsp.hddl_index import formatted as hddl_formatted
-
-        text = hddl_formatted(doc)
+    extension = language_server(doc.language)
+    if extension is not None:
+        text: str | None = extension.formatted(doc)
         if text is None:
             raise Refused("not formatted: the file has a syntax error or ; comments, which the printer does not keep")
         return text

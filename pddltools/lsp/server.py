@@ -20,7 +20,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from pddltools import __version__
-from pddltools.lsp import hddl_index
+from pddltools.dialects import language_server
 from pddltools.lsp.completion import complete
 from pddltools.lsp.diagnostics import publishable
 from pddltools.lsp.framing import serve_stdio
@@ -173,8 +173,9 @@ def hover(ls: PDDLServer, params: lsp.HoverParams) -> lsp.Hover | None:
     if doc is None:
         return None
     positions = ls.positions(doc)
-    if doc.language == "hddl":
-        shown = hddl_index.hover_markdown(ls.store, doc, positions.offset(params.position))
+    extension = language_server(doc.language)
+    if extension is not None:
+        shown = extension.hover_markdown(ls.store, doc, positions.offset(params.position))
         if shown is None:
             return None
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=shown[0]),
@@ -199,8 +200,9 @@ def definition(ls: PDDLServer, params: lsp.DefinitionParams) -> list[lsp.Locatio
     if doc is None:
         return None
     offset = ls.positions(doc).offset(params.position)
-    if doc.language == "hddl":
-        declared = hddl_index.definition(ls.store, doc, offset)
+    extension = language_server(doc.language)
+    if extension is not None:
+        declared = extension.definition(ls.store, doc, offset)
         return [_location(ls, doc, declared)] if declared is not None else None
     if doc.language == "rddl":
         rddl = rddl_name_at(ls.store, doc, offset)
@@ -220,8 +222,9 @@ def find_references(ls: PDDLServer, params: lsp.ReferenceParams) -> list[lsp.Loc
     if doc is None:
         return None
     offset = ls.positions(doc).offset(params.position)
-    if doc.language == "hddl":
-        spans = hddl_index.all_references(ls.store, doc, offset, params.context.include_declaration)
+    extension = language_server(doc.language)
+    if extension is not None:
+        spans = extension.all_references(ls.store, doc, offset, params.context.include_declaration)
         return [_location(ls, doc, span) for span in spans]
     if doc.language == "rddl":
         rddl = rddl_name_at(ls.store, doc, offset)

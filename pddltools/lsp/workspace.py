@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import unquote, urlparse
 
+from pddltools import dialects
 from pddltools.diagnostics import Diagnostic, Error, Source, decode_source
 from pddltools.domain_finder import HEAD_BYTES, DomainFinder, Kind, Resolution, classify, classify_file
 from pddltools.lsp.incremental import SectionCache
@@ -41,10 +42,11 @@ def uri_to_path(uri: str) -> Path | None:
 def language_of(uri: str, language_id: str | None = None) -> Language:
     chosen = (language_id or "").lower()
     lowered = uri.lower()
-    if lowered.endswith(".hddl") and chosen in ("", "pddl", "hddl"):  # editors may call HDDL files pddl
-        return "hddl"
-    if chosen in ("pddl", "rddl", "hddl"):
-        return chosen  # type: ignore[return-value]
+    registered = dialects.language_of(lowered, chosen)  # editors may call HDDL files pddl
+    if registered is not None:
+        return registered  # type: ignore[return-value]
+    if chosen == "rddl":
+        return "rddl"
     return "rddl" if ".rddl" in lowered else "pddl"
 
 

@@ -1,9 +1,15 @@
-"""PDDL as a `pddltools.syntax.Language`: what the language server and other tools use of its parser."""
+"""PDDL as a `pddltools.syntax.Language`: what the language server and other tools use of its parser.
+
+A language built on PDDL's grammar (HDDL, the PDDL dialects) is the same `PDDL` class given its own
+`Syntax`: its parser, how a file's node is put together from its sections, its requirement warnings
+and which nodes are its top-level sections. It overrides nothing.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -13,8 +19,8 @@ from pddltools.diagnostics import Diagnostic, Source, Span
 from pddltools.pddl import ast
 from pddltools.pddl.parser import (
     SYNTAX_ERRORS,
-    _BuildError,
-    _Parser,
+    BuildError,
+    Parser,
     _parser,
     _terminals,
     assemble_domain,
@@ -30,20 +36,52 @@ from pddltools.syntax.testing import current_variant
 _KEYWORD_SHAPE = re.compile(r"[:a-zA-Z#][\w\-]*")
 
 
+@dataclass(frozen=True)
+class Syntax:
+    """A language on PDDL's grammar, as `PDDL` uses it.
+
+    `parser_of(fast, compiled)`: its parser; `parse(source, warnings)`: a whole file; `assemble(header,
+    span, values, warnings)`: a file's node from its sections' values (raising the parser's
+    `BuildError` where the parser would refuse them); `requirement_warnings(node)`; `sections(node)`: a
+    whole file's top-level sections in file order (None: the nodes of the parse itself)."""
+
+    name: str
+    parser_of: Callable[[bool, bool], Parser]
+    parse: Callable[[Source, list[Diagnostic] | None], Any]
+    assemble: Callable[[Header, Span, list[Any], list[Diagnostic]], Any]
+    requirement_warnings: Callable[[Any], list[Diagnostic]]
+    sections: Callable[[Any], tuple[Any, ...] | None]
+
+
+def _assemble(header: Header, span: Span, items: list[Any], warnings: list[Diagnostic]) -> ast.Domain | ast.Problem:
+    if header.kind == "domain":
+        return assemble_domain(header.name, items, span)
+    return assemble_problem(header.name, items, span, warnings, (span.start, span.start + 1))
+
+
+def _sections(node: Any) -> tuple[Any, ...] | None:
+    return (node.structures + node.processes + node.events) if isinstance(node, ast.Domain) else None
+
+
+CORE = Syntax("pddl", _parser, lambda source, warnings: parse(source, warnings=warnings), _assemble,
+              requirement_warnings, _sections)
+
+
 class PDDL(Language):
-    name = "pddl"
+    def __init__(self, syntax: Syntax = CORE) -> None:
+        self.syntax = syntax
+        self.name = syntax.name
 
     @property
-    def _parser(self) -> _Parser:
+    def _parser(self) -> Parser:
         variant = current_variant()
         return self._build(variant.fast, variant.compiled)
 
-    def _build(self, fast: bool, compiled: bool = True) -> _Parser:
-        """The parser of this grammar (a language built on PDDL's, HDDL, gives its own)."""
-        return _parser(fast, compiled)
+    def _build(self, fast: bool, compiled: bool = True) -> Parser:
+        return self.syntax.parser_of(fast, compiled)
 
-    def parse(self, source: Source, warnings: list[Diagnostic] | None = None) -> ast.Domain | ast.Problem:
-        return parse(source, warnings=warnings)
+    def parse(self, source: Source, warnings: list[Diagnostic] | None = None) -> Any:
+        return self.syntax.parse(source, warnings)
 
     @cached_property
     def _header(self) -> re.Pattern[str]:
@@ -77,9 +115,12 @@ class PDDL(Language):
 
     def parse_sections(self, source: Source) -> SectionParse:
         found = self._section(source, "start")
-        node = found.value
-        nodes = (node.structures + node.processes + node.events) if isinstance(node, ast.Domain) else found.nodes
-        return SectionParse(node, nodes, found.warnings, found.errors)
+        if found.value is None:
+            return found
+        nodes = self.syntax.sections(found.value)
+        if nodes is None:
+            nodes = found.nodes
+        return SectionParse(found.value, nodes, found.warnings, found.errors)
 
     def _section(self, source: Source, rule: str) -> SectionParse:
         parser = self._parser
@@ -90,26 +131,16 @@ class PDDL(Language):
         return SectionParse(value, _nodes(value), tuple(warnings), ())
 
     def assemble(self, header: Header, span: Span, values: Sequence[object]
-                 ) -> tuple[ast.Domain | ast.Problem, list[Diagnostic]] | None:
+                 ) -> tuple[Any, list[Diagnostic]] | None:
         warnings: list[Diagnostic] = []
         try:
-            node = self._assemble(header, span, list(values), warnings)
-        except _BuildError:
+            node = self.syntax.assemble(header, span, list(values), warnings)
+        except BuildError:
             return None  # the whole parse explains it
-        return node, warnings + self._requirement_warnings(node)
-
-    def _assemble(self, header: Header, span: Span, items: list[Any], warnings: list[Diagnostic]
-                  ) -> ast.Domain | ast.Problem:
-        """The file's node from its sections' values (a language built on PDDL's assembles its own)."""
-        if header.kind == "domain":
-            return assemble_domain(header.name, items, span)
-        return assemble_problem(header.name, items, span, warnings, (span.start, span.start + 1))
-
-    def _requirement_warnings(self, node: Any) -> list[Diagnostic]:
-        return requirement_warnings(node)
+        return node, warnings + self.syntax.requirement_warnings(node)
 
     def ignored(self) -> tuple[str, ...]:
-        return _terminals(_parser(True).lark).ignored
+        return _terminals(self._build(True).lark).ignored
 
     def expected_terminals(self, source: Source, offset: int) -> set[str]:
         return self._build(True).expected_at(source, offset)

@@ -44,7 +44,7 @@ _new_predicate = fast_constructor(ast.PredicateDecl)
 _TOKENS = (Tok, Token)  # a token of the driver's or of Lark's own loop (a union would be built per call)
 
 
-class _BuildError(Exception):
+class BuildError(Exception):
     """Raised inside the builder for a construct the grammar accepts but PDDL does not."""
 
     def __init__(self, message: str, start: int, end: int) -> None:
@@ -54,7 +54,7 @@ class _BuildError(Exception):
 
 
 #: What the parser raises for text that is not PDDL (`errors.explain` turns each into diagnostics).
-SYNTAX_ERRORS = (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, _BuildError)
+SYNTAX_ERRORS = (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, BuildError)
 
 
 class PDDLLexer(GrammarLexer):
@@ -72,7 +72,8 @@ class GrammarPathLexer(PDDLLexer):
     fast_paths = {}
 
 
-def _section(kind: str, items: Any, start: int) -> tuple[str, Any, int]:
+def section_value(kind: str, items: Any, start: int) -> tuple[str, Any, int]:
+    """A problem section's value as `assemble_problem` takes it: (kind, items, where it starts)."""
     return (kind, items, start)
 
 
@@ -137,7 +138,7 @@ class Builder(Transformer[Tok, Any]):
                 end = span.end if span else 0
                 start = self.source.text.rfind("-", 0, span.start if span else 0)
                 if variables:  # a parameter list is code: a lost type there changes the arity
-                    raise _BuildError(f"'- {_type_text(item)}' gives a type to no parameters: write the "
+                    raise BuildError(f"'- {_type_text(item)}' gives a type to no parameters: write the "
                                       f"variables before it, as in (p ?x - {_type_text(item)})", start, end)
                 # in object lists IPC files have it (woodworking): nothing is lost by ignoring it
                 self._warn("W102", f"'- {_type_text(item)}' gives a type to no names; it is ignored", start, end)
@@ -164,7 +165,7 @@ class Builder(Transformer[Tok, Any]):
                 continue
             if not pending:
                 span = item.span
-                raise _BuildError("a '- type' must follow the functions it gives a type to",
+                raise BuildError("a '- type' must follow the functions it gives a type to",
                                   span.start if span else 0, span.end if span else 0)
             out.extend(ast.FunctionDecl(p.name, p.parameters, item, span=p.span) for p in pending)
             pending = []
@@ -178,26 +179,26 @@ class Builder(Transformer[Tok, Any]):
     # -- domain --------------------------------------------------------------------------------
     def requirements(self, c: list[Tok]) -> tuple[str, Any, int]:
         flags = tuple(ast.Requirement(_intern(t.value), span=self._tok(t)) for t in c[1:-1])
-        return _section("requirements", flags, c[0].start_pos)
+        return section_value("requirements", flags, c[0].start_pos)
 
     def types(self, c: list[Any]) -> tuple[str, Any, int]:
-        return _section("types", c[1], c[0].start_pos)
+        return section_value("types", c[1], c[0].start_pos)
 
     def constants(self, c: list[Any]) -> tuple[str, Any, int]:
-        return _section("constants", c[1], c[0].start_pos)
+        return section_value("constants", c[1], c[0].start_pos)
 
     def objects(self, c: list[Any]) -> tuple[str, Any, int]:
-        return _section("objects", c[1], c[0].start_pos)
+        return section_value("objects", c[1], c[0].start_pos)
 
     def predicates(self, c: list[Any]) -> tuple[str, Any, int]:
         # not c[1:-1]: a list as long as the section, copied again into the tuple (millions of items)
-        return _section("predicates", tuple(islice(c, 1, len(c) - 1)), c[0].start_pos)
+        return section_value("predicates", tuple(islice(c, 1, len(c) - 1)), c[0].start_pos)
 
     def functions(self, c: list[Any]) -> tuple[str, Any, int]:
-        return _section("functions", c[1], c[0].start_pos)
+        return section_value("functions", c[1], c[0].start_pos)
 
     def constraints(self, c: list[Any]) -> tuple[str, Any, int]:
-        return _section("constraints", c[1], c[0].start_pos)
+        return section_value("constraints", c[1], c[0].start_pos)
 
     def parameters(self, c: list[Any]) -> Any:
         return c[1]
@@ -236,7 +237,7 @@ class Builder(Transformer[Tok, Any]):
             if isinstance(first, ast.Constant) and (predicate, first.name) in _TIMED:
                 # The grammar reads `(at start (p))` outside a durative action as an atom with an
                 # object-fluent argument; no domain means that.
-                raise _BuildError(f"({predicate} {first.name} ...) belongs in a durative action: "
+                raise BuildError(f"({predicate} {first.name} ...) belongs in a durative action: "
                                   "a plain :action has no start or end", c[0].start_pos, c[-1].end_pos)
         return ast.Atom(predicate, args, span=self._span(c[0], c[-1]))
 
@@ -290,15 +291,15 @@ class Builder(Transformer[Tok, Any]):
         op = c[1].value
         args = tuple(c[2:-1])
         if len(args) < 2:
-            raise _BuildError(f"'{op}' needs at least two arguments", c[0].start_pos, c[-1].end_pos)
+            raise BuildError(f"'{op}' needs at least two arguments", c[0].start_pos, c[-1].end_pos)
         if op == "/" and len(args) != 2:
-            raise _BuildError("'/' takes exactly two arguments", c[0].start_pos, c[-1].end_pos)
+            raise BuildError("'/' takes exactly two arguments", c[0].start_pos, c[-1].end_pos)
         return ast.Arithmetic(op, args, span=self._span(c[0], c[-1]))
 
     def minus(self, c: list[Any]) -> ast.Arithmetic:
         args = tuple(c[1:-1])
         if len(args) > 2:
-            raise _BuildError("'-' takes one argument (negation) or two (subtraction)",
+            raise BuildError("'-' takes one argument (negation) or two (subtraction)",
                               c[0].start_pos, c[-1].end_pos)
         return ast.Arithmetic("-", args, span=self._span(c[0], c[-1]))
 
@@ -354,16 +355,16 @@ class Builder(Transformer[Tok, Any]):
 
     # -- problems ------------------------------------------------------------------------------
     def problem_domain(self, c: list[Tok]) -> tuple[str, Any, int]:
-        return _section("domain", _intern(c[1].value), c[0].start_pos)
+        return section_value("domain", _intern(c[1].value), c[0].start_pos)
 
     def init(self, c: list[Any]) -> tuple[str, Any, int]:
-        return _section("init", _flatten(c[1:-1]), c[0].start_pos)
+        return section_value("init", _flatten(c[1:-1]), c[0].start_pos)
 
     def goal(self, c: list[Any]) -> tuple[str, Any, int]:
-        return _section("goal", c[1], c[0].start_pos)
+        return section_value("goal", c[1], c[0].start_pos)
 
     def metric(self, c: list[Any]) -> tuple[str, Any, int]:
-        return _section("metric", ast.Metric(c[1].value, c[2], span=self._span(c[0], c[-1])), c[0].start_pos)
+        return section_value("metric", ast.Metric(c[1].value, c[2], span=self._span(c[0], c[-1])), c[0].start_pos)
 
     def serial(self, c: list[Tok]) -> int:
         return self._whole_number(c[1])
@@ -373,11 +374,11 @@ class Builder(Transformer[Tok, Any]):
     def _whole_number(self, token: Tok) -> int:
         value = _number_value(token)
         if not isinstance(value, int) or value < 0:  # a plan length; signed literals are for expressions
-            raise _BuildError("expected a whole number", token.start_pos, token.end_pos)
+            raise BuildError("expected a whole number", token.start_pos, token.end_pos)
         return value
 
     def length(self, c: list[Any]) -> tuple[str, Any, int]:
-        return _section("length", ast.Length(c[1], c[2], span=self._span(c[0], c[-1])), c[0].start_pos)
+        return section_value("length", ast.Length(c[1], c[2], span=self._span(c[0], c[-1])), c[0].start_pos)
 
     def init_assignment(self, c: list[Any]) -> ast.InitAssignment:
         return ast.InitAssignment(c[1], c[2], span=self._span(c[0], c[-1]))
@@ -406,7 +407,7 @@ def assemble_domain(name: str, items: Sequence[Any], span: Span) -> ast.Domain:
             kind, value, start = item
             if kind == "constraints":
                 if "constraints" in fields:
-                    raise _BuildError("a domain has at most one :constraints section", start, start + 1)
+                    raise BuildError("a domain has at most one :constraints section", start, start + 1)
                 fields[kind] = value
             else:
                 fields[kind] = fields.get(kind, ()) + value
@@ -432,13 +433,13 @@ def assemble_problem(name: str, items: Sequence[tuple[str, Any, int]], span: Spa
             fields[kind] = fields.get(kind, ()) + value
         elif kind in fields:
             if fields[kind] != value:
-                raise _BuildError(f"a problem has at most one :{kind} section", start, start + 1)
+                raise BuildError(f"a problem has at most one :{kind} section", start, start + 1)
             warnings.append(warning("W103", f"the :{kind} section is repeated (identically); one is kept",
                                     Span(span.source, start, start + 1)))
         else:
             fields[kind] = value
     if "domain" not in fields:
-        raise _BuildError("the problem does not say which domain it is for: (:domain name) is missing", *header)
+        raise BuildError("the problem does not say which domain it is for: (:domain name) is missing", *header)
     return ast.Problem(name, span=span, **fields)
 
 
@@ -446,7 +447,7 @@ def _number_value(token: Tok) -> int | Fraction:
     try:
         return parse_number(token.value)
     except NumberOutOfRange as exc:
-        raise _BuildError(str(exc), token.start_pos, token.end_pos) from None
+        raise BuildError(str(exc), token.start_pos, token.end_pos) from None
 
 
 _TIMED = {("at", "start"), ("at", "end"), ("over", "all")}
@@ -475,7 +476,7 @@ def grammar_text(language: str = "pddl") -> str:
     return (files("pddltools.grammars") / f"{language}.lark").read_text(encoding="utf-8")
 
 
-class _Parser:
+class Parser:
     """The parser with its builder; parses are serialised because the builder holds the source.
 
     `driver` is the lean loop of `pddltools.syntax.lalr` over Lark's tables; `via_lark=True` runs Lark's
@@ -546,8 +547,17 @@ class _Parser:
 
 
 @cache
-def _parser(fast: bool, compiled: bool = True) -> _Parser:
-    return _Parser(fast, compiled)
+def _parser(fast: bool, compiled: bool = True) -> Parser:
+    return Parser(fast, compiled)
+
+
+def pddl_parser(fast: bool, compiled: bool = True) -> Parser:
+    """PDDL's own parser (of the variant asked for), for the languages built on its grammar."""
+    return _parser(fast, compiled)
+
+
+#: The names the parser's tests have always used.
+_BuildError, _Parser = BuildError, Parser
 
 
 def _terminals(lark: Lark) -> Terminals:
@@ -638,7 +648,7 @@ def parse(source: Source, kind: Kind | None = None, *,
     return cast("ast.Domain | ast.Problem", result)
 
 
-def run_parser(parser_of: Callable[[bool, bool], _Parser], source: Source, failure: type[Error]
+def run_parser(parser_of: Callable[[bool, bool], Parser], source: Source, failure: type[Error]
                ) -> tuple[Source, Any, list[Diagnostic], Diagnostic | None]:
     """Parse a whole file with the parser `parser_of(fast, compiled)` of the variant in use (PDDL's, or
     a language's built on it): (the source without an in-package prelude, the result, the builder's

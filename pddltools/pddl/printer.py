@@ -123,12 +123,27 @@ def _function_decl(n: ast.FunctionDecl) -> str:
     return head if n.type is None else f"{head} - {_type(n.type)}"
 
 
+#: The multi-line forms of the nodes a language built on PDDL adds (see `add_printer_rules`).
+_LAYOUTS: dict[type, Callable[[Any], tuple[str, list[Any]]]] = {}
+
+
+def add_printer_rules(node_type: type, one_line: Callable[[Any], str],
+                      layout: Callable[[Any], tuple[str, list[Any]]] | None = None) -> None:
+    """Teach the printer a node a language built on PDDL adds inside formulas or effects (HDDL's
+    sortof, FOND's oneof): its one-line form, and the head and parts it is broken into when long."""
+    _FLAT[node_type] = one_line
+    if layout is not None:
+        _LAYOUTS[node_type] = layout
+
 # -------------------------------------------------------------------------------------------------
 # Multi-line forms
 
 
 def _layout(node: Any) -> tuple[str, list[Any]] | None:
     """The head and the parts a long node is broken into, one per line; None for leaves."""
+    added = _LAYOUTS.get(type(node))
+    if added is not None:
+        return added(node)
     if isinstance(node, ast.And | ast.Or | ast.AndEffect):
         return "and" if not isinstance(node, ast.Or) else "or", list(node.parts)
     if isinstance(node, ast.Not):
@@ -271,3 +286,7 @@ def problem(p: ast.Problem, hierarchy: Sequence[str] = ()) -> str:
         sections.append(_length(p.length))
     body = "\n".join(INDENT + s for s in sections)
     return f"(define (problem {p.name})\n{body})\n"
+
+
+# The pieces of the layout a language built on PDDL prints its own sections with.
+flat, pretty, sexp, type_text, typed = _flat, _pretty, _sexp, _type, _typed

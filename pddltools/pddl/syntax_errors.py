@@ -22,7 +22,7 @@ from pddltools.syntax.lalr import Tok, UnexpectedInput
 from pddltools.syntax.lexing import NestingTooDeep, UnexpectedCharacter
 
 if TYPE_CHECKING:
-    from pddltools.pddl.parser import _Parser
+    from pddltools.pddl.parser import Parser
 
 #: What a domain author expects to follow a keyword.
 AFTER: dict[str, str] = {
@@ -76,7 +76,7 @@ WORDS: dict[str, str] = {
 _LAST_WORD = re.compile(r"[^\s()]+\Z")
 
 
-def explain(source: Source, exc: Exception, parser: _Parser) -> list[Diagnostic]:
+def explain(source: Source, exc: Exception, parser: Parser) -> list[Diagnostic]:
     first = _diagnose(source, exc, parser)
     balance = _paren_balance(source.text)
     if balance.unclosed or balance.extra is not None:
@@ -84,7 +84,7 @@ def explain(source: Source, exc: Exception, parser: _Parser) -> list[Diagnostic]
     return [first, *_later_sections(source, first, parser)]
 
 
-def explain_section(source: Source, exc: Exception, parser: _Parser, rule: str) -> list[Diagnostic]:
+def explain_section(source: Source, exc: Exception, parser: Parser, rule: str) -> list[Diagnostic]:
     """The errors of one section parsed alone (by start rule `rule`), each on `source`."""
     first = _on(source, _diagnose(source, exc, parser, rule))
     balance = _paren_balance(source.text)
@@ -104,8 +104,8 @@ def _on(own: Source, diagnostic: Diagnostic) -> Diagnostic:
     return replace(diagnostic, span=Span(own, start, max(start + 1, min(span.end, len(own.text)))))
 
 
-def _diagnose(source: Source, exc: Exception, parser: _Parser, start: str = "start") -> Diagnostic:
-    from pddltools.pddl.parser import _BuildError
+def _diagnose(source: Source, exc: Exception, parser: Parser, start: str = "start") -> Diagnostic:
+    from pddltools.pddl.parser import BuildError
 
     if isinstance(exc, UnexpectedCharacter):
         span = Span(source, exc.pos, exc.pos + 1)
@@ -114,7 +114,7 @@ def _diagnose(source: Source, exc: Exception, parser: _Parser, start: str = "sta
     if isinstance(exc, NestingTooDeep):
         return error("E105", "formulas nest too deeply here (about 190 levels of (and ...), fewer of (forall ...)); "
                      "pddltools refuses them rather than overflow later", Span(source, exc.pos, exc.pos + 1))
-    if isinstance(exc, _BuildError):
+    if isinstance(exc, BuildError):
         return error("E104", str(exc), Span(source, exc.start, max(exc.end, exc.start + 1)))
     assert isinstance(exc, UnexpectedToken | UnexpectedInput)
     expected = set(exc.expected)
@@ -123,7 +123,7 @@ def _diagnose(source: Source, exc: Exception, parser: _Parser, start: str = "sta
     return _unexpected(source, exc.token, expected, parser)
 
 
-def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: _Parser) -> Diagnostic:
+def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: Parser) -> Diagnostic:
     at_end = token.type == "$END"
     if at_end and not _skip_space(source.text, 0) < len(source.text):
         return error("E100", "the file is empty (or has only comments): expected (define (domain NAME) ...) "
@@ -223,12 +223,12 @@ def _previous_word(text: str, pos: int) -> str | None:
     return None
 
 
-def _describe(expected: set[str], parser: _Parser) -> str:
+def _describe(expected: set[str], parser: Parser) -> str:
     return _description(frozenset(expected), parser)
 
 
 @functools.lru_cache(maxsize=256)  # recovery meets the same few sets again and again
-def _description(expected: frozenset[str], parser: _Parser) -> str:
+def _description(expected: frozenset[str], parser: Parser) -> str:
     literal = _literals(parser)
     # the fast paths' declared terminals are no words a user writes: only the defined ones are named
     names = {n for n in expected if n in _defined(parser) or n in WORDS}
@@ -252,13 +252,13 @@ def _description(expected: frozenset[str], parser: _Parser) -> str:
 
 
 @functools.cache
-def _defined(parser: _Parser) -> frozenset[str]:
+def _defined(parser: Parser) -> frozenset[str]:
     """The grammar's defined terminals: not the fast paths' %declare'd ones (GD_LITERALS, ...)."""
     return frozenset(t.name for t in parser.lark.terminals)
 
 
 @functools.cache
-def _literals(parser: _Parser) -> dict[str, str]:
+def _literals(parser: Parser) -> dict[str, str]:
     return {t.name: t.pattern.value for t in parser.lark.terminals if isinstance(t.pattern, PatternStr)}
 
 
@@ -331,8 +331,8 @@ def _open_at(text: str, pos: int) -> list[int]:
 _HEADER = re.compile(r"\(\s*define\s*\(\s*(domain|problem)\b", re.IGNORECASE)
 
 
-def _later_sections(source: Source, first: Diagnostic, parser: _Parser) -> list[Diagnostic]:
-    from pddltools.pddl.parser import _BuildError
+def _later_sections(source: Source, first: Diagnostic, parser: Parser) -> list[Diagnostic]:
+    from pddltools.pddl.parser import BuildError
 
     header = _HEADER.match(source.text, _skip_space(source.text, 0))
     if header is None or first.span is None:
@@ -349,7 +349,7 @@ def _later_sections(source: Source, first: Diagnostic, parser: _Parser) -> list[
         section = Source(source.text[begin:end], source.name)
         try:
             parser.parse(section, start=start_rule)
-        except (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, _BuildError) as exc:
+        except (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, BuildError) as exc:
             found = _diagnose(section, exc, parser, start_rule)
             out.append(Diagnostic(found.code, found.severity, found.message,
                                   _rebase(found.span, source, begin), found.notes))

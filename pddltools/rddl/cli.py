@@ -29,18 +29,17 @@ FORMATS = ("text", "json", "github")
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `parse`, `check` and `fmt` to the `rddl` group's sub-parsers."""
-    parse = commands.add_parser("parse", help="check that files are RDDL; list their blocks")
+    parse = commands.add_parser("parse")
     parse.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders (every *.rddl below)")
     parse.add_argument("--format", choices=FORMATS, default="text")
     parse.set_defaults(func=run_parse)
 
-    check = commands.add_parser("check", help="parse and type-check; instances are checked against "
-                                "their domain (looked for beside them when not given)")
+    check = commands.add_parser("check")
     check.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders (every *.rddl below)")
     check.add_argument("--format", choices=FORMATS, default="text")
     check.set_defaults(func=run_check)
 
-    fmt = commands.add_parser("fmt", help="print a file in the standard layout (to stdout)")
+    fmt = commands.add_parser("fmt")
     add_fmt_mode(fmt, "standard layout")
     fmt.add_argument("--format", choices=FORMATS, default="text")
     fmt.set_defaults(func=run_fmt)

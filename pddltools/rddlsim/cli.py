@@ -18,17 +18,17 @@ from typing import Any
 
 from pddltools.cli_options import LARGEST, number_option
 from pddltools.consoles import stderr_console
-from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
+from pddltools.diagnostics import Diagnostic, Error, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
-from pddltools.exit_codes import ExitCode
-from pddltools.rddl.loading import MissingPath, collect
+from pddltools.exit_codes import ExitCode, status_of
+from pddltools.rddl.loading import collect
 
 FORMATS = ("text", "json")
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `simulate`, `serve`, `client` and `score` to the `rddl` group's sub-parsers."""
-    simulate = commands.add_parser("simulate", help="run rounds of an instance offline under a policy")
+    simulate = commands.add_parser("simulate")
     simulate.add_argument("domain", metavar="DOMAIN", help="the domain file (or a file holding both)")
     simulate.add_argument("instance", metavar="INSTANCE", nargs="?",
                           help="the instance file (leave it out when DOMAIN holds the instance too)")
@@ -38,7 +38,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     simulate.add_argument("--format", choices=FORMATS, default="text")
     simulate.set_defaults(func=run_simulate)
 
-    serve = commands.add_parser("serve", help="serve every instance of the folders over the RDDLSim protocol")
+    serve = commands.add_parser("serve")
     serve.add_argument("folders", nargs="+", metavar="FOLDER")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
     serve.add_argument("--port", type=number_option("the port", whole=True, low=0, high=65535),
@@ -54,7 +54,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     serve.add_argument("--format", choices=FORMATS, default="text")
     serve.set_defaults(func=run_serve)
 
-    client = commands.add_parser("client", help="play one session against an RDDLSim server")
+    client = commands.add_parser("client")
     client.add_argument("host", metavar="HOST")
     client.add_argument("port", metavar="PORT", type=number_option("the port", whole=True, low=1, high=65535))
     client.add_argument("instance", metavar="INSTANCE", help="the instance name to ask for")
@@ -65,11 +65,14 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     client.add_argument("--format", choices=FORMATS, default="text")
     client.set_defaults(func=run_client)
 
-    score = commands.add_parser("score", help="IPPC scores from a results log")
+    score = commands.add_parser("score")
     score.add_argument("log", metavar="LOG")
     score.add_argument("--rddl", nargs="*", default=None, metavar="PATH",
                        help="RDDL files or folders to run missing baselines on (default: the served folders "
                             "the log names)")
+    score.add_argument("--rules", choices=("ippc2011", "ippc2014", "ippc2023"), default="ippc2023",
+                       help="the competition's rules: ippc2011 and ippc2014 take RDDLSim's random policy as the "
+                            "random baseline, ippc2023 pyRDDLGym's random agent (default ippc2023)")
     score.add_argument("--baseline-rounds", type=_positive, default=30)
     score.add_argument("--seed", type=number_option("the seed", whole=True, low=-LARGEST, high=LARGEST), default=0)
     score.add_argument("--format", choices=FORMATS, default="text")
@@ -77,7 +80,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def _policy_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--policy", default="random", help="random, noop or MODULE:CLASS (default random)")
+    parser.add_argument("--policy", default="random",
+                        help="random (pyRDDLGym's random agent), rddlsim-random (RDDLSim's), noop or "
+                             "MODULE:CLASS (default random)")
     parser.add_argument("--seed", type=number_option("the seed", whole=True, low=-LARGEST, high=LARGEST), default=0)
 
 
@@ -118,8 +123,7 @@ def _emit(diagnostics: tuple[Diagnostic, ...] | list[Diagnostic], output: str, c
 
 def _failure(exc: Error, output: str, command: str, files: list[Read] | None = None) -> int:
     _emit(exc.diagnostics, output, command, files)
-    usage = isinstance(exc, (InputError, MissingPath)) or type(exc).__name__ in ("ProblemError", "PolicyError")
-    return ExitCode.USAGE if usage else ExitCode.FINDINGS
+    return status_of(exc.diagnostics)
 
 
 def _log_to_stderr() -> None:
@@ -267,13 +271,13 @@ def run_score(args: argparse.Namespace) -> int:
         if paths is None:
             paths = sorted({p for r in records for p in str(r.get("folder", "")).split(",") if p})
         baseline = simulated_baselines(paths, args.baseline_rounds, args.seed) if paths else None
-        clients, baselines = score(records, baseline)
+        clients, baselines = score(records, baseline, args.rules)
     except Error as exc:
         return _failure(exc, args.format, command, files)
     if args.format == "json":
         print_json(envelope(command, _entries(files, []), {
             "files": 1, "clients": len(clients), "instances": len({i.instance for c in clients for i in c.instances})},
-            clients=[c.to_json() for c in clients], baselines=baselines))
+            rules=args.rules, clients=[c.to_json() for c in clients], baselines=baselines))
         return ExitCode.OK
     for client in clients:
         print(f"client {client.client}")

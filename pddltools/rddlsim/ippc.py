@@ -1,10 +1,18 @@
 """IPPC scores from a results log: per instance `max(0, (R - R_base) / (R_best - R_base))`.
 
-R is a client's mean round reward on the instance (over the round-end records of the log), R_best
-the best such mean of any client, R_base the better of the random and the no-op policy's means. A
-client named `random` or `noop` in the log is that baseline; a baseline the log lacks is run here,
-offline, for `baseline_rounds` rounds. When nobody beats the baseline (R_best <= R_base) every client
-scores 0 on the instance. Scores are averaged per domain, and the domain averages overall.
+R is a client's mean round reward on the instance (over the round-end records of the log, the last
+30 when there are more, as the rules say), R_best the best such mean of any client, R_base the better
+of the random and the no-op policy's means. A client named `random` or `noop` in the log is that
+baseline; a baseline the log lacks is run here, offline, for `baseline_rounds` rounds. When nobody
+beats the baseline (R_best <= R_base) every client scores 0 on the instance. Scores are averaged per
+domain, and the domain averages overall.
+
+The rules are named for the competitions that used them; they differ in the random baseline:
+- `ippc2011` (http://users.cecs.anu.edu.au/~ssanner/IPPC_2011/) and `ippc2014`
+  (https://cs.uwaterloo.ca/~mgrzes/IPPC_2014/), run on RDDLSim: RDDLSim's random policy
+  (`rddlsim-random`: boolean and enum actions set away from their defaults, up to max-nondef-actions).
+- `ippc2023` (https://ataitler.github.io/IPPC2023/), run on pyRDDLGym: its random agent (`random`:
+  every action fluent drawn over its range, reals and ints within the bounds of the preconditions).
 """
 
 from __future__ import annotations
@@ -20,6 +28,21 @@ from pddltools.diagnostics import Error, InputError, error
 from pddltools.reading import read_input_text
 
 BASELINES = ("random", "noop")
+
+
+@dataclass(frozen=True)
+class IppcRules:
+    id: str
+    url: str
+    random_policy: str  # the policy that stands for the random baseline when the log lacks it
+    trials: int = 30  # a client's last `trials` rounds per instance count
+
+
+IPPC_RULES: dict[str, IppcRules] = {r.id: r for r in (
+    IppcRules("ippc2011", "http://users.cecs.anu.edu.au/~ssanner/IPPC_2011/", "rddlsim-random"),
+    IppcRules("ippc2014", "https://cs.uwaterloo.ca/~mgrzes/IPPC_2014/", "rddlsim-random"),
+    IppcRules("ippc2023", "https://ataitler.github.io/IPPC2023/", "random"),
+)}
 
 
 class LogError(InputError):
@@ -82,8 +105,9 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
     return records
 
 
-def round_means(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], tuple[float, int, str]]:
-    """(client, instance) → (mean round reward, rounds, domain)."""
+def round_means(records: Iterable[Mapping[str, Any]], trials: int | None = None
+                ) -> dict[tuple[str, str], tuple[float, int, str]]:
+    """(client, instance) → (mean round reward, rounds, domain), over the last `trials` rounds."""
     sums: dict[tuple[str, str], list[float]] = {}
     domains: dict[str, str] = {}
     for record in records:
@@ -92,16 +116,19 @@ def round_means(records: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str], t
         key = (str(record.get("client")), str(record.get("instance")))
         sums.setdefault(key, []).append(float(record.get("reward", 0.0)))
         domains[key[1]] = str(record.get("domain", "?"))
-    return {k: (math.fsum(v) / len(v), len(v), domains[k[1]]) for k, v in sums.items()}
+    kept = {k: v[-trials:] if trials else v for k, v in sums.items()}
+    return {k: (math.fsum(v) / len(v), len(v), domains[k[1]]) for k, v in kept.items()}
 
 
 Baseline = Callable[[str, str], float]  # (instance, "random" | "noop") → mean reward
 
 
-def score(records: Iterable[Mapping[str, Any]], baseline: Baseline | None = None
+def score(records: Iterable[Mapping[str, Any]], baseline: Baseline | None = None, rules: str = "ippc2023"
           ) -> tuple[list[ClientScore], dict[str, dict[str, Any]]]:
-    """Every client's scores, and for each instance the baselines used and where they came from."""
-    means = round_means(records)
+    """Every client's scores under `rules`, and for each instance the baselines used and where they came
+    from; `baseline(instance, policy)` runs a missing one (`random` stands for the rules' random policy)."""
+    rule = IPPC_RULES[rules]
+    means = round_means(records, rule.trials)
     if not means:
         raise LogError([error("R371", "the results log holds no round-end records")])
     instances = sorted({instance for _, instance in means})
@@ -113,7 +140,10 @@ def score(records: Iterable[Mapping[str, Any]], baseline: Baseline | None = None
             if logged is not None:
                 entry[policy], entry[f"{policy}_source"] = logged[0], "log"
             elif baseline is not None:
-                entry[policy], entry[f"{policy}_source"] = baseline(instance, policy), "simulated"
+                run = rule.random_policy if policy == "random" else policy
+                entry[policy], entry[f"{policy}_source"] = baseline(instance, run), "simulated"
+                if policy == "random":
+                    entry["random_policy"] = run
         if not any(p in entry for p in BASELINES):
             raise LogError([error("R372", f"no baseline for {instance}: none in the log and no RDDL files "
                                           "given to run them (--rddl)")])
@@ -156,4 +186,5 @@ def simulated_baselines(paths: Iterable[str | Path], rounds: int, seed: int) -> 
     return run
 
 
-__all__ = ["ClientScore", "Error", "InstanceScore", "LogError", "read_records", "score", "simulated_baselines"]
+__all__ = ["IPPC_RULES", "ClientScore", "Error", "InstanceScore", "IppcRules", "LogError", "read_records", "score",
+           "simulated_baselines"]

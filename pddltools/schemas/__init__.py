@@ -37,9 +37,9 @@ def schema(command: str) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = subparsers.add_parser("schema", help="print the JSON Schema of a command's --format json output",
-                              description="Print the JSON Schema (draft 2020-12) that a command's --format json "
-                              "output follows: the envelope every command shares and the command's own fields.")
+    p = subparsers.add_parser("schema", description="Print the JSON Schema (draft 2020-12) that a command's "
+                              "--format json output follows: the envelope every command shares and the "
+                              "command's own fields.")
     p.add_argument("name", nargs="*", metavar="COMMAND",
                    help=f"one of: {', '.join(COMMANDS)} (none: list them)")
     p.set_defaults(func=run_schema)

@@ -13,6 +13,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +26,13 @@ from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_r
 from pddltools.envelope import envelope, file_entry, print_json
 from pddltools.exit_codes import ExitCode
 from pddltools.reading import read_input
+from pddltools.score.classical import MissingBounds
 from pddltools.score.learning import evaluation_jobs, generate_training, learn, reproduce
 from pddltools.score.limits import MB, TRACK_LIMITS, Limits
 from pddltools.score.pairs import Pair, find_pairs, read_pair_list
+from pddltools.score.reference import load_references
 from pddltools.score.results import is_database, load_runs, load_text
-from pddltools.score.rules import RULES, learning_impact, score
+from pddltools.score.rules import RULES, Scores, learning_impact, score
 from pddltools.score.runner import (
     DaskExecutor,
     Executor,
@@ -47,7 +50,7 @@ from pddltools.wording import count
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    run = sub.add_parser("run", help="run planners over a problem set under limits; results into SQLite")
+    run = sub.add_parser("run")
     run.add_argument("problems", nargs="*", metavar="PATH",
                      help="problem files, or folders searched for problems (each paired with its domain file: "
                           "domain.pddl, domains/domain-N.pddl, pNN-domain.pddl, domain_pNN.pddl, ...)")
@@ -81,8 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run.add_argument("--format", choices=("text", "json"), default="text")
     run.set_defaults(func=cmd_run)
 
-    lrn = sub.add_parser("learn", help="IPC-2011 learning track: training set, learning, knowledge hash, "
-                                       "reproduction check")
+    lrn = sub.add_parser("learn")
     lrn.add_argument("domain", help="the domain file")
     lrn.add_argument("--planner", required=True, help="the participant's name")
     lrn.add_argument("--learner", required=True, metavar="COMMAND",
@@ -100,10 +102,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     lrn.add_argument("--format", choices=("text", "json"), default="text")
     lrn.set_defaults(func=cmd_learn)
 
-    sc = sub.add_parser("score", help="score results with the IPC rules")
+    sc = sub.add_parser("score")
     sc.add_argument("results", help="a results database, a JSON-lines file of runs, or - for the JSON of "
                     "`pddltools run --format json` piped in")
     sc.add_argument("--rules", choices=RULES, required=True)
+    sc.add_argument("--reference", metavar="COSTS.TSV",
+                    help="PROBLEM<TAB>COST lines: each problem's best known or optimal cost (C*), or its cost "
+                         "bound for ipc2018-bounded; paths relative to the file")
     sc.add_argument("--learning-impact", action="store_true",
                     help="also the learning-impact view: baseline vs dck, delta, Pareto rank, special award")
     sc.add_argument("--sequential-winner", metavar="PLANNER", help="for the special award test")
@@ -111,7 +116,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     sc.add_argument("--format", choices=("table", "json", "csv"), default="table")
     sc.set_defaults(func=cmd_score)
 
-    se = sub.add_parser("select", help="choose instances by the IPC-2014 method")
+    se = sub.add_parser("select")
     se.add_argument("results", help="a results database or a JSON-lines file of runs on the candidates "
                     "(- for standard input)")
     se.add_argument("--size", type=number_option("the size", whole=True, low=1, high=LARGEST),
@@ -126,9 +131,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     se.add_argument("--format", choices=("text", "json"), default="text")
     se.set_defaults(func=cmd_select)
 
-    rp = sub.add_parser("report", help="write one self-contained HTML report with plots")
+    rp = sub.add_parser("report")
     rp.add_argument("results", help="a results database, a JSON-lines file of runs, or - (standard input)")
     rp.add_argument("--rules", choices=RULES, default="ipc2008-sat")
+    rp.add_argument("--reference", metavar="COSTS.TSV", help="each problem's reference cost, as for score")
     rp.add_argument("-o", "--output", default="report.html")
     rp.add_argument("--title", default="Planner results")
     rp.add_argument("--sequential-winner", metavar="PLANNER")
@@ -138,8 +144,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _limit_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--limits", choices=sorted(TRACK_LIMITS), default="ipc2008",
-                   help="the rules' defaults: ipc2008 30 min, 2 GB; ipc2011-learning 15 min, 4 GB")
+    p.add_argument("--limits", choices=sorted(TRACK_LIMITS), default=None, metavar="PRESET",
+                   help="the rules' limits: " + "; ".join(f"{name} {_preset(limits)}" for name, limits
+                                                          in TRACK_LIMITS.items()) + " (default ipc2008)")
     p.add_argument("--wall", type=number_option("the wall-clock limit", above=0, high=LARGEST),
                    help="wall-clock seconds per run")
     p.add_argument("--cpu", type=number_option("the CPU limit", above=0, high=LARGEST),
@@ -150,12 +157,18 @@ def _limit_options(p: argparse.ArgumentParser) -> None:
                    help="do not also cap each process's address space at the memory limit (for the JVM, Go)")
 
 
-def _limits(args: argparse.Namespace) -> Limits:
-    base = TRACK_LIMITS[args.limits]
+def _preset(limits: Limits) -> str:
+    hours = limits.wall >= 3600
+    time = f"{limits.wall / 3600:g} h" if hours else f"{limits.wall / 60:g} min"
+    return f"{time}, {limits.memory / (1 << 30):g} GiB"
+
+
+def _limits(args: argparse.Namespace, default: str = "ipc2008") -> Limits:
+    base = TRACK_LIMITS[args.limits or default]
     wall = args.wall if args.wall is not None else base.wall
     cpu = args.cpu if args.cpu is not None else (wall if args.wall is not None else base.cpu)
     memory = int(args.memory * MB) if args.memory is not None else base.memory
-    return Limits(wall=wall, cpu=cpu, memory=memory, address_space=not args.no_address_limit)
+    return replace(base, wall=wall, cpu=cpu, memory=memory, address_space=not args.no_address_limit)
 
 
 def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -169,7 +182,7 @@ def _guard(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Name
 
 
 def _is_usage(exc: Error) -> bool:
-    return any(d.code in {"S020", "S021", "S023", "S024", "S030", "S050"} for d in exc.diagnostics)
+    return any(d.code in {"S020", "S021", "S023", "S024", "S030", "S046", "S050"} for d in exc.diagnostics)
 
 
 def _usage(message: str) -> Error:
@@ -267,7 +280,7 @@ def _run(args: argparse.Namespace) -> int:
                     out.print(f"{run.planner} {run.config} {run.domain}/{run.problem}: {run.status} {run.wall:.2f} s"
                               + (f" ({run.reason})" if run.reason else ""), markup=False)
                 counts[run.status] += 1
-                failed = sum(v for k, v in counts.items() if k in ("crash", "invalid-plan", "memout", "timeout"))
+                failed = sum(v for k, v in counts.items() if k not in ("solved", "unsolved"))
                 progress.update(task, advance=1, solved=counts["solved"], failed=failed)
 
             stored = run_jobs(jobs, store, executor, checker, resume=args.resume, on_run=on_run)
@@ -376,9 +389,18 @@ def _learn(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _scores(args: argparse.Namespace, runs: list[Run]) -> Scores:
+    """The runs scored by --rules, against the --reference costs when given."""
+    references = load_references(args.reference) if args.reference else None
+    try:
+        return score(runs, args.rules, references=references)
+    except MissingBounds as exc:
+        raise Error([error("S046", f"{args.rules} scores against each problem's cost bound: {exc}")]) from None
+
+
 def _score(args: argparse.Namespace) -> int:
     runs = _load(args)
-    scores = score(runs, args.rules)
+    scores = _scores(args, runs)
     impact = None
     if args.learning_impact or args.sequential_winner:
         try:
@@ -426,6 +448,8 @@ def _score(args: argparse.Namespace) -> int:
         for e in scores.entrants:
             if e.disqualified:
                 console.print(f"{e.name} is disqualified: invalid plans in more than one domain", markup=False)
+        for note in scores.notes:
+            console.print(f"note: {note}", markup=False)
         if impact is not None:
             it = _table(f"learning impact ({impact.rules})",
                         ("planner", "baseline", "dck", "delta", "pareto", "special award"))
@@ -466,7 +490,7 @@ def _report(args: argparse.Namespace) -> int:
     from pddltools.score.report import render_html
 
     runs = _load(args)
-    scores = score(runs, args.rules)
+    scores = _scores(args, runs)
     impact = None
     if args.sequential_winner or len({r.config for r in runs}) > 1:
         try:

@@ -68,10 +68,22 @@ class Limits:
 
 
 # The defaults the rules give: IPC-2008 ran 30 minutes and 2 GB per run, one core; IPC-2011's
-# learning track 15 minutes and 4 GB, one core.
+# learning track 15 minutes and 4 GB, one core. IPC-2014's sequential tracks 30 minutes (agile: 5) and
+# 4 GB, multi-core on several cores with the 30 minutes of wall-clock time. IPC-2018 and IPC-2023: 30
+# minutes (agile: 5) and 8 GB on one core. The IPC-2023 learning tracks: 30 minutes and 8 GiB per test
+# task (`ipc2023-learning`), 24 hours and 32 GiB per domain for training (`ipc2023-learning-train`).
 TRACK_LIMITS: dict[str, Limits] = {
     "ipc2008": Limits(wall=1800.0, cpu=1800.0, memory=2 * GB),
     "ipc2011-learning": Limits(wall=900.0, cpu=900.0, memory=4 * GB),
+    "ipc2014": Limits(wall=1800.0, cpu=1800.0, memory=4 * GB),
+    "ipc2014-agile": Limits(wall=300.0, cpu=300.0, memory=4 * GB),
+    "ipc2014-mco": Limits(wall=1800.0, cpu=4 * 1800.0, memory=4 * GB),
+    "ipc2018": Limits(wall=1800.0, cpu=1800.0, memory=8 * GB),
+    "ipc2018-agile": Limits(wall=300.0, cpu=300.0, memory=8 * GB),
+    "ipc2023": Limits(wall=1800.0, cpu=1800.0, memory=8 * GB),
+    "ipc2023-agile": Limits(wall=300.0, cpu=300.0, memory=8 * GB),
+    "ipc2023-learning": Limits(wall=1800.0, cpu=1800.0, memory=8 * GB),
+    "ipc2023-learning-train": Limits(wall=86400.0, cpu=86400.0, memory=32 * GB, grace=60.0),
 }
 
 

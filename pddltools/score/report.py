@@ -23,6 +23,7 @@ th { background: #f0f0f0; }
 .name { text-align: left; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .crash, .invalid-plan { background: #fde0dc; }
+.unjudged { background: #fff3cd; }
 .solved { color: #1a7f37; }
 .wide { overflow-x: auto; }
 figure { margin: 1.5em 0; }

@@ -118,7 +118,7 @@ def _run(item: Any, base: Path, span: Span, checker: PlanChecker | None, which: 
             verdict = checker(str(domain), str(problem), plan_text)
             value, length = verdict.value, verdict.length
             if not verdict.valid:
-                status, reason = "invalid-plan", verdict.reason
+                status, reason = verdict.status, verdict.reason
     return Run(
         planner=str(item["planner"]), track=str(item.get("track", "")), config=str(item["config"]),
         domain=_domain_label(item, domain), domain_path=str(domain.resolve()), domain_hash=sha256_file(domain),

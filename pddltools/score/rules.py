@@ -12,6 +12,9 @@ or `planner (config)` when the runs hold one planner under more than one configu
   to 1 s first so that all times below a second count as equal.
 - `ipc2011-quality`: `N*/N` on plan length.
 - `ipc2023-numeric-sat`, `-opt`, `-agile`: the numeric track's rules, in `pddltools.score.ipc2023`.
+- `ipc2014-*`, `ipc2018-*`, `ipc2023-sat|opt|agile`: the classical tracks since 2014, against reference
+  costs, in `pddltools.score.classical`.
+- `ipc2023-learning-quality|agile`: the IPC-2023 learning tracks, in `pddltools.score.learning2023`.
 """
 
 from __future__ import annotations
@@ -30,12 +33,17 @@ from pddltools.score.validation import count_actions
 
 if TYPE_CHECKING:
     from pddltools.score.ipc2023 import Voided
+    from pddltools.score.reference import References
 
 NUMERIC_RULES = ("ipc2023-numeric-sat", "ipc2023-numeric-opt", "ipc2023-numeric-agile")
 # the HTN tracks' rules are computed in score/htn_rules.py (which builds on this module's types)
 HTN_RULES = ("ipc2020-htn-agile", "ipc2023-htn-agile", "ipc2023-htn-sat", "ipc2023-htn-opt")
+# the classical tracks since 2014, computed in score/classical.py (which builds on this module's types)
+CLASSICAL_RULES = ("ipc2014-sat", "ipc2014-opt", "ipc2014-agile", "ipc2014-mco", "ipc2018-sat", "ipc2018-opt",
+                   "ipc2018-agile", "ipc2018-bounded", "ipc2023-sat", "ipc2023-opt", "ipc2023-agile")
+LEARNING_2023_RULES = ("ipc2023-learning-quality", "ipc2023-learning-agile")
 RULES: tuple[str, ...] = ("ipc2008-sat", "ipc2008-opt", "ipc2011-time", "ipc2011-quality", *NUMERIC_RULES,
-                          *HTN_RULES)
+                          *HTN_RULES, *CLASSICAL_RULES, *LEARNING_2023_RULES)
 
 Direction = Callable[[str], str]  # problem path -> "minimize" | "maximize"
 
@@ -95,6 +103,7 @@ class Scores:
     penalties: tuple[Penalty, ...] = ()
     domains: tuple[str, ...] = ()
     voided: tuple[Voided, ...] = ()  # IPC-2023 numeric: domains an invalid plan made unsolved
+    notes: tuple[str, ...] = ()  # what the reader must know to trust the numbers (a reference found wrong)
 
     def entrant(self, name: str) -> EntrantScore:
         return next(e for e in self.entrants if e.name == name)
@@ -111,6 +120,7 @@ class Scores:
             "ignored": list(self.ignored),
             "penalties": [p.__dict__ for p in self.penalties],
             "voided": [v.__dict__ for v in self.voided],
+            "notes": list(self.notes),
             "problems": [p.__dict__ for p in self.problems],
         }
 
@@ -136,9 +146,20 @@ def group_runs(runs: Iterable[Run]) -> tuple[dict[tuple[str, str], str], dict[st
     return names, by_problem, domain_of
 
 
-def score(runs: Sequence[Run], rules: str, direction: Direction = metric_direction) -> Scores:
+def score(runs: Sequence[Run], rules: str, direction: Direction = metric_direction,
+          references: References | None = None) -> Scores:
+    """`references`: the reference (best known or optimal) cost, or the cost bound, of each problem, for
+    the rules since 2014 that score against one."""
     if rules not in RULES:
         raise ValueError(f"unknown rules {rules!r}; known: {', '.join(RULES)}")
+    if rules in CLASSICAL_RULES:
+        from pddltools.score.classical import score_classical
+
+        return score_classical(runs, rules, references)
+    if rules in LEARNING_2023_RULES:
+        from pddltools.score.learning2023 import score_learning
+
+        return score_learning(runs, rules, references)
     if rules in NUMERIC_RULES:
         from pddltools.score.ipc2023 import score_numeric  # it builds on this module's types
 

@@ -188,7 +188,8 @@ def read_plans(path: Path) -> list[str]:
 
 
 def finish(job: Job, attempt: Attempt, checker: PlanChecker | None) -> Run:
-    """The run to store: the attempt with its plan validated (an invalid plan is `invalid-plan`)."""
+    """The run to store: the attempt with its plan validated (an invalid plan is `invalid-plan`, one the
+    validator cannot judge `unjudged`)."""
     status, value, length, reason = attempt.status, None, None, attempt.reason
     plan_text = attempt.plan_text
     if status == "solved" and attempt.plan_text is not None and checker is None:
@@ -203,7 +204,7 @@ def finish(job: Job, attempt: Attempt, checker: PlanChecker | None) -> Run:
                 plan_text = earlier
         value, length = verdict.value, verdict.length
         if not verdict.valid:
-            status, reason = "invalid-plan", verdict.reason
+            status, reason = verdict.status, verdict.reason
     return Run(
         planner=job.planner.name, track=job.track, config=job.config, domain=domain_name(job.domain_path),
         domain_path=job.domain_path, domain_hash=sha256_file(job.domain_path),

@@ -19,7 +19,8 @@ from pddltools.score.rules import quality
 from pddltools.score.store import Run
 from pddltools.wording import count
 
-UNEXPLAINED = ("crash", "invalid-plan")  # a limit, or "no plan found", explains every other status
+# a limit, or "no plan found", explains every other status; `unjudged`: the validator could not judge the plan
+UNEXPLAINED = ("crash", "invalid-plan", "unjudged")
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,8 @@ def _instance_key(run: Run) -> tuple[object, ...]:
 
 
 def errors_table(runs: Sequence[Run], names: dict[tuple[str, str], str]) -> str:
-    """Crashes and invalid plans, one row each with its reason; a sentence when there are none."""
+    """Crashes, invalid plans and plans the validator cannot judge, one row each with its reason; a
+    sentence when there are none."""
     bad = sorted((r for r in runs if r.status in UNEXPLAINED), key=lambda r: (*_instance_key(r), r.planner))
     if not bad:
         return ('<p class="note" id="no-errors">None: every run found a valid plan, found none, or reached a '
@@ -87,6 +89,8 @@ def limits_table(runs: Sequence[Run], names: dict[tuple[str, str], str]) -> str:
 def _verdict(run: Run) -> str:
     if run.status == "invalid-plan":
         return "invalid"
+    if run.status == "unjudged":
+        return "cannot judge"
     if run.status != "solved":
         return ""
     return "valid" if run.value is not None else "not validated"

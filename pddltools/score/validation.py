@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pddltools import dialects
 from pddltools.diagnostics import Error, Source, error
-from pddltools.hddl.files import is_hddl
 from pddltools.hddl.verify import HTNTask, verify_plan
 from pddltools.validate import GroundedTask, validate_plan
 
@@ -19,6 +19,14 @@ class PlanVerdict:
     value: float | None  # the metric value; plan cost (or length) when the problem states no metric
     length: int | None
     reason: str = ""
+    #: False when the validator cannot judge the plan (a construct it does not support): the run is
+    #: `unjudged`, not `invalid-plan`, whose verdict voids a domain under some rules
+    judged: bool = True
+
+    @property
+    def status(self) -> str:
+        """The status of a run whose plan got this verdict."""
+        return "solved" if self.valid else "invalid-plan" if self.judged else "unjudged"
 
 
 def count_actions(plan_text: str) -> int:
@@ -46,7 +54,7 @@ class Validator:
             task = self._tasks.get(key)
             if task is None:
                 try:
-                    task = (HTNTask.load(domain, problem) if is_hddl(domain)
+                    task = (HTNTask.load(domain, problem) if dialects.of_path(domain).hierarchical
                             else GroundedTask.load(domain, problem))
                 except Error as exc:
                     self._broken[key] = f"{problem} cannot be loaded: " + "; ".join(
@@ -68,4 +76,5 @@ class Validator:
         length = report.length
         why = ": ".join(str(part) for part in (report.reason, getattr(report, "message", "")) if part)
         return PlanVerdict(bool(report.valid), None if value is None else float(value),
-                       None if length is None else int(length), "" if report.valid else why)
+                           None if length is None else int(length), "" if report.valid else why,
+                           judged=report.reason != "unsupported")

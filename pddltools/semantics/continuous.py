@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pddltools.pddl import ast
-from pddltools.semantics.errors import ArithmeticFault, SemanticsError, UndefinedValue, Unsupported
+from pddltools.semantics.errors import ArithmeticFault, UndefinedValue, Unsupported
 from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.grounding import Binding, Value
 from pddltools.semantics.polynomial import Poly
@@ -25,10 +25,8 @@ from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, 
 Happening = ast.Process | ast.Event
 
 
-class NotPolynomial(SemanticsError):
+class NotPolynomial(Unsupported):
     """The change between two happenings is not a polynomial in time: it needs a step to approximate it."""
-
-    reason = "unsupported"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -93,7 +91,7 @@ def _flows(ev: Evaluator, effect: ast.Node | None, b: Binding, s: State, owner: 
                         _rate(effect.value, owner), b, owner))
     else:
         raise Unsupported(f"the process {owner} has an effect that is not a continuous increase or decrease "
-                          f"({effect}): processes change fluents only continuously")
+                          f"({effect}): processes change fluents only continuously", effect.span)
 
 
 def _rate(value: ast.Expression, owner: Ground) -> ast.Expression:
@@ -106,7 +104,7 @@ def _rate(value: ast.Expression, owner: Ground) -> ast.Expression:
                 isinstance(n, ast.ContinuousTime) for a in timeless for n in a.walk()):
             return timeless[0] if len(timeless) == 1 else ast.Arithmetic("*", tuple(timeless))
     raise Unsupported(f"the process {owner} changes a fluent by {value}: a continuous effect is written "
-                      "(* #t RATE)")
+                      "(* #t RATE)", value.span)
 
 
 class Motion:
@@ -139,7 +137,8 @@ class Motion:
             if not progress:
                 cycle = ", ".join(show_atom(f) for f in sorted(pending))
                 raise NotPolynomial(f"the change of {cycle} is not polynomial in time: a rate depends on the "
-                                    "fluent it changes, directly or through others (as in dv/dt = -k v)")
+                                    "fluent it changes, directly or through others (as in dv/dt = -k v)",
+                                    self.by_fluent[min(pending)][0].rate.span)
 
     def _start(self, fluent: GroundFluent) -> Fraction | int:
         found = self.state.values.get(fluent)
@@ -179,7 +178,7 @@ class Motion:
             result = args[0]
             for a in args[1:]:
                 if not a.constant:
-                    raise NotPolynomial(f"{expr} divides by a quantity that changes continuously")
+                    raise NotPolynomial(f"{expr} divides by a quantity that changes continuously", expr.span)
                 if not a.c:
                     raise ArithmeticFault(f"division by zero in {expr}")
                 result = result.scaled(Fraction(1) / a.c[0])
@@ -188,7 +187,7 @@ class Motion:
             value = b.get(expr.name)
             if isinstance(value, int | Fraction):
                 return Poly.const(value)
-        raise NotPolynomial(f"{expr} is not a number that changes polynomially")
+        raise NotPolynomial(f"{expr} is not a number that changes polynomially", expr.span)
 
     def at(self, t: Number) -> State:
         """The state `t` after the start: the changed fluents' values then, everything else as it was."""

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pddltools.diagnostics import Span
+
 
 class SemanticsError(Exception):
     """Evaluation or application failed for a reason that makes the plan invalid (not a bug)."""
@@ -32,9 +37,14 @@ class ArithmeticFault(SemanticsError):
 
 
 class Unsupported(SemanticsError):
-    """A construct the validator does not implement (continuous effects with `#t`)."""
+    """A construct the validator does not implement: the plan cannot be judged (never "invalid").
+    `span` is where the construct is written, when known."""
 
     reason = "unsupported"
+
+    def __init__(self, message: str, span: Span | None = None) -> None:
+        self.span = span
+        super().__init__(message)
 
 
 class NotStratified(SemanticsError):

@@ -151,7 +151,7 @@ class Evaluator:
             return _arithmetic(expr.op, args)
         if isinstance(expr, ast.IsViolated):
             return (violations or {}).get(expr.preference, 0)
-        raise Unsupported("continuous effects (#t) are not supported by this validator")
+        raise Unsupported("continuous effects (#t) are not supported by this validator", expr.span)
 
     def number(self, expr: ast.Expression, binding: Binding, state: State,
                violations: Mapping[str, int] | None = None) -> Number:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from pddltools.diagnostics import Error, error
 from pddltools.pddl import ast
+from pddltools.pddl.action_costs import COST, starts_at_zero
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
 from pddltools.semantics.apply import Effects, apply, collect, resolve
 from pddltools.semantics.errors import NotStratified
@@ -109,6 +110,8 @@ class GroundedTask:
             elif isinstance(element, ast.InitAssignment):
                 key, value = init_value(element)
                 values[key] = value
+        if starts_at_zero(self.domain, self.problem):  # the IPC's cost counter, as Fast Downward and VAL read it
+            values[(COST,)] = 0
         return State(frozenset(atoms), values)
 
     def initial_state(self) -> State:

@@ -116,9 +116,9 @@ def _split_effect(node: ast.Effect | None) -> dict[str, list[ast.Effect]]:
                 out[t].extend(parts)
     elif isinstance(node, ast.Timed):
         if node.time == "all":
-            raise Unsupported("an `over all` effect is not PDDL 2.1")
+            raise Unsupported("an `over all` effect is not PDDL 2.1", node.span)
         if any(isinstance(n, ast.ContinuousTime) for n in node.walk()):
-            raise Unsupported("continuous effects (#t) are not supported by this validator")
+            raise Unsupported("continuous effects (#t) are not supported by this validator", node.span)
         out[node.time].append(node.body)  # type: ignore[arg-type]
     elif isinstance(node, ast.ForallEffect):
         for t, parts in _split_effect(node.body).items():
@@ -128,12 +128,12 @@ def _split_effect(node: ast.Effect | None) -> dict[str, list[ast.Effect]]:
         conditions = {t: parts for t, parts in _split_formula(node.condition).items() if parts}
         bodies = {t: parts for t, parts in _split_effect(node.body).items() if parts}
         if len(bodies) != 1 or any(t not in ("start", "end") for t in conditions):
-            raise Unsupported("a conditional effect whose condition or effect spans several times")
+            raise Unsupported("a conditional effect whose condition or effect spans several times", node.span)
         (when, parts), = bodies.items()
         if any(t != when for t in conditions):
             # `(when (at start c) (at end e))`: the condition is read at the end here, which VAL does too
             # only when c is not changed in between; say so rather than guess.
-            raise Unsupported("a conditional effect whose condition and effect are at different times")
+            raise Unsupported("a conditional effect whose condition and effect are at different times", node.span)
         condition = ast.And(tuple(f for fs in conditions.values() for f in fs))
         out[when].append(ast.When(condition, ast.AndEffect(tuple(parts))))
     else:

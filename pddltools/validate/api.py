@@ -14,6 +14,7 @@ from pddltools.validate.planfile import PlanError, read_plan
 from pddltools.validate.report import PlanReport
 from pddltools.validate.sequential import validate_sequential
 from pddltools.validate.temporal import DEFAULT_EPSILON, validate_temporal
+from pddltools.validate.verdict import semantics_failure
 
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
@@ -66,4 +67,4 @@ def validate_plan(task: GroundedTask, plan: str | Path | Source, *, epsilon: flo
                           action=span.text if span and exc.reason != "syntax" else None,
                           diagnostics=exc.diagnostics)
     except SemanticsError as exc:  # raised before any step (a domain the semantics cannot give meaning to)
-        return PlanReport(plan=label, valid=False, verdict="invalid", reason=exc.reason, message=str(exc))
+        return semantics_failure(label, parsed, exc)

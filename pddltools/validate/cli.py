@@ -25,7 +25,7 @@ from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
 from pddltools.domain_finder import task_arguments
 from pddltools.envelope import envelope, placed, print_json
-from pddltools.exit_codes import ExitCode, worst
+from pddltools.exit_codes import ExitCode, status_of, worst
 from pddltools.pddl.exact_numbers import NumberOutOfRange, read_number
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = subparsers.add_parser("validate", help="validate plans against a domain and problem (as VAL does)")
+    p = subparsers.add_parser("validate")
     p.add_argument("paths", nargs="*", metavar="PATH", help="DOMAIN PROBLEM PLAN [PLAN ...], or PROBLEM PLAN [PLAN "
                    "...] with the domain found as every command finds it (domain.pddl, domains/domain-N.pddl, ...)")
     p.add_argument("--domain", metavar="FILE", help="the domain, when the paths start with the problem")
@@ -114,9 +114,9 @@ def run_validate(args: argparse.Namespace) -> int:
     if args.trace and len(plans) != 1:
         stderr_console().print("pddltools validate: --trace shows one plan: give DOMAIN PROBLEM PLAN")
         return ExitCode.USAGE
-    from pddltools.hddl.files import is_hddl
+    from pddltools import dialects
 
-    htn = is_hddl(domain)  # HTN plans: pddltools/hddl/verify.py
+    htn = dialects.of_path(domain).hierarchical  # HTN plans: pddltools/hddl/verify.py
     if htn and args.trace:
         stderr_console().print("pddltools validate: --trace shows classical plans only, not HTN plans")
         return ExitCode.USAGE
@@ -133,7 +133,7 @@ def run_validate(args: argparse.Namespace) -> int:
                                 plan_summary([]), task_loaded=False))
         else:
             render_rich(exc.diagnostics, stderr_console())
-        return ExitCode.USAGE
+        return status_of(exc.diagnostics)
     trace: Trace | None = None
     if isinstance(task, GroundedTask):
         if args.trace:
@@ -173,12 +173,20 @@ def task_entries(domain: str, problem: str, diagnostics: Sequence[Diagnostic]) -
 
 
 def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
+    """The counts of plans: `invalid` the plans judged not valid, `unjudged` those the validator cannot
+    judge (a construct it does not support), which are neither."""
     valid = sum(1 for r in reports if r.valid)
-    return {"files": 2 + len(reports), "plans": len(reports), "valid": valid, "invalid": len(reports) - valid}
+    unjudged = sum(1 for r in reports if r.reason == UNJUDGED)
+    return {"files": 2 + len(reports), "plans": len(reports), "valid": valid,
+            "invalid": len(reports) - valid - unjudged, "unjudged": unjudged}
+
+
+#: The reason of a plan the validator cannot judge (verdict `error`): exit 2, as for an unreadable input.
+UNJUDGED = "unsupported"
 
 
 def _exit_code(reports: list[PlanReport]) -> int:
-    if any(r.reason == "unreadable" for r in reports):
+    if any(r.reason in ("unreadable", UNJUDGED) for r in reports):
         return ExitCode.USAGE
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FINDINGS
 
@@ -192,6 +200,10 @@ def print_report(console: Console, r: PlanReport) -> None:
         approximated = f"; approximated with --delta {_show(r.delta)}" if r.delta is not None else ""
         console.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
                       f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}{approximated}")
+        return
+    if r.reason == UNJUDGED:
+        console.print(f"[bold]{name}[/bold]: [yellow]error[/yellow] ({r.reason}): {escape(r.message)}")
+        render_rich(r.diagnostics, console)
         return
     if r.diagnostics:
         console.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
@@ -243,7 +255,7 @@ def _run_batch(args: argparse.Namespace) -> int:
             step = f" at step {entry['failed_step']}" if entry.get("failed_step") else ""
             value = f", value {entry['value']}" if entry["valid"] else ""
             console.print(f"line {entry['batch_line']}: {escape(str(entry['plan']))}: {shown}{step}{value}")
-        if entry.get("error") or entry.get("reason") == "unreadable":
+        if entry.get("error") or entry.get("reason") in ("unreadable", UNJUDGED):
             status = ExitCode.USAGE
         elif not entry["valid"]:
             status = worst(status, ExitCode.FINDINGS)

@@ -49,7 +49,7 @@ from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
 from pddltools.validate.resolve import resolve_step
-from pddltools.validate.verdict import finish, invalid_step
+from pddltools.validate.verdict import cannot_judge, finish, invalid_step
 
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
@@ -513,8 +513,8 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     if world.trajectory is not None:
         world.trajectory.append((0, state))
     if task.timed_literals:
-        return invalid_step(name, plan, None, "unsupported", "timed initial literals beside processes and events "
-                            "are not validated yet")
+        return cannot_judge(name, plan, None, "timed initial literals beside processes and events are not "
+                            "validated yet", task.timed_literals[0].element.span)
     # Times in ticks of 1/scale, scale the least common denominator of the plan's times (decimals: a
     # power of ten): whole numbers, so sorting, grouping and the stretches' lengths are integer work.
     scale = world.scale = lcm(*{s.time.denominator for s in plan.steps if s.time is not None},
@@ -575,9 +575,9 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
         return _failed(plan, name, None, exc.reason, str(exc), exc.time)
     except NotPolynomial as exc:
         return _failed(plan, name, None, "unsupported", f"from time {exact(world.real(now))}: {exc}; give --delta "
-                       "STEP to approximate it", world.real(now))
+                       "STEP to approximate it", world.real(now), exc)
     except SemanticsError as exc:
-        return _failed(plan, name, step, exc.reason, f"at time {exact(world.real(now))}: {exc}", world.real(now))
+        return _failed(plan, name, step, exc.reason, f"at time {exact(world.real(now))}: {exc}", world.real(now), exc)
     report = finish(task, plan, name, state, world.trajectory or [], violations, normal(end), temporal=True)
     if not report.valid:
         report = replace(report, failed_time=end)
@@ -638,5 +638,6 @@ def _blame(task: GroundedTask, world: _World, pre: ast.Formula, action: GroundAc
             if f in world.changed_by]
 
 
-def _failed(plan: Plan, name: str, step: PlanFileStep | None, reason: str, message: str, time: Number) -> PlanReport:
-    return replace(invalid_step(name, plan, step, reason, message), failed_time=normal(time))
+def _failed(plan: Plan, name: str, step: PlanFileStep | None, reason: str, message: str, time: Number,
+            cause: SemanticsError | None = None) -> PlanReport:
+    return replace(invalid_step(name, plan, step, reason, message, cause=cause), failed_time=normal(time))

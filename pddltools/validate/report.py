@@ -12,12 +12,17 @@ from pddltools.pddl.exact_numbers import format_number
 Verdict = Literal["valid", "invalid", "error"]
 
 #: Reasons a plan is not valid. `invalid` ones: the plan is read but does not work; `error` ones: the
-#: file is not a plan for this task (VAL's "bad plan description").
+#: file is not a plan for this task (VAL's "bad plan description"), or (`unsupported`) the plan uses a
+#: construct the validator does not support, so that it cannot be judged at all.
 INVALID_REASONS = ("precondition", "goal", "constraint", "invariant", "duration", "mutex", "epsilon",
-                   "conflict", "undefined", "arithmetic", "unsupported", "unbound-variable", "event-loop",
-                   "unsettled")
+                   "conflict", "undefined", "arithmetic", "unbound-variable", "event-loop", "unsettled")
 ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "timing", "unreadable", "batch-line",
-                 "task")
+                 "task", "unsupported")
+
+
+def happening_window(tolerance: Fraction) -> Fraction:
+    """VAL's `-t T` makes one happening of the events within T/10 of its first (Plan.h, `after`)."""
+    return tolerance / 10
 
 
 def exact(value: int | Fraction) -> str:
@@ -77,6 +82,12 @@ class PlanReport:
     delta: Fraction | None = None
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False)
 
+    @property
+    def happening_window(self) -> Fraction | None:
+        """How close events must be to the first of a happening to be part of it: a tenth of the
+        tolerance, as VAL groups them (`-t T` merges events within T/10)."""
+        return happening_window(self.tolerance) if self.tolerance is not None else None
+
     def to_json(self) -> dict[str, Any]:
         """The JSON fields documented in the README (numbers as JSON numbers)."""
         return {
@@ -96,6 +107,7 @@ class PlanReport:
             "advice": list(self.advice),
             "violations": dict(self.violations),
             "tolerance": _number(self.tolerance),
+            "happening_window": _number(self.happening_window),
             "failed_time": _number(self.failed_time),
             "delta": _number(self.delta),
             "diagnostics": [d.to_json() for d in self.diagnostics],

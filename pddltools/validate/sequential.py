@@ -57,5 +57,5 @@ def validate_sequential(task: GroundedTask, plan: Plan, name: str, recorder: Tra
             else:
                 state = task.advance(action, state)
         except SemanticsError as exc:
-            return invalid_step(name, plan, step, exc.reason, f"step {step.index} {action}: {exc}")
+            return invalid_step(name, plan, step, exc.reason, f"step {step.index} {action}: {exc}", cause=exc)
     return finish(task, plan, name, state, trajectory, violations, len(plan.steps))

@@ -316,6 +316,6 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
         except SemanticsError as exc:
             first = next((e for e in happening if e.step is not None), None)
             return invalid_step(name, plan, first.step if first else None, exc.reason,
-                                f"at time {exact(now)}: {exc}")
+                                f"at time {exact(now)}: {exc}", cause=exc)
     return finish(task, plan, name, state, trajectory, violations, makespan, temporal=True,
                   loosen=lambda goal: loosened(goal, numeric))

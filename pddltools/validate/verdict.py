@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
+from pddltools.diagnostics import Span, error
 from pddltools.pddl import ast
 from pddltools.semantics import (
     GroundedTask,
     SemanticsError,
     State,
     Unsatisfied,
+    Unsupported,
     evaluate_constraints,
     metric_value,
     state_violations,
@@ -22,11 +24,39 @@ from pddltools.validate.report import PlanReport, decimal
 
 
 def invalid_step(name: str, plan: Plan, step: PlanFileStep | None, reason: str, message: str,
-                 unsatisfied: Iterable[Unsatisfied] = (), advice: Sequence[str] = ()) -> PlanReport:
+                 unsatisfied: Iterable[Unsatisfied] = (), advice: Sequence[str] = (),
+                 cause: SemanticsError | None = None) -> PlanReport:
+    """The report of a plan that fails at `step` (None: at the end). `cause`, the semantics' exception
+    when there is one, locates a construct the validator does not support: such a plan is not invalid
+    but unjudged (`cannot_judge`), whichever loop met it."""
+    if reason == Unsupported.reason:
+        return cannot_judge(name, plan, step, message, cause.span if isinstance(cause, Unsupported) else None)
     return PlanReport(
         plan=name, valid=False, verdict="invalid", reason=reason, message=message, length=len(plan.steps),
         failed_step=step.index if step else None, line=step.line if step else None,
         action=str(step) if step else None, unsatisfied=tuple(str(u) for u in unsatisfied), advice=tuple(advice))
+
+
+def cannot_judge(name: str, plan: Plan, step: PlanFileStep | None, message: str,
+                 span: Span | None = None) -> PlanReport:
+    """Verdict `error`, reason `unsupported`: the plan uses a construct the validator does not support,
+    so it cannot say whether the plan is valid. Never `invalid`: a competition would void a domain on
+    that word. The message names the construct and where it is written (`span`; the plan step when the
+    construct's place is unknown), and a V020 diagnostic carries that place for JSON readers."""
+    where = span if span is not None else step.span if step is not None else None
+    located = f"{message} ({where})" if where is not None else message
+    return PlanReport(
+        plan=name, valid=False, verdict="error", reason=Unsupported.reason,
+        message=f"cannot judge this plan: {located}", length=len(plan.steps),
+        failed_step=step.index if step else None, line=step.line if step else None,
+        action=str(step) if step else None,
+        diagnostics=(error("V020", f"the validator does not support this: {message}", where),))
+
+
+def semantics_failure(name: str, plan: Plan, exc: SemanticsError) -> PlanReport:
+    """A task the semantics cannot give meaning to, found before any step: unjudged when the cause is
+    a construct the validator does not support, else invalid."""
+    return invalid_step(name, plan, None, exc.reason, str(exc), cause=exc)
 
 
 def finish(task: GroundedTask, plan: Plan, name: str, state: State, trajectory: Sequence[tuple[Number, State]],
@@ -55,7 +85,7 @@ def finish(task: GroundedTask, plan: Plan, name: str, state: State, trajectory: 
         value: Number = (metric_value(ev, metric, state, makespan, violations) if metric is not None
                          else (makespan if temporal else len(plan.steps)))
     except SemanticsError as exc:
-        return invalid_step(name, plan, None, exc.reason, f"at the end of the plan: {exc}")
+        return invalid_step(name, plan, None, exc.reason, f"at the end of the plan: {exc}", cause=exc)
     cost_value = state.values.get(("total-cost",)) if "total-cost" in task.functions else None
     cost: Number = cost_value if cost_value is not None and not isinstance(cost_value, str) else len(plan.steps)
     return PlanReport(plan=name, valid=True, verdict="valid", value=value, length=len(plan.steps), cost=cost,

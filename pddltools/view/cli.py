@@ -16,12 +16,12 @@ from rich.markup import escape
 
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.envelope import envelope, print_json
-from pddltools.exit_codes import ExitCode
+from pddltools.exit_codes import ExitCode, status_of
 from pddltools.validate.cli import plan_entry, plan_summary, positive_number, task_entries
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = subparsers.add_parser("view", help="write a validated plan as one self-contained HTML page")
+    p = subparsers.add_parser("view")
     p.add_argument("domain", metavar="DOMAIN")
     p.add_argument("problem", metavar="PROBLEM")
     p.add_argument("plan", metavar="PLAN")
@@ -58,7 +58,7 @@ def run_view(args: argparse.Namespace) -> int:
             from pddltools.diagnostics import render_rich
 
             render_rich(exc.diagnostics, err)
-        return ExitCode.USAGE
+        return status_of(exc.diagnostics)
     trace = Trace(task)
     report = validate_plan(task, Path(args.plan), epsilon=args.epsilon, tolerance=args.tolerance, name=args.plan,
                            recorder=trace)

@@ -215,3 +215,15 @@ def test_each_with_relative_paths_finds_the_domain_above_and_checks_it_once(
     assert main(["check", "--each", "instance-1.pddl", "../domain.pddl", "instance-2.pddl", "--format", "json"]) == 0
     [report] = json.loads(capsys.readouterr().out)["checks"]
     assert report["files"] == ["../domain.pddl", "instance-1.pddl", "instance-2.pddl"]
+
+
+def test_each_prints_features_and_tracks_in_two_lines_and_verbose_in_full(capsys: pytest.CaptureFixture[str]) -> None:
+    """A pre-commit hook over many domains: each block is its findings and two lines, not a track table."""
+    assert main(["check", "--each", str(HELLO)]) == 0
+    compact = capsys.readouterr().out
+    tracks = [line for line in compact.splitlines() if line.startswith("Tracks: fits ")]
+    assert len(tracks) == 1 and "ipc2011-learning compilable" in tracks[0]
+    assert "Features: typing, action-costs" in compact and "ipc2008-seq-sat" not in compact
+    assert main(["check", "--each", str(HELLO), "--verbose"]) == 0
+    full = capsys.readouterr().out
+    assert "ipc2008-seq-sat" in full and "first at" in full and len(full.splitlines()) > 3 * len(compact.splitlines())

@@ -73,3 +73,18 @@ def test_the_ipc2008_corpus_is_there_to_walk() -> None:
     if not IPC2008.is_dir():
         pytest.skip("the shared corpus is not beside the repository")
     assert len({d.parent for _, d, _ in _ipc2008_pairs()}) >= 40
+
+
+def test_a_report_and_its_verdicts_print_as_one_line_each() -> None:
+    """What `print(check(...))` and `print(report.tracks)` show a user at the prompt."""
+    from pddltools.check import check
+    from pddltools.pddl import parse_domain_file, parse_problem_file
+
+    hello = Path(__file__).resolve().parents[2] / "corpus" / "pddl" / "examples" / "hello"
+    report = check(parse_domain_file(hello / "domain.pddl"), [parse_problem_file(hello / "problem.pddl")])
+    fitting = sum(1 for v in report.tracks.values() if v.fit.value == "fits")
+    assert str(report) == (f"domain.pddl + 1 problem: 0 errors, 0 warnings, {len(report.infos)} informative; "
+                           f"fits {fitting} of {len(report.tracks)} tracks")
+    assert repr(report) == f"<CheckReport {report}>"
+    assert str(report.tracks["ipc2011-learning"]) == "ipc2011-learning: compilable (after compiling away action-costs)"
+    assert repr(report.tracks) .count("<Verdict ") == len(report.tracks) and "frozenset" not in repr(report.tracks)

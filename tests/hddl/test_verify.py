@@ -95,13 +95,14 @@ def test_validate_json_is_the_envelope_of_its_schema(capsys: pytest.CaptureFixtu
                  "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
     jsonschema.validate(data, schema("validate"), cls=jsonschema.Draft202012Validator)
-    assert data["summary"] == {"files": 4, "plans": 2, "valid": 1, "invalid": 1}
+    assert data["summary"] == {"files": 4, "plans": 2, "valid": 1, "invalid": 1, "unjudged": 0}
     bad = data["files"][3]
     assert bad["ok"] is False and bad["diagnostics"][0]["code"] == "V102" and bad["diagnostics"][0]["line"] == 6
 
 
-def test_a_domain_that_does_not_parse_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_domain_that_does_not_parse_is_a_finding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit 1, as `parse` and `check` give for the same file (one status per finding, tests/test_exit_status.py)."""
     broken = tmp_path / "domain.hddl"
     broken.write_text("(define (domain walk)\n  (:task go :parameters (?to - place)\n")
-    assert main(["validate", str(broken), str(WALK / "problem.hddl"), str(WALK / "valid.plan")]) == 2
+    assert main(["validate", str(broken), str(WALK / "problem.hddl"), str(WALK / "valid.plan")]) == 1
     assert "domain.hddl:" in capsys.readouterr().err

@@ -13,8 +13,8 @@ from tests.validate.conftest import OWN
 ADL = OWN / "adl"
 TEMPORAL = OWN / "temporal"
 JSON_FIELDS = {"plan", "valid", "verdict", "value", "length", "cost", "makespan", "failed_step", "line", "action",
-               "reason", "message", "unsatisfied", "advice", "violations", "tolerance", "failed_time", "delta",
-               "diagnostics"}
+               "reason", "message", "unsatisfied", "advice", "violations", "tolerance", "happening_window",
+               "failed_time", "delta", "diagnostics"}
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -51,11 +51,12 @@ def test_invalid_plan_text_shows_literals_and_advice(capsys: pytest.CaptureFixtu
     assert "advice: make (holding k1) false before step 3" in out
 
 
-def test_bad_task_and_unreadable_plan_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_task_with_a_syntax_error_exits_1_an_unreadable_plan_2(capsys: pytest.CaptureFixture[str],
+                                                                    tmp_path: Path) -> None:
     broken = tmp_path / "domain.pddl"
     broken.write_text("(define (domain x) (:action a")
     code, _, err = run(capsys, "validate", str(broken), str(ADL / "problem.pddl"), str(ADL / "valid.plan"))
-    assert code == 2 and "domain.pddl:1:" in err
+    assert code == 1 and "domain.pddl:1:" in err  # a finding, as `check` reports it
     code, out, _ = run(capsys, "validate", str(ADL / "domain.pddl"), str(ADL / "problem.pddl"), str(tmp_path / "no"))
     assert code == 2 and "cannot read" in out
     code, _, err = run(capsys, "validate", str(ADL / "domain.pddl"))

@@ -85,5 +85,7 @@ def test_what_is_not_validated_yet_says_so() -> None:
     timed = PROBLEM.replace("(:init", "(:init (at 5 (on))")
     report = validate_plan(task(problem=timed), "0: (start)\n")
     assert report.reason == "unsupported" and "timed initial literals" in report.message
+    assert report.verdict == "error" and report.diagnostics[0].span is not None  # where the literal is
     durative = validate_plan(task(), "0: (start) [2]\n")
     assert durative.reason == "unsupported" and durative.failed_step == 1 and "instantaneous" in durative.message
+    assert durative.verdict == "error" and "<plan>:1:" in durative.message  # the step's place

@@ -99,7 +99,7 @@ def test_where_val_is_wrong_a_process_whose_condition_never_holds() -> None:
 def test_not_polynomial_change_needs_delta_and_says_so() -> None:
     row = next(r for r in ROWS if r["id"] == "cooling/valid")
     report, _ = judge(row)
-    assert report.verdict == "invalid" and report.reason == "unsupported" and "--delta" in report.message
+    assert report.verdict == "error" and report.reason == "unsupported" and "--delta" in report.message
     assert "(temp)" in report.message and report.failed_time == 0
     report, _ = judge(row, Fraction(1, 10))
     assert report.valid and report.delta == Fraction(1, 10) and "approximated with --delta 0.1" in report.message

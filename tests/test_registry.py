@@ -1,0 +1,129 @@
+"""The language registry (pddltools.dialects): no module outside it and the extensions' own packages tells
+the registry's languages apart, no private name crosses a package, and no import cycle spans packages
+(the checker and HDDL once imported each other)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pddltools import dialects
+from pddltools.diagnostics import Source
+
+PACKAGE = Path(__file__).resolve().parents[1] / "pddltools"
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _package(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+MODULES = {_module(p): p for p in PACKAGE.rglob("*.py")}
+TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in MODULES.items()}
+
+
+def _owners(dialect: dialects.Dialect) -> set[str]:
+    """The modules allowed to name `dialect`: the registry, the dialect's package and its server module."""
+    owners = {_package(dialect.implementation), "pddltools.dialects", *([dialect.server] if dialect.server else [])}
+    return {m for m in MODULES if any(m == o or m.startswith(o + ".") for o in owners)}
+
+
+def _words(dialect: dialects.Dialect) -> set[str]:
+    return {dialect.name, *dialect.suffixes} - set(dialects.CORE.suffixes) - {dialects.CORE.name}
+
+
+def _switches(tree: ast.AST, words: set[str]) -> Iterator[ast.AST]:
+    """Comparisons with a language's name or suffix (`doc.language == "hddl"`, `suffix in (".hddl", ...)`),
+    `path.endswith(".hddl")`, and calls of an is-it-that-language helper."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for side in [node.left, *node.comparators]:
+                if any(isinstance(c, ast.Constant) and c.value in words for c in ast.walk(side)):
+                    yield node
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if name in {"endswith", "startswith"} and any(
+                    isinstance(c, ast.Constant) and c.value in words for a in node.args for c in ast.walk(a)):
+                yield node
+            if any(name == f"is_{w}" for w in words):
+                yield node
+
+
+def test_no_module_outside_the_registry_switches_on_a_registered_language() -> None:
+    found = []
+    for dialect in dialects.DIALECTS[1:]:
+        allowed = _owners(dialect)
+        words = _words(dialect)
+        for name, tree in TREES.items():
+            if name not in allowed:
+                found += [f"{MODULES[name].name}:{n.lineno}: {ast.unparse(n)}" for n in _switches(tree, words)]
+    assert found == []
+
+
+def test_the_switch_detector_sees_a_switch() -> None:
+    switch = ast.parse('if doc.language == "hddl" or path.endswith(".hddl") or is_hddl(path): pass')
+    assert len(list(_switches(switch, {"hddl", ".hddl"}))) == 3
+    assert list(_switches(ast.parse('if doc.language == "pddl": pass'), {"hddl", ".hddl"})) == []
+
+
+def _imports(tree: ast.AST) -> Iterator[tuple[str, str | None]]:
+    """(module, name) of each import of pddltools, at any depth, except those only for type checking."""
+    typing_only = {id(n) for node in ast.walk(tree)
+                   if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pddltools"):
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                yield (full, None) if full in MODULES else (node.module, alias.name)
+        elif isinstance(node, ast.Import):
+            yield from ((a.name, None) for a in node.names if a.name.startswith("pddltools"))
+
+
+def test_no_private_name_crosses_a_package() -> None:
+    crossing = [f"{name} imports {module}.{imported}" for name, tree in TREES.items()
+                for module, imported in _imports(tree)
+                if imported is not None and imported.startswith("_") and not imported.startswith("__")
+                and _package(module) != _package(name)]
+    assert crossing == []
+
+
+def test_no_import_cycle_spans_two_packages() -> None:
+    graph = {name: {m for m, _ in _imports(tree) if m in MODULES and m != name} for name, tree in TREES.items()}
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, stack = {start}, [start]
+        while stack:
+            for nxt in graph[stack.pop()]:
+                if nxt == goal:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return False
+
+    spanning = [(a, b) for a in graph for b in graph[a] if _package(a) != _package(b) and reaches(b, a)]
+    assert spanning == []
+    assert not any(m.startswith("pddltools.hddl") for name in MODULES if name.startswith("pddltools.check")
+                   for m in graph[name])
+
+
+@pytest.mark.parametrize(("name", "expected"), [("d.pddl", "pddl"), ("d.HDDL", "hddl"), ("d.txt", "pddl")])
+def test_a_files_suffix_chooses_its_language(name: str, expected: str) -> None:
+    assert dialects.of_path(name).name == expected
+
+
+def test_a_parsed_file_knows_its_language_and_summary() -> None:
+    node = dialects.parse(Source("(define (domain d) (:task t :parameters ()))", "d.hddl"))
+    assert dialects.of_node(node).name == "hddl"
+    assert dialects.summary(node)["counts"]["tasks"] == 1
+    assert set(dialects.track_ids()) >= {"ipc2008-seq-sat", "ipc2023-htn-total-order"}

@@ -1,0 +1,39 @@
+"""What a command imports before it does anything: start-up is paid on every run (timing belongs in
+benchmarks/startup.py; these tests check the imports that decide it)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROBE = """
+import contextlib, io, json, sys
+from pddltools.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    status = main(sys.argv[1:])
+print(json.dumps({"status": status, "out": out.getvalue(), "modules": sorted(sys.modules)}))
+"""
+
+
+def run(*argv: str) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=True)
+    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def test_version_names_the_parser_in_use_without_importing_the_parser_or_rich() -> None:
+    from pddltools.syntax.frozen import speedups
+
+    result = run("--version")
+    assert result["status"] == 0
+    expected = "compiled parser" if speedups is not None else "parser in pure Python"
+    assert expected in str(result["out"])
+    modules = result["modules"]
+    assert isinstance(modules, list)
+    assert "rich" not in modules and "pddltools.syntax" not in modules and "lark" not in modules
