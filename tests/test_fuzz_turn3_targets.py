@@ -91,7 +91,7 @@ def _use_python_loop() -> None:
     import pddltools.syntax.testing as testing
 
     python_loop = testing.Variant(compiled=False)  # frozen: a shared default is safe
-    testing._current = contextvars.ContextVar("variant", default=python_loop)  # noqa: B039
+    testing._current = contextvars.ContextVar("variant", default=python_loop)
 
 
 def _cases(target: str) -> list[tuple[Any, str, str]]:
