@@ -15,6 +15,7 @@ import os
 import select
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from pddltools.diagnostics import InputError, Span, error
 
@@ -107,6 +108,19 @@ def _kind(mode: int) -> str:
     if stat.S_ISSOCK(mode):
         return "a socket"
     return "not a regular file"
+
+
+def read_stream_text(stream: BinaryIO, name: str, *, code: str = "E001") -> str:
+    """What a pipe on standard input holds, as UTF-8 text, up to the same cap as a file."""
+    cap = input_limit()
+    data = stream.read(cap + 1)
+    if len(data) > cap:
+        raise _too_large(name, cap, code, None)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError([error(code, f"cannot read {name}: not UTF-8 text (byte 0x{data[exc.start]:02x} at "
+                                      f"offset {exc.start})")]) from None
 
 
 def read_input_text(path: str | Path, name: str | None = None, *, code: str = "E001", span: Span | None = None,
