@@ -227,6 +227,47 @@ if __name__ != "__main__":
                 server.process.wait()
         time.sleep(0)
 
+    def edited(text: str, rng: random.Random) -> str:
+        """`text` after a few keystrokes' worth of edits: characters typed, cut, pasted, a '(' lost."""
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(text) + 1)
+            pick = rng.randrange(4)
+            if pick == 0:
+                text = text[:at] + rng.choice(["(", ")", "(and", ":action", "x", "(:predicates", "\n", "-", "?x",
+                                               "(:init", "²"]) + text[at:]
+            elif pick == 1:
+                text = text[:at] + text[at + rng.randint(1, 20):]
+            elif pick == 2:
+                other = rng.randrange(len(text) + 1)
+                text = text[:at] + text[min(at, other):max(at, other)] + text[at:]
+            else:
+                text = text[:at] + text[at:].replace("(", "", 1)
+        return text
+
+    @pytest.mark.parametrize("path", ["compiled", "python"])
+    def test_the_servers_syntax_errors_are_a_fresh_parses_through_an_editing_session(path: str) -> None:
+        """The language server's section-by-section parse, its cache warm from the versions before,
+        reports the syntax errors a fresh parse of the whole text (`check`) reports, keystroke after
+        keystroke of random edits to the example domains and problems."""
+        from pddltools.diagnostics import Source
+        from pddltools.lsp.incremental import SectionCache
+        from pddltools.lsp.recovery import syntax_errors
+        from pddltools.syntax.testing import parser_variant
+
+        files = sorted((REPO / "corpus" / "pddl" / "examples").glob("*/*.pddl"))
+        rng = random.Random(f"lsp-edits-30-{path}")
+        cache = SectionCache()
+        text = ""
+        with parser_variant(compiled=path == "compiled"):
+            for keystroke in range(80):
+                if keystroke % 20 == 0:
+                    text = rng.choice(files).read_text(encoding="utf-8")
+                text = edited(text, rng)
+                source = Source(text, "edited.pddl")
+                shown = sorted((d.code, d.span.start if d.span else -1) for d in cache.parse(source).syntax)
+                fresh = sorted((d.code, d.span.start if d.span else -1) for d in syntax_errors(source) or ())
+                assert shown == fresh, text
+
 
 if __name__ == "__main__":
     child(sys.argv[1], sys.argv[2])
