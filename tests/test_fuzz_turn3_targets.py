@@ -213,7 +213,7 @@ if __name__ != "__main__":
         server = RawServer(python_loop=path == "python")
         try:
             server.start()
-            for session in range(12):
+            for session in range(8):
                 for frame in frames(rng):
                     server.raw(frame)
                 # whatever the frames did, a request after them is answered
