@@ -23,7 +23,7 @@ def equal(first: str, second: str) -> Callable[[Binding], bool]:
 
 def test_a_constraint_no_assignment_meets_is_decided_without_search() -> None:
     # (= ?a0 ?a1) over distinct objects: n! assignments before; the pairs' consistency rules it out
-    matcher = Matcher(identical(12), [], equal("?a0", "?a1"), {})
+    matcher = Matcher(identical(12), [], equal("?a0", "?a1"), {}, coupled=[frozenset({"?a0", "?a1"})])
     assert list(matcher.solutions()) == []
     assert matcher.choices == 0
 
@@ -56,3 +56,12 @@ def test_the_search_is_bounded_and_says_so() -> None:
     with pytest.raises(SearchTooLong):
         for _ in matcher.solutions():
             pass
+
+
+def test_a_large_network_of_distinguishable_tasks_costs_no_pairwise_search() -> None:
+    # a root network of 300 tasks with their own arguments: each id fits one task, no pair is related
+    domains = [[Candidate(ident, 299 - ident, {})] for ident in range(300)]
+    matcher = Matcher(domains, [], lambda binding: True, {})
+    assignment, _ = next(matcher.solutions())
+    assert [c.ident for c in assignment] == list(range(300)) and matcher.choices == 300
+    assert not any(matcher.neighbours)
