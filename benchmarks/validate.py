@@ -23,6 +23,12 @@ Measurements (without `--val`, or when that file is missing, VAL's rows are left
    (parse included, best of 3) and by VAL as one process per plan (best of 3): time per plan (target:
    at most VAL's), verdicts side by side. VAL reads no plan of 10,000 steps or more ("Bad plan
    description!": its parser's stack of 10,000), so the 20,000-happening row is pddltools' alone.
+7. continuous (alone with `--continuous`): every plan of corpus/plans/continuous (continuous effects of
+   durative actions, PDDL+ with durative actions and timed literals, exponential change) and generated
+   battery plans of 1,000 and 5,000 happenings (a charger, `(increase (soc) (* #t 4))`, and a consumer,
+   `(decrease (soc) (* #t 3))`, alternating, with `over all` bounds on the charge watched over every
+   stretch: valid), each by pddltools in this process (parse included, best of 3) and by VAL as one
+   process per plan (best of 3), as in 6.
 Nothing here fails on a number; it prints them.
 """
 
@@ -51,6 +57,7 @@ from pddltools.validate import GroundedTask, validate_plan
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 PDDLPLUS = ROOT / "corpus" / "plans" / "pddl+"
+CONTINUOUS = ROOT / "corpus" / "plans" / "continuous"
 PLANS = SHARED / "plans"
 CORPUS = SHARED / "corpus" / "pddl"
 GRIPPER = CORPUS / "ipc-1998" / "gripper-round-1-strips" / "domain.pddl"
@@ -214,6 +221,36 @@ def pddlplus(val: Path | None) -> list[dict[str, Any]]:
         return [_pddlplus_row(*case, val) for case in cases]
 
 
+def continuous(val: Path | None) -> list[dict[str, Any]]:
+    """Continuous change of durative actions and mixed PDDL+: the oracle set and long battery plans."""
+    with (CONTINUOUS / "manifest.tsv").open(newline="") as handle:
+        listed = list(csv.DictReader(handle, delimiter="\t"))
+    cases = [(row["id"], CONTINUOUS / row["domain"], CONTINUOUS / row["problem"], CONTINUOUS / row["plan"])
+             for row in listed]
+    with tempfile.TemporaryDirectory(prefix="pddltools-continuous-") as folder:
+        problem = Path(folder) / "battery-problem.pddl"
+        problem.write_text(BATTERY_PROBLEM)
+        for happenings in (1_000, 5_000):
+            long = Path(folder) / f"battery-{happenings}.plan"
+            long.write_text(battery_plan(happenings))
+            cases.append((f"battery, {happenings:,} happenings", CONTINUOUS / "battery/domain.pddl", problem, long))
+        _pddlplus_row(*cases[0], None)  # warm-up, as for PDDL+
+        return [_pddlplus_row(*case, val) for case in cases]
+
+
+BATTERY_PROBLEM = """(define (problem battery-long) (:domain battery)
+  (:objects heater drill - consumer)
+  (:init (= (soc) 5) (= (capacity) 20) (= (charge-rate) 4) (= (use-rate heater) 3) (= (use-rate drill) 3))
+  (:goal (and (done heater) (>= (soc) 5)))
+  (:metric minimize (total-time)))"""
+
+
+def battery_plan(happenings: int) -> str:
+    """Every 10 time units: charge for 3 (5 -> 17), then run the heater for 4 (17 -> 5): four happenings
+    a cycle, the charge between 5 and 17 throughout, so the plan is valid and every stretch is solved."""
+    return "".join(f"{10 * i}: (charge) [3]\n{10 * i + 5}: (run heater) [4]\n" for i in range(happenings // 4))
+
+
 def tank_plan(happenings: int) -> str:
     """The valve opened at every whole time and closed 11/happenings later, happenings/2 times: the tank
     (filled at rate 2, capacity 12) ends at level 11, so the plan is valid and every happening counts.
@@ -319,10 +356,18 @@ def main() -> None:
     parser.add_argument("--up", action="store_true", help="also unified-planning's validator (slow)")
     parser.add_argument("--json", action="store_true", help="print the numbers as one JSON object")
     parser.add_argument("--pddlplus", action="store_true", help="only the PDDL+ rows (a few seconds)")
+    parser.add_argument("--continuous", action="store_true", help="only the continuous-change rows")
     args = parser.parse_args()
     val = args.val if args.val is not None and os.access(args.val, os.X_OK) else None
     if args.val is not None and val is None:
         print(f"VAL not found at {args.val}: its rows are left out", file=sys.stderr)
+    if args.continuous:
+        found = continuous(val)
+        if args.json:
+            print(json.dumps({"continuous": found}, indent=2))
+        else:
+            report_pddlplus(found, "Continuous change")
+        return
     if args.pddlplus:
         plus = pddlplus(val)
         if args.json:
@@ -332,7 +377,8 @@ def main() -> None:
         return
     plan_rows = rows()
     results: dict[str, Any] = {"plan_set": plan_set(plan_rows, val), "derived": derived(val),
-                               "long_plan": long_plan(), "start_up": start_up(), "pddlplus": pddlplus(val)}
+                               "long_plan": long_plan(), "start_up": start_up(), "pddlplus": pddlplus(val),
+                               "continuous": continuous(val)}
     if args.up:
         results["unified_planning"] = run_up(plan_rows)
     if args.json:
@@ -373,6 +419,7 @@ def report(results: dict[str, Any]) -> None:
           f"python -m pddltools.validate on one plan {su['validate_one_s']:.3f} s wall "
           f"{su['validate_one_cpu_s']:.3f} s CPU (best of 3)")
     report_pddlplus(results["pddlplus"])
+    report_pddlplus(results["continuous"], "Continuous change")
     up = results.get("unified_planning")
     if up:
         print(f"unified-planning, the plan set in one process: pddltools {up['pddltools_s']:.2f} s, "
@@ -383,13 +430,13 @@ def _judged(row: dict[str, Any]) -> bool:
     return row.get("val_verdict") in ("valid", "invalid")
 
 
-def report_pddlplus(plus: list[dict[str, Any]]) -> None:
-    print("PDDL+ plans, ms of CPU (wall), best of 3: pddltools in process, parse included; VAL as a process")
+def report_pddlplus(plus: list[dict[str, Any]], title: str = "PDDL+") -> None:
+    print(f"{title} plans, ms of CPU (wall), best of 3: pddltools in process, parse included; VAL as a process")
     for row in plus:
         theirs = (f"VAL {row['val_cpu_s'] * 1000:7.1f} ({row['val_s'] * 1000:7.1f}) {row['val_verdict']}"
                   if "val_s" in row else "")
         ratio = f"  {row['cpu_s'] / row['val_cpu_s']:.2f}x VAL's CPU" if _judged(row) else ""
-        print(f"  {row['task']:28s} pddltools {row['cpu_s'] * 1000:7.1f} ({row['s'] * 1000:7.1f}) {row['verdict']:8s} "
+        print(f"  {row['task']:32s} pddltools {row['cpu_s'] * 1000:7.1f} ({row['s'] * 1000:7.1f}) {row['verdict']:8s} "
               f"{theirs}{ratio}")
     if plus and "val_s" in plus[0]:
         # over the plans VAL judges: it cannot read one of 10,000 steps or more (its parser's stack)

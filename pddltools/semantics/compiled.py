@@ -105,19 +105,29 @@ def compile_formula(ev: Evaluator, f: ast.Formula) -> Holds:
     return lambda b, s: general(f, b, s)
 
 
-def _operand(expr: ast.Expression) -> tuple[GroundFluent | None, FluentValue | None] | None:
-    """`(key, None)` for a 0-ary fluent, `(None, value)` for a literal, None for anything else."""
-    if isinstance(expr, ast.FunctionTerm) and not expr.args:
-        return (expr.function,), None
+def _fluent_key(term: ast.FunctionTerm) -> Callable[[Binding], GroundFluent] | None:
+    """A function from a binding to a fluent's key (as `key_maker` for atoms), or None."""
+    return key_maker(ast.Atom(term.function, term.args))
+
+
+def _operand(expr: ast.Expression) -> tuple[Callable[[Binding], GroundFluent] | None, FluentValue | None] | None:
+    """`(key of a binding, None)` for a fluent whose arguments are variables and constants, `(None,
+    value)` for a literal, None for anything else."""
+    if isinstance(expr, ast.FunctionTerm):
+        if not expr.args:
+            key: GroundFluent = (expr.function,)
+            return (lambda b: key), None
+        return (found, None) if (found := _fluent_key(expr)) is not None else None
     if isinstance(expr, ast.Number):
         return None, expr.value
     return None
 
 
 def _compile_comparison(f: ast.Comparison) -> Holds | None:
-    """A comparison of 0-ary fluents and literals (most numeric and PDDL+ conditions) as one read of
-    each value: `Evaluator._comparison`'s meaning (an undefined value makes it false, objects compare
-    only for equality) without its walk and its exception for an undefined fluent."""
+    """A comparison of fluents (with variables and constants for arguments) and literals (most numeric
+    and PDDL+ conditions) as one read of each value: `Evaluator._comparison`'s meaning (an undefined
+    value makes it false, objects compare only for equality) without its walk and its exception for an
+    undefined fluent."""
     left, right = _operand(f.left), _operand(f.right)
     if left is None or right is None:
         return None
@@ -127,8 +137,11 @@ def _compile_comparison(f: ast.Comparison) -> Holds | None:
 
     def compare(b: Binding, s: State) -> bool:
         values = s.values
-        a = left_value if left_key is None else values.get(left_key)
-        c = right_value if right_key is None else values.get(right_key)
+        try:
+            a = left_value if left_key is None else values.get(left_key(b))
+            c = right_value if right_key is None else values.get(right_key(b))
+        except KeyError as exc:
+            raise UnboundVariable(str(exc.args[0])) from None
         if a is None or c is None:
             return False
         if isinstance(a, str) or isinstance(c, str):

@@ -1,6 +1,7 @@
 """PDDL+ processes and events, ground, and the continuous change of the fluents between happenings.
 
-A running process changes fluents continuously: `(increase (f) (* #t e))` adds `e` to the rate of `f`.
+A running process, or a running durative action's continuous effect (PDDL 2.1 level 4), changes
+fluents continuously: `(increase (f) (* #t e))` adds `e` to the rate of `f`.
 From one state on, with a fixed set of running processes, `Motion` gives every changed fluent as an
 exact polynomial in the time since that state, which it is whenever the rates are polynomials in fluents
 that are themselves polynomials (a rate may read a fluent that changes, as speed reads acceleration, but
@@ -16,13 +17,23 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from pddltools.pddl import ast
-from pddltools.semantics.errors import ArithmeticFault, UndefinedValue, Unsupported
+from pddltools.semantics.errors import ArithmeticFault, SemanticsError, UndefinedValue, Unsupported
 from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.grounding import Binding, Value
 from pddltools.semantics.polynomial import Poly
 from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, normal, show_atom
 
 Happening = ast.Process | ast.Event
+
+
+#: The largest magnitude a double holds (VAL's arithmetic): an approximation past it has diverged.
+DOUBLE_MAX = Fraction(2) ** 1024
+
+
+class Unbounded(SemanticsError):
+    """An approximated fluent grows past any double: the change blows up (as dx/dt = x^2 does)."""
+
+    reason = "unbounded"
 
 
 class NotPolynomial(Unsupported):
@@ -51,15 +62,32 @@ def ground_all(ev: Evaluator, schemas: Sequence[Happening]) -> list[Ground]:
             for s in schemas for b in ev.grounder.bindings(s.parameters)]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Running:
+    """A durative action of a plan between its start and its end (`step`, its number in the plan):
+    its continuous effects act while it runs. Compared by identity, as `Ground`."""
+
+    action: object  # the ground action (`GroundAction`), shown by its str
+    step: int
+    effect: ast.Effect
+    binding: Binding = field(compare=False, hash=False)
+
+    kind = "durative action"
+
+    def __str__(self) -> str:
+        return str(self.action)
+
+
 @dataclass(frozen=True, slots=True)
 class Flow:
-    """One continuous effect of a running process: `fluent` changes at `sign * rate` per time unit."""
+    """One continuous effect of a running process or durative action: `fluent` changes at `sign * rate`
+    per time unit."""
 
     fluent: GroundFluent
     sign: int
     rate: ast.Expression
     binding: Binding
-    owner: Ground
+    owner: Ground | Running
 
 
 def static_reads(ev: Evaluator, node: ast.Node, b: Binding, state: State) -> frozenset[GroundFluent] | None:
@@ -71,13 +99,16 @@ def static_reads(ev: Evaluator, node: ast.Node, b: Binding, state: State) -> fro
     return frozenset(ev.reads(node, b, state)[1])
 
 
-def flows(ev: Evaluator, process: Ground, state: State) -> list[Flow]:
+def flows(ev: Evaluator, owner: Ground | Running, state: State) -> list[Flow]:
+    """The continuous effects of a process or a running durative action, their fluents ground in `state`."""
     out: list[Flow] = []
-    _flows(ev, process.schema.effect, process.binding, state, process, out)
+    effect = owner.schema.effect if isinstance(owner, Ground) else owner.effect
+    _flows(ev, effect, owner.binding, state, owner, out)
     return out
 
 
-def _flows(ev: Evaluator, effect: ast.Node | None, b: Binding, s: State, owner: Ground, out: list[Flow]) -> None:
+def _flows(ev: Evaluator, effect: ast.Node | None, b: Binding, s: State, owner: Ground | Running,
+           out: list[Flow]) -> None:
     if effect is None:
         return
     if isinstance(effect, ast.AndEffect):
@@ -90,11 +121,11 @@ def _flows(ev: Evaluator, effect: ast.Node | None, b: Binding, s: State, owner: 
         out.append(Flow(ev.fluent(effect.fluent, b, s), 1 if effect.op == "increase" else -1,
                         _rate(effect.value, owner), b, owner))
     else:
-        raise Unsupported(f"the process {owner} has an effect that is not a continuous increase or decrease "
+        raise Unsupported(f"the {owner.kind} {owner} has an effect that is not a continuous increase or decrease "
                           f"({effect}): processes change fluents only continuously", effect.span)
 
 
-def _rate(value: ast.Expression, owner: Ground) -> ast.Expression:
+def _rate(value: ast.Expression, owner: Ground | Running) -> ast.Expression:
     """`e` of `(* #t e)` or `(* e #t)`; 1 for `#t` alone."""
     if isinstance(value, ast.ContinuousTime):
         return ast.Number(1)
@@ -103,7 +134,7 @@ def _rate(value: ast.Expression, owner: Ground) -> ast.Expression:
         if len(timeless) == len(value.args) - 1 and not any(
                 isinstance(n, ast.ContinuousTime) for a in timeless for n in a.walk()):
             return timeless[0] if len(timeless) == 1 else ast.Arithmetic("*", tuple(timeless))
-    raise Unsupported(f"the process {owner} changes a fluent by {value}: a continuous effect is written "
+    raise Unsupported(f"the {owner.kind} {owner} changes a fluent by {value}: a continuous effect is written "
                       "(* #t RATE)", value.span)
 
 
@@ -237,7 +268,11 @@ def euler(ev: Evaluator, state: State, running: Sequence[Flow], step: Fraction) 
         found = state.values.get(fluent)
         if found is None or isinstance(found, str):
             raise UndefinedValue(show_atom(fluent))
+        value = found + delta
+        if abs(value) >= DOUBLE_MAX:
+            raise Unbounded(f"{show_atom(fluent)} grows past 1.8e308 (the largest double): the change it "
+                            "approximates grows without bound")
         # Rounded to 15 significant digits (what a double holds): exact products of products grow
         # without bound over many steps, and the result is an approximation anyway.
-        values[fluent] = normal(Fraction(f"{float(found + delta):.15g}"))
+        values[fluent] = normal(Fraction(f"{float(value):.15g}"))
     return state.with_changes((), (), values)

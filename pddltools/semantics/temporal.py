@@ -3,9 +3,11 @@ constraints, and the mutual exclusion of events that happen together.
 
 A durative action `a` over [t, t + d] is two instantaneous events: `a-start` at t (conditions
 `at start`, effects `at start`) and `a-end` at t + d (`at end`), with the `over all` conditions an
-invariant on every state strictly between them. Two events at the same time (or closer than epsilon)
-must not interfere (Fox and Long's no-moving-targets rule): neither may change an atom or fluent the
-other reads or changes, except that two additive updates (`increase`/`decrease`) of one fluent commute.
+invariant on every state strictly between them, and its continuous effects (PDDL 2.1 level 4,
+`(increase (f) (* #t e))` outside any `at`) acting on the fluents from its start to its end. Two
+events at the same time (or closer than epsilon) must not interfere (Fox and Long's no-moving-targets
+rule): neither may change an atom or fluent the other reads or changes, except that two additive
+updates (`increase`/`decrease`) of one fluent commute.
 """
 
 from __future__ import annotations
@@ -42,19 +44,23 @@ def duration_meets(op: str, given: Number, required: Number, tolerance: Number) 
 
 @dataclass(frozen=True, slots=True)
 class Split:
-    """A durative action's conditions and effects by time: `start`, `all` (invariant) and `end`."""
+    """A durative action's conditions and effects by time: `start`, `all` (invariant) and `end`; its
+    continuous effects apart, as they act over the whole interval."""
 
     conditions: Mapping[str, ast.Formula]
     effects: Mapping[str, ast.Effect]
     duration: Mapping[str, ast.Formula]
+    continuous: ast.Effect | None = None
 
 
 def split(action: ast.DurativeAction) -> Split:
     """Split conditions, effects and duration constraints by their time specifier."""
     conditions = {t: ast.And(tuple(parts)) for t, parts in _split_formula(action.condition).items() if parts}
-    effects = {t: ast.AndEffect(tuple(parts)) for t, parts in _split_effect(action.effect).items() if parts}
+    split_effects = _split_effect(action.effect)
+    continuous = split_effects.pop(CONTINUOUS)
+    effects = {t: ast.AndEffect(tuple(parts)) for t, parts in split_effects.items() if parts}
     duration = {t: ast.And(tuple(parts)) for t, parts in _split_formula(action.duration).items() if parts}
-    return Split(conditions, effects, duration)
+    return Split(conditions, effects, duration, ast.AndEffect(tuple(continuous)) if continuous else None)
 
 
 #: How far VAL lets every numeric comparison of a condition or goal miss, whatever its `-t` says
@@ -106,8 +112,16 @@ def _split_formula(node: ast.Formula | None, default: str = "start") -> dict[str
     return out
 
 
+#: The key of `_split_effect`'s continuous effects (the `#t` ones, over the whole interval).
+CONTINUOUS = "continuous"
+
+
+def _is_continuous(node: ast.Node) -> bool:
+    return any(isinstance(n, ast.ContinuousTime) for n in node.walk())
+
+
 def _split_effect(node: ast.Effect | None) -> dict[str, list[ast.Effect]]:
-    out: dict[str, list[ast.Effect]] = {t: [] for t in TIMES}
+    out: dict[str, list[ast.Effect]] = {t: [] for t in (*TIMES, CONTINUOUS)}
     if node is None:
         return out
     if isinstance(node, ast.AndEffect):
@@ -117,8 +131,9 @@ def _split_effect(node: ast.Effect | None) -> dict[str, list[ast.Effect]]:
     elif isinstance(node, ast.Timed):
         if node.time == "all":
             raise Unsupported("an `over all` effect is not PDDL 2.1", node.span)
-        if any(isinstance(n, ast.ContinuousTime) for n in node.walk()):
-            raise Unsupported("continuous effects (#t) are not supported by this validator", node.span)
+        if _is_continuous(node):
+            raise Unsupported(f"{node} uses #t in an effect at a time point: a continuous effect acts over the "
+                              "whole interval and is written outside `at start`/`at end`", node.span)
         out[node.time].append(node.body)  # type: ignore[arg-type]
     elif isinstance(node, ast.ForallEffect):
         for t, parts in _split_effect(node.body).items():
@@ -136,6 +151,8 @@ def _split_effect(node: ast.Effect | None) -> dict[str, list[ast.Effect]]:
             raise Unsupported("a conditional effect whose condition and effect are at different times", node.span)
         condition = ast.And(tuple(f for fs in conditions.values() for f in fs))
         out[when].append(ast.When(condition, ast.AndEffect(tuple(parts))))
+    elif isinstance(node, ast.Assign) and _is_continuous(node):
+        out[CONTINUOUS].append(node)
     else:
         out["start"].append(node)
     return out

@@ -54,10 +54,10 @@ def validate_plan(task: GroundedTask, plan: str | Path | Source, *, epsilon: flo
         parsed = read_plan(source)
         eps = epsilon if isinstance(epsilon, Fraction) else Fraction(str(epsilon))
         tol = tolerance if isinstance(tolerance, Fraction) else Fraction(str(tolerance))
-        if is_pddlplus(task):
+        if is_pddlplus(task) and not task.timed_literals and all(s.duration is None for s in parsed.steps):
             return validate_pddlplus(task, parsed, label, delta, recorder)
-        if task.temporal or parsed.temporal or task.timed_literals:
-            return validate_temporal(task, parsed, label, eps, tol, recorder)
+        if task.temporal or parsed.temporal or task.timed_literals or is_pddlplus(task):
+            return validate_temporal(task, parsed, label, eps, tol, recorder, delta)
         return validate_sequential(task, parsed, label, recorder)
     except PlanError as exc:
         diagnostic = exc.diagnostics[0]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import lcm
@@ -35,12 +36,16 @@ from pddltools.semantics.continuous import (
     Ground,
     Motion,
     NotPolynomial,
+    Running,
     comparisons,
     euler,
     flows,
     ground_all,
     static_reads,
 )
+from pddltools.semantics.evaluate import Evaluator
+from pddltools.semantics.exponential import ExpMotion, ExpPoly, NotLinear, first_exp_root
+from pddltools.semantics.grounding import Binding
 from pddltools.semantics.linear import Drift, Linear, difference, linear, static_functions
 from pddltools.semantics.polynomial import Number as Exact
 from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
@@ -55,10 +60,13 @@ if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
 _UNKNOWN: Any = object()  # not looked up yet (None is a finding)
-CASCADE_LIMIT = 1000  # rounds of events at one time before they are said to loop
 #: The most `--delta` steps one plan is approximated with (about 10 s): a smaller step over a long plan is
 #: refused at once, saying how many steps it would take, rather than run for minutes without a word.
 MAX_DELTA_STEPS = 100_000
+#: Zeno behaviour: this many changes of the world in a row, each sooner after the one before than that
+#: one after its own, the last sooner than `ZENO_SHRINK`th of the first gap (a bouncing ball's halve)
+ZENO_RUN = 20
+ZENO_SHRINK = 1000
 
 
 class Failure(SemanticsError):
@@ -69,6 +77,29 @@ class Failure(SemanticsError):
         self.reason = reason
         self.time = time
         self.culprit = culprit
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Watch:
+    """An invariant watched over time: the `over all` condition of a running durative action, which
+    must hold at every instant of the stretches between happenings, not only at their ends. `test`
+    reads it in a state (exactly, or as VAL's slack allows)."""
+
+    owner: Running
+    formula: ast.Formula
+    binding: Binding
+    test: Callable[[State], bool]
+
+
+class Broken(Failure):
+    """A watched invariant is false at `time` (or, `just_after`, on the stretch just after it)."""
+
+    def __init__(self, watch: Watch, time: Number, state: State, just_after: bool) -> None:
+        when = f"just after time {exact(time)}" if just_after else f"at time {exact(time)}"
+        super().__init__("invariant", f"its over-all condition is broken {when}", time)
+        self.watch = watch
+        self.state = state
+        self.just_after = just_after
 
 
 class _Cause(NamedTuple):
@@ -134,9 +165,30 @@ class _World:
         self.scale = 1  # a tick is 1/scale of the plan's time unit (`_ticks`)
         self.in_place = False  # whether states are changed in place (`apply`, `run`): none is kept
         self.changed_by: dict[tuple[str, ...], _Cause] = {}  # fluent -> the process or event that changed it last
-        self._causes: dict[Ground, _Cause] = {}  # one per process, made once: blamed at every stretch
+        self._causes: dict[Ground | Running, _Cause] = {}  # one per process, made once: blamed at every stretch
         self.running: list[Ground] = []
         self._fired: tuple[Number, set[Ground]] = (-1, set())
+        # set by a temporal plan's loop at each happening: the continuous effects of the durative
+        # actions that run, and their invariants with the comparisons where those can change truth
+        self.durative: list[Flow] = []
+        self.watches: list[Watch] = []
+        self._watched: list[tuple[ast.Comparison, Binding]] = []
+        self._stretch: Number = 0  # the start of the stretch being solved, in the plan's time
+        self._now: Number = 0  # the time `run` has reached, in ticks: where a fault of the change arises
+
+    def follow(self, durative: list[Flow], watches: list[Watch]) -> None:
+        """The continuous effects and invariants of the durative actions running from now on."""
+        self.durative = durative
+        if watches != self.watches:
+            self.watches = watches
+            self._watched = [found for w in watches for found in comparisons(self.ev, w.formula, w.binding)]
+
+    def check(self, state: State, at: Number, just_after: bool = False, skip: AbstractSet[int] = frozenset()) -> None:
+        """Raise `Broken` when a watched invariant is false in `state`, at `at` (the plan's time); not
+        those of the steps in `skip` (that end at `at`)."""
+        for watch in self.watches:
+            if watch.owner.step not in skip and not watch.test(state):
+                raise Broken(watch, normal(at), state, just_after)
 
     def _linear_forms(self, initial: State) -> _Forms | None:
         """Every comparison's `left - right` and every process's rates as linear forms (`linear`), made
@@ -182,6 +234,10 @@ class _World:
             return state.advance(effects.deletes, effects.adds, resolve(state, effects))
         return apply(state, effects)
 
+    def ticks(self, time: Fraction) -> int:
+        """A plan time in ticks (`scale` a multiple of its denominator)."""
+        return _ticks(time, self.scale)
+
     def real(self, ticks: Number) -> Number:
         """A time counted in ticks (1/`scale`) as the plan's time: an `int` when whole."""
         return normal(Fraction(ticks) / self.scale) if self.scale != 1 else normal(ticks)
@@ -205,7 +261,7 @@ class _World:
     def settle(self, state: State, ticks: Number, extra: Sequence[Ground] = ()) -> State:
         """Fire the events that hold in `state` (and `extra`, which hold just after `ticks`), again until
         none does."""
-        firing = [e for e, test in self._event_tests if test(e.binding, state)]
+        firing = self._firing(state, ticks)
         if not firing and not extra:
             return state  # the usual case, before any bookkeeping
         if self._fired[0] != ticks:
@@ -213,9 +269,9 @@ class _World:
         fired = self._fired[1]
         firing = list(dict.fromkeys([*extra, *firing]))
         time = self.real(ticks)
-        for _ in range(CASCADE_LIMIT):
-            if not firing:
-                return state
+        # No cap on the rounds: each fires an event not fired yet at this time (else it loops, below),
+        # so a cascade ends within as many rounds as there are ground events.
+        while firing:
             again = next((e for e in firing if e in fired), None)
             if again is not None:
                 raise Failure("event-loop", f"at time {exact(time)}: the event {again} ({_where(again)}) "
@@ -224,24 +280,61 @@ class _World:
             fired.update(firing)
             merged = Effects()
             for e in firing:
-                own = collect(self.ev, e.schema.effect, e.binding, state)
+                try:
+                    own = collect(self.ev, e.schema.effect, e.binding, state)
+                except SemanticsError as exc:
+                    raise self._fault(exc, f"the event {e} ({_where(e)})", ticks, e) from exc
                 self.changed_by.update(dict.fromkeys(own.updates, _Cause("the event", e)))
                 merged.merge(own)
             state = self.apply(state, merged)
             self._record(ticks, [f"event {e}" for e in firing] if self.recorder is not None else [], state)
-            firing = [e for e, test in self._event_tests if test(e.binding, state)]
-        raise Failure("event-loop", f"at time {exact(time)}: events keep firing ({CASCADE_LIMIT} rounds)", time)
+            firing = self._firing(state, ticks)
+        return state
+
+    def _firing(self, state: State, ticks: Number) -> list[Ground]:
+        """The events whose preconditions hold in `state`."""
+        firing = []
+        for e, test in self._event_tests:
+            try:
+                if test(e.binding, state):
+                    firing.append(e)
+            except SemanticsError as exc:
+                raise self._fault(exc, f"the precondition of the event {e} ({_where(e)})", ticks, e) from exc
+        return firing
+
+    def _fault(self, exc: SemanticsError, what: str, ticks: Number, culprit: Ground | None = None) -> SemanticsError:
+        """A fault of the world's own (an event's effect, a rate) named as its, not the next step's."""
+        if isinstance(exc, Failure | NotPolynomial):
+            return exc
+        time = self.real(ticks)
+        return Failure(exc.reason, f"at time {exact(time)}: {what}: {exc}", time, culprit)
 
     def run(self, state: State, start: Number, end: Number) -> State:
         """The state at `end`, from `state` at `start` with nothing but processes and events between
-        (times in ticks: whole numbers while no root has fallen between the plan's times)."""
+        (times in ticks: whole numbers while no root has fallen between the plan's times). A fault of
+        the change itself (a division by zero in a rate) is the world's, at the time it arises."""
+        self._now = start
+        try:
+            return self._run(state, start, end)
+        except SemanticsError as exc:
+            changing = [f"the process {p}" for p in self.running] + list(
+                dict.fromkeys(f"the durative action {f.owner}" for f in self.durative))
+            what = "the continuous change of " + (", ".join(changing) if changing else "the fluents")
+            raise self._fault(exc, what, self._now) from exc
+
+    def _run(self, state: State, start: Number, end: Number) -> State:
         now = start
         forced: list[Ground] | None = None  # the processes that run just after `now`, when not those at it
         tries = 0
+        # Zeno behaviour: how many changes in a row came each sooner after the last, and the first gap
+        streak, gap, first = 0, None, None
         while True:
+            self._now = now
+            if now != start and self.watches:
+                self.check(state, self.real(now))  # after events or a switch of processes within the stretch
             running = forced if forced is not None else self.active(state)
             self._note_running(now, running, state)
-            if not running and forced is None:
+            if not running and forced is None and not self.durative:
                 return state  # no process runs: nothing changes until the next happening
             moving = self._moving(running, state)
             if not moving and forced is None:
@@ -251,8 +344,12 @@ class _World:
                 return state
             motion: Callable[[Number], State] | None = None
             change = None
+            self._stretch = self.real(now)
             try:
-                linear = self._drift(running, state) if self._linear is not None else None
+                # the linear fast path knows the processes' rates only; a durative action's continuous
+                # effects and the invariants watched over the stretch take the general one
+                general = self.durative or self.watches
+                linear = self._drift(running, state) if self._linear is not None and not general else None
                 if linear is not None:
                     drift, slopes = linear
                     change = self._exact_linear(drift, slopes, running, horizon, forced is not None)
@@ -289,6 +386,18 @@ class _World:
                 else:
                     forced = after
                 continue
+            if gap is not None and at < gap:
+                streak, first = streak + 1, first if streak else gap
+                assert first is not None
+                if streak >= ZENO_RUN and at * ZENO_SHRINK < first:
+                    time = self.real(now + at)
+                    raise Failure("zeno", f"at time {exact(time)}: the world changes ever sooner after its last "
+                                          f"change ({streak} changes in a row, the last {exact(self.real(at))} "
+                                          "after the one before): infinitely many changes before a finite time "
+                                          "(Zeno behaviour), which no plan can be carried out through", time)
+            else:
+                streak = 0
+            gap = at
             state = motion(at)
             self._blame(moving)
             now, forced, tries = now + at, None, 0
@@ -306,11 +415,16 @@ class _World:
                           self.real(now))
         self.delta_steps += 1
 
+    def _check_inside(self, state: State, at: Number, at_point: bool = False) -> None:
+        """`check` at a time `at` after the start of the stretch (in the plan's time unit: watched
+        stretches take the general path, which solves in it)."""
+        self.check(state, self._stretch + at, just_after=not at_point)
+
     def _general(self, state: State, moving: list[Flow], running: list[Ground], horizon: Number, forced: bool
                  ) -> tuple[Callable[[Number], State], tuple[Number, list[Ground], list[Ground]] | None]:
         """`Motion` and `_exact` over a stretch of `horizon` ticks, both in the plan's time units: the
         state at a time in ticks, and the first change with its time in ticks."""
-        motion, scale = Motion(self.ev, state, moving), self.scale
+        motion, scale = _motion(self.ev, state, moving), self.scale
         if scale == 1:
             return motion.at, self._exact(motion, running, horizon, forced)
         change = self._exact(motion, running, Fraction(horizon) / scale, forced)
@@ -328,9 +442,11 @@ class _World:
 
     def _blame(self, moving: Sequence[Flow]) -> None:
         for flow in moving:
-            cause = self._causes.get(flow.owner)
+            owner = flow.owner
+            cause = self._causes.get(owner)
             if cause is None:
-                cause = self._causes[flow.owner] = _Cause("the process", flow.owner)
+                cause = self._causes[owner] = (_Cause("the process", owner) if isinstance(owner, Ground)
+                                               else _Cause("step", owner, owner.step))
             self.changed_by[flow.fluent] = cause
 
     def _drift(self, running: list[Ground], state: State) -> tuple[Drift, list[tuple[Linear, int, int]]] | None:
@@ -408,30 +524,35 @@ class _World:
         return self._first_change(lambda at: _scan(lines, at, horizon, per), drift.at, running, horizon, forced)
 
     def _moving(self, running: list[Ground], state: State) -> list[Flow]:
-        return [f for p in running for f in self._flows_of(p, state)]
+        found = [f for p in running for f in self._flows_of(p, state)]
+        return found + self.durative if self.durative else found
 
-    def _exact(self, motion: Motion, running: list[Ground], horizon: Number,
+    def _exact(self, motion: Motion | ExpMotion, running: list[Ground], horizon: Number,
                forced: bool) -> tuple[Number, list[Ground], list[Ground]] | None:
         """The first time in `(0, horizon]` after which, or at which, the running processes change or an
         event fires: `(time, processes then, events then)`; 0 when it is just after the start; None when
         nothing changes. `forced`: `running` are not the processes whose conditions hold at the start."""
         changing = motion.polys.keys()
-        polys: list[Poly] = []
+        polys: list[Poly | ExpPoly] = []
         for (c, b), reads in zip(self.comparisons, self.reads, strict=True):
             if reads is None or not changing.isdisjoint(reads):
                 p = motion.difference(c, b)
-                if len(p.c) > 1:  # not constant
+                if not p.constant:
                     polys.append(p)
+        for c, b in self._watched:
+            p = motion.difference(c, b)
+            if not p.constant:
+                polys.append(p)
         if not polys and not forced:
             return None  # no condition can change its truth: nothing to solve
 
         def scan(at: Number) -> tuple[Number | None, bool]:
             root: Number | None = None
             for p in polys:
-                r = first_root(p, at, horizon)
+                r = first_root(p, at, horizon) if isinstance(p, Poly) else first_exp_root(p, at, horizon)
                 if r is not None and (root is None or r < root):
                     root = r
-            return root, any(not p.at(at) for p in polys)
+            return root, any(not p.at(at) if isinstance(p, Poly) else not p.sign(Fraction(at)) for p in polys)
         return self._first_change(scan, motion.at, running, horizon, forced)
 
     def _first_change(self, scan: Callable[[Number], tuple[Number | None, bool]], where: Callable[[Number], State],
@@ -444,18 +565,37 @@ class _World:
         while True:
             root, zero = scan(at)
             # Just after `at` every condition is as at `at` unless one of its comparisons is 0 there.
-            if (forced and not at) or zero:
+            # An invariant is read there whatever: an irrational root is a bracket's far end, where the
+            # comparison is not 0 but VAL's slack still lets it hold.
+            if (forced and not at) or zero or self.watches:
                 # Fraction(_, 2): a root or `at` may be an int, and int / int is a float
                 inside = where(Fraction(at + (root if root is not None else horizon), 2))
+                if self.watches:  # an invariant is as it is here until the next root
+                    self._check_inside(inside, at)
+            if (forced and not at) or zero:
                 after, events = self.active(inside), [e for e in self.events if self.holds(e, inside)]
                 if after != running or events:
                     return at, after, events
             if root is None:
                 return None
             point = where(root)
+            if self.watches and root != horizon:  # at the next happening, its own check (the end is open)
+                self._check_inside(point, root, at_point=True)
             if self.active(point) != running or any(self.holds(e, point) for e in self.events):
                 return root, running, []
             at = root
+
+
+def _motion(ev: Evaluator, state: State, moving: list[Flow]) -> Motion | ExpMotion:
+    """The change of a stretch in closed form: polynomial, else linear with constant coefficients
+    (exponential); `NotPolynomial` when it is neither (the change then needs --delta)."""
+    try:
+        return Motion(ev, state, moving)
+    except NotPolynomial as exc:
+        try:
+            return ExpMotion(ev, state, moving)
+        except NotLinear:
+            raise exc from None
 
 
 def _scan(lines: list[tuple[int, int, int, int]], at: Exact, horizon: Exact, per: int) -> tuple[Exact | None, bool]:

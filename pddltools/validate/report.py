@@ -15,7 +15,8 @@ Verdict = Literal["valid", "invalid", "error"]
 #: file is not a plan for this task (VAL's "bad plan description"), or (`unsupported`) the plan uses a
 #: construct the validator does not support, so that it cannot be judged at all.
 INVALID_REASONS = ("precondition", "goal", "constraint", "invariant", "duration", "mutex", "epsilon",
-                   "conflict", "undefined", "arithmetic", "unbound-variable", "event-loop", "unsettled")
+                   "conflict", "undefined", "arithmetic", "unbound-variable", "event-loop", "unsettled", "zeno",
+                   "unbounded")
 ERROR_REASONS = ("syntax", "bad-action", "arity", "unknown-object", "type", "timing", "unreadable", "batch-line",
                  "task", "unsupported")
 

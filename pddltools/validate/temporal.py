@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from math import lcm
 from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import error
@@ -38,10 +39,13 @@ from pddltools.semantics import (
     split,
     state_violations,
 )
+from pddltools.semantics.apply import resolve as resolve_values
+from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
+from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World, is_pddlplus
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
 from pddltools.validate.resolve import resolve
@@ -73,12 +77,13 @@ class Event:
 
 def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list[Event]:
     events: list[Event] = []
+    splits: dict[int, Split] = {}  # by the schema's identity: one split per schema, not per step
     for step, action in zip(plan.steps, actions, strict=True):
         if step.time is None:
             raise PlanError("timing", error("V006", f"step {step.index}: a temporal plan gives each step a start "
                                             "time, 'time: (action ...)'", step.span), step.index)
         if isinstance(action.schema, ast.DurativeAction):
-            parts = split(action.schema)
+            parts = splits.get(id(action.schema)) or splits.setdefault(id(action.schema), split(action.schema))
             assert step.duration is not None
             if step.duration <= 0:
                 # PDDL 2.1 durations are positive: a start and its end are distinct happenings
@@ -196,14 +201,41 @@ def _holds(task: GroundedTask, numeric: Callable[[ast.Expression], bool], formul
 
 
 def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON,
-                      tolerance: Fraction = DEFAULT_TOLERANCE, recorder: Trace | None = None) -> PlanReport:
-    """Validate a temporal plan; `recorder`, when given, is told every happening as it is applied."""
-    report = _validate(task, plan, name, epsilon, tolerance, recorder)
-    return replace(report, tolerance=tolerance)
+                      tolerance: Fraction = DEFAULT_TOLERANCE, recorder: Trace | None = None,
+                      delta: Fraction | None = None) -> PlanReport:
+    """Validate a temporal plan; `recorder`, when given, is told every happening as it is applied;
+    `delta` is the step for continuous change that has no closed form."""
+    world = _World(task, delta, recorder) if _continuous(task) else None
+    report = replace(_validate(task, plan, name, epsilon, tolerance, recorder, world), tolerance=tolerance)
+    if world is None or not world.approximated:
+        return report
+    return replace(report, delta=delta, message=report.message + f" (approximated with --delta {exact(delta or 0)})")
+
+
+def _continuous(task: GroundedTask) -> bool:
+    """Whether anything in the task changes in time between happenings: processes, events (which fire
+    when a condition becomes true), or durative actions with continuous effects."""
+    return is_pddlplus(task) or any(isinstance(s, ast.DurativeAction) and s.effect is not None and any(
+        isinstance(n, ast.ContinuousTime) for n in s.effect.walk()) for s in task.domain.structures)
+
+
+def _running(task: GroundedTask, numeric: Callable[[ast.Expression], bool], started: Event,
+             state: State) -> tuple[list[Flow], Watch | None]:
+    """A durative action's continuous effects from its start, and its invariant as a watch."""
+    assert started.parts is not None and started.action is not None and started.step is not None
+    action, ev = started.action, task.evaluator
+    b = action.binding
+    effect = started.parts.continuous
+    owner = Running(action, started.step.index, effect or ast.AndEffect(()), b)
+    moving = flows(ev, owner, state) if effect is not None else []
+    invariant = started.parts.conditions.get("all")
+    if invariant is None:
+        return moving, None
+    return moving, Watch(owner, invariant, b, lambda s: _holds(task, numeric, invariant, b, s))
 
 
 def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
-              recorder: Trace | None) -> PlanReport:
+              recorder: Trace | None, world: _World | None) -> PlanReport:
     actions = resolve(task, plan)
     try:
         events = _events(task, plan, actions)
@@ -213,25 +245,66 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                             f"step {exc.step.index} {exc.step}: the duration {given} is not positive")
     ev = task.evaluator
     numeric = _numeric(task)
+    constraints = any(True for _ in task.constraints())
+    # Without trajectory constraints or a trace nothing looks back at earlier states: one private state
+    # is changed in place (a state per happening over 10,000 static atoms took gigabytes).
+    keep = constraints or recorder is not None
     state = task.initial_state()
     if recorder is not None:
         recorder.start(plan, state)
-    trajectory: list[tuple[Number, State]] = [(0, state)]
+    if not keep:
+        state = state.thaw()
+    trajectory: list[tuple[Number, State]] = [(0, state)] if constraints else []
     violations: Counter[str] = Counter()
     active: dict[int, Event] = {}  # step index -> its start event, while the action runs
+    moving: dict[int, tuple[list[Flow], Watch | None]] = {}  # step index -> its continuous effects, invariant
     recent: list[tuple[Fraction, list[Event]]] = []  # happenings less than epsilon ago
     makespan: Number = 0
+    end = plan.end if plan.end is not None else max((e.time for e in events if e.step is not None),
+                                                    default=Fraction(0))
+    if world is not None:
+        world.scale = lcm(*{e.time.denominator for e in events}, end.denominator)
+        world.in_place = not keep
+        world.trajectory = trajectory if constraints else None
+    before: Fraction = Fraction(0)
+    now = Fraction(0)
+    happening: list[Event] = []
+
+    def follow() -> None:
+        assert world is not None
+        world.follow([f for fs, _ in moving.values() for f in fs], [w for _, w in moving.values() if w is not None])
+
+    def apply_effects(merged: Effects, current: State) -> State:
+        if world is not None:
+            return world.apply(current, merged)
+        return apply(current, merged) if keep else current.advance(merged.deletes, merged.adds,
+                                                                   resolve_values(current, merged))
+
     i = 0
-    while i < len(events):
-        now = events[i].time
-        happening: list[Event] = []
-        while i < len(events) and events[i].time == now:
-            happening.append(events[i])
-            i += 1
-        if recorder is not None:
-            recorder.begin(normal(now), next((e.step.index for e in happening if e.step), None),
-                           [e.label for e in happening])
-        try:
+    try:
+        if world is not None:
+            state = world.settle(state, 0)
+        while i < len(events) or (world is not None and now < end):
+            if i == len(events):  # a PDDL+ plan's explicit end after its last happening
+                follow()
+                state = world.run(state, world.ticks(now), world.ticks(end)) if world is not None else state
+                now = end
+                break
+            now = events[i].time
+            happening = []
+            while i < len(events) and events[i].time == now:
+                happening.append(events[i])
+                i += 1
+            if world is not None:
+                # the stretch since the last happening: continuous change, events, invariants over it
+                # (open at an action's end: an invariant need not hold at the instant its action ends)
+                follow()
+                state = world.run(state, world.ticks(before), world.ticks(now))
+                world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step})
+            before = now
+            if recorder is not None:
+                recorder.begin(normal(now), next((e.step.index for e in happening if e.step), None),
+                               [e.label for e in happening])
             # 1. footprints and effects, read in the state before the happening
             merged = Effects()
             for event in happening:
@@ -257,9 +330,9 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                     why = interference(a.footprint, other.footprint)
                     if why:
                         culprit = a if a.step is not None else other
-                        return invalid_step(name, plan, culprit.step, "mutex",
-                                            f"at time {exact(now)}: {why}, so they cannot happen "
-                                            "at the same time")
+                        return _at(invalid_step(name, plan, culprit.step, "mutex",
+                                                f"at time {exact(now)}: {why}, so they cannot happen "
+                                                "at the same time"), now, world)
             recent = [(t, es) for t, es in recent if now - t < epsilon]
             for t, earlier in recent:
                 for a in earlier:
@@ -267,10 +340,10 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                         why = interference(a.footprint, other.footprint)
                         if why:
                             culprit = other if other.step is not None else a
-                            return invalid_step(name, plan, culprit.step, "epsilon",
-                                                f"{why}, and they are only {exact(now - t)} apart "
-                                                f"(interfering events must be at least {exact(epsilon)} "
-                                                "apart)")
+                            return _at(invalid_step(name, plan, culprit.step, "epsilon",
+                                                    f"{why}, and they are only {exact(now - t)} apart "
+                                                    f"(interfering events must be at least {exact(epsilon)} "
+                                                    "apart)"), now, world)
             recent.append((now, happening))
             # 3. conditions and duration constraints, in the state before the happening
             for event in happening:
@@ -280,42 +353,77 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 if event.parts is not None and event.kind in event.parts.duration:
                     unmet = _duration_fault(task, event.parts.duration[event.kind], event, state, tolerance)
                     if unmet:
-                        return invalid_step(name, plan, event.step, "duration",
-                                            f"{event.label}: the duration {exact(event.step.duration or 0)} "
-                                            "does not meet the action's duration constraint within the "
-                                            f"tolerance {exact(tolerance)}", unmet)
+                        return _at(invalid_step(name, plan, event.step, "duration",
+                                                f"{event.label}: the duration {exact(event.step.duration or 0)} "
+                                                "does not meet the action's duration constraint within the "
+                                                f"tolerance {exact(tolerance)}", unmet), now, world)
                 for condition in _conditions(event):
                     if not _holds(task, numeric, condition, b, state):
                         unsatisfied = ev.explain(condition, b, state)
-                        return invalid_step(name, plan, event.step, "precondition",
-                                            f"{event.label}: the condition is not satisfied", unsatisfied,
-                                            advise(unsatisfied, f"before time {exact(now)}"))
+                        blamed = _blame(task, world, condition, event.action, state) if world is not None else []
+                        return _at(invalid_step(name, plan, event.step, "precondition",
+                                                f"{event.label}: the condition is not satisfied"
+                                                + (f" ({'; '.join(blamed)})" if blamed else ""), unsatisfied,
+                                                advise(unsatisfied, f"before time {exact(now)}")), now, world)
                     violations.update(state_violations(ev, condition, b, state))
             # 4. apply the happening
-            state = apply(state, merged)
-            trajectory.append((normal(now), state))
+            if world is not None:
+                for event in happening:
+                    if event.step is not None and event.action is not None and event.footprint.effects.updates:
+                        world.changed_by.update(dict.fromkeys(event.footprint.effects.updates,
+                                                              _Cause("step", event.action, event.step.index)))
+            state = apply_effects(merged, state)
+            if constraints:
+                trajectory.append((normal(now), state))
             for event in happening:
                 if event.kind == "start" and event.step is not None:
                     active[event.step.index] = event
+                    if world is not None:
+                        moving[event.step.index] = _running(task, numeric, event, state)
                 elif event.kind == "end" and event.step is not None:
                     active.pop(event.step.index, None)
+                    moving.pop(event.step.index, None)
                 if event.step is not None:
                     makespan = max(makespan, normal(now))
+            if world is not None:
+                if recorder is not None:  # the happening itself, before the events it sets off
+                    recorder.end(state)
+                state = world.settle(state, world.ticks(now))
             # 5. invariants of the running actions, in the state after the happening
             for started in active.values():
                 assert started.parts is not None and started.action is not None and started.step is not None
                 invariant = started.parts.conditions.get("all")
                 if invariant is not None and not _holds(task, numeric, invariant, started.action.binding, state):
                     broken: list[Unsatisfied] = ev.explain(invariant, started.action.binding, state)
-                    return invalid_step(name, plan, started.step, "invariant",
-                                        f"{started.label}: its over-all condition is broken at time "
-                                        f"{exact(now)}", broken,
-                                        advise(broken, f"while step {started.step.index} runs"))
-            if recorder is not None:  # after the invariants: a happening that breaks one is where it failed
+                    return _at(invalid_step(name, plan, started.step, "invariant",
+                                            f"{started.label}: its over-all condition is broken at time "
+                                            f"{exact(now)}", broken,
+                                            advise(broken, f"while step {started.step.index} runs")), now, world)
+            if recorder is not None and world is None:  # after the invariants: where it failed
                 recorder.end(state)
-        except SemanticsError as exc:
-            first = next((e for e in happening if e.step is not None), None)
-            return invalid_step(name, plan, first.step if first else None, exc.reason,
-                                f"at time {exact(now)}: {exc}", cause=exc)
-    return finish(task, plan, name, state, trajectory, violations, makespan, temporal=True,
-                  loosen=lambda goal: loosened(goal, numeric))
+    except Broken as exc:
+        watch = exc.watch
+        step = next(s for s in plan.steps if s.index == watch.owner.step)
+        broken = ev.explain(watch.formula, watch.binding, exc.state)
+        return _at(invalid_step(name, plan, step, "invariant", f"step {step.index} {watch.owner} (start): {exc}",
+                                broken, advise(broken, f"while step {step.index} runs")), exc.time, world)
+    except Failure as exc:  # the world's fault (events, processes), not a step's
+        return _at(invalid_step(name, plan, None, exc.reason, str(exc)), exc.time, world)
+    except NotPolynomial as exc:
+        return _at(invalid_step(name, plan, None, "unsupported", f"from time {exact(before)}: {exc}; give --delta "
+                                "STEP to approximate it", cause=exc), before, world)
+    except SemanticsError as exc:
+        first = next((e for e in happening if e.step is not None), None)
+        return _at(invalid_step(name, plan, first.step if first else None, exc.reason,
+                                f"at time {exact(now)}: {exc}", cause=exc), now, world)
+    if world is not None and plan.end is not None:
+        makespan = normal(end)
+    report = finish(task, plan, name, state, trajectory, violations, makespan, temporal=True,
+                    loosen=lambda goal: loosened(goal, numeric))
+    return report if report.valid or world is None else replace(report, failed_time=normal(end))
+
+
+def _at(report: PlanReport, time: Number, world: _World | None) -> PlanReport:
+    """A failure at `time`, said in the report where time is continuous (where there is no stretch of
+    change, the happening of the failing step says when)."""
+    return replace(report, failed_time=normal(time)) if world is not None else report

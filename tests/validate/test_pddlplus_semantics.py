@@ -81,11 +81,12 @@ def test_processes_that_stop_as_soon_as_they_start_are_reported() -> None:
     assert report.reason == "unsettled" and report.failed_time == 0 and "(drain)" in report.message
 
 
-def test_what_is_not_validated_yet_says_so() -> None:
-    timed = PROBLEM.replace("(:init", "(:init (at 5 (on))")
-    report = validate_plan(task(problem=timed), "0: (start)\n")
-    assert report.reason == "unsupported" and "timed initial literals" in report.message
-    assert report.verdict == "error" and report.diagnostics[0].span is not None  # where the literal is
-    durative = validate_plan(task(), "0: (start) [2]\n")
-    assert durative.reason == "unsupported" and durative.failed_step == 1 and "instantaneous" in durative.message
-    assert durative.verdict == "error" and "<plan>:1:" in durative.message  # the step's place
+def test_a_timed_initial_literal_switches_a_process_on() -> None:
+    # (on) from the literal at 1: push runs from 1, v = 2 (t - 1), roll from just after 1, x = (t - 1)^2,
+    # which is 9 at 4; a step at 4 given a duration is read as the instantaneous action it is.
+    timed = PROBLEM.replace("(:init", "(:init (at 1 (on))")
+    assert validate_plan(task(problem=timed), "4: (check)\n").valid
+    assert validate_plan(task(problem=timed), "4: (check) [2]\n").valid
+    early = validate_plan(task(problem=timed), "3: (check)\n")       # x = 4
+    assert early.reason == "precondition" and early.failed_time == 3
+    assert "((x) = 4)" in " ".join(early.unsatisfied) and "the process (roll)" in early.message

@@ -5,10 +5,12 @@ verdict is derived here by hand."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
 
+from pddltools.pddl.parser import parse_domain
 from pddltools.validate import GroundedTask, validate_plan
 from pddltools.validate.report import PlanReport
 from pddltools.validate.trace import Trace
@@ -16,7 +18,6 @@ from tests.validate.conftest import OWN, REPO, manifest
 
 PLUS = OWN / "pddl+"
 ROWS = manifest(PLUS / "manifest.tsv")
-APPROXIMATED = {"cooling"}  # Newton's cooling: exponential, validated with --delta
 # VAL checks a step before the events that become true at the step's time (see the test below)
 EVENT_FIRST = {"tanks/ends-early"}
 _TASKS: dict[tuple[str, str], GroundedTask] = {}
@@ -44,11 +45,9 @@ def val_events(row: dict[str, str]) -> list[tuple[str, float]]:
 @pytest.mark.parametrize("row", [r for r in ROWS if r["val_verdict"] in ("valid", "invalid") and r["id"] not in
                                  EVENT_FIRST], ids=lambda r: r["id"])
 def test_judged_as_val_judges(row: dict[str, str]) -> None:
-    approximated = row["id"].split("/")[0] in APPROXIMATED
-    report, trace = judge(row, Fraction(1, 100) if approximated else None)
+    report, trace = judge(row)
     assert report.verdict == row["val_verdict"], report.message
-    # VAL prints ten significant digits; an approximated run is within a few steps of the exact value
-    close = 0.01 if approximated else 1e-8
+    close = 1e-8  # VAL prints ten significant digits
     if row["val_value"] != "-":
         assert float(report.value or 0) == pytest.approx(float(row["val_value"]), rel=close)
     if row["val_failed"] != "-":
@@ -59,7 +58,7 @@ def test_judged_as_val_judges(row: dict[str, str]) -> None:
     assert [name for name, _ in ours] == [name for name, _ in val_events(row)]
     for (_, mine), (_, theirs) in zip(ours, val_events(row), strict=True):
         assert mine == pytest.approx(theirs, rel=close)
-    assert (report.delta is not None) == approximated
+    assert report.delta is None  # exponential change too is solved in closed form
 
 
 def test_event_loop_is_where_val_says_an_event_triggers_twice() -> None:
@@ -96,12 +95,24 @@ def test_where_val_is_wrong_a_process_whose_condition_never_holds() -> None:
     assert not any("leaking" in label for c in trace.changes for label in c.events)
 
 
-def test_not_polynomial_change_needs_delta_and_says_so() -> None:
+def test_exponential_change_is_exact_and_other_change_needs_delta() -> None:
+    """cooling: dT/dt = -0.1 (T - 20) from 100 is T = 20 + 80 e^(-t/10), 30 at 10 ln 8 = 20.794415416798...,
+    found in closed form; with (T - 20)^2 in the rate there is none, and --delta approximates it."""
     row = next(r for r in ROWS if r["id"] == "cooling/valid")
-    report, _ = judge(row)
+    report, trace = judge(row)
+    assert report.valid and report.delta is None and "approximated" not in report.message
+    assert float(report.value or 0) == pytest.approx(30, abs=1e-12)
+    (_, at), = fired(trace)
+    assert at == pytest.approx(10 * math.log(8), abs=1e-13)
+    task = GroundedTask.load(REPO / row["domain"], REPO / row["problem"])
+    # dT/dt = -0.01 (T - 20)^2: 1 / (T - 20) = 1/80 + t/100, and T = 30 at 8.75
+    text = (REPO / row["domain"]).read_text().replace("(* 0.1 (- (temp) (room)))",
+                                                      "(* 0.01 (* (- (temp) (room)) (- (temp) (room))))")
+    squared = GroundedTask(parse_domain(text), task.problem)
+    report = validate_plan(squared, PLUS / row["plan"])
     assert report.verdict == "error" and report.reason == "unsupported" and "--delta" in report.message
     assert "(temp)" in report.message and report.failed_time == 0
-    report, _ = judge(row, Fraction(1, 10))
+    report = validate_plan(squared, PLUS / row["plan"], delta=Fraction(1, 10))
     assert report.valid and report.delta == Fraction(1, 10) and "approximated with --delta 0.1" in report.message
 
 

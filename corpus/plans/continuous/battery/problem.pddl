@@ -1,0 +1,5 @@
+(define (problem battery-1) (:domain battery)
+  (:objects heater drill - consumer)
+  (:init (= (soc) 10) (= (capacity) 20) (= (charge-rate) 4) (= (use-rate heater) 3) (= (use-rate drill) 3))
+  (:goal (and (done heater) (done drill) (>= (soc) 5)))
+  (:metric minimize (total-time)))

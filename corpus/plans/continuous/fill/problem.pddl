@@ -1,0 +1,6 @@
+(define (problem fill-1) (:domain fill)
+  (:objects a b - tank)
+  (:init (= (level a) 0) (= (capacity a) 10) (= (rate a) 2)
+         (= (level b) 1) (= (capacity b) 4) (= (rate b) 1))
+  (:goal (and (full a) (full b) (>= (level a) 7)))
+  (:metric minimize (total-time)))

@@ -1,0 +1,8 @@
+(define (problem generator-1) (:domain generator)
+  (:objects gen - generator tank1 tank2 - tank)
+  (:init (= (fuel-level gen) 990) (= (capacity gen) 1000)
+         (available tank1) (available tank2)
+         (= (fuel-in-tank tank1) 20) (= (fuel-in-tank tank2) 20)
+         (= (ptime tank1) 0) (= (ptime tank2) 0))
+  (:goal (generator-ran))
+  (:metric minimize (total-time)))

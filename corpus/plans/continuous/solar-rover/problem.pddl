@@ -1,0 +1,7 @@
+(define (problem solar-rover-1) (:domain solar-rover)
+  (:objects w0 w1 w2 - waypoint)
+  (:init (at w0) (= (energy) 10)
+         (= (distance w0 w1) 10) (= (distance w1 w2) 3)
+         (at 5 (sunny)) (at 25 (not (sunny))))
+  (:goal (and (photo w1) (at w2)))
+  (:metric minimize (total-time)))

@@ -1,0 +1,45 @@
+"""Continuous change of durative actions, PDDL+ with durative actions and timed literals: every plan of
+corpus/plans/continuous judged as VAL judges it (manifest.tsv, VAL's outputs recorded by hand), with the
+failing step and time, and the value."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from pddltools.validate import GroundedTask, validate_plan
+from tests.validate.conftest import OWN, manifest
+
+CONTINUOUS = OWN / "continuous"
+ROWS = manifest(CONTINUOUS / "manifest.tsv")
+_TASKS: dict[tuple[str, str], GroundedTask] = {}
+
+
+def _task(row: dict[str, str]) -> GroundedTask:
+    key = (row["domain"], row["problem"])
+    if key not in _TASKS:
+        _TASKS[key] = GroundedTask.load(CONTINUOUS / row["domain"], CONTINUOUS / row["problem"])
+    return _TASKS[key]
+
+
+def test_the_oracle_set_covers_every_kind_of_continuous_time() -> None:
+    domains = {row["id"].split("/")[0] for row in ROWS}
+    assert {"fill", "battery", "generator", "solar-rover", "car", "oven"} <= domains
+    assert all(any(r["verdict"] == "valid" for r in ROWS if r["id"].startswith(d + "/")) for d in domains)
+    assert sum(r["verdict"] == "invalid" for r in ROWS) >= 2 * len(domains)
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda r: r["id"])
+def test_judged_as_val_judges(row: dict[str, str]) -> None:
+    report = validate_plan(_task(row), CONTINUOUS / row["plan"], tolerance=Fraction(1, 1000))
+    assert report.verdict == row["verdict"] == row["val_verdict"], report.message
+    assert (report.reason or "-") == row["reason"]
+    assert str(report.failed_step or "-") == row["failed_step"]
+    if row["val_value"] != "-":
+        assert float(report.value or 0) == pytest.approx(float(row["val_value"]), rel=1e-9)
+    if row["val_failed"] != "-":
+        # VAL prints ten significant digits; an invariant fails just after the time it names
+        assert float(report.failed_time or 0) == pytest.approx(float(row["val_failed"]), rel=1e-9)
+    if row["failed_time"] != "-":
+        assert float(report.failed_time or 0) == pytest.approx(float(row["failed_time"]))
