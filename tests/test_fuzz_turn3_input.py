@@ -38,6 +38,12 @@ ADDRESS_SPACE = 3 << 30
 H = REPO / "corpus" / "pddl" / "examples" / "hello"
 T = REPO / "corpus" / "plans" / "temporal"
 CO = REPO / "corpus" / "plans" / "pddl+" / "cooling"
+GROW = {"grow-domain.pddl": "(define (domain grow) (:requirements :time :numeric-fluents) (:functions (x))\n"
+                            "  (:process grow :parameters () :precondition (>= (x) 0)\n"
+                            "    :effect (increase (x) (* #t (* (x) (x)))))\n"
+                            "  (:action stop :parameters () :precondition (>= (x) 0) :effect (assign (x) (x))))\n",
+        "grow-problem.pddl": "(define (problem p) (:domain grow) (:init (= (x) 0.01)) (:goal (>= (x) 0)))\n",
+        "grow.plan": "21: (stop)\n"}
 
 #: (case, folder under turn3, argv, exit status, what the output must contain)
 CASES: list[tuple[str, str, list[str], int, str]] = [
@@ -55,7 +61,10 @@ CASES: list[tuple[str, str, list[str], int, str]] = [
     ("epsilon-1e100000000", "cli-number-options", ["validate", "--epsilon", "1e100000000", f"{T}/domain.pddl",
                                                    f"{T}/problem.pddl", f"{T}/concurrent.plan"], 2, "out of range"),
     ("delta-0.0001", "cli-number-options", ["validate", "--delta", "0.0001", f"{CO}/domain.pddl",
-                                            f"{CO}/problem.pddl", f"{CO}/valid.plan"], 2, "100,000"),
+                                            f"{CO}/problem.pddl", f"{CO}/valid.plan"], 0, "valid"),
+    # change that --delta must approximate (dx/dt = x²): 210,000 steps refused at once, saying so
+    ("delta-steps-bounded", "cli-number-options", ["validate", "--delta", "0.0001", "{tmp}/grow-domain.pddl",
+                                                   "{tmp}/grow-problem.pddl", "{tmp}/grow.plan"], 2, "100,000"),
     ("epsilon-underscore", "cli-number-options", ["validate", "--epsilon", "1_0", f"{T}/domain.pddl",
                                                   f"{T}/problem.pddl", f"{T}/concurrent.plan"], 2, "not a number"),
     ("chain500", "hddl-deep-decomposition", ["validate", "{dir}/chain-domain.hddl", "{dir}/chain-problem.hddl",
@@ -180,6 +189,8 @@ def child(mode: str) -> None:
     signal.signal(signal.SIGALRM, _on_alarm)
     tmp = Path(tempfile.mkdtemp(prefix="turn3-"))
     if mode == "cases":
+        for file, text in GROW.items():
+            (tmp / file).write_text(text)
         for name, folder, argv, _, _ in CASES:
             filled = [a.replace("{dir}", str(TURN3 / folder)).replace("{tmp}", str(tmp)) for a in argv]
             print(json.dumps({"case": name, **_run(filled)}), flush=True)
