@@ -342,10 +342,17 @@ class _Verifier:
                     continue
                 fits.append(Candidate(ident, rank, extended))
             domains.append(fits)
+        # the parameters the subtasks bind; when no constraint joins them to the others, what the others
+        # can be does not depend on the assignment, and one that fails settles it for all
+        placed = {a.name for s in subtasks for a in s.args if isinstance(a, pddl.Variable)} - binding.keys()
+        unplaced = {p.name for p in network.parameters} - placed - binding.keys()
+        joined = any(group & placed and group & unplaced for group in coupled)
         for assignment, bound in Matcher(domains, order, holds, binding, coupled=coupled).solutions():
             fitting = list(self._complete(network, bound))
             if fitting:
                 return {(s.id or str(i)): assignment[i].ident for i, s in enumerate(subtasks)}, fitting
+            if not joined:
+                return None
         return None
 
     def _decided(self, constraints: pddl.Formula | None) -> tuple[Holds, list[frozenset[str]]]:

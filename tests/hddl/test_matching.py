@@ -4,6 +4,7 @@ subtasks tell themselves apart or a constraint rules every assignment out, bound
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +66,25 @@ def test_a_large_network_of_distinguishable_tasks_costs_no_pairwise_search() -> 
     assignment, _ = next(matcher.solutions())
     assert [c.ident for c in assignment] == list(range(300)) and matcher.choices == 300
     assert not any(matcher.neighbours)
+
+
+def test_a_parameter_no_object_fits_is_decided_without_trying_every_assignment(tmp_path: Path) -> None:
+    # nine interchangeable subtasks and a parameter ?z of a type without objects: whatever the
+    # assignment, nothing binds ?z, so the first assignment's failure settles it (9! before)
+    from pddltools.hddl.verify import HTNTask, verify_plan
+
+    n = 9
+    subtasks = " ".join(f"(s{i} (tick ?a{i}))" for i in range(n))
+    (tmp_path / "domain.hddl").write_text(
+        "(define (domain perm) (:requirements :hierarchy :typing) (:types obj rare)\n"
+        "  (:predicates (done ?x - obj)) (:task t :parameters ())\n"
+        f"  (:method m :parameters ({' '.join(f'?a{i}' for i in range(n))} - obj ?z - rare) :task (t)\n"
+        f"    :subtasks (and {subtasks}))\n"
+        "  (:action tick :parameters (?x - obj) :effect (done ?x)))\n")
+    (tmp_path / "problem.hddl").write_text(
+        f"(define (problem p) (:domain perm) (:objects {' '.join(f'o{i}' for i in range(n))} - obj)\n"
+        "  (:htn :parameters () :subtasks (and (r (t)))) (:init))\n")
+    steps = "".join(f"{i} (tick o{i})\n" for i in range(n))
+    (tmp_path / "plan.txt").write_text(f"==>\n{steps}root {n}\n{n} t -> m {' '.join(map(str, range(n)))}\n<==\n")
+    report = verify_plan(HTNTask.load(tmp_path / "domain.hddl", tmp_path / "problem.hddl"), tmp_path / "plan.txt")
+    assert report.diagnostics[0].code == "V111" and "do not instantiate" in report.diagnostics[0].message
