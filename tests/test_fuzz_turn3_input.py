@@ -38,6 +38,12 @@ ADDRESS_SPACE = 3 << 30
 H = REPO / "corpus" / "pddl" / "examples" / "hello"
 T = REPO / "corpus" / "plans" / "temporal"
 CO = REPO / "corpus" / "plans" / "pddl+" / "cooling"
+GROW = {"grow-domain.pddl": "(define (domain grow) (:requirements :time :numeric-fluents) (:functions (x))\n"
+                            "  (:process grow :parameters () :precondition (>= (x) 0)\n"
+                            "    :effect (increase (x) (* #t (* (x) (x)))))\n"
+                            "  (:action stop :parameters () :precondition (>= (x) 0) :effect (assign (x) (x))))\n",
+        "grow-problem.pddl": "(define (problem p) (:domain grow) (:init (= (x) 0.01)) (:goal (>= (x) 0)))\n",
+        "grow.plan": "21: (stop)\n"}
 
 #: (case, folder under turn3, argv, exit status, what the output must contain)
 CASES: list[tuple[str, str, list[str], int, str]] = [
@@ -55,7 +61,10 @@ CASES: list[tuple[str, str, list[str], int, str]] = [
     ("epsilon-1e100000000", "cli-number-options", ["validate", "--epsilon", "1e100000000", f"{T}/domain.pddl",
                                                    f"{T}/problem.pddl", f"{T}/concurrent.plan"], 2, "out of range"),
     ("delta-0.0001", "cli-number-options", ["validate", "--delta", "0.0001", f"{CO}/domain.pddl",
-                                            f"{CO}/problem.pddl", f"{CO}/valid.plan"], 1, "100,000"),
+                                            f"{CO}/problem.pddl", f"{CO}/valid.plan"], 0, "valid"),
+    # change that --delta must approximate (dx/dt = x²): 210,000 steps refused at once, saying so
+    ("delta-steps-bounded", "cli-number-options", ["validate", "--delta", "0.0001", "{tmp}/grow-domain.pddl",
+                                                   "{tmp}/grow-problem.pddl", "{tmp}/grow.plan"], 2, "100,000"),
     ("epsilon-underscore", "cli-number-options", ["validate", "--epsilon", "1_0", f"{T}/domain.pddl",
                                                   f"{T}/problem.pddl", f"{T}/concurrent.plan"], 2, "not a number"),
     ("chain500", "hddl-deep-decomposition", ["validate", "{dir}/chain-domain.hddl", "{dir}/chain-problem.hddl",
@@ -74,10 +83,10 @@ CASES: list[tuple[str, str, list[str], int, str]] = [
                                               "{dir}/bigid.plan"], 1, "bigid.plan:2:1: error[V101]"),
     ("deep-parse", "deep-formula-recursion", ["parse", "{dir}/domain.pddl"], 1, "domain.pddl:4:1016: error[E105]"),
     ("deep-validate", "deep-formula-recursion", ["validate", "{dir}/domain.pddl", "{dir}/problem.pddl",
-                                                 "{dir}/tick.plan"], 2, "E105"),
+                                                 "{dir}/tick.plan"], 1, "E105"),
     ("deep-fmt", "deep-formula-recursion", ["fmt", "{dir}/domain1400.pddl"], 1, "E105"),
     ("deep-compile", "deep-formula-recursion", ["compile", "{dir}/domain1400.pddl", "{dir}/problem.pddl",
-                                                "--target", "strips", "-o", "{tmp}/outdir"], 2, "E105"),
+                                                "--target", "strips", "-o", "{tmp}/outdir"], 1, "E105"),
 ]
 
 
@@ -180,6 +189,8 @@ def child(mode: str) -> None:
     signal.signal(signal.SIGALRM, _on_alarm)
     tmp = Path(tempfile.mkdtemp(prefix="turn3-"))
     if mode == "cases":
+        for file, text in GROW.items():
+            (tmp / file).write_text(text)
         for name, folder, argv, _, _ in CASES:
             filled = [a.replace("{dir}", str(TURN3 / folder)).replace("{tmp}", str(tmp)) for a in argv]
             print(json.dumps({"case": name, **_run(filled)}), flush=True)
@@ -206,6 +217,8 @@ def child(mode: str) -> None:
 
 if __name__ != "__main__":
     import pytest
+
+    from tests.lsp_raw import RawServer
 
     needs_turn3 = pytest.mark.skipif(not TURN3.is_dir(), reason=f"the reproducers are not at {TURN3}")
 
@@ -262,6 +275,69 @@ if __name__ != "__main__":
         for stage, outcome in record["stages"].items():
             assert outcome["crash"] is None, f"{stage}: {outcome['crash']}"
             assert outcome["code"] in (0, 1), f"{stage}: {outcome['output']}"
+
+    @pytest.fixture(scope="module")
+    def server() -> Any:
+        running = RawServer()
+        running.start()
+        yield running
+        running.process.kill()
+        running.process.wait()
+
+    HOVER = {"textDocument": {"uri": "file:///nowhere/x.pddl"}, "position": {"line": 0, "character": 0}}
+
+    def test_a_huge_content_length_gets_an_error_and_the_server_stays_up(server: RawServer) -> None:
+        server.raw(b"Content-Length: 99999999999999999999\r\n\r\n{}")
+        answer = server.reply(None)
+        assert answer is not None and answer["error"]["code"] == -32600, answer
+        assert "Content-Length" in answer["error"]["message"]
+        # the frame after the bad one is read (the reader finds its header after the stray body)
+        assert server.request("textDocument/hover", HOVER) is not None
+        assert server.process.poll() is None
+
+    @pytest.mark.parametrize(("frame", "code"), [
+        (b"Content-Length: 5\r\n\r\n{bad}", -32700),
+        (b"Content-Length: -3\r\n\r\n", -32600),
+        (b"X-Junk: 1\r\n\r\n", -32600),
+        (b"Content-Length: 2\r\n\r\n[]", -32600),
+        (b"Content-Length: " + b"9" * 20000 + b"\r\n\r\n", -32600),
+        (b"Content-Length: 800\r\n\r\n" + b"[" * 800, -32700),
+    ], ids=["not-json", "negative-length", "no-length", "not-an-object", "overlong-header", "deep-json"])
+    def test_a_malformed_frame_gets_an_error_reply(server: RawServer, frame: bytes, code: int) -> None:
+        server.raw(frame)
+        answer = server.reply(None)
+        assert answer is not None and answer["error"]["code"] == code, answer
+        assert server.request("textDocument/hover", HOVER) is not None
+
+    @pytest.mark.parametrize("position", [{"line": -1, "character": 0}, {"line": 0, "character": -5},
+                                          {"line": 2**31, "character": 0}])
+    def test_a_request_with_a_bad_position_gets_an_error_reply(server: RawServer, position: dict[str, int]) -> None:
+        answer = server.request("textDocument/hover", {"textDocument": {"uri": "file:///nowhere/x.pddl"},
+                                                       "position": position}, timeout=20)
+        assert answer is not None and answer["error"]["code"] == -32602, answer
+        assert server.request("textDocument/hover", HOVER) is not None
+
+    def _check_json(path: Path) -> list[tuple[str, int, int]]:
+        from pddltools.cli import main
+
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            main(["check", "--format", "json", str(path)])
+        return sorted((d["code"], d["line"] - 1, d["column"] - 1)
+                      for f in json.loads(out.getvalue())["files"] for d in f["diagnostics"])
+
+    @needs_turn3
+    @pytest.mark.parametrize("name", ["domain.pddl", "random-edit-1749.pddl"])
+    def test_the_servers_syntax_diagnostics_are_checks(server: RawServer, name: str) -> None:
+        path = TURN3 / "lsp-diagnostics-differ" / name
+        uri = f"file:///nowhere/{name}"
+        server.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "pddl", "version": 1, "text": path.read_text(encoding="utf-8")}}})
+        found = server.diagnostics(uri)
+        assert found is not None
+        shown = sorted((d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in found
+                       if str(d["code"]).startswith("E1"))
+        assert shown == _check_json(path)
 
 
 if __name__ == "__main__":

@@ -56,7 +56,9 @@ class Matcher:
     distinct ids, `order` (subtask pairs (a, b): a's id is listed before b's) and `holds`."""
 
     def __init__(self, domains: Sequence[Sequence[Candidate]], order: Sequence[tuple[int, int]], holds: Holds,
-                 base: Binding, limit: int = SEARCH_LIMIT) -> None:
+                 base: Binding, limit: int = SEARCH_LIMIT, coupled: Sequence[frozenset[str]] = ()) -> None:
+        """`coupled`: the variables of each constraint `holds` decides (two subtasks whose variables
+        one of them joins constrain each other)."""
         self.base = base
         self.n = len(domains)
         self.domains = [list(d) for d in domains]
@@ -65,8 +67,22 @@ class Matcher:
         self.limit = limit
         self.choices = 0
         self._pairs: dict[tuple[int, int, int, int], bool] = {}
+        # the pairs that constrain each other beyond distinct ids (which the matching check covers):
+        # the rest are never revised, so a root network of hundreds of tasks costs no n² d² checks
+        names = [set().union(*(c.binding.keys() for c in d)) - base.keys() if d else set() for d in self.domains]
+        self.neighbours: list[list[int]] = [[] for _ in range(self.n)]
+        for i in range(self.n):
+            for j in range(self.n):
+                if i != j and ((i, j) in self.before or (j, i) in self.before or names[i] & names[j]
+                               or any(group & names[i] and group & names[j] for group in coupled)):
+                    self.neighbours[i].append(j)
+        self._linked = {(i, j) for i in range(self.n) for j in self.neighbours[i]}
 
     def compatible(self, i: int, x: Candidate, j: int, y: Candidate) -> bool:
+        if x.ident == y.ident:
+            return False
+        if (i, j) not in self._linked:
+            return True
         key = (i, x.ident, j, y.ident)
         known = self._pairs.get(key)
         if known is None:
@@ -93,7 +109,7 @@ class Matcher:
 
     def _arc_consistent(self, domains: list[list[Candidate]]) -> bool:
         """Remove each candidate that some other subtask has no compatible candidate for (AC-3)."""
-        queue = [(i, j) for i in range(self.n) for j in range(self.n) if i != j]
+        queue = [(i, j) for i in range(self.n) for j in self.neighbours[i]]
         queued = set(queue)
         while queue:
             i, j = queue.pop()
@@ -104,8 +120,8 @@ class Matcher:
             domains[i] = kept
             if not kept:
                 return False
-            for k in range(self.n):
-                if k != i and k != j and (k, i) not in queued:
+            for k in self.neighbours[i]:
+                if k != j and (k, i) not in queued:
                     queue.append((k, i))
                     queued.add((k, i))
         return True
@@ -156,7 +172,7 @@ class Matcher:
             narrowed = list(domains)
             narrowed[subtask] = [candidate]
             if not all(self._narrow(narrowed, subtask, candidate, other) for other in range(self.n)
-                       if other not in chosen and other != subtask):
+                       if other not in chosen and other != subtask):  # distinct ids for all, the rest for neighbours
                 continue
             if not self._matchable(narrowed):
                 continue

@@ -328,7 +328,7 @@ class _Verifier:
                  if first in index and then in index]
         grounder = self.htn.task.grounder
         types = {p.name: p.type for p in network.parameters}
-        holds = self._decided(network.network.constraints)
+        holds, coupled = self._decided(network.network.constraints)
         domains: list[list[Candidate]] = []
         for wanted in subtasks:
             fits: list[Candidate] = []
@@ -342,15 +342,22 @@ class _Verifier:
                     continue
                 fits.append(Candidate(ident, rank, extended))
             domains.append(fits)
-        for assignment, bound in Matcher(domains, order, holds, binding).solutions():
+        # the parameters the subtasks bind; when no constraint joins them to the others, what the others
+        # can be does not depend on the assignment, and one that fails settles it for all
+        placed = {a.name for s in subtasks for a in s.args if isinstance(a, pddl.Variable)} - binding.keys()
+        unplaced = {p.name for p in network.parameters} - placed - binding.keys()
+        joined = any(group & placed and group & unplaced for group in coupled)
+        for assignment, bound in Matcher(domains, order, holds, binding, coupled=coupled).solutions():
             fitting = list(self._complete(network, bound))
             if fitting:
                 return {(s.id or str(i)): assignment[i].ident for i, s in enumerate(subtasks)}, fitting
+            if not joined:
+                return None
         return None
 
-    def _decided(self, constraints: pddl.Formula | None) -> Holds:
+    def _decided(self, constraints: pddl.Formula | None) -> tuple[Holds, list[frozenset[str]]]:
         """Whether the conjuncts of `constraints` whose variables a binding gives all hold (the others
-        wait for the binding that gives theirs)."""
+        wait for the binding that gives theirs), and the variables of each conjunct."""
         parts = [] if constraints is None else (
             list(constraints.parts) if isinstance(constraints, pddl.And) else [constraints])
         needs = [(part, {v.name for v in part.walk() if isinstance(v, pddl.Variable)}
@@ -358,7 +365,7 @@ class _Verifier:
 
         def holds(binding: dict[str, str]) -> bool:
             return all(self._constraints_hold(part, binding) for part, names in needs if names <= binding.keys())
-        return holds
+        return holds, [frozenset(names) for _, names in needs]
 
     def _complete(self, network: _Network, binding: dict[str, str]) -> Iterator[dict[str, str]]:
         grounder = self.htn.task.grounder

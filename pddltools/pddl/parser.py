@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
 from importlib.resources import files
+from itertools import islice
 from pathlib import Path
 from typing import Any, Literal, cast, overload
 
@@ -173,7 +174,19 @@ class Builder(Transformer[Tok, Any]):
 
     def skeleton(self, c: list[Any]) -> ast.PredicateDecl:
         start = c[0].start_pos
-        return _new_predicate(_new_span(self.source, start, c[-1].end_pos - start), _intern(c[1].value), c[2])
+        return _new_predicate(self._anchored(start, c[-1].end_pos - start), _intern(c[1].value), c[2])
+
+    _anchor: Span | None = None
+
+    def _anchored(self, start: int, length: int) -> Span:
+        """A span relative to an anchor span every 256 characters, so that its offset is one of Python's
+        shared small ints and not an int of its own: a domain of millions of one-word declarations
+        `(p)` (4 bytes each) spends 28 bytes per declaration less (of about 150)."""
+        base = start & ~0xFF
+        anchor = self._anchor
+        if anchor is None or anchor.offset != base or anchor.origin is not self.source:
+            anchor = self._anchor = _new_span(self.source, base, 0)
+        return _new_span(anchor, start - base, length)
 
     # -- domain --------------------------------------------------------------------------------
     def requirements(self, c: list[Tok]) -> tuple[str, Any, int]:
@@ -190,7 +203,8 @@ class Builder(Transformer[Tok, Any]):
         return section_value("objects", c[1], c[0].start_pos)
 
     def predicates(self, c: list[Any]) -> tuple[str, Any, int]:
-        return section_value("predicates", tuple(c[1:-1]), c[0].start_pos)
+        # not c[1:-1]: a list as long as the section, copied again into the tuple (millions of items)
+        return section_value("predicates", tuple(islice(c, 1, len(c) - 1)), c[0].start_pos)
 
     def functions(self, c: list[Any]) -> tuple[str, Any, int]:
         return section_value("functions", c[1], c[0].start_pos)

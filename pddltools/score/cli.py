@@ -26,7 +26,7 @@ from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
 from pddltools.envelope import envelope, file_entry, print_json
 from pddltools.exit_codes import ExitCode
-from pddltools.reading import read_input
+from pddltools.reading import read_input, read_stream_text
 from pddltools.score.claims import Campaign
 from pddltools.score.classical import MissingBounds
 from pddltools.score.isolated import IsolatedValidator
@@ -255,7 +255,8 @@ def _results_entry(args: argparse.Namespace) -> dict[str, Any]:
 def _load(args: argparse.Namespace) -> list[Run]:
     """Runs to score; a database's plans were validated when they ran, a JSON-lines file's are now."""
     if args.results == "-":  # piped from `pddltools run --format json`
-        return load_text(sys.stdin.read(), "<stdin>", Path.cwd(), _checker(args.no_validate))
+        text = read_stream_text(sys.stdin.buffer, "<stdin>", code="S040")
+        return load_text(text, "<stdin>", Path.cwd(), _checker(args.no_validate))
     path = Path(args.results)
     read_input(path, code="S040", limit=16, truncate=True)  # a missing file, a folder, a device: S040
     return load_runs(path, None if is_database(path) else _checker(args.no_validate))

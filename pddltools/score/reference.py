@@ -23,7 +23,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pddltools.diagnostics import Error, InputError, Source, Span, error
+from pddltools.diagnostics import Error, Source, Span, error
+from pddltools.reading import read_input_text
 
 _HEADERS = {"cost", "bound", "reference", "c*"}
 
@@ -64,11 +65,7 @@ class References:
 def load_references(path: str | Path) -> References:
     """The reference costs in `path`; a malformed line is an error pointing at it (S045)."""
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise InputError([error("S045", f"cannot read the reference costs {file}: {reason}")]) from None
+    text = read_input_text(file, f"the reference costs {file}", code="S045")
     return parse_references(text, str(file), file.parent)
 
 
