@@ -193,7 +193,7 @@ def run_unmap(args: argparse.Namespace) -> int:
             sys.stdout.write(f"; cost = {value} (on the original task)\n")
         err = stderr_console()
         if report is not None and not report.valid:
-            from pddltools.validate.cli import print_report  # validate's own words for a verdict
+            from pddltools.validate.render import print_report  # validate's own words for a verdict
 
             print_report(err, report)
         elif unjudged:

@@ -17,7 +17,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.markup import escape
 
 from pddltools.cli_options import parse_command_line
@@ -27,6 +26,7 @@ from pddltools.domain_finder import task_arguments
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of, worst
 from pddltools.pddl.exact_numbers import NumberOutOfRange, read_number
+from pddltools.validate.render import UNJUDGED, print_report
 
 if TYPE_CHECKING:
     from pddltools.hddl.verify import HTNTask
@@ -51,6 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--delta", type=positive_number("the step"), metavar="STEP",
                    help="PDDL+: approximate continuous change that is not polynomial in time by constant rates "
                    "over steps of STEP (the verdict says so); polynomial change is always exact")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="every unsatisfied literal and every line of advice (long lists are folded otherwise)")
     p.add_argument("--trace", action="store_true",
                    help="show the state changes step by step (atoms added and deleted, fluent values, "
                    "derived atoms) for one plan")
@@ -157,7 +159,7 @@ def run_validate(args: argparse.Namespace) -> int:
             if trace is not None:
                 for line in trace.lines():
                     console.print(escape(line))
-            print_report(console, report)
+            print_report(console, report, verbose=args.verbose)
     return _exit_code(reports)
 
 
@@ -182,54 +184,12 @@ def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
 
 
 #: The reason of a plan the validator cannot judge (verdict `error`): exit 2, as for an unreadable input.
-UNJUDGED = "unsupported"
 
 
 def _exit_code(reports: list[PlanReport]) -> int:
     if any(r.reason in ("unreadable", UNJUDGED) for r in reports):
         return ExitCode.USAGE
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FINDINGS
-
-
-def print_report(console: Console, r: PlanReport) -> None:
-    name = escape(r.plan)
-    if r.valid:
-        extra = f", makespan {_show(r.makespan)}" if r.makespan is not None else ""
-        violated = ", ".join(f"{p} x{n}" for p, n in r.violations)
-        soft = f"; violated preferences: {escape(violated)}" if violated else ""
-        approximated = f"; approximated with --delta {_show(r.delta)}" if r.delta is not None else ""
-        console.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
-                      f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}{approximated}")
-        return
-    if r.reason == UNJUDGED:
-        console.print(f"[bold]{name}[/bold]: [yellow]error[/yellow] ({r.reason}): {escape(r.message)}")
-        render_rich(r.diagnostics, console)
-        return
-    if r.diagnostics:
-        console.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
-        render_rich(r.diagnostics, console)
-        return
-    where = f" at step {r.failed_step} (line {r.line})" if r.failed_step else ""
-    where += f" at time {_show(r.failed_time)}" if r.failed_time is not None else ""
-    tolerance = f" ({_tolerance(r)[2:]})" if r.tolerance is not None and "tolerance" not in r.message else ""
-    console.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}{tolerance}")
-    for literal in r.unsatisfied:
-        console.print(f"  unsatisfied: {escape(literal)}")
-    for line in r.advice:
-        console.print(f"  advice: {escape(line)}")
-
-
-def _tolerance(r: PlanReport) -> str:
-    """The tolerance a temporal verdict was reached with (sequential plans have no durations)."""
-    from pddltools.validate.report import exact
-
-    return f", duration tolerance {exact(r.tolerance)}" if r.tolerance is not None else ""
-
-
-def _show(value: Any) -> str:
-    from pddltools.validate.report import decimal
-
-    return decimal(value) if isinstance(value, Fraction) else str(value)
 
 
 def _run_batch(args: argparse.Namespace) -> int:

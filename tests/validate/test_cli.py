@@ -48,7 +48,29 @@ def test_invalid_plan_text_shows_literals_and_advice(capsys: pytest.CaptureFixtu
                        str(ADL / "holding-twice.plan"))
     assert code == 1
     assert "invalid at step 3 (line 3)" in out and "unsatisfied: (not (holding k1))" in out
-    assert "advice: make (holding k1) false before step 3" in out
+    assert "advice: make it hold before step 3" in out  # not the literal again
+
+
+def test_long_lists_are_folded_and_advice_does_not_repeat_them(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    """An empty plan for a goal of 30 atoms: ten unsatisfied lines and a count, one line of advice."""
+    goals = " ".join(f"(at-goal g{i})" for i in range(30))
+    domain = tmp_path / "domain.pddl"
+    domain.write_text("(define (domain g) (:predicates (at-goal ?x)) (:action noop :parameters () "
+                      ":precondition () :effect ()))\n")
+    problem = tmp_path / "problem.pddl"
+    problem.write_text(f"(define (problem p) (:domain g) (:objects {' '.join(f'g{i}' for i in range(30))}) "
+                       f"(:init) (:goal (and {goals})))\n")
+    plan = tmp_path / "empty.plan"
+    plan.write_text("")
+    code, out, _ = run(capsys, "validate", str(domain), str(problem), str(plan))
+    lines = out.splitlines()
+    assert code == 1 and sum(line.startswith("  unsatisfied: ") for line in lines) == 10
+    assert "  ... and 20 more (--verbose shows all)" in lines
+    assert [line for line in lines if "advice" in line] == [
+        "  advice: make each unsatisfied literal hold by the end of the plan"]
+    code, out, _ = run(capsys, "validate", str(domain), str(problem), str(plan), "--verbose")
+    assert sum(line.startswith("  unsatisfied: ") for line in out.splitlines()) == 30 and "more" not in out
 
 
 def test_a_task_with_a_syntax_error_exits_1_an_unreadable_plan_2(capsys: pytest.CaptureFixture[str],
