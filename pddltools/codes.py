@@ -283,6 +283,14 @@ _ENTRIES: tuple[Code, ...] = (
           (("tasks/a.pddl", _TYPED), ("tasks/b.pddl", _TYPED), ("tasks/problem.pddl", _TYPED_PROBLEM)),
           ("check", "--each", "tasks/problem.pddl"),
           "Remove the stale copy, name the domain file for the problem, or give --domain FILE."),
+    _code("W301", W, INPUT, "the problem names another domain than the one given",
+          """`validate` was given a domain and a problem whose `(:domain NAME)` is not that domain's name.
+          The plan is still validated against the files given (VAL does not compare the names), but the
+          pairing is likely a mistake: `check` reports the same mismatch as the error E301.""",
+          (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM.replace("(:domain trucks)", "(:domain lorries)")),
+           ("plan.txt", "(drive t1 a b)\n")),
+          ("validate", "domain.pddl", "problem.pddl", "plan.txt"),
+          "Pair the problem with its own domain, or correct its (:domain NAME)."),
     # --- PDDL syntax ----------------------------------------------------------------------------------
     _code("E100", E, SYNTAX, "the file is empty",
           """The file holds nothing but white space and comments, so there is no (define ...) to read.""",
@@ -835,6 +843,13 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain grow)\n  (:init (= (x) 1))\n  (:goal (>= (x) 1)))\n"),
            ("plan.txt", "0.5: @PlanEND\n")),
           _VALIDATE, "Give --delta STEP to approximate the change, or judge the plan with another validator."),
+    _code("V021", E, VALIDATE, "a domain or problem file where a plan was expected",
+          """A file given as a plan holds a PDDL definition: usually the arguments were given in the wrong
+          order (`validate PROBLEM DOMAIN PLAN`). It is named as a domain or problem file rather than read as a
+          plan whose first step is broken.""",
+          (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM), ("plan.txt", "(drive t1 a b)\n")),
+          ("validate", "problem.pddl", "domain.pddl", "plan.txt"),
+          "Give the files in the order DOMAIN PROBLEM PLAN: pddltools validate domain.pddl problem.pddl plan.txt."),
     _code("V010", E, VALIDATE, "derived predicates that cannot be evaluated (not stratified)",
           """The validator evaluates derived predicates stratum by stratum; when they are defined through
           each other's negation (see E304) there is no order, and no plan can be validated against the

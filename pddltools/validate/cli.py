@@ -30,6 +30,7 @@ from pddltools.validate.render import UNJUDGED, print_report
 
 if TYPE_CHECKING:
     from pddltools.hddl.verify import HTNTask
+    from pddltools.semantics import GroundedTask
     from pddltools.validate.report import PlanReport
     from pddltools.validate.trace import Trace
 
@@ -137,6 +138,7 @@ def run_validate(args: argparse.Namespace) -> int:
             render_rich(exc.diagnostics, stderr_console())
         return status_of(exc.diagnostics)
     trace: Trace | None = None
+    pairing = _pairing(task) if isinstance(task, GroundedTask) else []
     if isinstance(task, GroundedTask):
         if args.trace:
             from pddltools.validate.trace import Trace
@@ -151,9 +153,11 @@ def run_validate(args: argparse.Namespace) -> int:
         entries = [plan_entry(r.to_json()) for r in reports]
         if trace is not None:
             entries[0]["trace"] = trace.to_json()
-        print_json(envelope("validate", [*task_entries(domain, problem, ()), *entries], plan_summary(reports),
-                            task_loaded=True))
+        print_json(envelope("validate", [*task_entries(domain, problem, pairing), *entries],
+                            plan_summary(reports), task_loaded=True))
     else:
+        if pairing:
+            render_rich(pairing, stderr_console())
         console = stdout_console()
         for report in reports:
             if trace is not None:
@@ -161,6 +165,18 @@ def run_validate(args: argparse.Namespace) -> int:
                     console.print(escape(line))
             print_report(console, report, verbose=args.verbose)
     return _exit_code(reports)
+
+
+def _pairing(task: GroundedTask) -> list[Diagnostic]:
+    """W301 when the problem's (:domain NAME) is not the domain given: validated all the same, as VAL does."""
+    from pddltools.diagnostics import warning
+    from pddltools.domain_finder import domain_name_span
+
+    if task.problem.domain == task.domain.name:
+        return []
+    where = domain_name_span(task.problem.span.source) if task.problem.span is not None else None
+    return [warning("W301", f"the problem is for domain {task.problem.domain}, but the domain given is "
+                            f"{task.domain.name}; its plans are validated against it all the same", where)]
 
 
 def plan_entry(report: dict[str, Any]) -> dict[str, Any]:

@@ -100,6 +100,8 @@ def read_plan(source: Source) -> Plan:
 
     stripped = strip_enhsp(source)
     fast = _read_lines(stripped.source)
+    if fast is None:
+        _refuse_definition(stripped.source)
     plan = fast if fast is not None else _read_tokens(stripped.source)
     if stripped.end is None:
         return plan
@@ -107,6 +109,20 @@ def read_plan(source: Source) -> Plan:
     # with up-enhsp 0.1.1): a plan does not end before its last step, so that step's time is the end.
     last = max((s.time for s in plan.steps if s.time is not None), default=stripped.end)
     return Plan(plan.source, plan.steps, max(stripped.end, last), stripped.end_span)
+
+
+#: A PDDL or HDDL definition where a plan was expected: the files given in the wrong order.
+_DEFINITION = re.compile(r"\A(?:\s|;[^\n]*)*(\(\s*define\s*\(\s*(domain|problem)\b)", re.IGNORECASE)
+
+
+def _refuse_definition(source: Source) -> None:
+    """V021 for a domain or problem file given as a plan, named as such rather than read as a broken plan."""
+    found = _DEFINITION.match(source.text)
+    if found is not None:
+        kind = found.group(2).lower()
+        raise PlanError("syntax", error(
+            "V021", f"{source.name} is a {kind} file, not a plan: validate takes DOMAIN PROBLEM PLAN, in that "
+            "order", Span(source, found.start(1), found.end(1))))
 
 
 def _read_lines(source: Source) -> Plan | None:

@@ -133,3 +133,21 @@ def test_lean_entry_point(capsys: pytest.CaptureFixture[str]) -> None:
 
     code = lean([str(ADL / "domain.pddl"), str(ADL / "problem.pddl"), str(ADL / "valid.plan"), "--format", "json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["files"][2]["valid"]
+
+
+def test_files_in_the_wrong_order_are_named_as_such(capsys: pytest.CaptureFixture[str]) -> None:
+    """`validate PROBLEM DOMAIN PLAN`: the domain, read where a plan was expected, is V021, not a broken step."""
+    code, out, _ = run(capsys, "validate", str(ADL / "problem.pddl"), str(ADL / "domain.pddl"), str(ADL / "valid.plan"))
+    assert code == 1 and "error[V021]" in out and "is a domain file, not a plan" in out and "never closed" not in out
+    assert "valid.plan: valid" in out
+
+
+def test_a_problem_for_another_domain_is_a_warning(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    problem = tmp_path / "problem.pddl"
+    problem.write_text((ADL / "problem.pddl").read_text().replace("(:domain adl-rooms)", "(:domain other)"))
+    code, out, err = run(capsys, "validate", str(ADL / "domain.pddl"), str(problem), str(ADL / "valid.plan"))
+    assert code == 0 and "warning[W301]" in err and "problem.pddl:2:" in err and "valid.plan: valid" in out
+    code, out, _ = run(capsys, "validate", str(ADL / "domain.pddl"), str(problem), str(ADL / "valid.plan"),
+                       "--format", "json")
+    entry = json.loads(out)["files"][1]
+    assert code == 0 and [d["code"] for d in entry["diagnostics"]] == ["W301"] and entry["ok"]
