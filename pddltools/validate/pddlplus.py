@@ -99,6 +99,16 @@ class Broken(Failure):
         self.just_after = just_after
 
 
+class _Together(NamedTuple):
+    """Several causes changing one fluent at once (a process and a durative action's effect)."""
+
+    causes: tuple[_Cause, ...]
+
+    def __str__(self) -> str:
+        shown = [str(c) for c in self.causes]
+        return ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]
+
+
 class _Cause(NamedTuple):
     """Who last changed a fluent: `the event (e)`, `the process (p)`, `step 3 (a)`. Kept unformatted,
     because only a failed precondition names one, and formatting one per step was a tenth of a long
@@ -160,7 +170,9 @@ class _World:
         self.trajectory: list[tuple[Number, State]] | None = [] if any(True for _ in task.constraints()) else None
         self.scale = 1  # a tick is 1/scale of the plan's time unit (`_ticks`)
         self.in_place = False  # whether states are changed in place (`apply`, `run`): none is kept
-        self.changed_by: dict[tuple[str, ...], _Cause] = {}  # fluent -> the process or event that changed it last
+        # fluent -> the process, event or step that changed it last (several, when they changed it together)
+        self.changed_by: dict[tuple[str, ...], _Cause | _Together] = {}
+        self._blamed: set[tuple[str, ...]] = set()  # the fluents `_blame` has seen in this call
         self._causes: dict[Ground | Running, _Cause] = {}  # one per process, made once: blamed at every stretch
         self.running: list[Ground] = []
         self._fired: tuple[Number, set[Ground]] = (-1, set())
@@ -184,6 +196,7 @@ class _World:
         those of the steps in `skip` (that end at `at`)."""
         for watch in self.watches:
             if watch.owner.step not in skip and not watch.test(state):
+                self._blame(self._moving(self.running, state))  # what changed up to here, to name it
                 raise Broken(watch, normal(at), state, just_after)
 
     def _linear_forms(self, initial: State) -> _Forms | None:
@@ -424,13 +437,25 @@ class _World:
         return found
 
     def _blame(self, moving: Sequence[Flow]) -> None:
+        """Record who changed each moving fluent: all of them when several change one together."""
+        together: dict[tuple[str, ...], list[_Cause]] | None = None
         for flow in moving:
             owner = flow.owner
             cause = self._causes.get(owner)
             if cause is None:
                 cause = self._causes[owner] = (_Cause("the process", owner) if isinstance(owner, Ground)
                                                else _Cause("step", owner, owner.step))
+            before = self.changed_by.get(flow.fluent)
+            if together is not None and flow.fluent in together:
+                together[flow.fluent].append(cause)
+            elif before is not None and before is not cause and flow.fluent in self._blamed:
+                together = together if together is not None else {}
+                together[flow.fluent] = [before, cause] if isinstance(before, _Cause) else [cause]
             self.changed_by[flow.fluent] = cause
+            self._blamed.add(flow.fluent)
+        self._blamed.clear()
+        for fluent, causes in (together or {}).items():
+            self.changed_by[fluent] = _Together(tuple(dict.fromkeys(causes)))
 
     def _drift(self, running: list[Ground], state: State) -> tuple[Drift, list[tuple[Linear, int, int]]] | None:
         """The running processes' change as constant rates, with the comparisons that move under them

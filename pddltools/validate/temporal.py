@@ -405,8 +405,11 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
         watch = exc.watch
         step = next(s for s in plan.steps if s.index == watch.owner.step)
         broken = ev.explain(watch.formula, watch.binding, exc.state)
-        return _at(invalid_step(name, plan, step, "invariant", f"step {step.index} {watch.owner} (start): {exc}",
-                                broken, advise(broken, f"while step {step.index} runs")), exc.time, world)
+        assert world is not None and isinstance(watch.owner.action, GroundAction)  # watches are the world's
+        blamed = _blame(task, world, watch.formula, watch.owner.action, exc.state)
+        return _at(invalid_step(name, plan, step, "invariant", f"step {step.index} {watch.owner} (start): {exc}"
+                                + (f" ({'; '.join(blamed)})" if blamed else ""), broken,
+                                advise(broken, f"while step {step.index} runs")), exc.time, world)
     except Failure as exc:  # the world's fault (events, processes), not a step's
         return _at(invalid_step(name, plan, None, exc.reason, str(exc)), exc.time, world)
     except NotPolynomial as exc:
