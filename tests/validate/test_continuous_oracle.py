@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from pddltools.pddl.parser import parse_domain
 from pddltools.validate import GroundedTask, validate_plan
 from tests.validate.conftest import OWN, manifest
 
@@ -44,3 +45,25 @@ def test_judged_as_val_judges(row: dict[str, str]) -> None:
         assert float(report.failed_time or 0) == pytest.approx(float(row["val_failed"]), rel=1e-9)
     if row["failed_time"] != "-":
         assert float(report.failed_time or 0) == pytest.approx(float(row["failed_time"]))
+
+
+def test_an_invariant_broken_inside_a_stretch_names_the_time_and_who_changed_it() -> None:
+    """generator/overflow: 990 - t + 0.05 t^2 + 0.05 (t - 0.5)^2 = 1000 at t = (1.05 + sqrt(5.0975)) / 0.2,
+    irrational: reported as the shortest decimal past it, the invariant false just after."""
+    row = next(r for r in ROWS if r["id"] == "generator/overflow")
+    report = validate_plan(_task(row), CONTINUOUS / row["plan"])
+    root = (1.05 + 5.0975 ** 0.5) / 0.2
+    assert report.failed_time is not None and 0 <= report.failed_time - Fraction(root) < Fraction(1, 10**12)
+    assert "broken just after time 16.5388219048756" in report.message
+    assert ("(fuel-level gen) was last changed by the process (refuelling gen tank1), the process (refuelling "
+            "gen tank2) and step 1 (generate gen)") in report.message
+
+
+def test_time_in_an_effect_at_a_time_point_is_refused_by_name() -> None:
+    row = next(r for r in ROWS if r["id"] == "fill/valid")
+    domain = (CONTINUOUS / row["domain"]).read_text().replace(
+        "(increase (level ?t) (* #t (rate ?t)))", "(at end (increase (level ?t) (* #t (rate ?t))))")
+    task = GroundedTask(parse_domain(domain), _task(row).problem)
+    report = validate_plan(task, CONTINUOUS / row["plan"])
+    assert not report.valid and report.reason == "unsupported"
+    assert "(at end (increase (level ?t) (* #t (rate ?t)))) uses #t in an effect at a time point" in report.message
