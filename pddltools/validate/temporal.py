@@ -234,6 +234,18 @@ def _running(task: GroundedTask, numeric: Callable[[ast.Expression], bool], star
     return moving, Watch(owner, invariant, b, lambda s: _holds(task, numeric, invariant, b, s))
 
 
+def _soft(task: GroundedTask) -> frozenset[str]:
+    """The actions whose conditions hold preferences (whose violations are counted): no other's need a
+    walk of its conditions at every happening."""
+    found = set()
+    for name, schema in task.schemas.items():
+        condition = (schema.precondition if isinstance(schema, ast.Action) else
+                     schema.condition if isinstance(schema, ast.DurativeAction) else None)
+        if condition is not None and any(isinstance(n, ast.Preference) for n in condition.walk()):
+            found.add(name)
+    return frozenset(found)
+
+
 def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
               recorder: Trace | None, world: _World | None) -> PlanReport:
     actions = resolve(task, plan)
@@ -245,6 +257,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                             f"step {exc.step.index} {exc.step}: the duration {given} is not positive")
     ev = task.evaluator
     numeric = _numeric(task)
+    soft = _soft(task)
     constraints = any(True for _ in task.constraints())
     # Without trajectory constraints or a trace nothing looks back at earlier states: one private state
     # is changed in place (a state per happening over 10,000 static atoms took gigabytes).
@@ -365,7 +378,8 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                                                 f"{event.label}: the condition is not satisfied"
                                                 + (f" ({'; '.join(blamed)})" if blamed else ""), unsatisfied,
                                                 advise(unsatisfied, f"before time {exact(now)}")), now, world)
-                    violations.update(state_violations(ev, condition, b, state))
+                    if event.action.schema.name in soft:
+                        violations.update(state_violations(ev, condition, b, state))
             # 4. apply the happening
             if world is not None:
                 for event in happening:
