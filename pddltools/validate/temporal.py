@@ -312,7 +312,12 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 # the stretch since the last happening: continuous change, events, invariants over it
                 # (open at an action's end: an invariant need not hold at the instant its action ends)
                 follow()
+                moved_from = state
                 state = world.run(state, world.ticks(before), world.ticks(now))
+                if recorder is not None and state is not moved_from and now > before:
+                    # the change over the stretch on its own, not folded into the happening's
+                    recorder.begin(normal(now), None, ["continuous change"])
+                    recorder.end(state)
                 world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step})
             before = now
             if recorder is not None:

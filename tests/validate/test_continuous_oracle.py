@@ -10,6 +10,7 @@ import pytest
 
 from pddltools.pddl.parser import parse_domain
 from pddltools.validate import GroundedTask, validate_plan
+from pddltools.validate.trace import Trace
 from tests.validate.conftest import OWN, manifest
 
 CONTINUOUS = OWN / "continuous"
@@ -67,3 +68,15 @@ def test_time_in_an_effect_at_a_time_point_is_refused_by_name() -> None:
     report = validate_plan(task, CONTINUOUS / row["plan"])
     assert not report.valid and report.reason == "unsupported"
     assert "(at end (increase (level ?t) (* #t (rate ?t)))) uses #t in an effect at a time point" in report.message
+
+
+def test_the_trace_shows_continuous_change_apart_from_each_happening() -> None:
+    row = next(r for r in ROWS if r["id"] == "solar-rover/valid")
+    trace = Trace(_task(row))
+    assert validate_plan(_task(row), CONTINUOUS / row["plan"], recorder=trace).valid
+    shown = [(c.time, c.events[0], [f.show() for f in c.fluents]) for c in trace.changes]
+    # charging from 5 (the literal) while driving at -3 until 15; charging alone to 20; the photo's -10
+    assert (5, "process (charging) starts", []) in shown
+    assert (15, "continuous change", ["(energy): 10 -> 0"]) in shown
+    assert (20, "continuous change", ["(energy): 0 -> 10"]) in shown
+    assert (20, "step 2 (take-photo w1) (start)", ["(energy): 10 -> 0"]) in shown
