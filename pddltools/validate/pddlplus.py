@@ -53,7 +53,7 @@ from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
-from pddltools.validate.resolve import resolve_step
+from pddltools.validate.resolve import resolve as resolve_steps
 from pddltools.validate.verdict import finish, invalid_step
 
 if TYPE_CHECKING:
@@ -646,7 +646,7 @@ def validate_pddlplus(task: GroundedTask, plan: Plan, name: str, delta: Fraction
 
 
 def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanReport:
-    actions = _resolve(task, plan)
+    actions = resolve_steps(task, plan)
     recorder = world.recorder
     for written, action in zip(plan.steps, actions, strict=True):
         if written.time is None:
@@ -667,7 +667,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     # power of ten): whole numbers, so sorting, grouping and the stretches' lengths are integer work.
     scale = world.scale = lcm(*{s.time.denominator for s in plan.steps if s.time is not None},
                               plan.end.denominator if plan.end is not None else 1)
-    # each distinct step's compiled precondition and effect, looked up once; by identity: `_resolve`
+    # each distinct step's compiled precondition and effect, looked up once; by identity: `resolve`
     # shares one action per distinct step, and hashing an action hashes its schema
     checks = {key: _check(task, a) for key, a in {id(a): a for a in actions}.items()}
     # sorted by time alone: the sort is stable and the steps come in index order, so ties keep it
@@ -749,20 +749,6 @@ def _check(task: GroundedTask, action: GroundAction) -> tuple[Holds, Collect]:
 
 def _nothing(binding: object, state: State, out: Effects) -> None:
     """The effect of a step without one."""
-
-
-def _resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
-    """`resolve`, each distinct step checked and grounded once: a long PDDL+ plan repeats a few actions
-    (open, close) thousands of times. The first step at fault is still the one reported."""
-    seen: dict[tuple[str, tuple[str, ...], Fraction | None], GroundAction] = {}
-    actions: list[GroundAction] = []
-    for step in plan.steps:
-        key = (step.name, step.args, step.duration)
-        action = seen.get(key)
-        if action is None:
-            action = seen[key] = resolve_step(task, step)
-        actions.append(action)
-    return actions
 
 
 def _unmet(task: GroundedTask, world: _World, s: PlanFileStep, a: GroundAction, state: State, name: str,
