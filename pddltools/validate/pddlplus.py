@@ -11,8 +11,15 @@ true, is a happening of its own. The plan ends at its last step, or at an explic
 
 Change that is polynomial in time is computed exactly (`pddltools.semantics.continuous`): a condition's
 truth changes only at roots of polynomials, found exactly (`pddltools.semantics.polynomial`), and what
-holds just after a root is read at a time before the next root. Other change needs `delta`: the rates
-are held for `delta` at a time and conditions read at the end of each step, which the report says.
+holds just after a root is read at a time before the next root. Change linear with constant
+coefficients is solved in closed form as exponential polynomials (`pddltools.semantics.exponential`).
+Other change needs `delta`: the rates are held for `delta` at a time and conditions read at the end of
+each step, which the report says.
+
+The world (`_World`) also runs the stretches between the happenings of temporal plans, with the
+continuous effects and the invariants of the durative actions that run (`follow`): a plan with durative
+actions or timed literals is validated by `pddltools.validate.temporal`, this loop being the fast path
+for plans of timed instantaneous actions alone.
 """
 
 from __future__ import annotations

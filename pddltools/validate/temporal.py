@@ -7,6 +7,12 @@ are read in the state before it and their effects applied together, so they must
 least epsilon apart. The `over all` conditions of an action must hold in every state strictly inside
 its interval: after each happening, for every action that has started and not yet ended.
 
+Where anything changes between happenings (continuous effects of durative actions, PDDL 2.1 level 4;
+processes and events, PDDL+ with durative actions or timed literals), the PDDL+ world
+(`pddltools.validate.pddlplus._World`) runs each stretch between two happenings: the running actions'
+continuous effects beside the processes, the events as they fire, and the running actions' `over all`
+conditions watched at every instant of the stretch (open at the action's end, as in VAL).
+
 A plan's durations are compared with what the duration constraints compute within a tolerance (VAL's
 `-t`, default 0.01; `duration_meets`): planners print rounded durations. The tolerance is not epsilon:
 epsilon is the least separation of interfering events, the tolerance a slack on durations only.
