@@ -356,7 +356,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                         culprit = a if a.step is not None else other
                         return _at(invalid_step(name, plan, culprit.step, "mutex",
                                                 f"at time {exact(now)}: {why}, so they cannot happen "
-                                                "at the same time"), now, world)
+                                                "at the same time"), now)
             recent = [(t, es) for t, es in recent if now - t < epsilon]
             for t, earlier in recent:
                 for a in earlier:
@@ -367,7 +367,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                             return _at(invalid_step(name, plan, culprit.step, "epsilon",
                                                     f"{why}, and they are only {exact(now - t)} apart "
                                                     f"(interfering events must be at least {exact(epsilon)} "
-                                                    "apart)"), now, world)
+                                                    "apart)"), now)
             recent.append((now, happening))
             # 3. conditions and duration constraints, in the state before the happening
             for event in happening:
@@ -380,7 +380,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                         return _at(invalid_step(name, plan, event.step, "duration",
                                                 f"{event.label}: the duration {exact(event.step.duration or 0)} "
                                                 "does not meet the action's duration constraint within the "
-                                                f"tolerance {exact(tolerance)}", unmet), now, world)
+                                                f"tolerance {exact(tolerance)}", unmet), now)
                 for condition in _conditions(event):
                     if not _holds(task, numeric, condition, b, state):
                         unsatisfied = ev.explain(condition, b, state)
@@ -388,7 +388,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                         return _at(invalid_step(name, plan, event.step, "precondition",
                                                 f"{event.label}: the condition is not satisfied"
                                                 + (f" ({'; '.join(blamed)})" if blamed else ""), unsatisfied,
-                                                advise(unsatisfied, f"before time {exact(now)}")), now, world)
+                                                advise(unsatisfied, f"before time {exact(now)}")), now)
                     if event.action.schema.name in soft:
                         violations.update(state_violations(ev, condition, b, state))
             # 4. apply the happening
@@ -423,7 +423,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                     return _at(invalid_step(name, plan, started.step, "invariant",
                                             f"{started.label}: its over-all condition is broken at time "
                                             f"{exact(now)}", broken,
-                                            advise(broken, f"while step {started.step.index} runs")), now, world)
+                                            advise(broken, f"while step {started.step.index} runs")), now)
             if recorder is not None and world is None:  # after the invariants: where it failed
                 recorder.end(state)
     except Broken as exc:
@@ -434,24 +434,23 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
         blamed = _blame(task, world, watch.formula, watch.owner.action, exc.state)
         return _at(invalid_step(name, plan, step, "invariant", f"step {step.index} {watch.owner} (start): {exc}"
                                 + (f" ({'; '.join(blamed)})" if blamed else ""), broken,
-                                advise(broken, f"while step {step.index} runs")), exc.time, world)
+                                advise(broken, f"while step {step.index} runs")), exc.time)
     except Failure as exc:  # the world's fault (events, processes), not a step's
-        return _at(invalid_step(name, plan, None, exc.reason, str(exc)), exc.time, world)
+        return _at(invalid_step(name, plan, None, exc.reason, str(exc)), exc.time)
     except NotPolynomial as exc:
         return _at(invalid_step(name, plan, None, "unsupported", f"from time {exact(before)}: {exc}; give --delta "
-                                "STEP to approximate it"), before, world)
+                                "STEP to approximate it"), before)
     except SemanticsError as exc:
         first = next((e for e in happening if e.step is not None), None)
         return _at(invalid_step(name, plan, first.step if first else None, exc.reason,
-                                f"at time {exact(now)}: {exc}"), now, world)
+                                f"at time {exact(now)}: {exc}"), now)
     if world is not None and plan.end is not None:
         makespan = normal(end)
     report = finish(task, plan, name, state, trajectory, violations, makespan, temporal=True,
                     loosen=lambda goal: loosened(goal, numeric))
-    return report if report.valid or world is None else replace(report, failed_time=normal(end))
+    return report if report.valid else replace(report, failed_time=normal(end))
 
 
-def _at(report: PlanReport, time: Number, world: _World | None) -> PlanReport:
-    """A failure at `time`, said in the report where time is continuous (where there is no stretch of
-    change, the happening of the failing step says when)."""
-    return replace(report, failed_time=normal(time)) if world is not None else report
+def _at(report: PlanReport, time: Number) -> PlanReport:
+    """A failure at `time` (`failed_time`, for every temporal plan: the happening at which it failed)."""
+    return replace(report, failed_time=normal(time))
