@@ -15,6 +15,7 @@ from pddltools.check.informative import domain_information, unreachable_goals
 from pddltools.check.names import NameChecker
 from pddltools.check.numeric import Fragment, numeric_fragment
 from pddltools.check.pddlplus import check_pddlplus
+from pddltools.check.reachability import contradictions, reachability_findings
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
 from pddltools.check.tracks import Verdict, verdicts, with_errors
@@ -89,8 +90,10 @@ class CheckReport:
 
 
 def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: bool = False,
-          tracks: Iterable[str] | None = None) -> CheckReport:
-    """Check parsed files. Findings come in file order (domain first), each file top to bottom."""
+          tracks: Iterable[str] | None = None, reachability: bool = True) -> CheckReport:
+    """Check parsed files. Findings come in file order (domain first), each file top to bottom.
+    `reachability`: also the findings of relaxed reachability (`check.reachability`); HDDL's checker
+    leaves them out, since methods, not goals, decide what an HTN plan reaches."""
     findings: list[Diagnostic] = []
     symbols = domain_symbols(domain, strict=strict)
     findings += symbols.findings
@@ -110,6 +113,10 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
         findings += problem_names.findings
         findings += unreachable_goals(domain, problem, facts)
         findings += uninitialised_functions(domain, problem, facts, functions)
+    # on a task with errors, reachability's findings would be guesses
+    if reachability and not any(f.severity is Severity.ERROR for f in findings):
+        findings += contradictions(domain, problems)
+        findings += reachability_findings(domain, problems, facts)
     features = detect(domain, problems, changed=frozenset(facts.changed_functions))
     findings += check_requirements(domain, problems, features, strict=strict)
     files = tuple(_file_of(node) for node in (domain, *problems))

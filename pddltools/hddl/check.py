@@ -31,7 +31,7 @@ def check_htn(domain: ast.HTNDomain, problems: Sequence[ast.HTNProblem] = (), *,
     """Check parsed HDDL files; findings in file order, verdicts for the HTN tracks."""
     methods = tuple(as_action(m) for m in domain.methods)
     stand_in = replace(domain.domain, structures=domain.domain.structures + methods)
-    report = check(stand_in, [p.problem for p in problems], strict=strict, tracks=())
+    report = check(stand_in, [p.problem for p in problems], strict=strict, tracks=(), reachability=False)
     findings = [_reworded(f, domain) for f in report.findings if not _about_method_parameters(f, domain)]
     symbols = domain_symbols(domain.domain, strict=strict)
     hierarchy = Hierarchy(domain, symbols)

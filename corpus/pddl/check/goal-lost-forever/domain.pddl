@@ -1,0 +1,6 @@
+(define (domain d)
+  (:requirements :strips)
+  (:predicates (intact ?x) (done))
+  (:action smash :parameters (?x) :precondition (intact ?x)
+    :effect (and (done) (not (intact ?x)))))
+; expect: I410 5

@@ -1,0 +1,6 @@
+(define (domain d)
+  (:requirements :strips)
+  (:predicates (at ?x) (road ?x ?y))
+  (:action drive :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y))
+    :effect (and (at ?y) (not (at ?x)))))
+; expect: I402 3
