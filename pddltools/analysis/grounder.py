@@ -72,6 +72,9 @@ class GroundTask:
     metric: bool  # whether costs count (the problem minimises total-cost)
     reach: Reachability = field(repr=False)
     mutexes: list[list[Literal]] = field(default_factory=list)  # filled by the invariant synthesis
+    #: ground actions (one per disjunct) whose precondition is not false, with effects or not: what Fast
+    #: Downward's `instantiate` counts; `operators` leaves out those that change nothing
+    instantiated: int = 0
 
 
 def ground(domain: ast.Domain, problem: ast.Problem, reach: Reachability | None = None) -> GroundTask:
@@ -119,6 +122,7 @@ class _Grounder:
         self.atoms = atoms
         self.index = {a: i for i, a in enumerate(atoms)}
         self.values: dict[GroundAtom, int | Fraction] = {}
+        self.instantiated = 0  # ground actions whose precondition is not false, empty effects or not
         for element in problem.init:
             if isinstance(element, ast.InitAssignment) and isinstance(element.value, ast.Number):
                 key = (element.fluent.function, *(getattr(a, "name", "") for a in element.fluent.args))
@@ -134,10 +138,18 @@ class _Grounder:
             effects = list(effect_literals(schema))
             costs = [n for n in ast.effect_parts(schema.effect) if isinstance(n, ast.Assign)] \
                 if schema.effect is not None else []
+            if schema.vars:
+                raise compile_error("E801", "the grounder does not read :vars (PDDL 1.2)", schema.span)
+            template = _Template.of(schema, effects, self) if not costs or _constant_costs(costs) else None
             for args in sorted(self.reach.bindings(schema)):
+                if template is not None:
+                    made = template.instantiate(args)
+                    if made is not None:
+                        self.instantiated += 1
+                        if made[1]:
+                            operators.append(Operator(schema.name, args, made[0], made[1], template.cost))
+                    continue
                 binding = dict(zip(params, args, strict=True))
-                if schema.vars:
-                    raise compile_error("E801", "the grounder does not read :vars (PDDL 1.2)", schema.span)
                 condition = self.formula(pre, binding) if pre is not None else True
                 alternatives = self.disjuncts(condition, schema)
                 if not alternatives:
@@ -147,6 +159,7 @@ class _Grounder:
                 if not costs and self.metric:
                     cost = 0
                 for conjunct in alternatives:
+                    self.instantiated += 1
                     tidy = _tidy(effect, conjunct)
                     if tidy:  # an operator that changes nothing is no use to a plan
                         operators.append(Operator(schema.name, args, conjunct, tidy, cost))
@@ -157,7 +170,8 @@ class _Grounder:
                                 self.problem.goal.span if self.problem.goal else None)
         goal = goal_alternatives[0] if goal_alternatives else None
         init = {self.index[a] for a in self.init_facts if a in self.index}
-        return GroundTask(self.domain, self.problem, self.atoms, init, goal, operators, self.metric, self.reach)
+        return GroundTask(self.domain, self.problem, self.atoms, init, goal, operators, self.metric, self.reach,
+                          instantiated=self.instantiated)
 
     @property
     def metric(self) -> bool:
@@ -241,6 +255,113 @@ class _Grounder:
                     condition = _junction("and", [self.formula(c, inner) for c in lit.conditions])
                 for conjunct in self.disjuncts(condition, lit.atom):
                     yield Effect(conjunct, atom, lit.positive)
+
+
+def _constant_costs(costs: list[ast.Assign]) -> bool:
+    return all(isinstance(c.value, ast.Number) for c in costs)
+
+
+#: An argument of a template literal: the index of an action parameter, or an object's name.
+Spec = tuple[int | str, ...]
+
+
+class _Template:
+    """The fast path for the commonest schema: a precondition that is a conjunction of literals (atoms,
+    negated atoms, equalities and their negations) and effects that are plain literals. Each literal is
+    kept as a predicate and the positions of the parameters it reads, so that instantiating it is a
+    tuple built and looked up, not a formula walked."""
+
+    def __init__(self, grounder: _Grounder, cost: int | Fraction) -> None:
+        self.g = grounder
+        self.cost = cost
+        self.fluent_pre: list[tuple[str, Spec, bool]] = []
+        self.static_pre: list[tuple[str, Spec, bool]] = []
+        self.equal: list[tuple[int | str, int | str, bool]] = []
+        self.effects: list[tuple[str, Spec, bool]] = []
+
+    @classmethod
+    def of(cls, schema: ast.Action, literals: list[object], grounder: _Grounder) -> _Template | None:
+        from pddltools.analysis.program import Literal as EffectLiteral
+
+        params = {p.name: i for i, p in enumerate(schema.parameters)}
+        costs = [n.value for n in ast.effect_parts(schema.effect) if isinstance(n, ast.Assign)] \
+            if schema.effect is not None else []
+        cost: int | Fraction = sum((c.value for c in costs if isinstance(c, ast.Number)), start=0) if costs else 1
+        if not costs and grounder.metric:
+            cost = 0
+        template = cls(grounder, cost)
+
+        def spec(terms: tuple[ast.Term, ...]) -> Spec | None:
+            out: list[int | str] = []
+            for t in terms:
+                if isinstance(t, ast.Variable) and t.name in params:
+                    out.append(params[t.name])
+                elif isinstance(t, ast.Constant):
+                    out.append(t.name)
+                else:
+                    return None
+            return tuple(out)
+
+        pre = schema.precondition
+        parts = pre.parts if isinstance(pre, ast.And) else (() if pre is None else (pre,))
+        for part in parts:
+            positive = not isinstance(part, ast.Not)
+            body = part.body if isinstance(part, ast.Not) else part
+            if isinstance(body, ast.Atom):
+                args = spec(body.args)
+                if args is None:
+                    return None
+                fluent = body.predicate in grounder.fluent
+                (template.fluent_pre if fluent else template.static_pre).append((body.predicate, args, positive))
+            elif isinstance(body, ast.Comparison) and body.op == "=":
+                pair = spec((body.left, body.right))  # type: ignore[arg-type]
+                if pair is None:
+                    return None
+                template.equal.append((pair[0], pair[1], positive))
+            else:
+                return None
+        for lit in literals:
+            assert isinstance(lit, EffectLiteral)
+            if lit.variables or lit.conditions:
+                return None
+            args = spec(lit.atom.args)
+            if args is None:
+                return None
+            template.effects.append((lit.atom.predicate, args, lit.positive))
+        return template
+
+    def instantiate(self, args: tuple[str, ...]) -> tuple[tuple[Literal, ...], tuple[Effect, ...]] | None:
+        """The precondition and effects for `args`; None when the precondition is false."""
+        def value(s: int | str) -> str:
+            return args[s] if isinstance(s, int) else s
+
+        for a, b, positive in self.equal:
+            if (value(a) == value(b)) != positive:
+                return None
+        facts = self.g.init_facts
+        for predicate, spec, positive in self.static_pre:
+            if ((predicate, *[value(s) for s in spec]) in facts) != positive:
+                return None
+        index = self.g.index
+        pre: dict[Literal, None] = {}
+        for predicate, spec, positive in self.fluent_pre:
+            found = index.get((predicate, *[value(s) for s in spec]))
+            if found is None:
+                if positive:
+                    return None
+                continue
+            pre[(found, positive)] = None
+        if any((i, not p) in pre for i, p in pre):
+            return None
+        adds: dict[int, None] = {}
+        deletes: dict[int, None] = {}
+        for predicate, spec, positive in self.effects:
+            found = index.get((predicate, *[value(s) for s in spec]))
+            if found is not None:
+                (adds if positive else deletes)[found] = None
+        effects = [Effect((), a, True) for a in adds if (a, True) not in pre]
+        effects += [Effect((), d, False) for d in deletes if d not in adds and (d, False) not in pre]
+        return tuple(sorted(pre)), tuple(effects)
 
 
 def _tidy(effects: tuple[Effect, ...], precondition: tuple[Literal, ...]) -> tuple[Effect, ...]:

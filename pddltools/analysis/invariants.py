@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
-from pddltools.analysis.grounder import GroundTask, Literal
+from pddltools.analysis.grounder import GroundTask, Literal, Operator
 
 #: A part of a candidate: a predicate and the positions of its arguments that name the group, in order.
 Part = tuple[str, tuple[int, ...]]
@@ -29,20 +29,36 @@ Part = tuple[str, tuple[int, ...]]
 class Candidate:
     parts: tuple[Part, ...]
 
-    def group_of(self, atom: tuple[str, ...]) -> tuple[str, ...] | None:
-        for predicate, fixed in self.parts:
-            if atom[0] == predicate:
-                return tuple(atom[i + 1] for i in fixed)
-        return None
+
+class _Index:
+    """What every candidate's check reads, computed once: each operator's required atoms, its outright
+    deletes and its adds, and which operators add atoms of each predicate."""
+
+    def __init__(self, task: GroundTask) -> None:
+        self.task = task
+        self.by_predicate: dict[str, list[int]] = defaultdict(list)
+        for index, atom in enumerate(task.atoms):
+            self.by_predicate[atom[0]].append(index)
+        self.required: list[frozenset[int]] = []
+        self.deletes: list[list[int]] = []
+        self.adds: list[list[tuple[int, bool]]] = []  # (atom, conditional)
+        self.adding: dict[str, set[int]] = defaultdict(set)
+        for o, op in enumerate(task.operators):
+            required = frozenset(i for i, positive in op.precondition if positive)
+            self.required.append(required)
+            self.deletes.append([e.atom for e in op.effects if not e.add and not e.conditions and e.atom in required])
+            adds = [(e.atom, bool(e.conditions)) for e in op.effects if e.add and e.atom not in required]
+            self.adds.append(adds)
+            for atom, _ in adds:
+                self.adding[task.atoms[atom][0]].add(o)
 
 
 def mutex_groups(task: GroundTask) -> list[list[Literal]]:
     """The mutex groups of the task's atoms (each at least two atoms), larger groups first; an atom may be
     in several."""
-    arity: dict[str, int] = {}
-    for atom in task.atoms:
-        arity[atom[0]] = len(atom) - 1
-    accepted: list[Candidate] = []
+    index = _Index(task)
+    arity = {p: len(task.atoms[atoms[0]]) - 1 for p, atoms in index.by_predicate.items()}
+    accepted: list[dict[int, tuple[str, ...]]] = []
     tried: set[Candidate] = set()
     queue = [Candidate(((p, fixed),)) for p, n in sorted(arity.items()) for fixed in _fixings(n)]
     while queue:
@@ -50,26 +66,39 @@ def mutex_groups(task: GroundTask) -> list[list[Literal]]:
         if candidate in tried:
             continue
         tried.add(candidate)
-        verdict = _check(task, candidate, arity)
+        keys = _keys(index, candidate)
+        verdict = _check(index, candidate, keys, arity)
         if verdict is True:
-            accepted.append(candidate)
+            accepted.append(keys)
         elif isinstance(verdict, list) and len(candidate.parts) < 3:
             queue.extend(verdict)
-    groups: dict[tuple[Candidate, tuple[str, ...]], list[int]] = defaultdict(list)
-    for candidate in accepted:
-        for index, atom in enumerate(task.atoms):
-            key = candidate.group_of(atom)
-            if key is not None:
-                groups[(candidate, key)].append(index)
-    found = {tuple(sorted(atoms)) for atoms in groups.values() if len(atoms) >= 2}
+    found: set[tuple[int, ...]] = set()
+    for keys in accepted:
+        groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
+        for atom, key in keys.items():
+            groups[key].append(atom)
+        found |= {tuple(sorted(atoms)) for atoms in groups.values() if len(atoms) >= 2}
     # a group inside a larger one says nothing more
     ordered = sorted(found, key=lambda g: (-len(g), g))
     kept: list[tuple[int, ...]] = []
+    covering: dict[int, list[set[int]]] = defaultdict(list)
     for group in ordered:
         members = set(group)
-        if not any(members <= set(k) for k in kept):
+        if not any(members <= other for other in covering[group[0]]):
             kept.append(group)
+            for a in group:
+                covering[a].append(members)
     return [[(a, True) for a in group] for group in kept]
+
+
+def _keys(index: _Index, candidate: Candidate) -> dict[int, tuple[str, ...]]:
+    """Each atom of the candidate's predicates with the group it is in."""
+    atoms = index.task.atoms
+    out: dict[int, tuple[str, ...]] = {}
+    for predicate, fixed in candidate.parts:
+        for a in index.by_predicate.get(predicate, ()):
+            out[a] = tuple(atoms[a][i + 1] for i in fixed)
+    return out
 
 
 def _fixings(arity: int) -> Iterator[tuple[int, ...]]:
@@ -79,54 +108,45 @@ def _fixings(arity: int) -> Iterator[tuple[int, ...]]:
         yield from combinations(positions, size)
 
 
-def _check(task: GroundTask, candidate: Candidate, arity: dict[str, int]) -> bool | list[Candidate]:
+def _check(index: _Index, candidate: Candidate, keys: dict[int, tuple[str, ...]],
+           arity: dict[str, int]) -> bool | list[Candidate]:
     """True when `candidate` is an invariant; else the refinements worth trying (perhaps none)."""
-    atoms = task.atoms
+    task = index.task
     weight: dict[tuple[str, ...], int] = defaultdict(int)
     for a in task.init:
-        key = candidate.group_of(atoms[a])
+        key = keys.get(a)
         if key is not None:
             weight[key] += 1
             if weight[key] > 1:
                 return False
-    refinements: list[Candidate] = []
-    for op in task.operators:
-        required = {i for i, positive in op.precondition if positive}
-        deleted: dict[tuple[str, ...], list[int]] = defaultdict(list)
-        for e in op.effects:
-            if not e.add and not e.conditions:
-                key = candidate.group_of(atoms[e.atom])
-                if key is not None and e.atom in required:
-                    deleted[key].append(e.atom)
-        added: dict[tuple[str, ...], int] = defaultdict(int)
-        for e in op.effects:
-            if not e.add:
+    operators: set[int] = set()
+    for predicate, _ in candidate.parts:
+        operators |= index.adding.get(predicate, set())
+    for o in sorted(operators):
+        deleted = {keys[d] for d in index.deletes[o] if d in keys}
+        added: set[tuple[str, ...]] = set()
+        for atom, conditional in index.adds[o]:
+            key = keys.get(atom)
+            if key is None:
                 continue
-            key = candidate.group_of(atoms[e.atom])
-            if key is None or e.atom in required:
-                continue
-            if e.conditions:
-                return False  # a conditional add: not balanced by this simple check
-            added[key] += 1
-            if added[key] > 1:
-                return False
-            if not deleted.get(key):
-                refinements += _refine(task, candidate, op, e.atom, arity)
-                return refinements or False
+            if conditional or key in added:
+                return False  # a conditional add, or two adds to one group: not balanced by this check
+            added.add(key)
+            if key not in deleted:
+                return _refine(task, candidate, task.operators[o], atom, keys, arity) or False
     return True
 
 
-def _refine(task: GroundTask, candidate: Candidate, op: object, added: int, arity: dict[str, int]) -> list[Candidate]:
+def _refine(task: GroundTask, candidate: Candidate, op: Operator, added: int, keys: dict[int, tuple[str, ...]],
+            arity: dict[str, int]) -> list[Candidate]:
     """Candidates with one more part: a predicate the operator deletes (and requires) whose arguments
     include those that name the added atom's group, fixed at the same positions."""
     atoms = task.atoms
-    atom = atoms[added]
-    key = candidate.group_of(atom)
-    assert key is not None
+    key = keys[added]
     have = {p for p, _ in candidate.parts}
-    required = {i for i, positive in op.precondition if positive}  # type: ignore[attr-defined]
+    required = {i for i, positive in op.precondition if positive}
     out = []
-    for e in op.effects:  # type: ignore[attr-defined]
+    for e in op.effects:
         if e.add or e.conditions or e.atom not in required:
             continue
         other = atoms[e.atom]
@@ -141,6 +161,5 @@ def _refine(task: GroundTask, candidate: Candidate, op: object, added: int, arit
                 break
             positions.append(found[0])
         else:
-            if len(positions) < arity[other[0]]:
-                out.append(Candidate((*candidate.parts, (other[0], tuple(positions)))))
+            out.append(Candidate((*candidate.parts, (other[0], tuple(positions)))))
     return out
