@@ -54,8 +54,8 @@ def child_pddltools(domain: str, problem: str) -> dict[str, Any]:
     text = sas.write(task)
     seconds = time.process_time() - start
     groups = [sorted(_fd_name(task.atoms[a]) for a, _ in g) for g in task.mutexes]
-    return {"seconds": seconds, "atoms": len(task.atoms), "operators": task.instantiated, "written": len(task.operators),
-            "solvable": task.goal is not None, "groups": groups, "bytes": len(text)}
+    return {"seconds": seconds, "atoms": len(task.atoms), "operators": task.instantiated,
+            "written": len(task.operators), "solvable": task.goal is not None, "groups": groups, "bytes": len(text)}
 
 
 def _fd_name(atom: tuple[str, ...]) -> str:

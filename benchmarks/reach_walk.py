@@ -24,7 +24,9 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from parse import CORPUS, pairs_under  # noqa: E402
 
+from pddltools.analysis.fixpoint import TooLarge  # noqa: E402
 from pddltools.analysis.reach import Reachability  # noqa: E402
+from pddltools.check.reachability import BUDGET  # noqa: E402
 from pddltools.diagnostics import Error  # noqa: E402
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file  # noqa: E402
 from pddltools.semantics.errors import SemanticsError  # noqa: E402
@@ -58,17 +60,26 @@ def steps(plan: Path) -> list[tuple[str, ...]]:
     return out
 
 
-def walk(pairs: list[tuple[Path, Path]], out: Path | None) -> int:
+def walk(pairs: list[tuple[Path, Path]], out: Path | None, budget: int | None = BUDGET) -> int:
+    """Explore each pair (within `budget` facts, as `check` does; a larger task is recorded as such) and
+    count the false findings. An existing `out` is continued: the pairs it has are skipped."""
     plans = solved()
     false = 0
-    sink = out.open("w", encoding="utf-8") if out else None
+    done = set()
+    if out is not None and out.exists():
+        done = {(r["domain"], r["problem"]) for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    sink = out.open("a", encoding="utf-8") if out else None
     for domain_path, problem_path in pairs:
+        if (str(domain_path), str(problem_path)) in done:
+            continue
         record: dict[str, object] = {"domain": str(domain_path), "problem": str(problem_path)}
         start = time.perf_counter()
         try:
-            reach = Reachability(parse_domain_file(domain_path), parse_problem_file(problem_path))
+            reach = Reachability(parse_domain_file(domain_path), parse_problem_file(problem_path), budget=budget)
         except (Error, SemanticsError, RecursionError) as exc:
             record["error"] = str(exc)[:200]
+        except TooLarge:
+            record["too_large"] = True
         else:
             actions = set(reach.actions)
             record.update(goal=reach.goal_reachable, atoms=len(reach.atoms), actions=len(actions))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 
+from pddltools.analysis.program import Literal as EffectLiteral
 from pddltools.analysis.program import effect_literals, precondition, schemas_of
 from pddltools.analysis.reach import Reachability
 from pddltools.compile.errors import CompileError, compile_error
@@ -242,7 +243,7 @@ class _Grounder:
             out.append(tuple(sorted(conjunct)))
         return list(dict.fromkeys(out))
 
-    def effects(self, literals: list, binding: dict[str, str]) -> Iterator[Effect]:  # type: ignore[type-arg]
+    def effects(self, literals: list[EffectLiteral], binding: dict[str, str]) -> Iterator[Effect]:
         for lit in literals:
             inner_bindings = self._bindings(lit.variables, binding) if lit.variables else iter((binding,))
             for inner in inner_bindings:
@@ -280,9 +281,7 @@ class _Template:
         self.effects: list[tuple[str, Spec, bool]] = []
 
     @classmethod
-    def of(cls, schema: ast.Action, literals: list[object], grounder: _Grounder) -> _Template | None:
-        from pddltools.analysis.program import Literal as EffectLiteral
-
+    def of(cls, schema: ast.Action, literals: list[EffectLiteral], grounder: _Grounder) -> _Template | None:
         params = {p.name: i for i, p in enumerate(schema.parameters)}
         costs = [n.value for n in ast.effect_parts(schema.effect) if isinstance(n, ast.Assign)] \
             if schema.effect is not None else []
@@ -321,7 +320,6 @@ class _Template:
             else:
                 return None
         for lit in literals:
-            assert isinstance(lit, EffectLiteral)
             if lit.variables or lit.conditions:
                 return None
             args = spec(lit.atom.args)

@@ -49,8 +49,8 @@ class _Index:
             self.deletes.append([e.atom for e in op.effects if not e.add and not e.conditions and e.atom in required])
             adds = [(e.atom, bool(e.conditions)) for e in op.effects if e.add and e.atom not in required]
             self.adds.append(adds)
-            for atom, _ in adds:
-                self.adding[task.atoms[atom][0]].add(o)
+            for added, _ in adds:
+                self.adding[task.atoms[added][0]].add(o)
 
 
 def mutex_groups(task: GroundTask) -> list[list[Literal]]:
