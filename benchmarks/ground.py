@@ -75,7 +75,9 @@ def child_fd(domain: str, problem: str) -> dict[str, Any]:
 
     def explore_recorded(task: Any) -> Any:
         result = explore(task)
-        seen["atoms"], seen["operators"] = len(result[1]), len(result[2])
+        # the atoms of the task's own predicates: not those of the axioms FD makes of universal conditions
+        seen["atoms"] = sum(1 for a in result[1] if not str(a.predicate).startswith("new-axiom@"))
+        seen["operators"] = len(result[2])
         seen["solvable"] = bool(result[0]) and result[3] is not None
         return result
 

@@ -21,6 +21,8 @@ from itertools import combinations
 
 from pddltools.analysis.grounder import GroundTask, Literal, Operator
 
+#: Predicates in one candidate at most (Fast Downward's depots group has four: clear, in, lifting, on).
+MAX_PARTS = 5
 #: A part of a candidate: a predicate and the positions of its arguments that name the group, in order.
 Part = tuple[str, tuple[int, ...]]
 
@@ -70,7 +72,7 @@ def mutex_groups(task: GroundTask) -> list[list[Literal]]:
         verdict = _check(index, candidate, keys, arity)
         if verdict is True:
             accepted.append(keys)
-        elif isinstance(verdict, list) and len(candidate.parts) < 3:
+        elif isinstance(verdict, list) and len(candidate.parts) < MAX_PARTS:
             queue.extend(verdict)
     found: set[tuple[int, ...]] = set()
     for keys in accepted:
@@ -102,9 +104,10 @@ def _keys(index: _Index, candidate: Candidate) -> dict[int, tuple[str, ...]]:
 
 
 def _fixings(arity: int) -> Iterator[tuple[int, ...]]:
-    """The choices of fixed positions with at least one counted: all but one, down to none."""
+    """The choices of fixed positions: all (a group of one atom, which only a refinement makes more of,
+    as `(occupied ?p)` with `(free ?p)`), all but one, down to none."""
     positions = range(arity)
-    for size in range(arity - 1, -1, -1):
+    for size in range(arity, -1, -1):
         yield from combinations(positions, size)
 
 
