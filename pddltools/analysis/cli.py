@@ -53,8 +53,7 @@ def run_ground(args: argparse.Namespace) -> int:
         if outdir.exists() and any(outdir.iterdir()) and not args.force:
             raise compile_error("E804", f"{outdir} is not empty (use --force to overwrite its files)")
         task = ground(domain, problem)
-        if args.to == "sas":
-            task.mutexes = mutex_groups(task)
+        task.mutexes = mutex_groups(task)
         files = _write(task, args, outdir)
     except CompileError as exc:
         code = ExitCode.USAGE if any(d.code in ("E804",) for d in exc.diagnostics) else ExitCode.FINDINGS

@@ -27,7 +27,7 @@ from pddltools.diagnostics import Diagnostic, Span
 from pddltools.pddl import ast
 
 #: Derived facts (atoms and ground actions) beyond which the checker does not explore a task.
-BUDGET = 300_000
+BUDGET = 100_000
 
 
 def contradictions(domain: ast.Domain, problems: Sequence[ast.Problem] = ()) -> list[Diagnostic]:
