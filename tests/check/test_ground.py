@@ -130,3 +130,17 @@ def test_what_the_grounder_does_not_read_is_refused_with_e801(tmp_path: Path) ->
     done = subprocess.run([sys.executable, "-m", "pddltools", "ground", str(domain), str(problem), "-o",
                            str(tmp_path / "o")], capture_output=True, text=True, check=False)
     assert done.returncode == 1 and "E801" in done.stderr and "numeric fluents" in done.stderr
+
+
+def test_compile_target_grounded_strips_reaches_the_grounder(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    costs = REPO / "corpus" / "plans" / "costs"
+    out = tmp_path / "c"
+    assert main(["compile", str(costs / "domain.pddl"), str(costs / "problem.pddl"), "--target", "grounded-strips",
+                 "-o", str(out)]) == 0
+    grounded = GroundedTask.load(out / "domain.pddl", out / "problem.pddl")
+    assert all(not a.parameters for a in grounded.domain.actions)
+    assert not grounded.domain.types and ":typing" not in {r.name for r in grounded.domain.requirements}
+    (tmp_path / "plan").write_text("".join(f"({name})\n" for name in _breadth_first(grounded)))
+    capsys.readouterr()
+    assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0  # composed with the typing pass's map
