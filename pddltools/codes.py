@@ -604,6 +604,18 @@ _ENTRIES: tuple[Code, ...] = (
                            "    :effect (and (done) (decrease (fuel) 1))))\n"),
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init (= (fuel) 5))\n  (:goal (done)))\n")),
           ("check", "--verbose", "domain.pddl", "problem.pddl"), "Correct the comparison or the initial value."),
+    _code("I413", INFO, CHECK, "invariant: atoms of which at most one holds at a time (mutex groups)",
+          """Invariant synthesis (as Fast Downward's translator does it) finds sets of atoms of which at most
+          one is true in the initial state and in every state an action leads to: a truck is at one place
+          at a time, a package is at one place or in one vehicle. The ground task's mutex groups come from
+          them, and `pddltools ground --to sas` makes one variable of each. Shown with --verbose, found on the
+          first problem checked when the grounder reads the task.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n  (:predicates (at ?x ?p) (road ?a ?b))\n"
+                           "  (:action drive :parameters (?x ?a ?b) :precondition (and (at ?x ?a) (road ?a ?b))\n"
+                           "    :effect (and (at ?x ?b) (not (at ?x ?a)))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects t a b)\n  (:init (at t a) (road a b))\n"
+                            "  (:goal (at t b)))\n")),
+          ("check", "--verbose", "domain.pddl", "problem.pddl"), "Nothing to fix: this says what the task keeps true."),
     # --- checker: durative actions ---------------------------------------------------------------------
     _code("E451", E, CHECK, "durative-action condition outside at start / over all / at end",
           """A condition of a durative action does not say when it holds. The grammar already requires
@@ -789,7 +801,9 @@ _ENTRIES: tuple[Code, ...] = (
           """The task uses something the requested compilation cannot remove: durative actions, numeric
           fluents, a derived predicate used negatively without removing derived predicates too, an
           effect on an object fluent's value, preferences in preconditions or over trajectories, a metric
-          that rewards cost or violations.""",
+          that rewards cost or violations. The grounder (`pddltools ground`, `compile --target
+          grounded-strips`) does not read durative actions, numeric fluents other than the total cost,
+          numeric conditions, object fluents, derived predicates, preferences or trajectory constraints.""",
           (("domain.pddl", "(define (domain d)\n  (:requirements :strips :durative-actions)\n  (:predicates (done))\n"
                            "  (:durative-action work :parameters () :duration (= ?duration 1)\n"
                            "    :condition (and) :effect (at end (done))))\n"),

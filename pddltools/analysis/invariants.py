@@ -32,6 +32,19 @@ class Candidate:
     parts: tuple[Part, ...]
 
 
+def describe(candidate: Candidate, task: GroundTask) -> str:
+    """`(at ?a _) (in ?a _)`: the atoms of one group, `?a` ... naming what fixes the group, `_` what varies."""
+    arity = {atom[0]: len(atom) - 1 for atom in task.atoms}
+    names = [f"?{chr(ord('a') + i)}" for i in range(len(candidate.parts[0][1]))]
+    shown = []
+    for predicate, fixed in candidate.parts:
+        args = ["_"] * arity[predicate]
+        for name, position in zip(names, fixed, strict=False):
+            args[position] = name
+        shown.append("(" + " ".join((predicate, *args)) + ")")
+    return " ".join(shown)
+
+
 class _Index:
     """What every candidate's check reads, computed once: each operator's required atoms, its outright
     deletes and its adds, and which operators add atoms of each predicate."""
@@ -55,12 +68,11 @@ class _Index:
                 self.adding[task.atoms[added][0]].add(o)
 
 
-def mutex_groups(task: GroundTask) -> list[list[Literal]]:
-    """The mutex groups of the task's atoms (each at least two atoms), larger groups first; an atom may be
-    in several."""
+def invariants(task: GroundTask) -> list[tuple[Candidate, list[tuple[int, ...]]]]:
+    """The invariants found, each with its ground groups of at least two atoms (none: it says nothing)."""
     index = _Index(task)
     arity = {p: len(task.atoms[atoms[0]]) - 1 for p, atoms in index.by_predicate.items()}
-    accepted: list[dict[int, tuple[str, ...]]] = []
+    accepted: list[tuple[Candidate, dict[int, tuple[str, ...]]]] = []
     tried: set[Candidate] = set()
     queue = [Candidate(((p, fixed),)) for p, n in sorted(arity.items()) for fixed in _fixings(n)]
     while queue:
@@ -71,15 +83,22 @@ def mutex_groups(task: GroundTask) -> list[list[Literal]]:
         keys = _keys(index, candidate)
         verdict = _check(index, candidate, keys, arity)
         if verdict is True:
-            accepted.append(keys)
+            accepted.append((candidate, keys))
         elif isinstance(verdict, list) and len(candidate.parts) < MAX_PARTS:
             queue.extend(verdict)
-    found: set[tuple[int, ...]] = set()
-    for keys in accepted:
+    out = []
+    for candidate, keys in accepted:
         groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
         for atom, key in keys.items():
             groups[key].append(atom)
-        found |= {tuple(sorted(atoms)) for atoms in groups.values() if len(atoms) >= 2}
+        out.append((candidate, sorted(tuple(sorted(atoms)) for atoms in groups.values() if len(atoms) >= 2)))
+    return out
+
+
+def mutex_groups(task: GroundTask) -> list[list[Literal]]:
+    """The mutex groups of the task's atoms (each at least two atoms), larger groups first; an atom may be
+    in several."""
+    found = {group for _, groups in invariants(task) for group in groups}
     # a group inside a larger one says nothing more
     ordered = sorted(found, key=lambda g: (-len(g), g))
     kept: list[tuple[int, ...]] = []

@@ -112,7 +112,7 @@ def _pairs(enc: Encoding, literals: Iterable[Literal]) -> dict[int, int]:
 
 def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> list[str]:
     if isinstance(cost, Fraction) and cost.denominator != 1:
-        raise compile_error("E801", f"Fast Downward's SAS format takes integer costs, not {cost} ({op.name})")
+        raise compile_error("E801", f"the grounder reads only integer costs for the SAS format, not {cost} ({op.name})")
     conditions = _pairs(enc, op.precondition)
     added = {enc.place[e.atom][0] for e in op.effects if e.add and not e.conditions}
     changes: list[tuple[list[tuple[int, int]], int, int]] = []

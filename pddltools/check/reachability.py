@@ -7,7 +7,8 @@
 - I409 a goal that holds initially and that, once a reachable action deletes it, nothing restores;
 - I410 an effect on a predicate that no precondition, condition or goal reads;
 - I411 an object that no reachable action uses;
-- I412 a numeric condition that interval analysis shows can never hold.
+- I412 a numeric condition that interval analysis shows can never hold;
+- I413 an invariant: atoms of which at most one holds at a time (the mutex groups of the ground task).
 
 The analysis runs only on a task without errors (an undeclared predicate would make every finding
 after it a guess), and gives up silently on tasks too large to explore within `BUDGET` atoms.
@@ -15,8 +16,10 @@ after it a guess), and gives up silently on tasks too large to explore within `B
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+from pddltools import wording
 from pddltools.analysis.fixpoint import TooLarge
 from pddltools.analysis.program import Schema, precondition, schemas_of
 from pddltools.analysis.reach import Reachability, Reason
@@ -92,11 +95,13 @@ def reachability_findings(domain: ast.Domain, problems: Sequence[ast.Problem], f
     found: list[Diagnostic] = []
     dead: dict[int, tuple[Schema, Reason, str]] | None = None
     numeric_reported: set[int] = set()
+    first: tuple[ast.Problem, Reachability] | None = None
     for problem in problems:
         try:
             reach = Reachability(domain, problem, budget=BUDGET)
         except TooLarge:
             continue
+        first = first or (problem, reach)
         found += _goals(reach, facts)
         found += _objects(reach)
         for branches_ruled in reach.program.ruled_out.values():
@@ -113,6 +118,8 @@ def reachability_findings(domain: ast.Domain, problems: Sequence[ast.Problem], f
                                        tuple(reach.program.ruled_out.get(id(schema), ())))
                 now[id(schema)] = (schema, reason, problem.name)
         dead = now if dead is None else {k: v for k, v in dead.items() if k in now}
+    if first is not None:
+        found += _invariants(domain, *first)
     for schema, reason, name in (dead or {}).values():
         where = f"in {name}" if len(problems) == 1 else f"in any of the {len(problems)} problems (in {name})"
         kind = "action" if isinstance(schema, ast.Action | ast.DurativeAction) else type(schema).__name__.lower()
@@ -120,6 +127,34 @@ def reachability_findings(domain: ast.Domain, problems: Sequence[ast.Problem], f
                              schema.span, notes=_notes(reason)))
     if problems:
         found += _unread_effects(domain, problems)
+    return found
+
+
+def _invariants(domain: ast.Domain, problem: ast.Problem, reach: Reachability) -> list[Diagnostic]:
+    """I413: the invariants (mutex groups) of the first problem's ground task, where the grounder reads it."""
+    from pddltools.analysis.grounder import ground
+    from pddltools.analysis.invariants import describe, invariants
+    from pddltools.compile.errors import CompileError
+
+    try:
+        task = ground(domain, problem, reach)
+    except CompileError:
+        return []
+    declared = {p.name: p for p in domain.predicates}
+    found = []
+    shown_groups: list[set[int]] = []
+    for candidate, groups in invariants(task):
+        # the same groups under a vaguer description ((at _ _) with one truck, after (at ?a _)) say nothing new
+        if all(any(set(g) <= seen for seen in shown_groups) for g in groups):
+            continue
+        shown_groups += [set(g) for g in groups]
+        decl = declared.get(candidate.parts[0][0])
+        shown = describe(candidate, task)
+        names = sorted(set(re.findall(r"\?[a-z]", shown)))
+        each = f", for each {' '.join(names)}" if names else ""
+        found.append(finding("I413", f"invariant: at most one of {shown} holds at a time{each} "
+                             f"({wording.count(len(groups), 'mutex group')} in {problem.name})",
+                             decl.span if decl else None))
     return found
 
 
