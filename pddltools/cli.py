@@ -99,7 +99,7 @@ class Commands(NamedTuple):
 COMMAND_TABLE: tuple[Commands, ...] = (
     Commands("pddltools.check.cli", ("check",)),
     Commands("pddltools.compile.cli", ("compile", "unmap")),
-    Commands("pddltools.analysis.cli", ("ground",)),
+    Commands("pddltools.analysis.cli", ("ground", "test")),
     Commands("pddltools.validate.cli", ("validate",)),
     Commands("pddltools.view.cli", ("view",)),
     Commands("pddltools.score.cli", ("run", "learn", "score", "select", "report")),

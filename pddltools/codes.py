@@ -97,6 +97,7 @@ INPUT, SYNTAX, CHECK, INTEROP, COMPILE, VALIDATE, LSP = (
     "input", "PDDL syntax", "checker", "interop", "compiler", "validator", "language server")
 RSYNTAX, RTYPES, RSIM, RDDLSIM, SCORE = (
     "RDDL syntax", "RDDL types", "RDDL simulation", "RDDLSim protocol", "scorer")
+TESTS = "domain tests"
 
 # Small inputs the examples below vary.
 _BLOCKS = """(define (domain blocks)
@@ -706,6 +707,26 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init (= (total-cost) 0))\n  (:goal (done))\n"
                             "  (:metric minimize (total-costs)))\n")),
           _CHECK_PROBLEM, "Name a declared function (total-cost)."),
+    # --- domain test suites (pddltools test) ---------------------------------------------------------
+    _code("E861", E, TESTS, "a domain test's expectation is not met",
+          """A test of the suite (`pddltools test SUITE.toml`) expected something of its problem that does
+          not hold: a plan valid (with a value) or failing at a step, the task relaxed-solvable or not,
+          atoms reachable or not. The finding is at the test's [[test]] line and says what was found
+          instead; for an atom expected reachable, the chain that explains why it is not.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n  (:predicates (at ?x) (road ?x ?y))\n"
+                           "  (:action drive :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y))\n"
+                           "    :effect (and (at ?y) (not (at ?x)))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects a b c)\n  (:init (at a) (road a b))\n"
+                            "  (:goal (at b)))\n"),
+           ("suite.toml", "domain = \"domain.pddl\"\n\n[[test]]\nname = \"c is reachable\"\n"
+                          "problem = \"problem.pddl\"\nreachable = [\"(at c)\"]\n")),
+          ("test", "suite.toml"), "Fix the domain or the problem, or the expectation if the domain is right."),
+    _code("E862", E, TESTS, "a domain test suite that cannot be read",
+          """The suite is not valid TOML, has a key that is not one of name, domain, problem, plan, valid,
+          value, fails_at, relaxed_solvable, reachable and unreachable, has no [[test]], or a test names no
+          problem or no domain. `pddltools test` exits 2.""",
+          (("suite.toml", "domain = \"domain.pddl\"\n\n[[test]]\nproblem = \"problem.pddl\"\nsolvable = true\n"),),
+          ("test", "suite.toml"), "Use the keys listed (here relaxed_solvable, not solvable)."),
     # --- HDDL: tasks, methods and task networks ------------------------------------------------------
     _code("E901", E, CHECK, "compound task declared twice, or with an action's name",
           """An HDDL domain declares each compound task once, with (:task NAME :parameters (...)), and a

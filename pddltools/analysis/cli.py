@@ -1,4 +1,5 @@
-"""`pddltools ground DOMAIN PROBLEM -o OUTDIR [--to strips|sas]`: the grounded, simplified task.
+"""`pddltools ground DOMAIN PROBLEM -o OUTDIR [--to strips|sas]`: the grounded, simplified task; and
+`pddltools test SUITE.toml`: a domain's test suite (`pddltools.analysis.suite`).
 
 `--to strips` (the default) writes OUTDIR/domain.pddl and OUTDIR/problem.pddl without parameters, for
 planners that read only that; `--to sas` writes OUTDIR/output.sas in Fast Downward's format. Either way
@@ -13,6 +14,8 @@ import json
 import time
 from pathlib import Path
 from typing import Any
+
+from rich.markup import escape
 
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Error, render_rich
@@ -36,6 +39,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--force", action="store_true", help="overwrite the files of a non-empty OUTDIR")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run_ground)
+
+    t = subparsers.add_parser(
+        "test", help="run a domain's test suite (SUITE.toml): plans valid with a value or failing at a step, "
+                     "problems relaxed-unsolvable, atoms reachable",
+        description="Run the expectations of a domain test suite (TOML, see `pddltools explain E861`): exit "
+                    "0 when every test passes, 1 when one fails, 2 when the suite cannot be read.")
+    t.add_argument("suite", metavar="SUITE", type=Path, help="the suite file (.toml)")
+    t.add_argument("--format", choices=("text", "json", "github"), default="text")
+    t.set_defaults(func=run_test)
 
 
 def run_ground(args: argparse.Namespace) -> int:
@@ -65,7 +77,8 @@ def run_ground(args: argparse.Namespace) -> int:
                      inputs)
     seconds = time.perf_counter() - start
     summary: dict[str, Any] = {
-        "outdir": str(args.output), "to": args.to, "files": files, "plan_map": str(args.output / "plan-map.json"),
+        "outdir": str(args.output), "to": args.to, "files_written": files,
+        "plan_map": str(args.output / "plan-map.json"),
         "atoms": len(task.atoms), "operators": len(task.operators), "mutex_groups": len(task.mutexes),
         "solvable": task.goal is not None, "seconds": round(seconds, 6)}
     if args.format == "json":
@@ -104,9 +117,51 @@ def _write(task: Any, args: argparse.Namespace, outdir: Path) -> list[str]:
     return written
 
 
-def _fail(exc: Error, fmt: str, code: int, inputs: list[tuple[str, str | None]]) -> int:
+def run_test(args: argparse.Namespace) -> int:
+    from pddltools.analysis.suite import Suite
+    from pddltools.progress import progress_bar
+
+    inputs: list[tuple[str, str | None]] = [(str(args.suite), "suite")]
+    try:
+        suite = Suite.load(args.suite)
+    except Error as exc:
+        if args.format == "github":
+            from pddltools.diagnostics import render_github
+
+            print(render_github(exc.diagnostics))
+            return ExitCode.USAGE
+        return _fail(exc, "json" if args.format == "json" else "text", ExitCode.USAGE, inputs, command="test")
+    out = stdout_console()
+    with progress_bar(stderr_console()) as progress:
+        bar = progress.add_task("testing", total=len(suite.tests))
+        outcomes = []
+        for outcome in suite.run():
+            outcomes.append(outcome)
+            progress.advance(bar)
+            if args.format == "text":
+                mark = "[green]PASS[/]" if outcome.ok else "[red]FAIL[/]"
+                out.print(f"{mark} {escape(outcome.name)}  [dim]({escape(str(args.suite))}:{outcome.line})[/]")
+                render_rich(outcome.diagnostics(), out)
+    failed = sum(1 for o in outcomes if not o.ok)
+    diagnostics = [d for o in outcomes for d in o.diagnostics()]
+    if args.format == "json":
+        print_json(envelope("test", placed(inputs, diagnostics), {"files": 1, "tests": len(outcomes),
+                                                                   "passed": len(outcomes) - failed,
+                                                                   "failed": failed},
+                            tests=[o.to_json() for o in outcomes]), indent=1)
+    elif args.format == "github":
+        from pddltools.diagnostics import render_github
+
+        if diagnostics:
+            print(render_github(diagnostics))
+    else:
+        out.print(f"{len(outcomes) - failed} passed, {failed} failed")
+    return ExitCode.FINDINGS if failed else ExitCode.OK
+
+
+def _fail(exc: Error, fmt: str, code: int, inputs: list[tuple[str, str | None]], command: str = "ground") -> int:
     if fmt == "json":
-        print_json(envelope("ground", placed(inputs, exc.diagnostics), {"files": len(inputs)}))
+        print_json(envelope(command, placed(inputs, exc.diagnostics), {"files": len(inputs)}))
     else:
         render_rich(exc.diagnostics, stderr_console())
     return code
