@@ -10,7 +10,7 @@ most variables soonest, each looked up in an index of the facts by the arguments
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from pddltools.analysis.program import Program, Rule
@@ -37,6 +37,7 @@ class _Plan:
     rule: Rule
     trigger: Pattern
     steps: tuple[_Step, ...]
+    number: int  # the rule's, for its count of ground atoms still missing
 
 
 def _steps(atoms: list[Pattern], known: set[str]) -> list[_Step]:
@@ -84,17 +85,34 @@ class Model:
         self._indexes: dict[str, dict[tuple[int, ...], dict[tuple[str, ...], list[GroundAtom]]]] = {}
         self._by_predicate: dict[str, list[GroundAtom]] = {}
         self._done: set[GroundAtom] = set()
-        self._initial: list[Rule] = []
-        for rule in program.rules:
-            if not rule.body:
-                self._initial.append(rule)
-            for i, trigger in enumerate(rule.body):
+        self._initial: list[tuple[int, Rule, tuple[_Step, ...]]] = []
+        # A rule's ground body atoms (a goal's, say: hundreds of them) are counted, not joined: the rule
+        # is armed when the last of them is taken, and only then joined over the rest of its body. Joining
+        # them like the others would test every one each time one arrives: quadratic in the goal's size.
+        self._pending: list[int] = []
+        self._waiting: dict[GroundAtom, list[int]] = {}
+        self._armed: list[tuple[Rule, tuple[_Step, ...]]] = []
+        for number, rule in enumerate(program.rules):
+            ground = {(p.predicate, *p.args) for p in rule.body if not any(a.startswith("?") for a in p.args)}
+            rest = [p for p in rule.body if any(a.startswith("?") for a in p.args)]
+            self._pending.append(len(ground))
+            for atom in ground:
+                self._waiting.setdefault(atom, []).append(number)
+            whole = tuple(_steps(rest, set()))
+            self._armed.append((rule, whole))
+            self._index_steps(whole)
+            if not ground:
+                self._initial.append((number, rule, whole))
+            for i, trigger in enumerate(rest):
                 known = {a for a in trigger.args if a.startswith("?")}
-                steps = _steps([p for j, p in enumerate(rule.body) if j != i], known)
-                self._triggers.setdefault(trigger.predicate, []).append(_Plan(rule, trigger, tuple(steps)))
-                for step in steps:
-                    if step.keys:
-                        self._indexes.setdefault(step.predicate, {}).setdefault(step.keys, {})
+                steps = _steps([p for j, p in enumerate(rest) if j != i], known)
+                self._triggers.setdefault(trigger.predicate, []).append(_Plan(rule, trigger, tuple(steps), number))
+                self._index_steps(steps)
+
+    def _index_steps(self, steps: Iterable[_Step]) -> None:
+        for step in steps:
+            if step.keys:
+                self._indexes.setdefault(step.predicate, {}).setdefault(step.keys, {})
 
     def run(self) -> Model:
         queue: deque[GroundAtom] = deque()
@@ -117,12 +135,22 @@ class Model:
             if fact not in facts:
                 facts.add(fact)
                 queue.append(fact)
-        for rule in self._initial:
-            derive(rule, {})
+        pending = self._pending
+        for _, rule, whole in self._initial:
+            if not whole:
+                derive(rule, {})  # nothing to wait for (its variables, if any, are typed: not here)
         while queue:
             fact = queue.popleft()
             self._take(fact)
+            for number in self._waiting.get(fact, ()):
+                pending[number] -= 1
+                if pending[number] == 0:
+                    rule, whole = self._armed[number]
+                    for full in self._join(whole, 0, {}):
+                        derive(rule, full)
             for plan in self._triggers.get(fact[0], ()):
+                if pending[plan.number]:
+                    continue  # not armed yet: arming joins over every fact taken by then
                 binding = _match(plan.trigger.args, fact)
                 if binding is None:
                     continue
