@@ -100,7 +100,7 @@ def effect_literals(schema: Schema) -> Iterator[Literal]:
 def build(domain: ast.Domain, problem: ast.Problem, numeric: NumericTest | None = None,
           grounder: Grounder | None = None) -> Program:
     grounder = grounder or Grounder(domain, problem)
-    builder = _Builder(grounder, numeric or (lambda _: True))
+    builder = _Builder(grounder, numeric or (lambda _: True), {f.name: f.type for f in domain.functions})
     schemas = schemas_of(domain)
     literals: list[Literal] = []
     for schema in schemas:
@@ -123,8 +123,10 @@ def build(domain: ast.Domain, problem: ast.Problem, numeric: NumericTest | None 
 
 
 class _Builder:
-    def __init__(self, grounder: Grounder, numeric: NumericTest) -> None:
+    def __init__(self, grounder: Grounder, numeric: NumericTest,
+                 function_types: dict[str, ast.TypeRef | None] | None = None) -> None:
         self.grounder = grounder
+        self.function_types = function_types or {}
         self.numeric = numeric
         self.rules: list[Rule] = []
         self.types: dict[str, ast.TypeRef | None] = {}
@@ -181,10 +183,20 @@ class _Builder:
             body.append(Pattern(predicate, (term,)))
         out: list[Pattern] = [Pattern(h.predicate, tuple(name(x) for x in h.args)) for h in extra_heads]
         for atom in heads:
-            args = tuple(_arg(a) for a in atom.args)
-            if any(a is None for a in args):
-                continue  # an object fluent as an argument: not an atom this reading can name
-            out.append(Pattern(atom.predicate, tuple(name(x) for x in args if x is not None), atom))
+            args: list[str] = []
+            for a in atom.args:
+                found = _arg(a)
+                if found is None:
+                    # an object fluent's value: any object of the function's type, for all this reading knows
+                    found = f"?value#{len(body)}"
+                    ref = self.function_types.get(a.function) if isinstance(a, ast.FunctionTerm) else None
+                    predicate = type_predicate(ref)
+                    self.types.setdefault(predicate, ref)
+                    body.append(Pattern(predicate, (found,)))
+                else:
+                    found = name(found)
+                args.append(found)
+            out.append(Pattern(atom.predicate, tuple(args), atom))
         return Rule(tuple(out), tuple(body), distinct, origin)
 
 

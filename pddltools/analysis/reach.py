@@ -27,7 +27,8 @@ from pddltools.pddl import ast
 from pddltools.semantics.grounding import Grounder
 from pddltools.semantics.state import GroundAtom
 
-MAX_DEPTH = 5  # links of a chain before it says only "never reached"
+MAX_DEPTH = 4  # links of a chain before it says only "never reached"
+MAX_GROUPS = 2  # different reasons spelt out where achievers fail differently
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +118,7 @@ class Reachability:
         for lit in self.program.literals:
             if not lit.positive:
                 continue
-            head = tuple(getattr(a, "name", "?") for a in lit.atom.args)
+            head = tuple(getattr(a, "name", f"?value#{i}") for i, a in enumerate(lit.atom.args))
             alternatives = _needs(lit)
             params = lit.schema.parameters + (lit.schema.vars if isinstance(lit.schema, ast.Action) else ())
             out.setdefault(lit.atom.predicate, []).append(Achiever(
@@ -170,8 +171,11 @@ class Reachability:
                     return Reason(f"only achiever here, {names[0]}, {reason.text}", reason.links)
                 return Reason(f"only achiever {names[0]} {reason.text}", reason.links)
             return Reason(f"achievers{here} {_and(names)} all {_plural(reason.text)}", reason.links)
-        parts = [f"{_and(names)} {reason.text}" for names, reason in groups.values()]
-        links = [link for _, reason in groups.values() for link in reason.links]
+        shown = list(groups.values())[:MAX_GROUPS]
+        parts = [f"{_and(names)} {reason.text}" for names, reason in shown]
+        if len(groups) > MAX_GROUPS:
+            parts.append(f"and {len(groups) - MAX_GROUPS} more reasons")
+        links = [link for _, reason in shown for link in reason.links]
         return Reason(f"achievers{here} ({_and(names_all)}) all fail: " + "; ".join(parts), links)
 
     def blocker(self, alternatives: tuple[Branch, ...], variables: tuple[ast.TypedName, ...], binding: Binding,
