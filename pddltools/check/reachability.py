@@ -30,7 +30,7 @@ from pddltools.diagnostics import Diagnostic, Span
 from pddltools.pddl import ast
 
 #: Derived facts (atoms and ground actions) beyond which the checker does not explore a task.
-BUDGET = 100_000
+BUDGET = 50_000
 
 
 def contradictions(domain: ast.Domain, problems: Sequence[ast.Problem] = ()) -> list[Diagnostic]:
@@ -89,7 +89,8 @@ def _shown_pattern(p: Pattern) -> str:
     return "(" + " ".join((p.predicate, *(_shown(a) for a in p.args))) + ")"
 
 
-def reachability_findings(domain: ast.Domain, problems: Sequence[ast.Problem], facts: DomainFacts) -> list[Diagnostic]:
+def reachability_findings(domain: ast.Domain, problems: Sequence[ast.Problem], facts: DomainFacts, *,
+                          invariants: bool = False) -> list[Diagnostic]:
     """The findings of relaxed reachability over each problem (W405, I408, I409, I411, I412 per problem;
     I406 and I410 once, for what holds in every problem)."""
     found: list[Diagnostic] = []
@@ -118,7 +119,7 @@ def reachability_findings(domain: ast.Domain, problems: Sequence[ast.Problem], f
                                        tuple(reach.program.ruled_out.get(id(schema), ())))
                 now[id(schema)] = (schema, reason, problem.name)
         dead = now if dead is None else {k: v for k, v in dead.items() if k in now}
-    if first is not None:
+    if first is not None and invariants:
         found += _invariants(domain, *first)
     for schema, reason, name in (dead or {}).values():
         where = f"in {name}" if len(problems) == 1 else f"in any of the {len(problems)} problems (in {name})"

@@ -90,10 +90,11 @@ class CheckReport:
 
 
 def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: bool = False,
-          tracks: Iterable[str] | None = None, reachability: bool = True) -> CheckReport:
+          tracks: Iterable[str] | None = None, reachability: bool = True, invariants: bool = False) -> CheckReport:
     """Check parsed files. Findings come in file order (domain first), each file top to bottom.
     `reachability`: also the findings of relaxed reachability (`check.reachability`); HDDL's checker
-    leaves them out, since methods, not goals, decide what an HTN plan reaches."""
+    leaves them out, since methods, not goals, decide what an HTN plan reaches. `invariants`: also the
+    mutex groups of the first problem (I413; the task is ground for them: `check --verbose` asks)."""
     findings: list[Diagnostic] = []
     symbols = domain_symbols(domain, strict=strict)
     findings += symbols.findings
@@ -116,7 +117,7 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
     # on a task with errors, reachability's findings would be guesses
     if reachability and not any(f.severity is Severity.ERROR for f in findings):
         findings += contradictions(domain, problems)
-        findings += reachability_findings(domain, problems, facts)
+        findings += reachability_findings(domain, problems, facts, invariants=invariants)
     features = detect(domain, problems, changed=frozenset(facts.changed_functions))
     findings += check_requirements(domain, problems, features, strict=strict)
     files = tuple(_file_of(node) for node in (domain, *problems))
@@ -129,7 +130,7 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
 
 
 def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (), *, strict: bool = False,
-                tracks: Iterable[str] | None = None) -> CheckReport:
+                tracks: Iterable[str] | None = None, invariants: bool = False) -> CheckReport:
     """Read, parse and check files; syntax errors and unreadable files become findings too. HDDL files
     (.hddl) are parsed and checked as HDDL (`pddltools.hddl.check`)."""
     from pddltools.hddl import ast as hddl
@@ -160,7 +161,8 @@ def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (
         report = check_htn(domain, [p for p in parsed[1:] if isinstance(p, hddl.HTNProblem)], strict=strict,
                            tracks=tracks)
     elif isinstance(domain, ast.Domain):
-        report = check(domain, [p for p in parsed[1:] if isinstance(p, ast.Problem)], strict=strict, tracks=tracks)
+        report = check(domain, [p for p in parsed[1:] if isinstance(p, ast.Problem)], strict=strict, tracks=tracks,
+                       invariants=invariants)
     else:
         return CheckReport(files, tuple(findings), None, {}, unreadable)
     merged = in_file_order([*findings, *report.findings], files)
