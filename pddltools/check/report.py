@@ -22,6 +22,7 @@ from pddltools.diagnostics import Diagnostic, Error, InputError, Severity, Sourc
 from pddltools.domain_finder import domain_name_span
 from pddltools.hddl.files import parse_either
 from pddltools.pddl import ast
+from pddltools.pddl.zero_ary import resolve_problem, resolve_zero_ary, zero_ary_functions
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,9 @@ class CheckReport:
 def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: bool = False,
           tracks: Iterable[str] | None = None) -> CheckReport:
     """Check parsed files. Findings come in file order (domain first), each file top to bottom."""
+    zero_ary = zero_ary_functions(domain)  # `(> v 5)`: v a 0-ary function, not an object
+    domain = resolve_zero_ary(domain, zero_ary)
+    problems = [resolve_problem(problem, zero_ary) for problem in problems]
     findings: list[Diagnostic] = []
     symbols = domain_symbols(domain, strict=strict)
     findings += symbols.findings
