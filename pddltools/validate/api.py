@@ -13,7 +13,7 @@ from pddltools.validate.pddlplus import is_pddlplus, validate_pddlplus
 from pddltools.validate.planfile import PlanError, read_plan
 from pddltools.validate.report import PlanReport
 from pddltools.validate.sequential import validate_sequential
-from pddltools.validate.temporal import DEFAULT_EPSILON, validate_temporal
+from pddltools.validate.temporal import validate_temporal
 from pddltools.validate.verdict import semantics_failure
 
 if TYPE_CHECKING:
@@ -32,13 +32,14 @@ def _source(plan: str | Path | Source) -> Source:
     return Source(plan, "<plan>")
 
 
-def validate_plan(task: GroundedTask, plan: str | Path | Source, *, epsilon: float | Fraction = DEFAULT_EPSILON,
+def validate_plan(task: GroundedTask, plan: str | Path | Source, *, epsilon: float | Fraction | None = None,
                   tolerance: float | Fraction = DEFAULT_TOLERANCE, name: str | None = None,
                   recorder: Trace | None = None, delta: Fraction | None = None) -> PlanReport:
     """Validate one plan (a path, or the plan's text) against a loaded task. Never raises for a bad
     plan: unreadable files, syntax errors and wrong steps are reports with `verdict == "error"`.
-    `epsilon` is the least separation of interfering events, `tolerance` how far a duration may be
-    from its constraint (both temporal only); `recorder` (a `pddltools.validate.trace.Trace`) records
+    `tolerance` is VAL's `-t`: how far a duration may be from its constraint, and (a tenth of it) how
+    close events are to make one happening; `epsilon` the least separation of interfering events in
+    different happenings (None: that tenth; both temporal only); `recorder` (a `pddltools.validate.trace.Trace`) records
     the state changes; `delta` is the step for PDDL+ change that is not polynomial in time."""
     label = name if name is not None else (str(plan) if isinstance(plan, Path) else
                                            plan.name if isinstance(plan, Source) else None)
@@ -52,7 +53,7 @@ def validate_plan(task: GroundedTask, plan: str | Path | Source, *, epsilon: flo
     label = label or source.name
     try:
         parsed = read_plan(source)
-        eps = epsilon if isinstance(epsilon, Fraction) else Fraction(str(epsilon))
+        eps = epsilon if epsilon is None or isinstance(epsilon, Fraction) else Fraction(str(epsilon))
         tol = tolerance if isinstance(tolerance, Fraction) else Fraction(str(tolerance))
         if is_pddlplus(task):
             return validate_pddlplus(task, parsed, label, delta, recorder)

@@ -42,11 +42,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--batch", metavar="LIST", help="a TSV file of domain<TAB>problem<TAB>plan lines "
                    "(paths relative to the current folder); prints one JSON object per line")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--epsilon", type=positive_number("epsilon"), default=Fraction(1, 1000),
-                   help="minimum separation of interfering events in temporal plans (default 0.001)")
+    p.add_argument("--epsilon", type=positive_number("epsilon"),
+                   help="minimum separation of interfering events in temporal plans (default: a tenth of "
+                   "the tolerance, the window within which --tolerance, as VAL's -t, makes events one happening)")
     p.add_argument("--tolerance", type=positive_number("the tolerance"), default=Fraction(1, 100),
-                   help="how far a temporal plan's duration may be from what its duration constraint "
-                   "computes, as VAL's -t (default 0.01); not epsilon, which separates events")
+                   help="VAL's -t (default 0.01): how far a temporal plan's duration may be from what its "
+                   "duration constraint computes, and (a tenth of it) how close events must be to be one "
+                   "happening")
     p.add_argument("--delta", type=positive_number("the step"), metavar="STEP",
                    help="PDDL+: approximate continuous change that is not polynomial in time by constant rates "
                    "over steps of STEP (the verdict says so); polynomial change is always exact")
@@ -217,10 +219,13 @@ def print_report(console: Console, r: PlanReport) -> None:
 
 
 def _tolerance(r: PlanReport) -> str:
-    """The tolerance a temporal verdict was reached with (sequential plans have no durations)."""
+    """The tolerance a temporal verdict was reached with, and the happening window it implies (VAL's
+    `-t T`: durations within T, events within T/10 one happening); sequential plans have neither."""
     from pddltools.validate.report import exact
 
-    return f", duration tolerance {exact(r.tolerance)}" if r.tolerance is not None else ""
+    if r.tolerance is None or r.happening_window is None:
+        return ""
+    return f", duration tolerance {exact(r.tolerance)}, happenings within {exact(r.happening_window)}"
 
 
 def _show(value: Any) -> str:

@@ -1,15 +1,16 @@
 """Temporal plans (PDDL 2.1 level 3): happenings in time order, invariants, mutex and epsilon.
 
 Every durative step becomes a start event at its time and an end event at time + duration; timed
-initial literals are events too. Events at exactly the same time form one happening: their conditions
+initial literals are events too. Events at most a tenth of the tolerance after the first of a
+happening belong to it, as VAL's `-t` groups them (`pddltools.validate.happenings`): their conditions
 are read in the state before it and their effects applied together, so they must not interfere
 (`pddltools.semantics.temporal.interference`). Interfering events in different happenings must be at
-least epsilon apart. The `over all` conditions of an action must hold in every state strictly inside
-its interval: after each happening, for every action that has started and not yet ended.
+least epsilon apart (by default that same tenth, which separate happenings always are). The `over all`
+conditions of an action must hold in every state strictly inside its interval: after each happening,
+for every action that has started and not yet ended.
 
 A plan's durations are compared with what the duration constraints compute within a tolerance (VAL's
-`-t`, default 0.01; `duration_meets`): planners print rounded durations. The tolerance is not epsilon:
-epsilon is the least separation of interfering events, the tolerance a slack on durations only.
+`-t`, default 0.01; `duration_meets`): planners print rounded durations.
 """
 
 from __future__ import annotations
@@ -42,15 +43,14 @@ from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
+from pddltools.validate.happenings import clock, one_happening
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
-from pddltools.validate.report import PlanReport, exact
+from pddltools.validate.report import PlanReport, exact, happening_window
 from pddltools.validate.resolve import resolve
-from pddltools.validate.verdict import finish, invalid_step
+from pddltools.validate.verdict import finish, invalid_step, merged_too_close
 
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
-
-DEFAULT_EPSILON = Fraction(1, 1000)
 
 
 @dataclass(slots=True)
@@ -195,10 +195,12 @@ def _holds(task: GroundedTask, numeric: Callable[[ast.Expression], bool], formul
     return ev.holds(formula, binding, state) or ev.holds(loosened(formula, numeric), binding, state)
 
 
-def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON,
+def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction | None = None,
                       tolerance: Fraction = DEFAULT_TOLERANCE, recorder: Trace | None = None) -> PlanReport:
-    """Validate a temporal plan; `recorder`, when given, is told every happening as it is applied."""
-    report = _validate(task, plan, name, epsilon, tolerance, recorder)
+    """Validate a temporal plan; `recorder`, when given, is told every happening as it is applied.
+    `epsilon` None: a tenth of the tolerance, the window of VAL's happenings."""
+    report = _validate(task, plan, name, happening_window(tolerance) if epsilon is None else epsilon, tolerance,
+                       recorder)
     return replace(report, tolerance=tolerance)
 
 
@@ -225,7 +227,8 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
     while i < len(events):
         now = events[i].time
         happening: list[Event] = []
-        while i < len(events) and events[i].time == now:
+        opened = clock(events[i])
+        while i < len(events) and one_happening(opened, clock(events[i]), tolerance):  # VAL's grouping
             happening.append(events[i])
             i += 1
         if recorder is not None:
@@ -255,6 +258,8 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
             for k, a in enumerate(happening):
                 for other in happening[k + 1:]:
                     why = interference(a.footprint, other.footprint)
+                    if why and other.time != a.time:
+                        return merged_too_close(name, plan, other.step or a.step, why, other.time - a.time, tolerance)
                     if why:
                         culprit = a if a.step is not None else other
                         return invalid_step(name, plan, culprit.step, "mutex",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
 
 from pddltools.diagnostics import Span, error
 from pddltools.pddl import ast
@@ -20,7 +21,7 @@ from pddltools.semantics import (
 from pddltools.semantics.state import Number
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanFileStep
-from pddltools.validate.report import PlanReport, decimal
+from pddltools.validate.report import PlanReport, decimal, exact, happening_window
 
 
 def invalid_step(name: str, plan: Plan, step: PlanFileStep | None, reason: str, message: str,
@@ -51,6 +52,19 @@ def cannot_judge(name: str, plan: Plan, step: PlanFileStep | None, message: str,
         failed_step=step.index if step else None, line=step.line if step else None,
         action=str(step) if step else None,
         diagnostics=(error("V020", f"the validator does not support this: {message}", where),))
+
+
+def merged_too_close(name: str, plan: Plan, step: PlanFileStep | None, why: str, gap: Fraction,
+                     tolerance: Fraction) -> PlanReport:
+    """Interfering events `gap` apart, so close that they are one happening: VAL's `-t T` makes one of
+    the events at most T/10 after its first (`happening_window`), and the events of one happening must
+    not interfere. `step` is the later event's, which VAL finds at fault (its condition is read before
+    the earlier event's effects)."""
+    window = happening_window(tolerance)
+    return invalid_step(name, plan, step, "epsilon",
+                        f"{why}, and they are only {exact(gap)} apart: events at most {exact(window)} apart "
+                        f"(a tenth of the tolerance {exact(tolerance)}, as VAL's -t reads it) are one happening, "
+                        "where interfering events cannot be")
 
 
 def semantics_failure(name: str, plan: Plan, exc: SemanticsError) -> PlanReport:

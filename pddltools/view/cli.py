@@ -28,10 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     p.add_argument("--force", action="store_true", help="replace FILE when it exists")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--epsilon", type=positive_number("epsilon"), default=Fraction(1, 1000),
-                   help="minimum separation of interfering events in temporal plans (default 0.001)")
+    p.add_argument("--epsilon", type=positive_number("epsilon"),
+                   help="minimum separation of interfering events in temporal plans (default: a tenth of "
+                   "the tolerance, the window within which --tolerance, as VAL's -t, makes events one happening)")
     p.add_argument("--tolerance", type=positive_number("the tolerance"), default=Fraction(1, 100),
-                   help="how far a duration may be from its constraint, as VAL's -t (default 0.01)")
+                   help="VAL's -t (default 0.01): how far a duration may be from its constraint, and (a tenth of it) "
+                   "how close events must be to be one happening")
     p.set_defaults(func=run_view)
 
 
