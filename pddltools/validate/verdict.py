@@ -73,6 +73,21 @@ def semantics_failure(name: str, plan: Plan, exc: SemanticsError) -> PlanReport:
     return invalid_step(name, plan, None, exc.reason, str(exc), cause=exc)
 
 
+#: requirements that make a domain durative for VAL (`isDurative`: :durative-actions or :time), and those
+#: that imply one of them
+_DURATIVE_REQUIREMENTS = frozenset({":durative-actions", ":time", ":timed-initial-literals", ":duration-inequalities",
+                                    ":continuous-effects"})
+
+
+def durative_domain(task: GroundedTask) -> bool:
+    """Whether time is the plan's measure, as VAL decides it: a domain that declares or has durative
+    actions, processes or events, or a problem with timed initial literals. In any other the plan is a
+    sequence, whatever time stamps it is written with."""
+    domain = task.domain
+    return (task.temporal or bool(domain.processes or domain.events or task.timed_literals)
+            or any(r.name in _DURATIVE_REQUIREMENTS for r in domain.requirements))
+
+
 def finish(task: GroundedTask, plan: Plan, name: str, state: State, trajectory: Sequence[tuple[Number, State]],
            violations: Counter[str], makespan: Number, temporal: bool = False,
            loosen: Callable[[ast.Formula], ast.Formula] | None = None) -> PlanReport:
@@ -96,8 +111,10 @@ def finish(task: GroundedTask, plan: Plan, name: str, state: State, trajectory: 
                                     [Unsatisfied(f) for f in result.failed])
             violations.update(result.violations)
         metric = task.problem.metric
-        value: Number = (metric_value(ev, metric, state, makespan, violations) if metric is not None
-                         else (makespan if temporal else len(plan.steps)))
+        # VAL's total-time, and its value without a metric: the makespan in a durative domain, else
+        # the number of steps, time stamps or not (a sequential plan reprinted `0: (a) [1]` keeps its value)
+        measure = makespan if durative_domain(task) else len(plan.steps)
+        value: Number = metric_value(ev, metric, state, measure, violations) if metric is not None else measure
     except SemanticsError as exc:
         return invalid_step(name, plan, None, exc.reason, f"at the end of the plan: {exc}", cause=exc)
     cost_value = state.values.get(("total-cost",)) if "total-cost" in task.functions else None
