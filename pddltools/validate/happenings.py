@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from pddltools.validate.planfile import PlanFileStep
+from pddltools.validate.report import double
 
 
 class TimedEvent(Protocol):
@@ -31,15 +32,15 @@ class TimedEvent(Protocol):
 
 def clock(event: TimedEvent) -> float:
     """An event's time as VAL computes it: the step's time, plus its duration for an end, in doubles
-    (a timed initial literal's time as written)."""
+    (a timed initial literal's time as written); an infinity past a double's range, as VAL's `atof`."""
     step = event.step
     if step is None or step.time is None:
-        return float(event.time)
+        return double(event.time)
     if event.kind == "end" and step.duration is not None:
-        return float(step.time) + float(step.duration)
-    return float(step.time)
+        return double(step.time) + double(step.duration)
+    return double(step.time)
 
 
 def one_happening(first: float, later: float, tolerance: Fraction) -> bool:
     """Whether an event at `later` (VAL's clock) belongs to the happening that starts at `first`."""
-    return not later > first + float(tolerance) / 10
+    return not later > first + double(tolerance) / 10
