@@ -157,7 +157,7 @@ def run_validate(args: argparse.Namespace) -> int:
                 for line in trace.lines():
                     console.print(escape(line))
             print_report(console, report)
-    return _exit_code(reports)
+    return exit_code(reports)
 
 
 def plan_entry(report: dict[str, Any]) -> dict[str, Any]:
@@ -171,6 +171,10 @@ def task_entries(domain: str, problem: str, diagnostics: Sequence[Diagnostic]) -
     return placed([(domain, "domain"), (problem, "problem")], diagnostics)
 
 
+#: The reason of a plan the validator cannot judge (verdict `error`): exit 2, as for an unreadable input.
+UNJUDGED = "unsupported"
+
+
 def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
     """The counts of plans: `invalid` the plans judged not valid, `unjudged` those the validator cannot
     judge (a construct it does not support), which are neither."""
@@ -180,11 +184,8 @@ def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
             "invalid": len(reports) - valid - unjudged, "unjudged": unjudged}
 
 
-#: The reason of a plan the validator cannot judge (verdict `error`): exit 2, as for an unreadable input.
-UNJUDGED = "unsupported"
-
-
-def _exit_code(reports: list[PlanReport]) -> int:
+def exit_code(reports: list[PlanReport]) -> int:
+    """0 every plan valid, 2 a plan that cannot be read or judged, 1 otherwise (`view` exits alike)."""
     if any(r.reason in ("unreadable", UNJUDGED) for r in reports):
         return ExitCode.USAGE
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FINDINGS
@@ -273,5 +274,5 @@ def _unread(path: str, exc: InputError) -> dict[str, Any]:
     return {**report.to_json(), "domain": None, "problem": None, "error": report.message}
 
 
-__all__ = ["build_parser", "main", "plan_entry", "plan_summary", "positive_number", "register", "run_validate",
-           "task_entries"]
+__all__ = ["build_parser", "exit_code", "main", "plan_entry", "plan_summary", "positive_number", "register",
+           "run_validate", "task_entries"]

@@ -17,7 +17,7 @@ from rich.markup import escape
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
-from pddltools.validate.cli import plan_entry, plan_summary, positive_number, task_entries
+from pddltools.validate.cli import exit_code, plan_entry, plan_summary, positive_number, task_entries
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -80,7 +80,7 @@ def run_view(args: argparse.Namespace) -> int:
     else:
         stdout_console().print(f"wrote {escape(str(out))}: {report.verdict}"
                                                        + (f" ({report.reason})" if report.reason else ""))
-    return ExitCode.OK if report.valid else ExitCode.FINDINGS
+    return exit_code([report])  # a plan the validator cannot judge: 2, as `validate`
 
 
 __all__ = ["register", "run_view"]
