@@ -22,6 +22,7 @@ from pddltools.check.tracks import Fit, Verdict, verdicts, with_errors
 from pddltools.diagnostics import Diagnostic, Error, InputError, Severity, Source, Span, read_source
 from pddltools.domain_finder import domain_name_span
 from pddltools.pddl import ast
+from pddltools.pddl.zero_ary import resolve_problem, resolve_zero_ary, zero_ary_functions
 
 
 @dataclass(frozen=True, repr=False)
@@ -112,6 +113,9 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
     (`check.reachability`); HDDL's checker leaves them out, since methods, not goals, decide what an HTN
     plan reaches. `invariants`: also the mutex groups of the first problem (I413; the task is ground for
     them: `check --verbose` asks)."""
+    zero_ary = zero_ary_functions(domain)  # `(> v 5)`: v a 0-ary function, not an object
+    domain = resolve_zero_ary(domain, zero_ary)
+    problems = [resolve_problem(problem, zero_ary) for problem in problems]
     findings: list[Diagnostic] = []
     symbols = domain_symbols(domain, strict=strict, stand_ins=stand_ins)
     findings += symbols.findings

@@ -15,7 +15,7 @@ from pddltools.validate.pddlplus import is_pddlplus, validate_pddlplus
 from pddltools.validate.planfile import PlanError, read_plan
 from pddltools.validate.report import PlanReport
 from pddltools.validate.sequential import validate_sequential
-from pddltools.validate.temporal import DEFAULT_EPSILON, validate_temporal
+from pddltools.validate.temporal import validate_temporal
 from pddltools.validate.verdict import semantics_failure
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def _path(part: str | Path | ast.Node) -> str:
 
 
 def validate_plan(task: GroundedTask | TaskPart, plan: Plan | TaskPart, *more: Plan,
-                  epsilon: float | Fraction = DEFAULT_EPSILON, tolerance: float | Fraction = DEFAULT_TOLERANCE,
+                  epsilon: float | Fraction | None = None, tolerance: float | Fraction = DEFAULT_TOLERANCE,
                   name: str | None = None, recorder: Trace | None = None,
                   delta: Fraction | None = None) -> PlanReport:
     """Validate one plan (a path, or the plan's text) against a task: `validate_plan(task, plan)` with a
@@ -72,8 +72,9 @@ def validate_plan(task: GroundedTask | TaskPart, plan: Plan | TaskPart, *more: P
     raises `pddltools.diagnostics.Error` (as `GroundedTask.load` does), and arguments of another shape
     raise `TypeError` saying which shapes are taken.
 
-    `epsilon` is the least separation of interfering events, `tolerance` how far a duration may be
-    from its constraint (both temporal only); `recorder` (a `pddltools.validate.trace.Trace`) records
+    `tolerance` is VAL's `-t`: how far a duration may be from its constraint, and (a tenth of it) how
+    close events are to make one happening; `epsilon` the least separation of interfering events in
+    different happenings (None: that tenth; both temporal only); `recorder` (a `pddltools.validate.trace.Trace`) records
     the state changes; `delta` is the step for PDDL+ change that is not polynomial in time."""
     task, plan = _task_and_plan(task, plan, more)
     label = name if name is not None else (str(plan) if isinstance(plan, Path) else
@@ -88,7 +89,7 @@ def validate_plan(task: GroundedTask | TaskPart, plan: Plan | TaskPart, *more: P
     label = label or source.name
     try:
         parsed = read_plan(source)
-        eps = epsilon if isinstance(epsilon, Fraction) else Fraction(str(epsilon))
+        eps = epsilon if epsilon is None or isinstance(epsilon, Fraction) else Fraction(str(epsilon))
         tol = tolerance if isinstance(tolerance, Fraction) else Fraction(str(tolerance))
         if is_pddlplus(task) and not task.timed_literals and all(s.duration is None for s in parsed.steps):
             return validate_pddlplus(task, parsed, label, delta, recorder)

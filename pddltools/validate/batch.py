@@ -12,10 +12,9 @@ from pddltools.semantics import GroundedTask
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE
 from pddltools.validate.api import validate_plan
 from pddltools.validate.report import PlanReport
-from pddltools.validate.temporal import DEFAULT_EPSILON
 
 
-def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
+def validate_batch(lines: list[str], *, epsilon: Fraction | None = None,
                    tolerance: Fraction = DEFAULT_TOLERANCE, base: Path | None = None) -> Iterator[dict[str, Any]]:
     """One JSON-ready entry per non-blank, non-comment line, in order: `batch_line` (its line in LIST),
     `domain`, `problem`, the plan's report fields and `error`. A malformed line or a task that does not

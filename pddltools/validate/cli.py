@@ -44,11 +44,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--batch", metavar="LIST", help="a TSV file of domain<TAB>problem<TAB>plan lines "
                    "(paths relative to the current folder); prints one JSON object per line")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--epsilon", type=positive_number("epsilon"), default=Fraction(1, 1000),
-                   help="minimum separation of interfering events in temporal plans (default 0.001)")
+    p.add_argument("--epsilon", type=positive_number("epsilon"),
+                   help="minimum separation of interfering events in temporal plans (default: a tenth of "
+                   "the tolerance, the window within which --tolerance, as VAL's -t, makes events one happening)")
     p.add_argument("--tolerance", type=positive_number("the tolerance"), default=Fraction(1, 100),
-                   help="how far a temporal plan's duration may be from what its duration constraint "
-                   "computes, as VAL's -t (default 0.01); not epsilon, which separates events")
+                   help="VAL's -t (default 0.01): how far a temporal plan's duration may be from what its "
+                   "duration constraint computes, and (a tenth of it) how close events must be to be one "
+                   "happening")
     p.add_argument("--delta", type=positive_number("the step"), metavar="STEP",
                    help="PDDL+: approximate continuous change that is not polynomial in time by constant rates "
                    "over steps of STEP (the verdict says so); polynomial change is always exact")
@@ -164,7 +166,7 @@ def run_validate(args: argparse.Namespace) -> int:
                 for line in trace.lines():
                     console.print(escape(line))
             print_report(console, report, verbose=args.verbose)
-    return _exit_code(reports)
+    return exit_code(reports)
 
 
 def _pairing(task: GroundedTask) -> list[Diagnostic]:
@@ -190,6 +192,8 @@ def task_entries(domain: str, problem: str, diagnostics: Sequence[Diagnostic]) -
     return placed([(domain, "domain"), (problem, "problem")], diagnostics)
 
 
+
+
 def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
     """The counts of plans: `invalid` the plans judged not valid, `unjudged` those the validator cannot
     judge (a construct it does not support), which are neither."""
@@ -199,10 +203,8 @@ def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
             "invalid": len(reports) - valid - unjudged, "unjudged": unjudged}
 
 
-#: The reason of a plan the validator cannot judge (verdict `error`): exit 2, as for an unreadable input.
-
-
-def _exit_code(reports: list[PlanReport]) -> int:
+def exit_code(reports: list[PlanReport]) -> int:
+    """0 every plan valid, 2 a plan that cannot be read or judged, 1 otherwise (`view` exits alike)."""
     if any(r.reason in ("unreadable", UNJUDGED) for r in reports):
         return ExitCode.USAGE
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FINDINGS
@@ -247,5 +249,5 @@ def _unread(path: str, exc: InputError) -> dict[str, Any]:
     return {**report.to_json(), "domain": None, "problem": None, "error": report.message}
 
 
-__all__ = ["build_parser", "main", "plan_entry", "plan_summary", "positive_number", "register", "run_validate",
-           "task_entries"]
+__all__ = ["build_parser", "exit_code", "main", "plan_entry", "plan_summary", "positive_number", "register",
+           "run_validate", "task_entries"]

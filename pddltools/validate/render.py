@@ -76,8 +76,11 @@ def folded(lines: list[str], verbose: bool) -> list[str]:
 
 
 def _tolerance(r: PlanReport) -> str:
-    """The tolerance a temporal verdict was reached with (sequential plans have no durations)."""
-    return f", duration tolerance {exact(r.tolerance)}" if r.tolerance is not None else ""
+    """The tolerance a temporal verdict was reached with, and the happening window it implies (VAL's
+    `-t T`: durations within T, events within T/10 one happening); sequential plans have neither."""
+    if r.tolerance is None or r.happening_window is None:
+        return ""
+    return f", duration tolerance {exact(r.tolerance)}, happenings within {exact(r.happening_window)}"
 
 
 def _show(value: Any) -> str:

@@ -1,11 +1,13 @@
 """Temporal plans (PDDL 2.1 level 3): happenings in time order, invariants, mutex and epsilon.
 
 Every durative step becomes a start event at its time and an end event at time + duration; timed
-initial literals are events too. Events at exactly the same time form one happening: their conditions
+initial literals are events too. Events at most a tenth of the tolerance after the first of a
+happening belong to it, as VAL's `-t` groups them (`pddltools.validate.happenings`): their conditions
 are read in the state before it and their effects applied together, so they must not interfere
 (`pddltools.semantics.temporal.interference`). Interfering events in different happenings must be at
-least epsilon apart. The `over all` conditions of an action must hold in every state strictly inside
-its interval: after each happening, for every action that has started and not yet ended.
+least epsilon apart (by default that same tenth, which separate happenings always are). The `over all`
+conditions of an action must hold in every state strictly inside its interval: after each happening,
+for every action that has started and not yet ended.
 
 Where anything changes between happenings (continuous effects of durative actions, PDDL 2.1 level 4;
 processes and events, PDDL+ with durative actions or timed literals), the PDDL+ world
@@ -14,8 +16,7 @@ continuous effects beside the processes, the events as they fire, and the runnin
 conditions watched at every instant of the stretch (open at the action's end, as in VAL).
 
 A plan's durations are compared with what the duration constraints compute within a tolerance (VAL's
-`-t`, default 0.01; `duration_meets`): planners print rounded durations. The tolerance is not epsilon:
-epsilon is the least separation of interfering events, the tolerance a slack on durations only.
+`-t`, default 0.01; `duration_meets`): planners print rounded durations.
 """
 
 from __future__ import annotations
@@ -51,16 +52,15 @@ from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
+from pddltools.validate.happenings import clock, one_happening
 from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World, is_pddlplus
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
-from pddltools.validate.report import PlanReport, exact
+from pddltools.validate.report import PlanReport, exact, happening_window
 from pddltools.validate.resolve import resolve
-from pddltools.validate.verdict import finish, invalid_step
+from pddltools.validate.verdict import finish, invalid_step, merged_too_close
 
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
-
-DEFAULT_EPSILON = Fraction(1, 1000)
 
 
 @dataclass(slots=True)
@@ -206,13 +206,15 @@ def _holds(task: GroundedTask, numeric: Callable[[ast.Expression], bool], formul
     return ev.holds(formula, binding, state) or ev.holds(loosened(formula, numeric), binding, state)
 
 
-def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON,
+def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction | None = None,
                       tolerance: Fraction = DEFAULT_TOLERANCE, recorder: Trace | None = None,
                       delta: Fraction | None = None) -> PlanReport:
     """Validate a temporal plan; `recorder`, when given, is told every happening as it is applied;
-    `delta` is the step for continuous change that has no closed form."""
+    `delta` is the step for continuous change that has no closed form. `epsilon` None: a tenth of the
+    tolerance, the window of VAL's happenings."""
     world = _World(task, delta, recorder) if _continuous(task) else None
-    report = replace(_validate(task, plan, name, epsilon, tolerance, recorder, world), tolerance=tolerance)
+    separation = happening_window(tolerance) if epsilon is None else epsilon
+    report = replace(_validate(task, plan, name, separation, tolerance, recorder, world), tolerance=tolerance)
     if world is None or not world.approximated:
         return report
     return replace(report, delta=delta, message=report.message + f" (approximated with --delta {exact(delta or 0)})")
@@ -311,7 +313,8 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 break
             now = events[i].time
             happening = []
-            while i < len(events) and events[i].time == now:
+            opened = clock(events[i])
+            while i < len(events) and one_happening(opened, clock(events[i]), tolerance):  # VAL's grouping
                 happening.append(events[i])
                 i += 1
             if world is not None:
@@ -352,6 +355,8 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
             for k, a in enumerate(happening):
                 for other in happening[k + 1:]:
                     why = interference(a.footprint, other.footprint)
+                    if why and other.time != a.time:
+                        return merged_too_close(name, plan, other.step or a.step, why, other.time - a.time, tolerance)
                     if why:
                         culprit = a if a.step is not None else other
                         return _at(invalid_step(name, plan, culprit.step, "mutex",

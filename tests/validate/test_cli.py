@@ -88,10 +88,12 @@ def test_a_task_with_a_syntax_error_exits_1_an_unreadable_plan_2(capsys: pytest.
 def test_epsilon_option(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["validate", str(TEMPORAL / "domain.pddl"), str(TEMPORAL / "problem.pddl"), str(TEMPORAL / "epsilon.plan"),
             "--format", "json"]
-    code, out, _ = run(capsys, *args)
+    code, out, _ = run(capsys, *args)  # 0.0005 apart: one happening at VAL's -t 0.01 (within 0.001)
     assert code == 1 and json.loads(out)["files"][2]["reason"] == "epsilon"
-    code, out, _ = run(capsys, *args, "--epsilon", "0.0001")
+    code, out, _ = run(capsys, *args, "--tolerance", "0.001")  # two happenings (0.0005 > 0.0001)
     assert code == 0 and json.loads(out)["files"][2]["value"] == 15.5
+    code, out, _ = run(capsys, *args, "--tolerance", "0.001", "--epsilon", "0.001")  # but closer than epsilon
+    assert code == 1 and "at least 0.001 apart" in json.loads(out)["files"][2]["message"]
 
 
 def test_batch(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
