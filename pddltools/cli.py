@@ -322,8 +322,8 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     return status
 
 
-def _fmt_json(formatted: list[tuple[Path, str, str, list[Diagnostic]]], failures: list[dict[str, Any]], *, written: bool,
-              text: bool) -> None:
+def _fmt_json(formatted: list[tuple[Path, str, str, list[Diagnostic]]], failures: list[dict[str, Any]], *,
+              written: bool, text: bool) -> None:
     """fmt's envelope: per file whether it `changed` (is not in the canonical layout), was `written`, and
     (when neither --check nor --write) its canonical layout as `text`."""
     from pddltools.envelope import envelope, file_entry, print_json

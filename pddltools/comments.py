@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic, Source, Span, warning
 from pddltools.syntax.lexing import Trivia
-
 
 _OPENING = frozenset("({[")
 _CLOSING = frozenset(")}]")
@@ -277,6 +277,10 @@ def rest(comments: Comments) -> list[str]:
     return [comments.comment(i, "") for i in left]
 
 
+def _slice(text: str, span: tuple[int, int]) -> str:
+    return text[span[0]:span[1]]
+
+
 def keep(source: Source, trivia: Trivia, ends_in_comment: Callable[[str], bool], node: Any,
          render: Callable[[Any], str], before: Sequence[tuple[int, int]] = (),
          span: tuple[int, int] | None = None) -> tuple[str, list[Diagnostic]]:
@@ -285,7 +289,7 @@ def keep(source: Source, trivia: Trivia, ends_in_comment: Callable[[str], bool],
     warnings of the comments that moved."""
     comments = Comments(source, trivia, ends_in_comment)
     with printing(comments):
-        items = [Item(span, lambda span=span: source.text[span[0]:span[1]]) for span in before]
+        items = [Item(skipped, partial(_slice, source.text, skipped)) for skipped in before]
         if span is None and node.span is not None:
             span = (node.span.start, node.span.end)
         items.append(Item(span, lambda: render(node).rstrip("\n")))

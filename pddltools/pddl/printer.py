@@ -317,7 +317,7 @@ def _requirements(requirements: Sequence[ast.Requirement]) -> Item:
     region = _around(requirements[0], requirements[-1], 2, 1)
     if not _has(region):
         return Item(region, lambda: "(:requirements " + " ".join(r.name for r in requirements) + ")")
-    items = [Item(_span(r), lambda r=r: r.name) for r in requirements]
+    items = [Item(_span(r), partial(getattr, r, "name")) for r in requirements]
     return Item(region, lambda: _section(":requirements", items, region))
 
 
@@ -416,7 +416,7 @@ def problem(p: ast.Problem, hierarchy: Sequence[Item] = ()) -> str:
     return _file(f"(define (problem {p.name})", sections, p)
 
 
-def format_source(node: ast.Domain | ast.Problem, source: Source, trivia: Trivia,
+def format_source(node: ast.Node, source: Source, trivia: Trivia,
                   render: Callable[[Any], str] | None = None, before: Sequence[tuple[int, int]] = ()
                   ) -> tuple[str, list[Diagnostic]]:
     """`node` (parsed from `source`) printed with the comments and blank lines of `source` kept (see

@@ -111,8 +111,8 @@ def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int
 def lark_terminals(lark: Any, lowercase: bool) -> TokenPattern:
     """`compile_terminals` over the terminals a Lark parser was built with, as its lexer compiles them."""
     conf = lark.lexer_conf
-    return compile_terminals(list(conf.terminals), set(conf.ignore), conf.g_regex_flags | (CASELESS if lowercase else 0),
-                             lowercase)
+    flags = conf.g_regex_flags | (CASELESS if lowercase else 0)
+    return compile_terminals(list(conf.terminals), set(conf.ignore), flags, lowercase)
 
 
 class NestingTooDeep(Exception):
