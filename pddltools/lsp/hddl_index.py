@@ -331,11 +331,3 @@ def _without_section_at(doc: Document, offset: int) -> ast.HTNDomain | ast.HTNPr
     # to the next section, or to the parenthesis that closes (define ...)
     end = min((s for s in starts if s > offset), default=max(text.rfind(")"), offset))
     return _parse(Source(blank(text, begin, end), doc.name)).node
-
-
-def formatted(doc: Document) -> str | None:
-    """The document in `pddltools fmt`'s layout; None when it does not parse or holds comments."""
-    result = parsed(doc)
-    if result.node is None or ";" in doc.text:
-        return None
-    return str(result.node)

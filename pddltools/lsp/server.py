@@ -23,6 +23,7 @@ from pddltools import __version__
 from pddltools.lsp import hddl_index
 from pddltools.lsp.completion import complete
 from pddltools.lsp.diagnostics import publishable
+from pddltools.lsp.formatting import Refused, formatted, range_changes
 from pddltools.lsp.navigation import (
     hover_text,
     name_at,
@@ -31,7 +32,7 @@ from pddltools.lsp.navigation import (
     rddl_references,
     references,
 )
-from pddltools.lsp.outline import Refused, document_symbols, formatted
+from pddltools.lsp.outline import document_symbols
 from pddltools.lsp.positions import Positions
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast
@@ -270,13 +271,28 @@ def formatting(ls: PDDLServer, params: lsp.DocumentFormattingParams) -> list[lsp
     if doc is None:
         return None
     try:
-        text = formatted(ls.store, doc)
+        text = formatted(doc)
     except Refused as refusal:
         ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=str(refusal)))
         return None
     if text == doc.text:
         return []
     return [lsp.TextEdit(range=ls.positions(doc).whole(), new_text=text)]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
+@guarded(None)
+def range_formatting(ls: PDDLServer, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit] | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    positions = ls.positions(doc)
+    try:
+        changes = range_changes(doc, positions.offset(params.range.start), positions.offset(params.range.end))
+    except Refused as refusal:
+        ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=str(refusal)))
+        return None
+    return [lsp.TextEdit(range=positions.range(c.start, c.end), new_text=c.text) for c in changes]
 
 
 def main() -> int:
