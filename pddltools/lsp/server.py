@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from pddltools import __version__
@@ -34,10 +35,12 @@ from pddltools.lsp.navigation import (
 )
 from pddltools.lsp.outline import document_symbols
 from pddltools.lsp.positions import Positions
+from pddltools.lsp.rename import RenameRefused, highlights, places, rename
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast
 
 DEBOUNCE = 0.15  # seconds of quiet after a change before it is checked
+RENAME_FAILED = -32803  # the protocol's RequestFailed: the client shows the message
 _R = TypeVar("_R")
 log = logging.getLogger("pddltools.lsp")
 
@@ -118,6 +121,8 @@ def guarded(default: Any) -> Callable[[Callable[..., _R]], Callable[..., _R]]:
         def run(ls: PDDLServer, params: Any) -> _R:
             try:
                 return handler(ls, params)
+            except JsonRpcException:
+                raise  # an answer the client shows: a rename refused, and why
             except Exception:
                 ls.report(handler.__name__)
                 return default  # type: ignore[no-any-return]
@@ -293,6 +298,46 @@ def range_formatting(ls: PDDLServer, params: lsp.DocumentRangeFormattingParams) 
         ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=str(refusal)))
         return None
     return [lsp.TextEdit(range=positions.range(c.start, c.end), new_text=c.text) for c in changes]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+@guarded(None)
+def prepare_rename(ls: PDDLServer, params: lsp.PrepareRenameParams) -> lsp.Range | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    positions = ls.positions(doc)
+    found = places(ls.store, doc, positions.offset(params.position))
+    return None if found is None else positions.span_range(found.at)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RENAME)
+@guarded(None)
+def rename_symbol(ls: PDDLServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    try:
+        spans = rename(ls.store, doc, ls.positions(doc).offset(params.position), params.new_name)
+    except RenameRefused as refusal:
+        raise JsonRpcException(str(refusal), RENAME_FAILED) from None
+    changes: dict[str, list[lsp.TextEdit]] = {}
+    for span in spans:
+        location = _location(ls, doc, span)
+        changes.setdefault(location.uri, []).append(lsp.TextEdit(range=location.range, new_text=params.new_name))
+    return lsp.WorkspaceEdit(changes=changes)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+@guarded(None)
+def document_highlight(ls: PDDLServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight] | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    positions = ls.positions(doc)
+    kind = lsp.DocumentHighlightKind
+    return [lsp.DocumentHighlight(range=positions.span_range(span), kind=kind.Write if declares else kind.Read)
+            for span, declares in highlights(ls.store, doc, positions.offset(params.position))]
 
 
 def main() -> int:
