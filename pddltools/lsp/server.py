@@ -36,6 +36,7 @@ from pddltools.lsp.navigation import (
 from pddltools.lsp.outline import document_symbols
 from pddltools.lsp.positions import Positions
 from pddltools.lsp.rename import RenameRefused, highlights, places, rename
+from pddltools.lsp.structure import LEGEND, folding_ranges, semantic_tokens, signature_help
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast
 
@@ -338,6 +339,56 @@ def document_highlight(ls: PDDLServer, params: lsp.DocumentHighlightParams) -> l
     kind = lsp.DocumentHighlightKind
     return [lsp.DocumentHighlight(range=positions.span_range(span), kind=kind.Write if declares else kind.Read)
             for span, declares in highlights(ls.store, doc, positions.offset(params.position))]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+@guarded(None)
+def folding(ls: PDDLServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
+    doc = _document(ls, params.text_document.uri)
+    return None if doc is None else folding_ranges(doc, ls.positions(doc))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+@guarded(None)
+def semantic(ls: PDDLServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | None:
+    doc = _document(ls, params.text_document.uri)
+    return None if doc is None else semantic_tokens(ls.store, doc, ls.positions(doc))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP, lsp.SignatureHelpOptions(trigger_characters=["(", " ", ","]))
+@guarded(None)
+def signature(ls: PDDLServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    return signature_help(ls.store, doc, ls.positions(doc).offset(params.position))
+
+
+@server.feature(lsp.WORKSPACE_SYMBOL)
+@guarded(None)
+def workspace_symbols(ls: PDDLServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol] | None:
+    wanted = params.query.lower()
+    out: list[lsp.WorkspaceSymbol] = []
+    for doc in list(ls.store.documents.values()):
+        stack: list[tuple[lsp.DocumentSymbol, str | None]] = [
+            (symbol, None) for symbol in document_symbols(ls.store, doc, ls.encoding)]
+        while stack:
+            symbol, container = stack.pop()
+            if _matches(wanted, symbol.name.lower()):
+                out.append(lsp.WorkspaceSymbol(name=symbol.name, kind=symbol.kind, container_name=container,
+                                               location=lsp.Location(uri=doc.uri, range=symbol.selection_range)))
+            stack.extend((child, symbol.name) for child in symbol.children or ())
+    return sorted(out, key=lambda s: (s.name, s.container_name or ""))
+
+
+def _matches(query: str, name: str) -> bool:
+    """Whether the query's characters come in `name` in order (`mvtr` finds `move-truck`), as editors match."""
+    at = 0
+    for char in query:
+        at = name.find(char, at) + 1
+        if at == 0:
+            return False
+    return True
 
 
 def main() -> int:
