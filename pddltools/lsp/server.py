@@ -22,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 
 from pddltools import __version__
 from pddltools.lsp import hddl_index
+from pddltools.lsp.actions import code_actions
 from pddltools.lsp.completion import complete
 from pddltools.lsp.diagnostics import publishable
 from pddltools.lsp.formatting import Refused, formatted, range_changes
@@ -389,6 +390,16 @@ def _matches(query: str, name: str) -> bool:
         if at == 0:
             return False
     return True
+
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+@guarded(None)
+def quick_fixes(ls: PDDLServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    return code_actions(ls.store, doc, list(params.context.diagnostics), ls.encoding)
 
 
 def main() -> int:
