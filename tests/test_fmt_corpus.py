@@ -21,7 +21,7 @@ from pddltools.syntax.errors import ParseError
 from .conftest import SHARED_PDDL
 
 SHARED = SHARED_PDDL.parent
-SAMPLE = 24  # files per language: a stride through the sorted list, so every folder is visited over time
+SAMPLE = 12  # files per language: a stride through the sorted list, so every folder is visited over time
 LARGEST = 150_000  # characters; the large generated problems have no comments worth the time
 
 pytestmark = pytest.mark.corpus

@@ -402,6 +402,23 @@ def quick_fixes(ls: PDDLServer, params: lsp.CodeActionParams) -> list[lsp.CodeAc
     return code_actions(ls.store, doc, list(params.context.diagnostics), ls.encoding)
 
 
+@server.command("pddltools.domainOf")
+@guarded(None)
+def domain_of(ls: PDDLServer, uri: str) -> str | None:
+    """The URI of the domain an open problem is checked against (the editor's run-a-planner command)."""
+    doc = _document(ls, uri)
+    if doc is None:
+        return None
+    if doc.language == "hddl":
+        domain = hddl_index.domain_of(ls.store, doc)
+        return ls.store.uri_of(domain.span.file) if domain is not None and domain.span is not None else None
+    node = ls.store.pddl(doc).node
+    if isinstance(node, ast.Domain):
+        return doc.uri
+    found = ls.store.domain_for(doc, node) if isinstance(node, ast.Problem) else None
+    return found[0] if found is not None else None
+
+
 def main() -> int:
     server.start_io()
     return 0
