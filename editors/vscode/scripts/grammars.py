@@ -23,7 +23,7 @@ def _words(words: set[str]) -> str:
 
 
 def _pddl_like(name: str, keywords: set[str], variable: str, number: str) -> dict[str, Any]:
-    sections = {w for w in keywords if w.startswith(":")}
+    sections = _words({w[1:] for w in keywords if w.startswith(":")})
     words = {w for w in keywords if w[0].isalpha()}
     edge = r"(?![A-Za-z0-9_\-])"
     return {
@@ -32,7 +32,7 @@ def _pddl_like(name: str, keywords: set[str], variable: str, number: str) -> dic
         "fileTypes": [name],
         "patterns": [
             {"name": f"comment.line.semicolon.{name}", "match": ";.*$"},
-            {"name": f"keyword.control.section.{name}", "match": f"(?i)(?<![A-Za-z0-9_\\-]):(?:{_words({w[1:] for w in sections})}){edge}"},
+            {"name": f"keyword.control.section.{name}", "match": f"(?i)(?<![A-Za-z0-9_\\-]):(?:{sections}){edge}"},
             {"name": f"keyword.other.{name}", "match": f"(?i)(?<=\\()\\s*(?:{_words(words)}){edge}"},
             {"name": f"constant.language.{name}", "match": "#t" + edge},
             {"name": f"variable.parameter.{name}", "match": f"(?i){variable}"},
