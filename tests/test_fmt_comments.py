@@ -117,3 +117,21 @@ domain d { // the domain
     assert out.startswith("// header\ndomain d { // the domain\n    types {\n        t : object;\n    }; // types\n")
     assert "    /* the state\n       and the actions */\n    pvariables {" in out
     assert "default = false }; // p\n" in out
+
+
+def test_rddl_comments_between_the_branches_of_an_if_stay_there() -> None:
+    text = """domain d {
+    pvariables { p : { state-fluent, bool, default = false }; a : { action-fluent, bool, default = false }; };
+    cpfs {
+        p' = // what p becomes
+            if (a) then true   // switched on
+            // otherwise it stays
+            else p;
+    };
+}
+"""
+    out, moved = fmt(text, "d.rddl")
+    assert moved == []
+    assert ("        p' =\n            // what p becomes\n            if (a) then true // switched on\n"
+            "            // otherwise it stays\n            else p;\n") in out
+    assert fmt(out, "d.rddl")[0] == out

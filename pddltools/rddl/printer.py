@@ -198,6 +198,10 @@ def _cpf(cpf: ast.Cpf) -> str:
 
 def _statement(head: str, expr: ast.Expr, depth: int) -> str:
     """`head` + `expr` + `;`, on one line when it fits, else laid out over several."""
+    if _has(_expression_region(expr)):
+        commented = _commented_statement(head, expr, depth)
+        if commented is not None:
+            return commented
     one_line = f"{head}{format_expr(expr)};"
     if len(one_line) + len(INDENT) * depth <= WIDTH:
         return one_line
@@ -207,6 +211,81 @@ def _statement(head: str, expr: ast.Expr, depth: int) -> str:
     lines = layout(expr, WIDTH - len(INDENT) * (depth + 1))
     body = "\n".join(f"{INDENT * (depth + 1)}{line}" for line in lines)
     return f"{head.rstrip()}\n{body};"
+
+
+def _commented_statement(head: str, expr: ast.Expr, depth: int) -> str | None:
+    """A statement whose expression holds comments, broken where they can stay: an `if` chain a branch
+    per line, an operator chain an operand per line, each comment before or after the line it was at.
+    None for other expressions (their comments go before the statement)."""
+    comments = active()
+    assert comments is not None
+    pad = INDENT * (depth + 1) if head else INDENT * depth
+    items = _chain_items(expr, WIDTH - len(pad), pad)
+    if items is None:
+        return None
+    chunks = comments.lay_out(items, _expression_region(expr), pad)
+    body = comments.close(chunks, pad, ";")
+    if head:
+        return f"{head.rstrip()}\n{body}"
+    return body[len(pad):]
+
+
+def _expression_region(expr: ast.Expr) -> tuple[int, int] | None:
+    """A statement's expression, from the end of the token before it (`=`): a comment after that
+    token leads the expression's first line."""
+    comments, span = active(), _span(expr)
+    if comments is None or span is None:
+        return None
+    start = span[0]
+    while True:  # brackets around the expression's start belong to it
+        before = comments.extend(start, span[1], 1)[0]
+        if before == start or comments.text[before:comments.token_end(before)] not in ("(", "["):
+            return comments.token_end(before), span[1]
+        start = before
+
+
+def _chain_items(expr: ast.Expr, width: int, pad: str) -> list[Item] | None:
+    if isinstance(expr, ast.IfThenElse):
+        items: list[Item] = []
+        node: ast.Expr = expr
+        prefix = "if"
+        while isinstance(node, ast.IfThenElse):
+            condition, then = node.condition, node.then
+            start, end = _span(condition), _span(then)
+            span = (start[0], end[1]) if start is not None and end is not None else None
+            items.append(Item(span, partial(_branch, f"{prefix} ({format_expr(condition)})", then, width, pad)))
+            prefix = "else if"
+            node = node.otherwise
+        items.append(Item(_span(node), partial(_else, node)))
+        return items
+    if isinstance(expr, ast.Binary):
+        level = ast.BINARY_PRECEDENCE[expr.op]
+        chain: list[tuple[str, ast.Expr]] = []
+        left: ast.Expr = expr
+        while isinstance(left, ast.Binary) and ast.BINARY_PRECEDENCE[left.op] == level:
+            chain.append((left.op, left.right))
+            left = left.left
+        items = [Item(_span(left), partial(_operand, left, level))]
+        items += [Item(_span(right), partial(_operator_operand, op, right, level + 1)) for op, right in reversed(chain)]
+        return items
+    return None
+
+
+def _branch(condition: str, then: ast.Expr, width: int, pad: str) -> str:
+    return f"\n{pad}{INDENT}".join(_if_then(condition, then, width))
+
+
+def _else(otherwise: ast.Expr) -> str:
+    return f"else {format_expr(otherwise)}"
+
+
+def _operator_operand(op: str, operand: ast.Expr, minimum: int) -> str:
+    return f"{op} {_operand(operand, minimum)}"
+
+
+def _has(span: tuple[int, int] | None) -> bool:
+    comments = active()
+    return comments is not None and span is not None and comments.inside(*span)
 
 
 def _objects_decl(decl: ast.ObjectsDecl) -> str:
