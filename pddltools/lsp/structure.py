@@ -49,13 +49,24 @@ def language_named(name: str) -> Language:
     return PDDL
 
 
+_scanned: dict[str, tuple[tuple[int, int], Trivia]] = {}  # by URI: (version, length) and the scan
+
+
 def trivia(doc: Document) -> Trivia:
-    """The document's comments and tokens; where a character no token starts with stops the scan, the
-    tokens before it."""
+    """The document's comments and tokens (kept per version: folding, semantic tokens and signature help
+    all ask); nothing where a character no token starts with stops the scan."""
+    key = (doc.version, len(doc.text))
+    cached = _scanned.get(doc.uri)
+    if cached is not None and cached[0] == key:
+        return cached[1]
     try:
-        return language(doc).trivia(Source(doc.text, doc.name))
+        found = language(doc).trivia(Source(doc.text, doc.name))
     except UnexpectedCharacter:
-        return Trivia([], [])
+        found = Trivia([], [])
+    if len(_scanned) > 32:
+        _scanned.clear()
+    _scanned[doc.uri] = (key, found)
+    return found
 
 
 # -------------------------------------------------------------------------------------------------

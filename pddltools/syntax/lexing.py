@@ -227,26 +227,23 @@ def trivia(pattern: TokenPattern, text: str) -> Trivia:
     where `tokens` would."""
     pieces = [re.compile(rx, pattern.pattern.flags) for rx in pattern.ignored]
     comments: list[tuple[int, int]] = []
-    found_tokens: list[tuple[int, int]] = []
-    for match in pattern.pattern.finditer(text):
-        kind = match.lastgroup
-        assert kind is not None
-        pos, begin = match.start(), match.start(kind)
-        while pos < begin:
-            for rx in pieces:
-                found = rx.match(text, pos, begin)
-                if found is not None and found.end() > pos:
-                    if not found.group().isspace():
-                        comments.append((pos, found.end()))
-                    pos = found.end()
-                    break
-            else:  # pragma: no cover - the pattern's prefix is made of these same terminals
-                raise AssertionError(f"ignored text at {pos} matches no ignored terminal")
-        if kind == ERROR:
-            if begin == len(text):
-                break
-            raise UnexpectedCharacter(begin, match.group(kind))
-        found_tokens.append((begin, match.end()))
+    # One pass of the pattern; only the ignored text that is not all white space is cut into pieces.
+    matches = [(m.start(), m.start(m.lastgroup or ""), m.end(), m.lastgroup) for m in pattern.pattern.finditer(text)]
+    for pos, begin, _, kind in matches:
+        if pos < begin and not text[pos:begin].isspace():
+            while pos < begin:
+                for rx in pieces:
+                    found = rx.match(text, pos, begin)
+                    if found is not None and found.end() > pos:
+                        if not found.group().isspace():
+                            comments.append((pos, found.end()))
+                        pos = found.end()
+                        break
+                else:  # pragma: no cover - the pattern's prefix is made of these same terminals
+                    raise AssertionError(f"ignored text at {pos} matches no ignored terminal")
+        if kind == ERROR and begin != len(text):
+            raise UnexpectedCharacter(begin, text[begin])
+    found_tokens = [(begin, end) for _, begin, end, kind in matches if kind != ERROR]
     return Trivia(comments, found_tokens)
 
 
