@@ -15,7 +15,7 @@ from pytest_lsp import LanguageClient
 from pddltools.cli import main
 from pddltools.pddl.parser import parse_text
 
-from .conftest import close_document, doc_id, open_document, position_of
+from .conftest import REPO, close_document, doc_id, open_document, position_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -139,6 +139,23 @@ async def test_rddl_pvariable_rename_and_highlight(client: LanguageClient, tmp_p
     renamed = apply(text, list(next(iter(edit.changes.values()))))
     assert "bright(room) :" in renamed and "bright'(?r) = bright(?r)" in renamed and "room} bright(?r)" in renamed
 
+
+
+async def test_hddl_task_rename_and_its_clash(client: LanguageClient, tmp_path: Path) -> None:
+    text = (REPO / "corpus" / "hddl" / "examples" / "deliver" / "domain.hddl").read_text(encoding="utf-8")
+    path = tmp_path / "domain.hddl"
+    await open_document(client, path, text, language="hddl")
+    at = position_of(text, "(get-to ?t ?from)", 1)
+    edit = await client.text_document_rename_async(lsp.RenameParams(text_document=doc_id(path), position=at,
+                                                                    new_name="go-to"))
+    with pytest.raises(Exception, match="already the name"):
+        await client.text_document_rename_async(lsp.RenameParams(text_document=doc_id(path), position=at,
+                                                                 new_name="drive"))
+    close_document(client, path)
+    assert edit is not None and edit.changes is not None
+    renamed = apply(text, list(next(iter(edit.changes.values()))))
+    assert "(:task go-to :parameters" in renamed and "(t3 (go-to ?t ?to))" in renamed
+    assert "get-to" not in renamed
 
 # -------------------------------------------------------------------------------------------------
 # Structure: folding, semantic tokens, signature help, workspace symbols
