@@ -280,8 +280,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
 def _parse_one(path: Path, fmt: str, out: Console, err: Console) -> tuple[dict[str, Any], ExitCode]:
     """One file's entry of `parse`'s envelope (and its line, or its diagnostics, in text), and its status."""
     from pddltools import dialects
-    from pddltools.diagnostics import Error, InputError, read_source, render_rich
+    from pddltools.diagnostics import Error, InputError, render_rich
     from pddltools.envelope import file_entry
+    from pddltools.reading import read_source
 
     warnings: list[Diagnostic] = []
     try:
@@ -312,31 +313,31 @@ def _parse_summary(results: list[dict[str, Any]], failed: int, seconds: float) -
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
-    """Print (several files: each after a `; ==> FILE <==` comment line), check or rewrite. `--write`
-    refuses, before writing any file, when one it would rewrite has comments (the printer drops them)
-    and --drop-comments was not given: nothing the user wrote is lost without being asked."""
-    from pddltools.diagnostics import Error, InputError, read_source, render_rich
+    """Print (several files: each after a `; ==> FILE <==` comment line), check or rewrite. Every comment
+    and blank-line group is kept; a comment the layout had to move is reported (W120)."""
+    from pddltools.diagnostics import Error, InputError, render_rich
+    from pddltools.formatting import format_pddl
+    from pddltools.reading import read_source
 
     err = _stderr()
-    formatted: list[tuple[Path, str, str]] = []  # path, its text, its canonical layout
-    dropped: dict[Path, str] = {}  # files with what the printer does not keep: comments, an in-package form
+    formatted: list[tuple[Path, str, str, list[Diagnostic]]] = []  # path, its text, its layout, the moves
     failures: list[dict[str, Any]] = []  # the envelope's entries of files that could not be formatted
     status = ExitCode.OK
     for path in map(Path, args.files):
         try:
             source = read_source(path)
             warnings: list[Diagnostic] = []
-            formatted.append((path, source.text, _canonical(source, warnings)))
-            if any(w.code == "W104" for w in warnings):
-                dropped[path] = "an (in-package ...) form"
-            elif _has_comments(source.text):
-                dropped[path] = "comments"
+            layout = format_pddl(source, warnings)
+            moved = [w for w in warnings if w.code == "W120"]
+            formatted.append((path, source.text, layout, moved))
+            if moved and args.format == "text":
+                render_rich(moved, err)
         except Error as exc:
             if args.format == "text":
                 render_rich(exc.diagnostics, err)
             failures.append({"path": str(path), "diagnostics": exc.diagnostics})
             status = worst(status, ExitCode.USAGE if isinstance(exc, InputError) else ExitCode.FINDINGS)
-    changed = [(path, text, layout) for path, text, layout in formatted if text != layout]
+    changed = [(path, text, layout) for path, text, layout, _ in formatted if text != layout]
     written = False
     if args.check:
         if args.format == "text":
@@ -344,18 +345,11 @@ def cmd_fmt(args: argparse.Namespace) -> int:
                 err.print(f"{path} is not formatted (run pddltools fmt --write {path})", markup=False)
         status = worst(status, ExitCode.FINDINGS if changed else ExitCode.OK)
     elif args.write:
-        commented = [path for path, _, _ in changed if path in dropped]
-        if commented and not args.drop_comments:
-            for path in commented:
-                err.print(f"{path} has {dropped[path]}, which the formatter does not keep; "
-                          "pass --drop-comments to rewrite it anyway", markup=False)
-            err.print("nothing was rewritten", markup=False)
-            return ExitCode.USAGE
         for path, _, layout in changed:
             path.write_text(layout, encoding="utf-8")
         written = True
     elif args.format == "text":
-        for path, _, layout in formatted:
+        for path, _, layout, _ in formatted:
             if len(args.files) > 1:
                 sys.stdout.write(f"; ==> {path} <==\n")
             sys.stdout.write(layout)
@@ -364,20 +358,14 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     return status
 
 
-def _canonical(source: Any, warnings: list[Diagnostic]) -> str:
-    from pddltools import dialects
-
-    return str(dialects.parse(source, None, warnings))
-
-
-def _fmt_json(formatted: list[tuple[Path, str, str]], failures: list[dict[str, Any]], *, written: bool,
-              text: bool) -> None:
+def _fmt_json(formatted: list[tuple[Path, str, str, list[Diagnostic]]], failures: list[dict[str, Any]], *,
+              written: bool, text: bool) -> None:
     """fmt's envelope: per file whether it `changed` (is not in the canonical layout), was `written`, and
     (when neither --check nor --write) its canonical layout as `text`."""
     from pddltools.envelope import envelope, file_entry, print_json
 
-    files = [file_entry(path, _language(path), [], changed=old != new, written=written and old != new,
-                        text=new if text else None) for path, old, new in formatted]
+    files = [file_entry(path, _language(path), moved, changed=old != new, written=written and old != new,
+                        text=new if text else None) for path, old, new, moved in formatted]
     files += [file_entry(f["path"], _language(f["path"]), f["diagnostics"], ok=False, changed=False, written=False,
                          text=None) for f in failures]
     changed = sum(1 for f in files if f["changed"])
@@ -390,9 +378,6 @@ def _language(path: str | Path) -> str:
 
     return dialects.of_path(path).name
 
-
-def _has_comments(text: str) -> bool:
-    return ";" in text
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,8 +11,8 @@ LARGEST = 10**15
 
 
 def add_fmt_mode(parser: argparse.ArgumentParser, layout: str, *, several: bool = False) -> None:
-    """FILE (`several`: FILE ... into `files`), --write | --check, and --drop-comments, for a formatter
-    that prints `layout`."""
+    """FILE (`several`: FILE ... into `files`) and --write | --check, for a formatter that prints
+    `layout`."""
     if several:
         parser.add_argument("files", metavar="FILE", nargs="+")
     else:
@@ -21,8 +21,6 @@ def add_fmt_mode(parser: argparse.ArgumentParser, layout: str, *, several: bool 
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--write", "-w", action="store_true", help=f"rewrite {each} in place instead of printing")
     mode.add_argument("--check", action="store_true", help=f"exit 1 if {each} is not in the {layout}")
-    parser.add_argument("--drop-comments", action="store_true",
-                        help="allow --write to rewrite a file that has comments (they are not kept)")
 
 
 def parse_command_line(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:

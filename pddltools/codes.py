@@ -105,6 +105,7 @@ E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
 
 INPUT, SYNTAX, CHECK, INTEROP, COMPILE, VALIDATE, LSP = (
     "input", "PDDL syntax", "checker", "interop", "compiler", "validator", "language server")
+FORMAT = "formatter"
 RSYNTAX, RTYPES, RSIM, RDDLSIM, SCORE = (
     "RDDL syntax", "RDDL types", "RDDL simulation", "RDDLSim protocol", "scorer")
 TESTS = "domain tests"
@@ -378,6 +379,15 @@ _ENTRIES: tuple[Code, ...] = (
           _domain('(in-package "PDDL")\n(define (domain d) (:predicates (p)))\n'),
           ("parse", "domain.pddl"),
           "Delete the (in-package ...) line."),
+    _code("W120", W, FORMAT, "a comment the formatter moved to a line of its own",
+          """fmt keeps every comment, at its place where the layout allows: on a line of its own before the
+          item it precedes, or after the item on that item's line. A comment inside a construct that fmt
+          always prints on one line (an atom, a typed parameter's type, an RDDL expression) cannot stay
+          there: it is moved onto a line of its own just before the line that holds the construct, and
+          fmt says so. Nothing is dropped; the printed file parses to the same tree.""",
+          _domain("(define (domain d)\n  (:predicates (on ?x ; the upper block\n    ?y)))\n"),
+          ("fmt", "domain.pddl"),
+          "Put the comment before or after the construct, where it stays."),
     # --- checker: names, arity and types ---------------------------------------------------------------
     _code("E201", E, CHECK, "undeclared type",
           """A type used (for a parameter, a predicate argument, a function's value, an object) is not

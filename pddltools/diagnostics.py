@@ -12,7 +12,6 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -196,14 +195,6 @@ def error(code: str, message: str, span: Span | None = None) -> Diagnostic:
 
 def warning(code: str, message: str, span: Span | None = None) -> Diagnostic:
     return Diagnostic(code, Severity.WARNING, message, span)
-
-
-def read_source(path: str | Path, display_name: str | None = None) -> Source:
-    """Read a file as text, or raise `InputError` saying why it cannot be read."""
-    from pddltools.reading import read_input  # reading builds on this module's errors
-
-    name = display_name if display_name is not None else str(path)
-    return decode_source(read_input(path, name), name)
 
 
 def decode_source(data: bytes, name: str) -> Source:

@@ -17,7 +17,7 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
-from pddltools.diagnostics import InputError, Span, error
+from pddltools.diagnostics import InputError, Source, Span, decode_source, error
 
 #: The default cap on one input, in bytes. The largest planning files in use (grounded domains,
 #: generated problems) are a few hundred megabytes; the parsers need about 20 times a file's size.
@@ -136,3 +136,9 @@ def read_input_text(path: str | Path, name: str | None = None, *, code: str = "E
         shown = name if name is not None else str(path)
         raise InputError([error(code, f"cannot read {shown}: not UTF-8 text (byte 0x{data[exc.start]:02x} at "
                                       f"offset {exc.start})", span)]) from None
+
+
+def read_source(path: str | Path, display_name: str | None = None) -> Source:
+    """Read a file as text, or raise `InputError` saying why it cannot be read."""
+    name = display_name if display_name is not None else str(path)
+    return decode_source(read_input(path, name), name)

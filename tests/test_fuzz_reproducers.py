@@ -48,9 +48,10 @@ def _located(diagnostics: list[dict[str, Any]]) -> bool:
 
 
 def _pddl(path: Path, compiled: bool) -> dict[str, Any]:
-    from pddltools.diagnostics import Source, read_source
+    from pddltools.diagnostics import Source
     from pddltools.pddl.parser import parse
     from pddltools.pddl.printer import to_pddl
+    from pddltools.reading import read_source
     from pddltools.syntax.errors import ParseError
 
     source = read_source(path)
@@ -106,7 +107,7 @@ def _rddl(path: Path) -> dict[str, Any]:
 
 
 def _plan(path: Path) -> dict[str, Any]:
-    from pddltools.diagnostics import read_source
+    from pddltools.reading import read_source
     from pddltools.validate.planfile import PlanError, read_plan
 
     try:

@@ -75,7 +75,7 @@ class Suite:
     @classmethod
     def load(cls, path: Path) -> Suite:
         """Raises `Error` (E001 unreadable, E862 malformed)."""
-        from pddltools.diagnostics import read_source
+        from pddltools.reading import read_source
 
         source = read_source(path)
         try:

@@ -19,10 +19,11 @@ from pddltools.check.reachability import contradictions, invariant_findings, rea
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
 from pddltools.check.tracks import Fit, Verdict, verdicts, with_errors
-from pddltools.diagnostics import Diagnostic, Error, InputError, Severity, Source, Span, read_source
+from pddltools.diagnostics import Diagnostic, Error, InputError, Severity, Source, Span
 from pddltools.domain_finder import domain_name_span
 from pddltools.pddl import ast
 from pddltools.pddl.zero_ary import resolve_problem, resolve_zero_ary, zero_ary_functions
+from pddltools.reading import read_source
 
 
 @dataclass(frozen=True, repr=False)

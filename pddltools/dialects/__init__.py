@@ -54,13 +54,19 @@ class Implementation:
     `parse(source, kind, warnings)` a whole file (raising `pddltools.syntax.errors.ParseError`);
     `owns(node)` whether a parsed node is this language's; `check(domain, problems, strict, tracks)` the
     report of a domain and its problems (those of its own kind among `problems`); `summary(node)` the
-    `parse` command's kind, name and counts; `track_ids` the ids of its track verdicts."""
+    `parse` command's kind, name and counts; `track_ids` the ids of its track verdicts; `format(node,
+    source, before)` the node parsed from `source` in the standard layout with the author's comments kept
+    (and the W120 warnings of comments that moved; `before`: text the parser skipped before the node), None
+    for PDDL's printer; `language` its `pddltools.syntax.Language` (the formatter reads its comments), None
+    for PDDL's."""
 
     parse: Callable[[Source, Kind | None, list[Diagnostic] | None], Any]
     owns: Callable[[object], bool]
     check: Callable[[Any, Sequence[Any], bool, Iterable[str] | None], CheckReport]
     summary: Callable[[Any], dict[str, Any]]
     track_ids: tuple[str, ...]
+    format: Callable[[Any, Source, Sequence[tuple[int, int]]], tuple[str, list[Diagnostic]]] | None = None
+    language: Any = None
 
 
 CORE = Dialect("pddl", "PDDL", (".pddl",), frozenset(), "pddltools.dialects.pddl")
@@ -104,6 +110,30 @@ def of_node(node: object) -> Dialect:
 def parse(source: Source, kind: Kind | None = None, warnings: list[Diagnostic] | None = None) -> Any:
     """A whole file in the language its name chooses; raises the parser's `ParseError`."""
     return implementation(of_path(source.name)).parse(source, kind, warnings)
+
+
+def parse_as(source: Source, name: str | None, kind: Kind | None = None,
+             warnings: list[Diagnostic] | None = None) -> Any:
+    """A whole file in the language named `name` (an editor's language id), or (None, or a name the
+    registry does not know) the one its file name chooses."""
+    dialect = by_name(name) if name is not None else None
+    return implementation(dialect or of_path(source.name)).parse(source, kind, warnings)
+
+
+def format_node(node: object, source: Source, before: Sequence[tuple[int, int]] = ()
+                ) -> tuple[str, list[Diagnostic]]:
+    """`node`, parsed from `source`, in its language's standard layout with every comment kept."""
+    own = implementation(of_node(node)).format
+    layout = own if own is not None else implementation(CORE).format
+    assert layout is not None
+    return layout(node, source, before)
+
+
+def comment_count(source: Source, name: str | None = None) -> int:
+    """How many comments `source` holds, read by the lexer of language `name` (or of its file name)."""
+    dialect = (by_name(name) if name is not None else None) or of_path(source.name)
+    language = implementation(dialect).language or implementation(CORE).language
+    return len(language.trivia(source).comments)
 
 
 def check(domain: object, problems: Sequence[object] = (), *, strict: bool = False,

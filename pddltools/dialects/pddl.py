@@ -10,6 +10,7 @@ from pddltools.check.tracks import TRACK_IDS
 from pddltools.diagnostics import Diagnostic, Source
 from pddltools.dialects import Implementation, Kind
 from pddltools.pddl import ast
+from pddltools.pddl.language import LANGUAGE
 from pddltools.pddl.parser import parse
 
 
@@ -47,4 +48,12 @@ def _owns(node: object) -> bool:
     return isinstance(node, ast.Domain | ast.Problem)
 
 
-IMPLEMENTATION = Implementation(_parse, _owns, _check, summary, TRACK_IDS)
+def _format(node: ast.Domain | ast.Problem, source: Source, before: Sequence[tuple[int, int]]
+            ) -> tuple[str, list[Diagnostic]]:
+    from pddltools.pddl import printer
+
+    parsed = node.span.source if node.span is not None else source
+    return printer.format_source(node, source, LANGUAGE.trivia(parsed), before=before)
+
+
+IMPLEMENTATION = Implementation(_parse, _owns, _check, summary, TRACK_IDS, _format, LANGUAGE)

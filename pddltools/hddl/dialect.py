@@ -11,6 +11,7 @@ from pddltools.dialects import Implementation, Kind
 from pddltools.dialects.pddl import summary as pddl_summary
 from pddltools.hddl import ast
 from pddltools.hddl.check import check_htn
+from pddltools.hddl.language import LANGUAGE
 from pddltools.hddl.parser import parse
 from pddltools.hddl.tracks import HTN_TRACK_IDS
 
@@ -39,4 +40,12 @@ def _owns(node: object) -> bool:
     return isinstance(node, ast.HTNDomain | ast.HTNProblem)
 
 
-IMPLEMENTATION = Implementation(_parse, _owns, _check, _summary, HTN_TRACK_IDS)
+def _format(node: ast.HTNDomain | ast.HTNProblem, source: Source, before: Sequence[tuple[int, int]]
+            ) -> tuple[str, list[Diagnostic]]:
+    from pddltools.hddl import printer
+
+    parsed = node.span.source if node.span is not None else source
+    return printer.format_source(node, source, LANGUAGE.trivia(parsed), list(before))
+
+
+IMPLEMENTATION = Implementation(_parse, _owns, _check, _summary, HTN_TRACK_IDS, _format, LANGUAGE)

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal, cast, overload
 
-from pddltools.diagnostics import Diagnostic, Source, Span, error, read_source
+from pddltools.diagnostics import Diagnostic, Source, Span, error
 from pddltools.hddl import ast
 from pddltools.pddl import ast as pddl
 from pddltools.pddl.parser import (
@@ -29,6 +29,7 @@ from pddltools.pddl.parser import (
     run_parser,
     section_value,
 )
+from pddltools.reading import read_source
 from pddltools.syntax.errors import ParseError as SyntaxParseError
 from pddltools.syntax.lalr import Tok
 

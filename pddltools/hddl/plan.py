@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pddltools.diagnostics import Error, Source, Span, error, read_source
+from pddltools.diagnostics import Error, Source, Span, error
 from pddltools.pddl.exact_numbers import read_whole
+from pddltools.reading import read_source
 
 # parentheses, brackets and commas separate words: `(drive a b)` and `drive[a,b]` are both a step
 _WORD = re.compile(r"[^\s()\[\],;]+")

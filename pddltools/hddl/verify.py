@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
-from pddltools.diagnostics import Diagnostic, Error, Source, Span, error, read_source
+from pddltools.diagnostics import Diagnostic, Error, Source, Span, error
 from pddltools.hddl import ast
 from pddltools.hddl.matching import SEARCH_LIMIT, Candidate, Holds, Matcher, SearchTooLong
 from pddltools.hddl.parser import parse
 from pddltools.hddl.plan import HTNPlan, HTNPlanError, HTNPlanLine, Word, parse_plan
 from pddltools.pddl import ast as pddl
 from pddltools.pddl.type_hierarchy import type_names
+from pddltools.reading import read_source
 from pddltools.semantics import GroundedTask, SemanticsError
 from pddltools.validate import planfile
 from pddltools.validate.planfile import PlanError

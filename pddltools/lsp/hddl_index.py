@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from lsprotocol import types as lsp
 
@@ -334,13 +334,6 @@ def _without_section_at(doc: Document, offset: int) -> ast.HTNDomain | ast.HTNPr
     return _parse(Source(blank(text, begin, end), doc.name)).node
 
 
-def formatted(doc: Document) -> str | None:
-    """The document in `pddltools fmt`'s layout; None when it does not parse or holds comments."""
-    result = parsed(doc)
-    if result.node is None or ";" in doc.text:
-        return None
-    return str(result.node)
-
 
 def outline_node(doc: Document) -> pddl.Domain | pddl.Problem | None:
     """The PDDL part of the document, whose outline the language server shows."""
@@ -348,3 +341,24 @@ def outline_node(doc: Document) -> pddl.Domain | pddl.Problem | None:
     if isinstance(node, ast.HTNDomain):
         return node.domain
     return node.problem if isinstance(node, ast.HTNProblem) else None
+
+
+def semantic_parts(doc: Document) -> tuple[list[Any], pddl.Domain | pddl.Problem] | None:
+    """For semantic tokens: the uses of tasks and methods, and the PDDL part (methods standing in as
+    actions) whose uses PDDL's index gives; None when the document does not parse."""
+    node = parsed(doc).node
+    if node is None:
+        return None
+    return list(hierarchy_uses(node)), (_stand_in(node) if isinstance(node, ast.HTNDomain) else node.problem)
+
+
+def task_signature(workspace: Workspace, doc: Document, head: str
+                   ) -> tuple[pddl.Domain, tuple[pddl.TypedName, ...] | None, str] | None:
+    """For signature help: the PDDL part of the document's domain, and the parameters of the task named
+    `head` (None when it names no task: a predicate, function or action of the PDDL part then)."""
+    node = parsed(doc).node
+    domain = node if isinstance(node, ast.HTNDomain) else domain_of(workspace, doc)
+    if domain is None:
+        return None
+    task = next((t for t in domain.tasks if t.name == head), None)
+    return (domain.domain, task.parameters, "task") if task is not None else (domain.domain, None, "")

@@ -1,11 +1,7 @@
-"""Document symbols (the editor's outline) and formatting.
+"""Document symbols (the editor's outline).
 
 PDDL: the domain with its types, constants, predicates, functions, actions and axioms; a problem with
 its objects and sections. RDDL: each block, with types, pvariables and CPFs.
-
-Formatting prints the AST (`str(node)`, the same printer as `pddltools fmt`). It is refused — no edit,
-and a message saying why — when the text does not parse, and when it holds comments, which the
-printer does not keep: an editor formats on save, and a user's comments must not vanish silently.
 """
 
 from __future__ import annotations
@@ -20,7 +16,6 @@ from pddltools.lsp.positions import Positions
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast
 from pddltools.rddl import ast as rast
-from pddltools.rddl.printer import format_file
 
 K = lsp.SymbolKind
 
@@ -103,40 +98,3 @@ def _rddl_block(block: rast.Block, positions: Positions) -> lsp.DocumentSymbol:
         children += [_symbol(o.type, K.Constant, o.span, None, positions, ", ".join(o.names)) for o in block.objects]
         kind = "instance"
     return _symbol(block.name, K.Module, block.span, None, positions, kind, children)
-
-
-# -------------------------------------------------------------------------------------------------
-# Formatting
-
-
-class Refused(Exception):
-    """Formatting would not be safe or possible; the message says why (shown to the user)."""
-
-
-def formatted(workspace: Workspace, doc: Document) -> str:
-    """The document in the printer's layout, or `Refused`."""
-    if doc.language == "rddl":
-        if "//" in doc.text or "/*" in doc.text:
-            raise Refused("not formatted: the file has comments, which the RDDL printer does not keep")
-        rddl = workspace.rddl(doc)
-        if rddl.node is None or rddl.syntax:
-            raise Refused("not formatted: the file has a syntax error")
-        try:
-            return format_file(rddl.node)
-        except RecursionError:
-            raise Refused("not formatted: expressions are nested too deeply to print") from None
-    extension = language_server(doc.language)
-    if extension is not None:
-        text: str | None = extension.formatted(doc)
-        if text is None:
-            raise Refused("not formatted: the file has a syntax error or ; comments, which the printer does not keep")
-        return text
-    if ";" in doc.text:
-        raise Refused("not formatted: the file has ; comments, which the PDDL printer does not keep")
-    parsed = workspace.pddl(doc)
-    if parsed.node is None or parsed.syntax:
-        raise Refused("not formatted: the file has a syntax error")
-    try:
-        return str(parsed.node)
-    except RecursionError:
-        raise Refused("not formatted: formulas are nested too deeply to print") from None

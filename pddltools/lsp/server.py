@@ -17,12 +17,15 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from pddltools import __version__
 from pddltools.dialects import language_server
+from pddltools.lsp.actions import code_actions
 from pddltools.lsp.completion import complete
 from pddltools.lsp.diagnostics import publishable
+from pddltools.lsp.formatting import Refused, formatted, range_changes
 from pddltools.lsp.framing import serve_stdio
 from pddltools.lsp.navigation import (
     hover_text,
@@ -32,12 +35,15 @@ from pddltools.lsp.navigation import (
     rddl_references,
     references,
 )
-from pddltools.lsp.outline import Refused, document_symbols, formatted
+from pddltools.lsp.outline import document_symbols
 from pddltools.lsp.positions import Positions
+from pddltools.lsp.rename import RenameRefused, highlights, places, rename
+from pddltools.lsp.structure import LEGEND, folding_ranges, semantic_tokens, signature_help
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast
 
 DEBOUNCE = 0.15  # seconds of quiet after a change before it is checked
+RENAME_FAILED = -32803  # the protocol's RequestFailed: the client shows the message
 _R = TypeVar("_R")
 log = logging.getLogger("pddltools.lsp")
 
@@ -118,6 +124,8 @@ def guarded(default: Any) -> Callable[[Callable[..., _R]], Callable[..., _R]]:
         def run(ls: PDDLServer, params: Any) -> _R:
             try:
                 return handler(ls, params)
+            except JsonRpcException:
+                raise  # an answer the client shows: a rename refused, and why
             except Exception:
                 ls.report(handler.__name__)
                 return default  # type: ignore[no-any-return]
@@ -274,13 +282,146 @@ def formatting(ls: PDDLServer, params: lsp.DocumentFormattingParams) -> list[lsp
     if doc is None:
         return None
     try:
-        text = formatted(ls.store, doc)
+        text = formatted(doc)
     except Refused as refusal:
         ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=str(refusal)))
         return None
     if text == doc.text:
         return []
     return [lsp.TextEdit(range=ls.positions(doc).whole(), new_text=text)]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
+@guarded(None)
+def range_formatting(ls: PDDLServer, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit] | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    positions = ls.positions(doc)
+    try:
+        changes = range_changes(doc, positions.offset(params.range.start), positions.offset(params.range.end))
+    except Refused as refusal:
+        ls.window_show_message(lsp.ShowMessageParams(type=lsp.MessageType.Warning, message=str(refusal)))
+        return None
+    return [lsp.TextEdit(range=positions.range(c.start, c.end), new_text=c.text) for c in changes]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+@guarded(None)
+def prepare_rename(ls: PDDLServer, params: lsp.PrepareRenameParams) -> lsp.Range | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    positions = ls.positions(doc)
+    found = places(ls.store, doc, positions.offset(params.position))
+    return None if found is None else positions.span_range(found.at)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RENAME)
+@guarded(None)
+def rename_symbol(ls: PDDLServer, params: lsp.RenameParams) -> lsp.WorkspaceEdit | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    try:
+        spans = rename(ls.store, doc, ls.positions(doc).offset(params.position), params.new_name)
+    except RenameRefused as refusal:
+        raise JsonRpcException(str(refusal), RENAME_FAILED) from None
+    changes: dict[str, list[lsp.TextEdit]] = {}
+    for span in spans:
+        location = _location(ls, doc, span)
+        changes.setdefault(location.uri, []).append(lsp.TextEdit(range=location.range, new_text=params.new_name))
+    return lsp.WorkspaceEdit(changes=changes)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+@guarded(None)
+def document_highlight(ls: PDDLServer, params: lsp.DocumentHighlightParams) -> list[lsp.DocumentHighlight] | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    positions = ls.positions(doc)
+    kind = lsp.DocumentHighlightKind
+    return [lsp.DocumentHighlight(range=positions.span_range(span), kind=kind.Write if declares else kind.Read)
+            for span, declares in highlights(ls.store, doc, positions.offset(params.position))]
+
+
+@server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)
+@guarded(None)
+def folding(ls: PDDLServer, params: lsp.FoldingRangeParams) -> list[lsp.FoldingRange] | None:
+    doc = _document(ls, params.text_document.uri)
+    return None if doc is None else folding_ranges(doc, ls.positions(doc))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+@guarded(None)
+def semantic(ls: PDDLServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | None:
+    doc = _document(ls, params.text_document.uri)
+    return None if doc is None else semantic_tokens(ls.store, doc, ls.positions(doc))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SIGNATURE_HELP, lsp.SignatureHelpOptions(trigger_characters=["(", " ", ","]))
+@guarded(None)
+def signature(ls: PDDLServer, params: lsp.SignatureHelpParams) -> lsp.SignatureHelp | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    return signature_help(ls.store, doc, ls.positions(doc).offset(params.position))
+
+
+@server.feature(lsp.WORKSPACE_SYMBOL)
+@guarded(None)
+def workspace_symbols(ls: PDDLServer, params: lsp.WorkspaceSymbolParams) -> list[lsp.WorkspaceSymbol] | None:
+    wanted = params.query.lower()
+    out: list[lsp.WorkspaceSymbol] = []
+    for doc in list(ls.store.documents.values()):
+        stack: list[tuple[lsp.DocumentSymbol, str | None]] = [
+            (symbol, None) for symbol in document_symbols(ls.store, doc, ls.encoding)]
+        while stack:
+            symbol, container = stack.pop()
+            if _matches(wanted, symbol.name.lower()):
+                out.append(lsp.WorkspaceSymbol(name=symbol.name, kind=symbol.kind, container_name=container,
+                                               location=lsp.Location(uri=doc.uri, range=symbol.selection_range)))
+            stack.extend((child, symbol.name) for child in symbol.children or ())
+    return sorted(out, key=lambda s: (s.name, s.container_name or ""))
+
+
+def _matches(query: str, name: str) -> bool:
+    """Whether the query's characters come in `name` in order (`mvtr` finds `move-truck`), as editors match."""
+    at = 0
+    for char in query:
+        at = name.find(char, at) + 1
+        if at == 0:
+            return False
+    return True
+
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+@guarded(None)
+def quick_fixes(ls: PDDLServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    doc = _document(ls, params.text_document.uri)
+    if doc is None:
+        return None
+    return code_actions(ls.store, doc, list(params.context.diagnostics), ls.encoding)
+
+
+@server.command("pddltools.domainOf")
+@guarded(None)
+def domain_of(ls: PDDLServer, uri: str) -> str | None:
+    """The URI of the domain an open problem is checked against (the editor's run-a-planner command)."""
+    doc = _document(ls, uri)
+    if doc is None:
+        return None
+    extension = language_server(doc.language)
+    if extension is not None:
+        domain = extension.domain_of(ls.store, doc)
+        return ls.store.uri_of(domain.span.file) if domain is not None and domain.span is not None else None
+    node = ls.store.pddl(doc).node
+    if isinstance(node, ast.Domain):
+        return doc.uri
+    found = ls.store.domain_for(doc, node) if isinstance(node, ast.Problem) else None
+    return found[0] if found is not None else None
 
 
 def main() -> int:

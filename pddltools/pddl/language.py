@@ -30,6 +30,7 @@ from pddltools.pddl.parser import (
 )
 from pddltools.pddl.syntax_errors import explain_section
 from pddltools.syntax.language import Header, Language, SectionParse
+from pddltools.syntax.lexing import TokenPattern, Trivia, lark_terminals, trivia
 from pddltools.syntax.testing import current_variant
 
 #: Keyword terminals worth offering to complete (operators such as `<=` are not typed that way).
@@ -141,6 +142,16 @@ class PDDL(Language):
 
     def ignored(self) -> tuple[str, ...]:
         return _terminals(self._build(True).lark).ignored
+
+    def trivia(self, source: Source) -> Trivia:
+        """Of the text the parser reads: an in-package prelude is blanked out (`prelude`)."""
+        from pddltools.pddl.prelude import without_prelude
+
+        return trivia(self._token_pattern, without_prelude(source)[0].text)
+
+    @cached_property
+    def _token_pattern(self) -> TokenPattern:
+        return lark_terminals(self._build(True).lark, lowercase=True)
 
     def expected_terminals(self, source: Source, offset: int) -> set[str]:
         return self._build(True).expected_at(source, offset)

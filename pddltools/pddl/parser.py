@@ -24,11 +24,12 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedToken
 from lark.lexer import PatternRE, PatternStr
 
-from pddltools.diagnostics import Diagnostic, Error, Source, Span, read_source, warning
+from pddltools.diagnostics import Diagnostic, Error, Source, Span, warning
 from pddltools.pddl import ast
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.pddl.fastpath import Terminals, Words, _typed_name, build_scanners
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
+from pddltools.reading import read_source
 from pddltools.syntax.errors import ParseError
 from pddltools.syntax.frozen import fast_constructor
 from pddltools.syntax.frozen import new_span as _new_span
@@ -563,6 +564,12 @@ class Parser:
 @cache
 def _parser(fast: bool, compiled: bool = True) -> Parser:
     return Parser(fast, compiled)
+
+
+def terminals() -> Terminals:
+    """The token shapes of PDDL's grammar (NAME, VARIABLE, the hard keywords), for tools that check a word
+    the way the parser would read it (the language server's rename)."""
+    return _terminals(_parser(True).lark)
 
 
 def pddl_parser(fast: bool, compiled: bool = True) -> Parser:

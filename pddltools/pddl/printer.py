@@ -8,10 +8,14 @@ line of its own, indented. Declarations keep their order.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any
 
+from pddltools.comments import Comments, Item, active, keep
+from pddltools.diagnostics import Diagnostic, Source
 from pddltools.pddl import ast
 from pddltools.pddl.exact_numbers import format_number
+from pddltools.syntax.lexing import Trivia
 
 WIDTH = 100
 INDENT = "  "
@@ -184,37 +188,152 @@ def _layout(node: Any) -> tuple[str, list[Any]] | None:
 def _pretty(node: Any, depth: int) -> str:
     flat = _flat(node)
     layout = _layout(node)
-    if layout is None or len(flat) + len(INDENT) * depth <= WIDTH:
+    if layout is None:
+        return flat
+    commented = _has(_span(node))
+    if not commented and len(flat) + len(INDENT) * depth <= WIDTH:
         return flat
     head, parts = layout
     pad = INDENT * (depth + 1)
-    lines = [f"({head}"] + [pad + _pretty(part, depth + 1) for part in parts]
-    return "\n".join(lines) + ")"
+    items = [Item(_span(part), partial(_pretty, part, depth + 1)) for part in parts]
+    comment = _head(items, _span(node))
+    chunks = _lay(items, _span(node), pad)
+    return f"({head}{comment}\n" + _close(chunks, INDENT * depth)
+
+
+# -------------------------------------------------------------------------------------------------
+# Comments (see `pddltools.comments`): without comments in force, the canonical layout
+
+
+def ends_in_comment(line: str) -> bool:
+    return ";" in line  # PDDL has no strings: a semicolon opens a comment
+
+
+def _span(node: Any) -> tuple[int, int] | None:
+    span = getattr(node, "span", None)
+    return None if span is None else (span.start, span.end)
+
+
+def _has(span: tuple[int, int] | None) -> bool:
+    """Whether comments not yet printed lie in `span`: the node must be broken over lines to keep them."""
+    comments = active()
+    return comments is not None and span is not None and comments.inside(*span)
+
+
+def _lay(items: Sequence[Item], region: tuple[int, int] | None, pad: str) -> list[str]:
+    comments = active()
+    if comments is None:
+        return [pad + item.render() for item in items]
+    return comments.lay_out(items, region, pad)
+
+
+def _head(items: Sequence[Item], region: tuple[int, int] | None) -> str:
+    """The comments on a container's first line, to keep there (see `Comments.head`)."""
+    comments = active()
+    return "" if comments is None else comments.head(items, region)
+
+
+def _close(chunks: list[str], pad: str, closing: str = ")") -> str:
+    comments = active()
+    if comments is None:
+        return "\n".join(chunks) + closing
+    return comments.close(chunks, pad, closing)
+
+
+def _around(first: Any, last: Any, head: int, tail: int) -> tuple[int, int] | None:
+    """The source of the nodes `first` to `last` with `head` tokens before and `tail` after (a
+    section's keyword and parentheses); None without comments in force or without spans."""
+    comments = active()
+    if comments is None or first.span is None or last.span is None:
+        return None
+    return comments.extend(first.span.start, last.span.end, head, tail)
+
+
+def _keyword_start(node: Any) -> int | None:
+    """Where the keyword before `node` starts (`:precondition`), for the author's blank lines."""
+    comments = active()
+    if comments is None or node.span is None:
+        return None
+    return comments.extend(node.span.start, node.span.end, 1)[0]
+
+
+def slot(keyword: str, node: Any, depth: int) -> Item:
+    """`:keyword <formula>`, one part of an action (or a task, a method)."""
+    return Item(_span(node), lambda: f"{keyword} {_pretty(node, depth)}", _keyword_start(node))
 
 
 # -------------------------------------------------------------------------------------------------
 # Files
 
 
-def _section(keyword: str, items: list[str], depth: int = 1) -> str:
+def _section(keyword: str, items: Sequence[Item], region: tuple[int, int] | None, depth: int = 1) -> str:
     if not items:
         return f"({keyword})"
-    pad = INDENT * (depth + 1)
-    return f"({keyword}\n" + "\n".join(pad + item for item in items) + ")"
+    comment = _head(items, region)
+    chunks = _lay(items, region, INDENT * (depth + 1))
+    return f"({keyword}{comment}\n" + _close(chunks, INDENT * depth)
 
 
-def _typed_lines(items: tuple[ast.TypedName, ...]) -> list[str]:
-    """One line per type group, so long object lists stay readable."""
-    lines: list[str] = []
-    group: list[ast.TypedName] = []
+def _section_item(keyword: str, nodes: Sequence[Any], items: Sequence[Item]) -> Item:
+    """A section of declarations, one item per line."""
+    region = _around(nodes[0], nodes[-1], 2, 1) if nodes else None
+    return Item(region, lambda: _section(keyword, items, region))
+
+
+def _groups(items: Sequence[ast.TypedName]) -> list[list[ast.TypedName]]:
+    """Consecutive names of one type, a group per line; a comment between two names ends a group."""
+    comments = active()
+    groups: list[list[ast.TypedName]] = []
     for item in items:
-        if group and item.type != group[-1].type:
-            lines.append(_typed(group))
-            group = []
-        group.append(item)
-    if group:
-        lines.append(_typed(group))
-    return lines
+        if groups and item.type == groups[-1][-1].type and not _split(comments, groups[-1][-1], item):
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    return groups
+
+
+def _split(comments: Comments | None, before: ast.TypedName, after: ast.TypedName) -> bool:
+    if comments is None or before.span is None or after.span is None:
+        return False
+    return comments.inside(comments.token_end(before.span.start), after.span.start)
+
+
+def _typed_lines(items: Sequence[ast.TypedName]) -> list[Item]:
+    """One line per type group, so long object lists stay readable."""
+    groups = _groups(items)
+    out = []
+    for index, group in enumerate(groups):
+        region = _around(group[0], group[-1], 0, 0)
+        following = groups[index + 1][0] if index + 1 < len(groups) else None
+        comments = active()
+        if region is not None and comments is not None and following is not None and following.type == group[-1].type:
+            # split by a comment: the names' shared `- type` comes after the next group's names
+            region = (region[0], comments.token_end(_start(group[-1])))
+        out.append(Item(region, partial(_typed, group)))
+    return out
+
+
+def _start(node: Any) -> int:
+    return node.span.start if node.span is not None else 0
+
+
+def _typed_list(prefix: str, items: Sequence[ast.TypedName], depth: int) -> str:
+    """`prefix(a b - t)`, or, with comments inside, a group per line."""
+    region = _around(items[0], items[-1], 1, 1) if items else None
+    if not _has(region):
+        return f"{prefix}({_typed(items)})"
+    lines = _typed_lines(items)
+    comment = _head(lines, region)
+    chunks = _lay(lines, region, INDENT * (depth + 1))
+    return f"{prefix}({comment}\n" + _close(chunks, INDENT * depth)
+
+
+def _requirements(requirements: Sequence[ast.Requirement]) -> Item:
+    region = _around(requirements[0], requirements[-1], 2, 1)
+    if not _has(region):
+        return Item(region, lambda: "(:requirements " + " ".join(r.name for r in requirements) + ")")
+    items = [Item(_span(r), partial(getattr, r, "name")) for r in requirements]
+    return Item(region, lambda: _section(":requirements", items, region))
 
 
 _KEYWORDS = {ast.Action: ":action", ast.DurativeAction: ":durative-action", ast.Process: ":process",
@@ -224,69 +343,104 @@ _KEYWORDS = {ast.Action: ":action", ast.DurativeAction: ":durative-action", ast.
 def _structure(node: ast.Structure | ast.Process | ast.Event) -> str:
     pad = INDENT * 2
     if isinstance(node, ast.DerivedPredicate):
-        return f"(:derived {_flat(node.predicate)}\n{pad}{_pretty(node.body, 2)})"
-    lines = [f"({_KEYWORDS[type(node)]} {node.name}", f"{pad}:parameters ({_typed(node.parameters)})"]
+        body = [Item(_span(node.body), partial(_pretty, node.body, 2))]
+        comment = _head(body, _span(node))
+        chunks = _lay(body, _span(node), pad)
+        return f"(:derived {_flat(node.predicate)}{comment}\n" + _close(chunks, INDENT)
+    params = node.parameters
+    items = [Item(_around(params[0], params[-1], 2, 1) if params else None,
+                  partial(_typed_list, ":parameters ", params, 2))]
     if isinstance(node, ast.Action) and node.vars:
-        lines.append(f"{pad}:vars ({_typed(node.vars)})")
+        items.append(Item(_around(node.vars[0], node.vars[-1], 2, 1), partial(_typed_list, ":vars ", node.vars, 2)))
     if not isinstance(node, ast.DurativeAction):
         parts: list[tuple[str, ast.Node | None]] = [(":precondition", node.precondition),
                                                    (":effect", node.effect)]
     else:
         parts = [(":duration", node.duration), (":condition", node.condition), (":effect", node.effect)]
-    for keyword, value in parts:
-        if value is not None:
-            lines.append(f"{pad}{keyword} {_pretty(value, 2)}")
-    return "\n".join(lines) + ")"
+    items.extend(slot(keyword, value, 2) for keyword, value in parts if value is not None)
+    comment = _head(items, _span(node))
+    chunks = _lay(items, _span(node), pad)
+    return f"({_KEYWORDS[type(node)]} {node.name}{comment}\n" + _close(chunks, INDENT)
 
 
-def domain(d: ast.Domain, hierarchy: Sequence[str] = ()) -> str:
+def structure_item(node: Any, render: Callable[[Any], str]) -> Item:
+    return Item(_span(node), partial(render, node))
+
+
+def _formula_section(keyword: str, node: Any) -> Item:
+    """`(:goal <formula>)` and the like."""
+    region = _around(node, node, 0, 1)
+    first = _around(node, node, 2, 0)
+    return Item(region, lambda: f"({keyword} " + _close([_pretty(node, 1)], INDENT), first[0] if first else None)
+
+
+def _file(head: str, sections: list[Item], node: Any) -> str:
+    head += _head(sections, _span(node))
+    chunks = _lay(sections, _span(node), INDENT)
+    if not chunks:
+        return f"{head})\n"
+    return f"{head}\n" + _close(chunks, "") + "\n"
+
+
+def domain(d: ast.Domain, hierarchy: Sequence[Item] = ()) -> str:
     """`hierarchy`: sections of a language built on PDDL (HDDL's tasks and methods), printed before
     the actions."""
-    sections: list[str] = []
+    sections: list[Item] = []
     if d.requirements:
-        sections.append("(:requirements " + " ".join(r.name for r in d.requirements) + ")")
+        sections.append(_requirements(d.requirements))
     if d.types:
-        sections.append(_section(":types", _typed_lines(d.types)))
+        sections.append(_section_item(":types", d.types, _typed_lines(d.types)))
     if d.constants:
-        sections.append(_section(":constants", _typed_lines(d.constants)))
+        sections.append(_section_item(":constants", d.constants, _typed_lines(d.constants)))
     if d.predicates:
-        sections.append(_section(":predicates", [_flat(p) for p in d.predicates]))
+        sections.append(_section_item(":predicates", d.predicates,
+                                      [Item(_span(p), partial(_flat, p)) for p in d.predicates]))
     if d.functions:
-        sections.append(_section(":functions", [_flat(f) for f in d.functions]))
+        sections.append(_section_item(":functions", d.functions,
+                                      [Item(_span(f), partial(_flat, f)) for f in d.functions]))
     if d.constraints is not None:
-        sections.append(f"(:constraints {_pretty(d.constraints, 1)})")
+        sections.append(_formula_section(":constraints", d.constraints))
     sections.extend(hierarchy)
-    sections.extend(_structure(s) for s in d.structures)
-    sections.extend(_structure(s) for s in d.processes + d.events)
-    if not sections:
-        return f"(define (domain {d.name}))\n"
-    body = "\n".join(INDENT + s for s in sections)
-    return f"(define (domain {d.name})\n{body})\n"
+    sections.extend(structure_item(s, _structure) for s in d.structures)
+    sections.extend(structure_item(s, _structure) for s in d.processes + d.events)
+    return _file(f"(define (domain {d.name})", sections, d)
 
 
-def problem(p: ast.Problem, hierarchy: Sequence[str] = ()) -> str:
+def problem(p: ast.Problem, hierarchy: Sequence[Item] = ()) -> str:
     """`hierarchy`: sections of a language built on PDDL (HDDL's :htn), printed before :init."""
-    sections = [f"(:domain {p.domain})"]
+    sections = [Item(None, lambda: f"(:domain {p.domain})")]
     if p.requirements:
-        sections.append("(:requirements " + " ".join(r.name for r in p.requirements) + ")")
+        sections.append(_requirements(p.requirements))
     if p.objects:
-        sections.append(_section(":objects", _typed_lines(p.objects)))
+        sections.append(_section_item(":objects", p.objects, _typed_lines(p.objects)))
     sections.extend(hierarchy)
     if p.init:
-        sections.append(_section(":init", [_flat(e) for e in p.init]))
+        sections.append(_section_item(":init", p.init, [Item(_span(e), partial(_flat, e)) for e in p.init]))
     else:
-        sections.append("(:init)")
+        sections.append(Item(None, lambda: "(:init)"))
     if p.goal is not None:
-        sections.append(f"(:goal {_pretty(p.goal, 1)})")
+        sections.append(_formula_section(":goal", p.goal))
     if p.constraints is not None:
-        sections.append(f"(:constraints {_pretty(p.constraints, 1)})")
+        sections.append(_formula_section(":constraints", p.constraints))
     if p.metric is not None:
-        sections.append(f"(:metric {p.metric.direction} {_pretty(p.metric.expression, 1)})")
+        metric = p.metric
+        sections.append(Item(_span(metric), lambda: f"(:metric {metric.direction} {_pretty(metric.expression, 1)})"))
     if p.length is not None:
-        sections.append(_length(p.length))
-    body = "\n".join(INDENT + s for s in sections)
-    return f"(define (problem {p.name})\n{body})\n"
+        length = p.length
+        sections.append(Item(_span(length), lambda: _length(length)))
+    return _file(f"(define (problem {p.name})", sections, p)
+
+
+def format_source(node: ast.Node, source: Source, trivia: Trivia,
+                  render: Callable[[Any], str] | None = None, before: Sequence[tuple[int, int]] = ()
+                  ) -> tuple[str, list[Diagnostic]]:
+    """`node` (parsed from `source`) printed with the comments and blank lines of `source` kept (see
+    `pddltools.comments`), and a W120 warning for each comment that had to move. `before`: text the
+    parser skipped before the node (an in-package form, see `prelude`), kept as it stands."""
+    return keep(source, trivia, ends_in_comment, node, render or to_pddl, before)
 
 
 # The pieces of the layout a language built on PDDL prints its own sections with.
 flat, pretty, sexp, type_text, typed = _flat, _pretty, _sexp, _type, _typed
+around, close, head_comment, keyword_start, lay, span, typed_list = (
+    _around, _close, _head, _keyword_start, _lay, _span, _typed_list)

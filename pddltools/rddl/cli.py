@@ -145,14 +145,22 @@ def run_fmt(args: argparse.Namespace) -> int:
     if result.rddl is None:
         _emit(result.diagnostics, args.format, "rddl fmt", path)
         return ExitCode.USAGE if result.unreadable else ExitCode.FINDINGS
+    source = result.rddl.span.source if result.rddl.span else None
     try:
-        text = format_file(result.rddl)
+        if source is None:
+            text = format_file(result.rddl)
+        else:
+            from pddltools.formatting import format_rddl_source
+
+            moved: list[Diagnostic] = []
+            text = format_rddl_source(source, result.rddl, moved)
+            result.diagnostics.extend(moved)
     except RecursionError:
         from pddltools.diagnostics import error
 
         _emit([error("R106", f"{path}: expressions are nested too deeply to print")], args.format, "rddl fmt", path)
         return ExitCode.FINDINGS
-    original = result.rddl.span.source.text if result.rddl.span else ""
+    original = source.text if source is not None else ""
     changed = text != original
     if args.check:
         if args.format == "json":
@@ -161,10 +169,6 @@ def run_fmt(args: argparse.Namespace) -> int:
             stderr_console().print(f"{path} is not in the standard layout (pddltools rddl fmt --write to fix)",
                             markup=False, soft_wrap=True)
         return ExitCode.FINDINGS if changed else ExitCode.OK
-    if args.write and changed and _has_comments(original) and not args.drop_comments:
-        stderr_console().print(f"{path} has comments, which the formatter does not keep; "
-                        "pass --drop-comments to rewrite it anyway", markup=False, soft_wrap=True)
-        return ExitCode.USAGE
     if args.write and changed:
         path.write_text(text, encoding="utf-8")
     if args.format == "json":
@@ -181,10 +185,5 @@ def _fmt_json(path: Path, diagnostics: list[Diagnostic], *, changed: bool, writt
     """`rddl fmt`'s envelope, shaped as PDDL `fmt`'s: one file, whether it changed, was written, its layout."""
     entry = file_entry(path, "rddl", diagnostics, changed=changed, written=written, text=text)
     print_json(envelope("rddl fmt", [entry], {"files": 1, "changed": int(changed), "failed": 0}))
-
-
-def _has_comments(text: str) -> bool:
-    # RDDL has no string literals, so these two marks can only open comments
-    return "//" in text or "/*" in text
 
 

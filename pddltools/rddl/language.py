@@ -21,6 +21,7 @@ from pddltools.rddl import ast
 from pddltools.rddl.parser import _parser, parse
 from pddltools.syntax.errors import ParseError
 from pddltools.syntax.language import Header, Language, SectionParse
+from pddltools.syntax.lexing import TokenPattern, Trivia, lark_terminals, trivia
 
 _KEYWORD_SHAPE = re.compile(r"[:a-zA-Z#][\w\-]*")
 
@@ -131,6 +132,13 @@ class RDDL(Language):
         blocks = [b for v in values for b in (v.blocks if isinstance(v, ast.RDDLFile) else (v,))
                   if isinstance(b, ast.Domain | ast.NonFluents | ast.Instance)]
         return ast.RDDLFile(tuple(blocks), span=span), []
+
+    def trivia(self, source: Source) -> Trivia:
+        return trivia(self._terminals, source.text)
+
+    @cached_property
+    def _terminals(self) -> TokenPattern:
+        return lark_terminals(_parser("fast").lark, lowercase=False)
 
     def ignored(self) -> tuple[str, ...]:
         lark = _parser("fast").lark

@@ -168,8 +168,7 @@ def parse_text(text: str, name: str = "<string>") -> ast.RDDLFile:
 def read_rddl_source(path: str | Path, warnings: list[Diagnostic] | None = None) -> Source:
     """Read an RDDL file. Text that is not UTF-8 but has no NUL byte is read as Windows-1252 (older
     IPPC files have accented names in comments), with a warning appended to `warnings`."""
-    from pddltools.diagnostics import read_source
-    from pddltools.reading import read_input
+    from pddltools.reading import read_input, read_source
 
     try:
         return read_source(path)
@@ -217,3 +216,9 @@ __all__ = [
     "parse_text",
     "read_rddl_source",
 ]
+
+
+def name_pattern() -> str:
+    """The regular expression of RDDL's NAME terminal, as the grammar writes it (the language server's
+    rename checks a new name with it)."""
+    return next(t.pattern.to_regexp() for t in _parser("fast").lark.terminals if t.name == "NAME")

@@ -8,11 +8,15 @@ so as an operand of an operator they are always parenthesised.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
+from pddltools.comments import Comments, Item, active, keep
+from pddltools.diagnostics import Diagnostic, Source
 from pddltools.rddl import ast
+from pddltools.syntax.lexing import Trivia
 
 INDENT = "    "
 WIDTH = 100  # lines longer than this are broken at `else`, at the loosest operator, inside `[...]`
@@ -23,7 +27,7 @@ def format_node(node: object) -> str:
     if isinstance(node, ast.RDDLFile):
         return format_file(node)
     if isinstance(node, (ast.Domain, ast.NonFluents, ast.Instance)):
-        return "\n".join(_BLOCK_PRINTERS[type(node)](node)) + "\n"
+        return _BLOCK_PRINTERS[type(node)](node) + "\n"
     if isinstance(node, ast.PVariableDecl):
         return _pvariable_decl(node)
     if isinstance(node, ast.Cpf):
@@ -44,32 +48,115 @@ def format_node(node: object) -> str:
 
 
 def format_file(rddl: ast.RDDLFile) -> str:
-    return "\n".join("\n".join(_BLOCK_PRINTERS[type(block)](block)) + "\n" for block in rddl.blocks)
+    return "\n".join(_BLOCK_PRINTERS[type(block)](block) + "\n" for block in rddl.blocks)
+
+
+def format_source(rddl: ast.RDDLFile, source: Source, trivia: Trivia) -> tuple[str, list[Diagnostic]]:
+    """`rddl` (parsed from `source`) printed with the comments and blank lines of `source` kept (see
+    `pddltools.comments`), and a W120 warning for each comment that had to move."""
+    def blocks(node: ast.RDDLFile) -> str:
+        comments = active()
+        assert comments is not None
+        items = [Item(_block_region(comments, block), partial(_BLOCK_PRINTERS[type(block)], block), blank=True)
+                 for block in node.blocks]
+        return "\n".join(comments.lay_out(items, None, ""))
+
+    spans = [(block.span.start, len(source.text)) for block in rddl.blocks if block.span is not None]
+    return keep(source, trivia, ends_in_comment, rddl, blocks, span=spans[0] if spans else None)
+
+
+def ends_in_comment(line: str) -> bool:
+    # RDDL has no strings: `//` opens a comment wherever it is
+    return "//" in line or line.rstrip().endswith("*/")
+
+
+# ---------------------------------------------------------------------------------------------------
+# comments (see `pddltools.comments`): without comments in force, the canonical layout
+
+
+def _span(node: Any) -> tuple[int, int] | None:
+    span = getattr(node, "span", None)
+    return None if span is None else (span.start, span.end)
+
+
+def _block_region(comments: Comments, block: Any) -> tuple[int, int] | None:
+    if block.span is None:
+        return None
+    return block.span.start, comments.block_end(block.span.start)
+
+
+def _lay(items: list[Item], region: tuple[int, int] | None, pad: str) -> list[str]:
+    comments = active()
+    if comments is None:
+        out: list[str] = []
+        for item in items:
+            if item.blank and out:
+                out.append("")
+            out.append(pad + item.render())
+        return out
+    return comments.lay_out(items, region, pad)
+
+
+def _head(items: list[Item], region: tuple[int, int] | None) -> str:
+    comments = active()
+    return "" if comments is None else comments.head(items, region)
+
+
+def _statement_region(node: Any, head: int = 0) -> tuple[int, int] | None:
+    """A statement's source: from `head` tokens before `node` to its `;`."""
+    comments = active()
+    if comments is None or getattr(node, "span", None) is None:
+        return None
+    start = comments.extend(node.span.start, node.span.end, head)[0]
+    return start, comments.statement_end(start)
+
+
+def _statement_item(node: Any, render: Callable[[], str], head: int = 0) -> Item:
+    return Item(_statement_region(node, head), render)
 
 
 # ---------------------------------------------------------------------------------------------------
 # blocks
 
 
-def _section(keyword: str, lines: Iterable[str]) -> list[str]:
-    body = [f"{INDENT * 2}{line}" for line in lines]
-    return [f"{INDENT}{keyword} {{", *body, f"{INDENT}}};"]
+def _section(keyword: str, items: list[Item], nodes: Sequence[Any]) -> Item:
+    region = _statement_region(nodes[0], 2) if nodes else None
+
+    def render() -> str:
+        comment = _head(items, region)
+        body = _lay(items, region, INDENT * 2)
+        return "\n".join([f"{keyword} {{{comment}", *body, f"{INDENT}}};"])
+
+    return Item(region, render)
 
 
-def _domain(domain: ast.Domain) -> list[str]:
-    parts: list[list[str]] = []
+def _statements(nodes: Sequence[Any], render: Callable[[Any], str]) -> list[Item]:
+    return [_statement_item(node, partial(render, node)) for node in nodes]
+
+
+def _block(head: str, parts: list[Item], block: Any) -> str:
+    comments = active()
+    region = _block_region(comments, block) if comments is not None else None
+    head += _head(parts, region)
+    body = _lay(parts, region, INDENT)
+    return "\n".join([head, *body, "}"])
+
+
+def _domain(domain: ast.Domain) -> str:
+    parts: list[Item] = []
     if domain.requirements:
-        parts.append([f"{INDENT}requirements = {{ {', '.join(domain.requirements)} }};"])
+        parts.append(Item(None, lambda: f"requirements = {{ {', '.join(domain.requirements)} }};"))
     if domain.types:
-        parts.append(_section("types", (_type_def(t) for t in domain.types)))
+        parts.append(_section("types", _statements(domain.types, _type_def), domain.types))
     if domain.objects:
         parts.append(_objects(domain.objects))
     if domain.pvariables:
-        parts.append(_section("pvariables", (_pvariable_decl(p) for p in domain.pvariables)))
+        parts.append(_section("pvariables", _statements(domain.pvariables, _pvariable_decl), domain.pvariables))
     if domain.cpfs:
-        parts.append(_section(domain.cpfs_keyword, (_cpf(c) for c in domain.cpfs)))
+        parts.append(_section(domain.cpfs_keyword, _statements(domain.cpfs, _cpf), domain.cpfs))
     if domain.reward is not None:
-        parts.append([f"{INDENT}{_statement('reward = ', domain.reward, 1)}"])
+        reward = domain.reward
+        parts.append(_statement_item(reward, lambda: _statement("reward = ", reward, 1), 2))
     for keyword, constraints in (
         ("state-action-constraints", domain.state_action_constraints),
         ("action-preconditions", domain.action_preconditions),
@@ -77,14 +164,10 @@ def _domain(domain: ast.Domain) -> list[str]:
         ("termination", domain.termination),
     ):
         if constraints:
-            parts.append(_section(keyword, (_statement("", c, 2) for c in constraints)))
-    lines = [f"domain {domain.name} {{"]
-    for index, part in enumerate(parts):
-        if index:
-            lines.append("")
-        lines.extend(part)
-    lines.append("}")
-    return lines
+            parts.append(_section(keyword, _statements(constraints, partial(_statement, "", depth=2)), constraints))
+    for part in parts[1:]:
+        part.blank = True
+    return _block(f"domain {domain.name} {{", parts, domain)
 
 
 def _type_def(type_def: ast.TypeDef) -> str:
@@ -115,6 +198,10 @@ def _cpf(cpf: ast.Cpf) -> str:
 
 def _statement(head: str, expr: ast.Expr, depth: int) -> str:
     """`head` + `expr` + `;`, on one line when it fits, else laid out over several."""
+    if _has(_expression_region(expr)):
+        commented = _commented_statement(head, expr, depth)
+        if commented is not None:
+            return commented
     one_line = f"{head}{format_expr(expr)};"
     if len(one_line) + len(INDENT) * depth <= WIDTH:
         return one_line
@@ -126,8 +213,79 @@ def _statement(head: str, expr: ast.Expr, depth: int) -> str:
     return f"{head.rstrip()}\n{body};"
 
 
-def _objects(objects: tuple[ast.ObjectsDecl, ...]) -> list[str]:
-    return _section("objects", (_objects_decl(o) for o in objects)) if objects else []
+def _commented_statement(head: str, expr: ast.Expr, depth: int) -> str | None:
+    """A statement whose expression holds comments, broken where they can stay: an `if` chain a branch
+    per line, an operator chain an operand per line, each comment before or after the line it was at.
+    None for other expressions (their comments go before the statement)."""
+    comments = active()
+    assert comments is not None
+    pad = INDENT * (depth + 1) if head else INDENT * depth
+    items = _chain_items(expr, WIDTH - len(pad), pad)
+    if items is None:
+        return None
+    chunks = comments.lay_out(items, _expression_region(expr), pad)
+    body = comments.close(chunks, pad, ";")
+    if head:
+        return f"{head.rstrip()}\n{body}"
+    return body[len(pad):]
+
+
+def _expression_region(expr: ast.Expr) -> tuple[int, int] | None:
+    """A statement's expression, from the end of the token before it (`=`): a comment after that
+    token leads the expression's first line."""
+    comments, span = active(), _span(expr)
+    if comments is None or span is None:
+        return None
+    start = span[0]
+    while True:  # brackets around the expression's start belong to it
+        before = comments.extend(start, span[1], 1)[0]
+        if before == start or comments.text[before:comments.token_end(before)] not in ("(", "["):
+            return comments.token_end(before), span[1]
+        start = before
+
+
+def _chain_items(expr: ast.Expr, width: int, pad: str) -> list[Item] | None:
+    if isinstance(expr, ast.IfThenElse):
+        items: list[Item] = []
+        node: ast.Expr = expr
+        prefix = "if"
+        while isinstance(node, ast.IfThenElse):
+            condition, then = node.condition, node.then
+            start, end = _span(condition), _span(then)
+            span = (start[0], end[1]) if start is not None and end is not None else None
+            items.append(Item(span, partial(_branch, f"{prefix} ({format_expr(condition)})", then, width, pad)))
+            prefix = "else if"
+            node = node.otherwise
+        items.append(Item(_span(node), partial(_else, node)))
+        return items
+    if isinstance(expr, ast.Binary):
+        level = ast.BINARY_PRECEDENCE[expr.op]
+        chain: list[tuple[str, ast.Expr]] = []
+        left: ast.Expr = expr
+        while isinstance(left, ast.Binary) and ast.BINARY_PRECEDENCE[left.op] == level:
+            chain.append((left.op, left.right))
+            left = left.left
+        items = [Item(_span(left), partial(_operand, left, level))]
+        items += [Item(_span(right), partial(_operator_operand, op, right, level + 1)) for op, right in reversed(chain)]
+        return items
+    return None
+
+
+def _branch(condition: str, then: ast.Expr, width: int, pad: str) -> str:
+    return f"\n{pad}{INDENT}".join(_if_then(condition, then, width))
+
+
+def _else(otherwise: ast.Expr) -> str:
+    return f"else {format_expr(otherwise)}"
+
+
+def _operator_operand(op: str, operand: ast.Expr, minimum: int) -> str:
+    return f"{op} {_operand(operand, minimum)}"
+
+
+def _has(span: tuple[int, int] | None) -> bool:
+    comments = active()
+    return comments is not None and span is not None and comments.inside(*span)
 
 
 def _objects_decl(decl: ast.ObjectsDecl) -> str:
@@ -141,42 +299,55 @@ def _assignment(assignment: ast.Assignment) -> str:
     return f"{assignment.name}{args} = {format_constant(assignment.value)};"
 
 
-def _non_fluents(block: ast.NonFluents) -> list[str]:
-    lines = [f"non-fluents {block.name} {{"]
+def _objects(objects: tuple[ast.ObjectsDecl, ...]) -> Item:
+    return _section("objects", _statements(objects, _objects_decl), objects)
+
+
+def _non_fluents(block: ast.NonFluents) -> str:
+    parts: list[Item] = []
     if block.domain is not None:
-        lines.append(f"{INDENT}domain = {block.domain};")
-    lines += _objects(block.objects)
+        parts.append(Item(None, lambda: f"domain = {block.domain};"))
+    if block.objects:
+        parts.append(_objects(block.objects))
     if block.values:
-        lines += _section("non-fluents", (_assignment(a) for a in block.values))
-    lines.append("}")
-    return lines
+        parts.append(_section("non-fluents", _statements(block.values, _assignment), block.values))
+    return _block(f"non-fluents {block.name} {{", parts, block)
 
 
-def _instance(block: ast.Instance) -> list[str]:
-    lines = [f"instance {block.name} {{"]
+def _instance(block: ast.Instance) -> str:
+    parts: list[Item] = []
     if block.domain is not None:
-        lines.append(f"{INDENT}domain = {block.domain};")
+        parts.append(Item(None, lambda: f"domain = {block.domain};"))
     if block.non_fluents is not None:
-        lines.append(f"{INDENT}non-fluents = {block.non_fluents};")
-    lines += _objects(block.objects)
+        parts.append(Item(None, lambda: f"non-fluents = {block.non_fluents};"))
+    if block.objects:
+        parts.append(_objects(block.objects))
     if block.non_fluent_values:
-        lines += _section("non-fluents", (_assignment(a) for a in block.non_fluent_values))
+        parts.append(_section("non-fluents", _statements(block.non_fluent_values, _assignment),
+                              block.non_fluent_values))
     if block.init_state:
-        lines += _section("init-state", (_assignment(a) for a in block.init_state))
+        parts.append(_section("init-state", _statements(block.init_state, _assignment), block.init_state))
     for keyword, value in (
         ("max-nondef-actions", block.max_nondef_actions),
         ("horizon", block.horizon),
         ("discount", block.discount),
     ):
         if isinstance(value, ast.TerminateWhen):
-            lines.append(f"{INDENT}{keyword} = terminate-when ({format_expr(value.condition)});")
+            parts.append(_statement_item(value, partial(_terminate_when, keyword, value), 2))
         elif value is not None:
-            lines.append(f"{INDENT}{keyword} = {format_constant(value)};")
-    lines.append("}")
-    return lines
+            parts.append(_statement_item(value, partial(_setting, keyword, value), 2))
+    return _block(f"instance {block.name} {{", parts, block)
 
 
-_BLOCK_PRINTERS: dict[type, Callable[[Any], list[str]]] = {
+def _terminate_when(keyword: str, value: ast.TerminateWhen) -> str:
+    return f"{keyword} = terminate-when ({format_expr(value.condition)});"
+
+
+def _setting(keyword: str, value: ast.Constant) -> str:
+    return f"{keyword} = {format_constant(value)};"
+
+
+_BLOCK_PRINTERS: dict[type, Callable[[Any], str]] = {
     ast.Domain: _domain,
     ast.NonFluents: _non_fluents,
     ast.Instance: _instance,

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pddltools.cli import pddl_files
-from pddltools.diagnostics import Diagnostic, Span, error, read_source
+from pddltools.diagnostics import Diagnostic, Span, error
 from pddltools.domain_finder import DomainFinder
+from pddltools.reading import read_source
 
 Pair = tuple[Path, Path]
 

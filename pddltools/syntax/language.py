@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pddltools.diagnostics import Diagnostic, Source, Span
+from pddltools.syntax.lexing import Trivia
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,11 @@ class Language(ABC):
         its %ignore'd terminals, for tools that skip such text without parsing (the language server
         finding where sections end). Not abstract, so that a language added before it keeps working."""
         raise NotImplementedError(f"{type(self).__name__} does not say what its grammar ignores")
+
+    def trivia(self, source: Source) -> Trivia:
+        """The comments and token positions of a source the parser reads (see `lexing.trivia`): what the
+        formatter keeps besides the tree. Not abstract, so that a language added before it keeps working."""
+        raise NotImplementedError(f"{type(self).__name__} does not list its comments")
 
     @abstractmethod
     def keywords(self) -> Mapping[str, str]:

@@ -66,6 +66,8 @@ class TokenPattern:
     alternatives: tuple[tuple[str | None, str], ...]
     ignore: frozenset[str]
     keywords: dict[str, dict[str, str]]
+    #: the ignored terminals' regular expressions, in the order the pattern tries them (see `trivia`)
+    ignored: tuple[str, ...] = ()
 
 
 def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int, lowercase: bool) -> TokenPattern:
@@ -103,7 +105,14 @@ def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int
     return TokenPattern(re.compile(pattern, flags | re.DOTALL),
                         tuple([(None, t.pattern.to_regexp()) for t in ignored]
                               + [(t.name, t.pattern.to_regexp()) for t in tokens]),
-                        frozenset(ignore), keywords)
+                        frozenset(ignore), keywords, tuple(t.pattern.to_regexp() for t in ignored))
+
+
+def lark_terminals(lark: Any, lowercase: bool) -> TokenPattern:
+    """`compile_terminals` over the terminals a Lark parser was built with, as its lexer compiles them."""
+    conf = lark.lexer_conf
+    flags = conf.g_regex_flags | (CASELESS if lowercase else 0)
+    return compile_terminals(list(conf.terminals), set(conf.ignore), flags, lowercase)
 
 
 class NestingTooDeep(Exception):
@@ -200,6 +209,42 @@ def tokens(pattern: re.Pattern[str], keywords: dict[str, dict[str, str]], text: 
         if restart < 0:
             return
         pos = restart
+
+
+@dataclass(frozen=True)
+class Trivia:
+    """What a formatter needs of a text besides its tree: `comments`, the (start, end) of each piece of
+    ignored text that is not white space, and `tokens`, the (start, end) of every token, in order."""
+
+    comments: list[tuple[int, int]]
+    tokens: list[tuple[int, int]]
+
+
+def trivia(pattern: TokenPattern, text: str) -> Trivia:
+    """The comments and tokens of `text` by a `compile_terminals` pattern: the scan of `tokens`, without
+    fast paths (which consume comments with what they read), each token's ignored prefix cut into the
+    grammar's ignored terminals in the order the pattern tries them. Raises `UnexpectedCharacter`
+    where `tokens` would."""
+    pieces = [re.compile(rx, pattern.pattern.flags) for rx in pattern.ignored]
+    comments: list[tuple[int, int]] = []
+    # One pass of the pattern; only the ignored text that is not all white space is cut into pieces.
+    matches = [(m.start(), m.start(m.lastgroup or ""), m.end(), m.lastgroup) for m in pattern.pattern.finditer(text)]
+    for pos, begin, _, kind in matches:
+        if pos < begin and not text[pos:begin].isspace():
+            while pos < begin:
+                for rx in pieces:
+                    found = rx.match(text, pos, begin)
+                    if found is not None and found.end() > pos:
+                        if not found.group().isspace():
+                            comments.append((pos, found.end()))
+                        pos = found.end()
+                        break
+                else:  # pragma: no cover - the pattern's prefix is made of these same terminals
+                    raise AssertionError(f"ignored text at {pos} matches no ignored terminal")
+        if kind == ERROR and begin != len(text):
+            raise UnexpectedCharacter(begin, text[begin])
+    found_tokens = [(begin, end) for _, begin, end, kind in matches if kind != ERROR]
+    return Trivia(comments, found_tokens)
 
 
 def try_fast_paths(fast_paths: dict[str, Scanner], accepts: Callable[[list[Any], str], bool], stack: list[Any],

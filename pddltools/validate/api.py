@@ -6,9 +6,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pddltools.diagnostics import InputError, Source, read_source
+from pddltools.diagnostics import InputError, Source
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+from pddltools.reading import read_source
 from pddltools.semantics import GroundedTask, SemanticsError
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE
 from pddltools.validate.pddlplus import is_pddlplus, validate_pddlplus

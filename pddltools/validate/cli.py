@@ -21,11 +21,12 @@ from rich.markup import escape
 
 from pddltools.cli_options import parse_command_line
 from pddltools.consoles import stderr_console, stdout_console
-from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
+from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
 from pddltools.domain_finder import task_arguments
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of, worst
 from pddltools.pddl.exact_numbers import NumberOutOfRange, read_number
+from pddltools.reading import read_source
 from pddltools.validate.render import UNJUDGED, print_report
 
 if TYPE_CHECKING:

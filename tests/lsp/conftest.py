@@ -13,7 +13,8 @@ import pytest_lsp
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from pddltools.diagnostics import Source, read_source
+from pddltools.diagnostics import Source
+from pddltools.reading import read_source
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "corpus" / "lsp"

@@ -77,10 +77,10 @@ async def test_completion_offers_tasks_and_keywords(client: LanguageClient) -> N
     assert "get-to" in labels
 
 
-async def test_formatting_refuses_a_commented_file_and_formats_a_problem(client: LanguageClient) -> None:
+async def test_formatting_keeps_a_files_comments_and_formats_a_problem(client: LanguageClient) -> None:
     edits = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
         text_document=doc_id(PROBLEM), options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert edits and "(:htn" in edits[0].new_text
-    refused = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
+    commented = await client.text_document_formatting_async(lsp.DocumentFormattingParams(
         text_document=doc_id(DOMAIN), options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
-    assert not refused
+    assert commented and commented[0].new_text.startswith("; A total-order HTN domain")

@@ -90,17 +90,44 @@ async def test_formatting_prints_the_ast(client: LanguageClient, tmp_path: Path)
     assert again is not None and len(again) == 0  # already formatted: no edit, but not refused
 
 
-async def test_formatting_is_refused_for_comments_and_syntax_errors(client: LanguageClient, tmp_path: Path) -> None:
+async def test_formatting_keeps_comments_and_is_refused_for_syntax_errors(client: LanguageClient,
+                                                                          tmp_path: Path) -> None:
     text = (CORPUS / "logistics-domain.pddl").read_text(encoding="utf-8")
-    assert await format_document(client, tmp_path / "d.pddl", "; my notes\n" + text) is None
-    assert any("comments" in m.message for m in client.messages)
+    edits = await format_document(client, tmp_path / "d.pddl", "; my notes\n\n" + text.replace(
+        "(:requirements", "; the flags\n  (:requirements"))
+    assert edits is not None and len(edits) == 1
+    new = edits[0].new_text
+    assert new.startswith("; my notes\n\n(define") and "  ; the flags\n  (:requirements" in new
+    assert parse_text(edits[0].new_text) == parse_text(text)
     assert await format_document(client, tmp_path / "d.pddl", text.replace("(at ?plane ?to)))", "(at")) is None
     assert any("syntax error" in m.message for m in client.messages)
+
+
+async def test_range_formatting_changes_only_the_lines_asked_for(client: LanguageClient, tmp_path: Path) -> None:
+    text = ("(define (domain d)\n  (:predicates\n    (p) ; one\n    (q))\n"
+            " (:action a :parameters () :precondition (p) :effect     (q))\n"
+            "  ; the formatted layout of this line is itself: it parts the changes\n"
+            " (:action b :parameters () :precondition    (q) :effect (p)))\n")
+    path = tmp_path / "r.pddl"
+    await open_document(client, path, text)
+    edits = await client.text_document_range_formatting_async(lsp.DocumentRangeFormattingParams(
+        text_document=doc_id(path), range=lsp.Range(start=lsp.Position(line=4, character=0),
+                                                    end=lsp.Position(line=4, character=5)),
+        options=lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    close_document(client, path)
+    assert edits
+    assert all(e.range.start.line >= 4 and e.range.end.line <= 5 for e in edits)
+    lines = text.splitlines(keepends=True)
+    start, end = edits[0].range.start.line, edits[-1].range.end.line
+    result = "".join(lines[:start]) + "".join(e.new_text for e in edits) + "".join(lines[end:])
+    assert " (:action b :parameters () :precondition    (q)" in result  # outside the range: as it was
+    assert "  (:action a\n    :parameters ()\n    :precondition (p)\n    :effect (q))\n" in result
+    assert parse_text(result) == parse_text(text)
 
 
 async def test_rddl_formatting(client: LanguageClient, tmp_path: Path) -> None:
     text = (CORPUS / "lights.rddl").read_text(encoding="utf-8")
     edits = await format_document(client, tmp_path / "l.rddl", text)
     assert edits is not None and len(edits) == 1 and parse_rddl(edits[0].new_text) == parse_rddl(text)
-    assert await format_document(client, tmp_path / "l.rddl", "// note\n" + text) is None
-    assert any("comments" in m.message for m in client.messages)
+    commented = await format_document(client, tmp_path / "l.rddl", "// note\n" + text)
+    assert commented is not None and commented[0].new_text.startswith("// note\ndomain lights {")

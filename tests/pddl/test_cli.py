@@ -119,17 +119,23 @@ def test_fmt_check_and_write(files: Path) -> None:
     assert "(:action go" in path.read_text()
 
 
-@pytest.mark.parametrize("original", [
-    "; my notes\n(define (domain d))\n",
-    '(in-package "PDDL")\n(define   (domain d))\n',  # IPC-1998's Lisp form, which the parser skips (W104)
+@pytest.mark.parametrize(("original", "formatted"), [
+    ("; my notes\n(define   (domain d))   ; the end\n", "; my notes\n(define (domain d)) ; the end\n"),
+    # IPC-1998's Lisp form, which the parser skips (W104): kept as it stands
+    ('(in-package "PDDL")\n(define   (domain d))\n', '(in-package "PDDL")\n(define (domain d))\n'),
 ])
-def test_fmt_write_keeps_comments_unless_told(tmp_path: Path, original: str) -> None:
+def test_fmt_write_keeps_comments(tmp_path: Path, original: str, formatted: str) -> None:
     path = tmp_path / "c.pddl"
     path.write_text(original)
-    assert main(["fmt", "--write", str(path)]) == 2
-    assert path.read_text() == original
-    assert main(["fmt", "--write", "--drop-comments", str(path)]) == 0
-    assert path.read_text() == "(define (domain d))\n"
+    assert main(["fmt", "--write", str(path)]) == 0
+    assert path.read_text() == formatted
+    assert main(["fmt", "--check", str(path)]) == 0
+
+
+def test_drop_comments_is_gone(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["fmt", "--write", "--drop-comments", "x.pddl"])
+    assert exit_.value.code == 2 and "--drop-comments" in capsys.readouterr().err
 
 
 def test_console_script_runs_from_any_folder(tmp_path: Path) -> None:
@@ -199,16 +205,22 @@ def test_fmt_of_several_files_prints_each_under_its_name(files: Path, capsys: py
     assert (domain.read_text(), problem.read_text()) == before  # printing writes nothing
 
 
-def test_fmt_write_of_several_files_rewrites_none_when_one_has_comments(tmp_path: Path,
-                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_fmt_write_of_several_files_keeps_their_comments(tmp_path: Path) -> None:
     plain, commented = tmp_path / "a.pddl", tmp_path / "b.pddl"
     plain.write_text("(define   (domain a))\n")
-    commented.write_text("; my notes\n(define (domain b))\n")
-    assert main(["fmt", "--write", str(plain), str(commented)]) == 2
-    assert "b.pddl has comments" in capsys.readouterr().err
-    assert plain.read_text() == "(define   (domain a))\n"  # not rewritten either: all or nothing
-    assert main(["fmt", "--write", "--drop-comments", str(plain), str(commented)]) == 0
-    assert plain.read_text() == "(define (domain a))\n" and commented.read_text() == "(define (domain b))\n"
+    commented.write_text("; my notes\n\n(define (domain b)\n (:predicates (p) ; why\n))\n")
+    assert main(["fmt", "--write", str(plain), str(commented)]) == 0
+    assert plain.read_text() == "(define (domain a))\n"
+    assert commented.read_text() == "; my notes\n\n(define (domain b)\n  (:predicates\n    (p) ; why\n  ))\n"
+
+
+def test_fmt_reports_a_comment_it_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "d.pddl"
+    path.write_text("(define (domain d)\n  (:predicates (on ?x ; upper\n ?y)))\n")
+    assert main(["fmt", "--format", "json", str(path)]) == 0
+    entry = json.loads(capsys.readouterr().out)["files"][0]
+    assert [d["code"] for d in entry["diagnostics"]] == ["W120"]
+    assert entry["text"] == "(define (domain d)\n  (:predicates\n    ; upper\n    (on ?x ?y)))\n"
 
 
 def test_an_unknown_option_shows_the_sub_commands_usage(capsys: pytest.CaptureFixture[str]) -> None:

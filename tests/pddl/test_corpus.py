@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from pddltools.diagnostics import read_source
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse, parse_text
+from pddltools.reading import read_source
 from pddltools.syntax.errors import ParseError
 from pddltools.syntax.testing import parser_variant
 

@@ -39,10 +39,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Tree
 
-from pddltools.diagnostics import InputError, Source, Span, read_source
+from pddltools.diagnostics import InputError, Source, Span
 from pddltools.pddl import ast
 from pddltools.pddl.fastpath import CharacterClasses, Terminals, _compiled_scanner, build_scanners, character_classes
 from pddltools.pddl.parser import _BuildError, _parser, _terminals, parse
+from pddltools.reading import read_source
 from pddltools.syntax import frozen
 from pddltools.syntax.errors import ParseError
 from pddltools.syntax.frozen import fast_constructor

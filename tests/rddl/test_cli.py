@@ -107,17 +107,15 @@ def test_fmt_prints_and_writes_only_when_asked(capsys: pytest.CaptureFixture[str
     assert json.loads(out)["files"][0]["changed"] is False
 
 
-def test_fmt_keeps_comments_unless_told_and_checks_layout(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_fmt_keeps_comments_and_checks_layout(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "c.rddl"
-    original = "// a comment\ndomain d { cpfs { x' = 1; }; }"
+    original = "// a comment\ndomain d { cpfs { x' = 1; /* one */ }; }"
     path.write_text(original)
-    code, _, err = run(capsys, "fmt", "--write", str(path))
-    assert code == 2 and "has comments" in err and path.read_text() == original
     code, _, _ = run(capsys, "fmt", "--check", str(path))
     assert code == 1
-    code, _, _ = run(capsys, "fmt", "--write", "--drop-comments", str(path))
-    assert code == 0 and "comment" not in path.read_text()
+    code, _, _ = run(capsys, "fmt", "--write", str(path))
+    assert code == 0
+    assert path.read_text() == "// a comment\ndomain d {\n    cpfs {\n        x' = 1; /* one */\n    };\n}\n"
     code, _, _ = run(capsys, "fmt", "--check", str(path))
     assert code == 0
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pddltools.cli import main
-from pddltools.diagnostics import read_source
+from pddltools.reading import read_source
 from pddltools.semantics.temporal import duration_meets
 from pddltools.validate import GroundedTask, read_plan, validate_plan
 from pddltools.validate.report import decimal, exact
