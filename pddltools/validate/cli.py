@@ -17,18 +17,18 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.markup import escape
-
 from pddltools.cli_options import parse_command_line
-from pddltools.consoles import stderr_console, stdout_console
+from pddltools.consoles import stderr_console, stdout_console, stdout_lines
 from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, render_rich
 from pddltools.domain_finder import task_arguments
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of, worst
+from pddltools.markup import LinePrinter, escape
 from pddltools.pddl.exact_numbers import NumberOutOfRange, read_number
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from pddltools.hddl.verify import HTNTask
     from pddltools.validate.report import PlanReport
     from pddltools.validate.trace import Trace
@@ -152,7 +152,7 @@ def run_validate(args: argparse.Namespace) -> int:
         print_json(envelope("validate", [*task_entries(domain, problem, ()), *entries], plan_summary(reports),
                             task_loaded=True))
     else:
-        console = stdout_console()
+        console = stdout_lines()  # rich only where a line needs it: a valid plan's line is plain text
         for report in reports:
             if trace is not None:
                 for line in trace.lines():
@@ -191,32 +191,32 @@ def _exit_code(reports: list[PlanReport]) -> int:
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FINDINGS
 
 
-def print_report(console: Console, r: PlanReport) -> None:
+def print_report(printer: Console | LinePrinter, r: PlanReport) -> None:
     name = escape(r.plan)
     if r.valid:
         extra = f", makespan {_show(r.makespan)}" if r.makespan is not None else ""
         violated = ", ".join(f"{p} x{n}" for p, n in r.violations)
         soft = f"; violated preferences: {escape(violated)}" if violated else ""
         approximated = f"; approximated with --delta {_show(r.delta)}" if r.delta is not None else ""
-        console.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
+        printer.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
                       f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}{approximated}")
         return
     if r.reason == UNJUDGED:
-        console.print(f"[bold]{name}[/bold]: [yellow]error[/yellow] ({r.reason}): {escape(r.message)}")
-        render_rich(r.diagnostics, console)
+        printer.print(f"[bold]{name}[/bold]: [yellow]error[/yellow] ({r.reason}): {escape(r.message)}")
+        render_rich(r.diagnostics, printer.rich if isinstance(printer, LinePrinter) else printer)
         return
     if r.diagnostics:
-        console.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
-        render_rich(r.diagnostics, console)
+        printer.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
+        render_rich(r.diagnostics, printer.rich if isinstance(printer, LinePrinter) else printer)
         return
     where = f" at step {r.failed_step} (line {r.line})" if r.failed_step else ""
     where += f" at time {_show(r.failed_time)}" if r.failed_time is not None else ""
     tolerance = f" ({_tolerance(r)[2:]})" if r.tolerance is not None and "tolerance" not in r.message else ""
-    console.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}{tolerance}")
+    printer.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}{tolerance}")
     for literal in r.unsatisfied:
-        console.print(f"  unsatisfied: {escape(literal)}")
+        printer.print(f"  unsatisfied: {escape(literal)}")
     for line in r.advice:
-        console.print(f"  advice: {escape(line)}")
+        printer.print(f"  advice: {escape(line)}")
 
 
 def _tolerance(r: PlanReport) -> str:
