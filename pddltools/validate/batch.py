@@ -9,10 +9,9 @@ from typing import Any
 
 from pddltools.diagnostics import Error
 from pddltools.semantics import GroundedTask
-from pddltools.semantics.temporal import DEFAULT_TOLERANCE
+from pddltools.semantics.temporal import DEFAULT_EPSILON, DEFAULT_TOLERANCE
 from pddltools.validate.api import validate_plan
 from pddltools.validate.report import PlanReport
-from pddltools.validate.temporal import DEFAULT_EPSILON
 
 
 def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,

@@ -51,6 +51,7 @@ from pddltools.semantics.polynomial import Number as Exact
 from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
+from pddltools.validate.kinds import is_pddlplus
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
 from pddltools.validate.resolve import resolve_step
@@ -124,10 +125,6 @@ def _where(g: Ground) -> str:
     """Where a process or event is defined: `domain.pddl:12:3`."""
     span = g.schema.span
     return f"{span.source.name}:{span.line}:{span.column}" if span is not None else g.schema.name
-
-
-def is_pddlplus(task: GroundedTask) -> bool:
-    return bool(task.domain.processes or task.domain.events)
 
 
 class _World:

@@ -43,7 +43,7 @@ from pddltools.semantics.apply import resolve as resolve_values
 from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import Number, normal
-from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
+from pddltools.semantics.temporal import DEFAULT_EPSILON, DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
 from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World, is_pddlplus
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
@@ -54,7 +54,6 @@ from pddltools.validate.verdict import finish, invalid_step
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
-DEFAULT_EPSILON = Fraction(1, 1000)
 
 
 @dataclass(slots=True)
