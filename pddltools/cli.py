@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pddltools import __version__
 from pddltools.cli_options import add_fmt_mode, parse_command_line
+from pddltools.codecache import MethodCode
 from pddltools.exit_codes import ExitCode, worst
 from pddltools.wording import count
 
@@ -33,7 +34,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
         print(_version())  # without registering every command's package, as argparse would need
         return ExitCode.OK
     words = _words(arguments)
-    parser = build_parser(_command(arguments), prog=prog, subcommand=words[1] if len(words) > 1 else None)
+    named = words[0] if words and words[0].isascii() and words[0].isalpha() else "none"  # a file name's part
+    with MethodCode(f"command-{named}"):  # the command's dataclasses, compiled once: pddltools.codecache
+        parser = build_parser(_command(arguments), prog=prog, subcommand=words[1] if len(words) > 1 else None)
     args = parse_command_line(parser, arguments)
     if not hasattr(args, "func"):
         parser.print_help()

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
-import hashlib
 import marshal
 import os
 import sys
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
-from types import CodeType
+from types import CodeType, TracebackType
 from typing import Any
 
 #: False: build without the cache (the tests compare the two builds).
@@ -29,16 +28,19 @@ enabled = True
 
 def _cache_path(tag: str) -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    version = hashlib.sha256(MAGIC_NUMBER + sys.version.encode()).hexdigest()[:12]
+    # marshal's format follows the byte code's, which the magic number names
+    version = int.from_bytes(MAGIC_NUMBER[:2], "little")
     return Path(base) / "pddltools" / f"{tag}-{sys.implementation.cache_tag}-{version}.code"
 
 
 class MethodCode:
-    """While open (`open()` ... `close()`), the `exec` of `dataclasses` compiles through this cache.
+    """While open (`open()` ... `close()`, or `with`), the `exec` of `dataclasses` compiles through this
+    cache; an outer one open covers what an inner one would.
 
-    Begun before a module's first class and closed after its last (a `with` would indent the whole
-    module); `close` writes the cache back when a method was compiled afresh, keeping only the code this
-    build used, so edits to the classes never make it grow."""
+    A module opens one before its first class and closes it after its last (a `with` would indent the
+    whole module); the command line opens one while it imports a command's modules. `close` writes the
+    cache back when a method was compiled afresh, keeping only the code this build used, so edits to the
+    classes never make it grow."""
 
     def __init__(self, tag: str) -> None:
         self.path = _cache_path(tag)
@@ -59,6 +61,13 @@ class MethodCode:
         dataclasses.exec = self._exec  # type: ignore[attr-defined]  # shadows the builtin in that module
         self._patched = True
         return self
+
+    def __enter__(self) -> MethodCode:
+        return self.open()
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
 
     def _exec(self, source: Any, globals: Any = None, locals: Any = None) -> None:
         if not isinstance(source, str):

@@ -84,3 +84,19 @@ def test_the_cache_is_written_once_and_read_after(tmp_path: Path) -> None:
     written.write_bytes(b"not marshal data")
     third = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     assert third.stdout == first.stdout and written.read_bytes() != b"not marshal data"
+
+
+def test_a_command_keeps_the_code_of_its_modules_dataclasses(tmp_path: Path) -> None:
+    adl = ROOT / "corpus" / "plans" / "adl"
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    argv = [sys.executable, "-m", "pddltools", "validate", str(adl / "domain.pddl"), str(adl / "problem.pddl"),
+            str(adl / "valid.plan")]
+    first = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    (written,) = (tmp_path / "pddltools").glob("command-validate-*.code")
+    stamp = written.stat().st_mtime_ns
+    second = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    assert first.stdout == second.stdout and "valid, value 8" in first.stdout
+    assert written.stat().st_mtime_ns == stamp
+    odd = subprocess.run([sys.executable, "-m", "pddltools", "../x"], env=env, capture_output=True, text=True)
+    assert odd.returncode == 2
+    assert sorted(p.name.split("-")[1] for p in (tmp_path / "pddltools").glob("command-*")) == ["validate"]

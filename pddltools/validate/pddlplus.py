@@ -51,7 +51,6 @@ from pddltools.semantics.polynomial import Number as Exact
 from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
-from pddltools.validate.kinds import is_pddlplus
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
 from pddltools.validate.resolve import resolve_step
