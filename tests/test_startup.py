@@ -39,7 +39,7 @@ def test_version_names_the_parser_in_use_without_importing_the_parser_or_rich() 
     assert "rich" not in modules and "pddltools.syntax" not in modules and "lark" not in modules
 
 
-def test_validating_a_valid_plan_prints_its_line_without_importing_rich() -> None:
+def test_validating_a_sequential_plan_imports_neither_rich_nor_the_temporal_validators() -> None:
     adl = ROOT / "corpus" / "plans" / "adl"
     result = run("validate", str(adl / "domain.pddl"), str(adl / "problem.pddl"), str(adl / "valid.plan"))
     assert result["status"] == 0
@@ -47,3 +47,4 @@ def test_validating_a_valid_plan_prints_its_line_without_importing_rich() -> Non
     modules = result["modules"]
     assert isinstance(modules, list)
     assert not [m for m in modules if m == "rich" or m.startswith("rich.")]
+    assert "pddltools.validate.temporal" not in modules and "pddltools.validate.pddlplus" not in modules
