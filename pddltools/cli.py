@@ -128,6 +128,10 @@ COMMAND_TABLE: tuple[Commands, ...] = (
     Commands("pddltools.compile.cli", ("compile", "unmap"),
              ("compile optional features away (ADL, derived predicates, typing, costs)",
               "turn a plan of a compiled task into a plan of the original")),
+    Commands("pddltools.analysis.cli", ("ground", "test"),
+             ("the grounded task (reachable atoms and actions only) as STRIPS PDDL or Fast Downward SAS",
+              "run a domain's test suite (SUITE.toml): plans valid with a value or failing at a step, problems "
+              "relaxed-unsolvable, atoms reachable")),
     Commands("pddltools.validate.cli", ("validate",),
              ("validate plans against a domain and problem (as VAL does)",)),
     Commands("pddltools.view.cli", ("view",), ("write a validated plan as one self-contained HTML page",)),

@@ -107,6 +107,7 @@ INPUT, SYNTAX, CHECK, INTEROP, COMPILE, VALIDATE, LSP = (
     "input", "PDDL syntax", "checker", "interop", "compiler", "validator", "language server")
 RSYNTAX, RTYPES, RSIM, RDDLSIM, SCORE = (
     "RDDL syntax", "RDDL types", "RDDL simulation", "RDDLSim protocol", "scorer")
+TESTS = "domain tests"
 
 # Small inputs the examples below vary.
 _BLOCKS = """(define (domain blocks)
@@ -283,6 +284,14 @@ _ENTRIES: tuple[Code, ...] = (
           (("tasks/a.pddl", _TYPED), ("tasks/b.pddl", _TYPED), ("tasks/problem.pddl", _TYPED_PROBLEM)),
           ("check", "--each", "tasks/problem.pddl"),
           "Remove the stale copy, name the domain file for the problem, or give --domain FILE."),
+    _code("W301", W, INPUT, "the problem names another domain than the one given",
+          """`validate` was given a domain and a problem whose `(:domain NAME)` is not that domain's name.
+          The plan is still validated against the files given (VAL does not compare the names), but the
+          pairing is likely a mistake: `check` reports the same mismatch as the error E301.""",
+          (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM.replace("(:domain trucks)", "(:domain lorries)")),
+           ("plan.txt", "(drive t1 a b)\n")),
+          ("validate", "domain.pddl", "problem.pddl", "plan.txt"),
+          "Pair the problem with its own domain, or correct its (:domain NAME)."),
     # --- PDDL syntax ----------------------------------------------------------------------------------
     _code("E100", E, SYNTAX, "the file is empty",
           """The file holds nothing but white space and comments, so there is no (define ...) to read.""",
@@ -539,6 +548,103 @@ _ENTRIES: tuple[Code, ...] = (
           _domain("(define (domain d)\n  (:requirements :strips)\n  (:predicates (at ?x))\n"
                   "  (:action go :parameters (?x ?driver) :precondition (and) :effect (at ?x)))\n"),
           ("check", "--verbose", "domain.pddl"), "Delete the parameter, or use it."),
+    # --- checker: relaxed reachability (pddltools.analysis) --------------------------------------------
+    _code("W405", W, CHECK, "goal unreachable even if nothing were ever deleted (with the chain that explains it)",
+          """Relaxed reachability (a fixpoint over the lifted task, as Fast Downward's translator computes
+          it) finds every atom some sequence of actions could make true if no effect ever deleted
+          anything. A goal atom outside that set is false in every state any plan reaches: no plan
+          exists. The message follows the chain: the goal's achievers (the actions that add it), the first
+          precondition of each that nothing reaches, and so on down to an atom that no action adds and the
+          problem does not give, with its place in the domain. Achievers that cannot apply to the goal's
+          objects at all (a static fact about them is missing) are left out of the chain ("here").""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n"
+                           "  (:predicates (at ?x) (road ?x ?y) (fuelled))\n"
+                           "  (:action drive :parameters (?x ?y)\n"
+                           "    :precondition (and (at ?x) (road ?x ?y) (fuelled))\n"
+                           "    :effect (and (at ?y) (not (at ?x)))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects a b)\n  (:init (at a) (road a b))\n"
+                            "  (:goal (at b)))\n")),
+          _CHECK_PROBLEM, "Give what the chain ends in (here (fuelled) in :init), or add an action that adds it."),
+    _code("I406", INFO, CHECK, "action can never be applied (in any problem checked), and why",
+          """No sequence of actions, even one whose deletes are ignored, reaches a state where the action's
+          precondition holds, in any of the problems checked with the domain: the message says which
+          precondition nothing reaches, and why. Often a problem simply has no objects the action is for;
+          shown with --verbose.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n  (:predicates (at ?x) (broken ?x))\n"
+                           "  (:action go :parameters (?x) :precondition (and) :effect (at ?x))\n"
+                           "  (:action mend :parameters (?x) :precondition (broken ?x)\n"
+                           "    :effect (not (broken ?x))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects a)\n  (:init)\n  (:goal (at a)))\n")),
+          ("check", "--verbose", "domain.pddl", "problem.pddl"),
+          "Nothing to fix if the action is for other problems; otherwise give the atom it needs."),
+    _code("W407", W, CHECK, "condition contradicts itself",
+          """A precondition (or a derived predicate's body, or a goal) requires an atom and its negation,
+          (p ?x) and (not (p ?x)), or two terms to be equal and different, (= ?a ?b) and (not (= ?a ?b)),
+          or two different objects to be equal: no state satisfies it, so the action never applies. Every
+          alternative of a disjunction must contradict itself for this to be reported.""",
+          _domain("(define (domain d)\n  (:requirements :strips :negative-preconditions)\n"
+                  "  (:predicates (ready ?x) (done ?x))\n"
+                  "  (:action a :parameters (?x) :precondition (and (ready ?x) (not (ready ?x)))\n"
+                  "    :effect (done ?x)))\n"),
+          _CHECK, "Delete one of the two literals (here the negated one was meant for another variable)."),
+    _code("I408", INFO, CHECK, "goal holds initially and no action can make it false",
+          """A goal atom is true in the initial state and no action that can ever be applied deletes it: it
+          constrains nothing. Shown with --verbose.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n  (:predicates (at ?x) (seen ?x))\n"
+                           "  (:action go :parameters (?x) :precondition (and) :effect (at ?x)))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects a)\n  (:init (seen a))\n"
+                            "  (:goal (and (at a) (seen a))))\n")),
+          ("check", "--verbose", "domain.pddl", "problem.pddl"), "Delete the goal, unless it is there on purpose."),
+    _code("I409", INFO, CHECK, "goal holds initially, and once deleted nothing restores it",
+          """A goal atom is true initially; an action that can be applied deletes it, and no action that can
+          be applied adds it back. A plan must never apply that action to it: a planner's search may spend
+          its time in such dead ends. Shown with --verbose.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n  (:predicates (intact ?x) (done))\n"
+                           "  (:action smash :parameters (?x) :precondition (intact ?x)\n"
+                           "    :effect (and (done) (not (intact ?x)))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects a)\n  (:init (intact a))\n"
+                            "  (:goal (intact a)))\n")),
+          ("check", "--verbose", "domain.pddl", "problem.pddl"), "Nothing to fix if intended."),
+    _code("I410", INFO, CHECK, "effect that nothing reads",
+          """An action adds or deletes atoms of a predicate that no precondition, effect condition, derived
+          predicate or goal of the problems checked ever reads: the effect changes nothing that matters.
+          Shown with --verbose.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n  (:predicates (at ?x) (visited ?x))\n"
+                           "  (:action go :parameters (?x) :precondition (and) :effect (and (at ?x) (visited ?x))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects a)\n  (:init)\n  (:goal (at a)))\n")),
+          ("check", "--verbose", "domain.pddl", "problem.pddl"), "Delete the effect, or read it where it matters."),
+    _code("I411", INFO, CHECK, "object that no reachable action uses",
+          """An object of the problem is an argument of no action that can ever be applied: nothing happens
+          to it or with it. Shown with --verbose.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n  (:predicates (at ?x) (road ?x ?y))\n"
+                           "  (:action drive :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y))\n"
+                           "    :effect (and (at ?y) (not (at ?x)))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects a b c)\n  (:init (at a) (road a b))\n"
+                            "  (:goal (at b)))\n")),
+          ("check", "--verbose", "domain.pddl", "problem.pddl"), "Delete the object, or connect it (a road to c)."),
+    _code("I412", INFO, CHECK, "numeric condition that can never hold (interval analysis)",
+          """Interval analysis bounds every numeric function over all states: the range of its initial
+          values, widened by every effect that may change it (an increase by a positive amount opens it
+          upwards, an assignment adds the assigned range). A comparison whose sides' ranges cannot meet
+          never holds, so the action (or the goal) that needs it never applies. Shown with --verbose.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips :numeric-fluents)\n  (:predicates (done))\n"
+                           "  (:functions (fuel))\n"
+                           "  (:action go :parameters () :precondition (> (fuel) 10)\n"
+                           "    :effect (and (done) (decrease (fuel) 1))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:init (= (fuel) 5))\n  (:goal (done)))\n")),
+          ("check", "--verbose", "domain.pddl", "problem.pddl"), "Correct the comparison or the initial value."),
+    _code("I413", INFO, CHECK, "invariant: atoms of which at most one holds at a time (mutex groups)",
+          """Invariant synthesis (as Fast Downward's translator does it) finds sets of atoms of which at most
+          one is true in the initial state and in every state an action leads to: a truck is at one place
+          at a time, a package is at one place or in one vehicle. The ground task's mutex groups come from
+          them, and `pddltools ground --to sas` makes one variable of each. Shown with --verbose, found on the
+          first problem checked when the grounder reads the task.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n  (:predicates (at ?x ?p) (road ?a ?b))\n"
+                           "  (:action drive :parameters (?x ?a ?b) :precondition (and (at ?x ?a) (road ?a ?b))\n"
+                           "    :effect (and (at ?x ?b) (not (at ?x ?a)))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects t a b)\n  (:init (at t a) (road a b))\n"
+                            "  (:goal (at t b)))\n")),
+          ("check", "--verbose", "domain.pddl", "problem.pddl"), "Nothing to fix: this says what the task keeps true."),
     # --- checker: durative actions ---------------------------------------------------------------------
     _code("E451", E, CHECK, "durative-action condition outside at start / over all / at end",
           """A condition of a durative action does not say when it holds. The grammar already requires
@@ -643,6 +749,26 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain d)\n  (:init (= (total-cost) 0))\n  (:goal (done))\n"
                             "  (:metric minimize (total-costs)))\n")),
           _CHECK_PROBLEM, "Name a declared function (total-cost)."),
+    # --- domain test suites (pddltools test) ---------------------------------------------------------
+    _code("E861", E, TESTS, "a domain test's expectation is not met",
+          """A test of the suite (`pddltools test SUITE.toml`) expected something of its problem that does
+          not hold: a plan valid (with a value) or failing at a step, the task relaxed-solvable or not,
+          atoms reachable or not. The finding is at the test's [[test]] line and says what was found
+          instead; for an atom expected reachable, the chain that explains why it is not.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :strips)\n  (:predicates (at ?x) (road ?x ?y))\n"
+                           "  (:action drive :parameters (?x ?y) :precondition (and (at ?x) (road ?x ?y))\n"
+                           "    :effect (and (at ?y) (not (at ?x)))))\n"),
+           ("problem.pddl", "(define (problem p) (:domain d)\n  (:objects a b c)\n  (:init (at a) (road a b))\n"
+                            "  (:goal (at b)))\n"),
+           ("suite.toml", "domain = \"domain.pddl\"\n\n[[test]]\nname = \"c is reachable\"\n"
+                          "problem = \"problem.pddl\"\nreachable = [\"(at c)\"]\n")),
+          ("test", "suite.toml"), "Fix the domain or the problem, or the expectation if the domain is right."),
+    _code("E862", E, TESTS, "a domain test suite that cannot be read",
+          """The suite is not valid TOML, has a key that is not one of name, domain, problem, plan, valid,
+          value, fails_at, relaxed_solvable, reachable and unreachable, has no [[test]], or a test names no
+          problem or no domain. `pddltools test` exits 2.""",
+          (("suite.toml", "domain = \"domain.pddl\"\n\n[[test]]\nproblem = \"problem.pddl\"\nsolvable = true\n"),),
+          ("test", "suite.toml"), "Use the keys listed (here relaxed_solvable, not solvable)."),
     # --- HDDL: tasks, methods and task networks ------------------------------------------------------
     _code("E901", E, CHECK, "compound task declared twice, or with an action's name",
           """An HDDL domain declares each compound task once, with (:task NAME :parameters (...)), and a
@@ -738,7 +864,9 @@ _ENTRIES: tuple[Code, ...] = (
           """The task uses something the requested compilation cannot remove: durative actions, numeric
           fluents, a derived predicate used negatively without removing derived predicates too, an
           effect on an object fluent's value, preferences in preconditions or over trajectories, a metric
-          that rewards cost or violations.""",
+          that rewards cost or violations. The grounder (`pddltools ground`, `compile --target
+          grounded-strips`) does not read durative actions, numeric fluents other than the total cost,
+          numeric conditions, object fluents, derived predicates, preferences or trajectory constraints.""",
           (("domain.pddl", "(define (domain d)\n  (:requirements :strips :durative-actions)\n  (:predicates (done))\n"
                            "  (:durative-action work :parameters () :duration (= ?duration 1)\n"
                            "    :condition (and) :effect (at end (done))))\n"),
@@ -835,6 +963,13 @@ _ENTRIES: tuple[Code, ...] = (
            ("problem.pddl", "(define (problem p) (:domain grow)\n  (:init (= (x) 1))\n  (:goal (>= (x) 1)))\n"),
            ("plan.txt", "0.5: @PlanEND\n")),
           _VALIDATE, "Give --delta STEP to approximate the change, or judge the plan with another validator."),
+    _code("V021", E, VALIDATE, "a domain or problem file where a plan was expected",
+          """A file given as a plan holds a PDDL definition: usually the arguments were given in the wrong
+          order (`validate PROBLEM DOMAIN PLAN`). It is named as a domain or problem file rather than read as a
+          plan whose first step is broken.""",
+          (("domain.pddl", _TYPED), ("problem.pddl", _TYPED_PROBLEM), ("plan.txt", "(drive t1 a b)\n")),
+          ("validate", "problem.pddl", "domain.pddl", "plan.txt"),
+          "Give the files in the order DOMAIN PROBLEM PLAN: pddltools validate domain.pddl problem.pddl plan.txt."),
     _code("V010", E, VALIDATE, "derived predicates that cannot be evaluated (not stratified)",
           """The validator evaluates derived predicates stratum by stratum; when they are defined through
           each other's negation (see E304) there is no order, and no plan can be validated against the

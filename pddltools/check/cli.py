@@ -77,7 +77,7 @@ def run_check(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     else:
         blocks = [Block(args.domain, list(args.problems))]
-    reports = [block.check(strict=args.strict, tracks=args.track) for block in blocks]
+    reports = [block.check(strict=args.strict, tracks=args.track, invariants=args.verbose) for block in blocks]
     if args.format == "json":
         print_json(_envelope(blocks, reports, each=args.each is not None))
     elif args.format == "github":
@@ -119,11 +119,11 @@ class Block:
     found: dict[str, Resolution] = field(default_factory=dict)  # how each problem's domain was found
     missing: Resolution | None = None  # set for a problem without a domain
 
-    def check(self, *, strict: bool, tracks: Sequence[str] | None) -> CheckReport:
+    def check(self, *, strict: bool, tracks: Sequence[str] | None, invariants: bool = False) -> CheckReport:
         if self.missing is not None:
             return check_problem_alone(self.missing.problem, self.missing.missing())
         assert self.domain is not None
-        report = check_files(self.domain, self.problems, strict=strict, tracks=tracks)
+        report = check_files(self.domain, self.problems, strict=strict, tracks=tracks, invariants=invariants)
         notes = [_ambiguity(r) for r in self.found.values() if r.ambiguous]
         if not notes:
             return report

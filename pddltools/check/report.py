@@ -15,12 +15,14 @@ from pddltools.check.informative import domain_information, unreachable_goals
 from pddltools.check.names import NameChecker
 from pddltools.check.numeric import Fragment, numeric_fragment
 from pddltools.check.pddlplus import check_pddlplus
+from pddltools.check.reachability import contradictions, invariant_findings, reachability_findings
 from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
 from pddltools.check.tracks import Fit, Verdict, verdicts, with_errors
 from pddltools.diagnostics import Diagnostic, Error, InputError, Severity, Source, Span, read_source
 from pddltools.domain_finder import domain_name_span
 from pddltools.pddl import ast
+from pddltools.pddl.zero_ary import resolve_problem, resolve_zero_ary, zero_ary_functions
 
 
 @dataclass(frozen=True, repr=False)
@@ -103,10 +105,17 @@ class CheckReport:
 
 
 def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: bool = False,
-          tracks: Iterable[str] | None = None, stand_ins: Mapping[str, str] | None = None) -> CheckReport:
+          tracks: Iterable[str] | None = None, stand_ins: Mapping[str, str] | None = None,
+          reachability: bool = True, invariants: bool = False) -> CheckReport:
     """Check parsed files. Findings come in file order (domain first), each file top to bottom.
     `stand_ins`: actions that stand in for a construct of a language built on PDDL (HDDL's methods),
-    named in findings by that construct's word."""
+    named in findings by that construct's word. `reachability`: also the findings of relaxed reachability
+    (`check.reachability`); HDDL's checker leaves them out, since methods, not goals, decide what an HTN
+    plan reaches. `invariants`: also the mutex groups of the first problem (I413; the task is ground for
+    them: `check --verbose` asks)."""
+    zero_ary = zero_ary_functions(domain)  # `(> v 5)`: v a 0-ary function, not an object
+    domain = resolve_zero_ary(domain, zero_ary)
+    problems = [resolve_problem(problem, zero_ary) for problem in problems]
     findings: list[Diagnostic] = []
     symbols = domain_symbols(domain, strict=strict, stand_ins=stand_ins)
     findings += symbols.findings
@@ -126,6 +135,10 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
         findings += problem_names.findings
         findings += unreachable_goals(domain, problem, facts)
         findings += uninitialised_functions(domain, problem, facts, functions)
+    # on a task with errors, reachability's findings would be guesses
+    if reachability and not any(f.severity is Severity.ERROR for f in findings):
+        findings += contradictions(domain, problems)
+        findings += reachability_findings(domain, problems, facts, invariants=invariants)
     features = detect(domain, problems, changed=frozenset(facts.changed_functions))
     findings += check_requirements(domain, problems, features, strict=strict)
     files = tuple(_file_of(node) for node in (domain, *problems))
@@ -138,9 +151,10 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
 
 
 def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (), *, strict: bool = False,
-                tracks: Iterable[str] | None = None) -> CheckReport:
+                tracks: Iterable[str] | None = None, invariants: bool = False) -> CheckReport:
     """Read, parse and check files; syntax errors and unreadable files become findings too. Each file is
-    read, and the domain checked, in its language (`pddltools.dialects`: HDDL for .hddl)."""
+    read, and the domain checked, in its language (`pddltools.dialects`: HDDL for .hddl). `invariants`:
+    also the mutex groups of a PDDL task (I413, as `check --verbose` shows them)."""
     from pddltools import dialects
 
     findings: list[Diagnostic] = []
@@ -166,7 +180,10 @@ def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (
     files = tuple(str(p) for p in paths)
     if domain is None:
         return CheckReport(files, tuple(findings), None, {}, unreadable)
-    report = dialects.check(domain, [p for p in parsed[1:] if p is not None], strict=strict, tracks=tracks)
+    problems = [p for p in parsed[1:] if p is not None]
+    report = dialects.check(domain, problems, strict=strict, tracks=tracks)
+    if invariants and isinstance(domain, ast.Domain) and not report.errors and not findings:
+        findings += invariant_findings(domain, [p for p in problems if isinstance(p, ast.Problem)])
     merged = in_file_order([*findings, *report.findings], files)
     # A problem that did not parse is an error of the task too, which check() never saw.
     errors = sum(1 for f in merged if f.severity is Severity.ERROR)

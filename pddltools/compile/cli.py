@@ -43,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("domain", metavar="DOMAIN")
     p.add_argument("problem", metavar="PROBLEM")
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--target", choices=TARGETS, help="strips (no typing, no ADL) or typed-strips")
+    which.add_argument("--target", choices=TARGETS, help="strips (no typing, no ADL), typed-strips, or "
+                       "grounded-strips (STRIPS with costs, then ground, as `pddltools ground` does)")
     which.add_argument("--remove", metavar="F1,F2", help="features to remove, by their check names")
     p.add_argument("-o", "--output", required=True, metavar="OUTDIR", type=Path)
     p.add_argument("--force", action="store_true", help="overwrite the files of a non-empty OUTDIR")
@@ -88,7 +89,7 @@ def run_compile(args: argparse.Namespace) -> int:
             spinner = progress.add_task("compiling")
             on_pass = _announcer(progress, spinner, len(domain.actions))
             result = compile_task(ParsedTask(domain, problem), remove, strict=args.target is not None,
-                                  method=args.method, on_pass=on_pass)
+                                  method=args.method, on_pass=on_pass, ground=args.target == "grounded-strips")
             progress.update(spinner, description=f"writing {outdir}")
             written = _write(result, args, outdir)
     except CompileError as exc:
@@ -193,7 +194,7 @@ def run_unmap(args: argparse.Namespace) -> int:
             sys.stdout.write(f"; cost = {value} (on the original task)\n")
         err = stderr_console()
         if report is not None and not report.valid:
-            from pddltools.validate.cli import print_report  # validate's own words for a verdict
+            from pddltools.validate.render import print_report  # validate's own words for a verdict
 
             print_report(err, report)
         elif unjudged:

@@ -34,7 +34,7 @@ from pddltools.compile.type_predicates import remove_typing
 from pddltools.pddl import ast
 
 F = Feature
-TARGETS = ("strips", "typed-strips")
+TARGETS = ("strips", "typed-strips", "grounded-strips")
 
 #: The features each target removes.
 STRIPS_REMOVES = frozenset({
@@ -42,7 +42,9 @@ STRIPS_REMOVES = frozenset({
     F.UNIVERSAL_PRECONDITIONS, F.CONDITIONAL_EFFECTS, F.UNIVERSAL_EFFECTS, F.DERIVED_PREDICATES, F.ACTION_COSTS,
     F.OBJECT_FLUENTS,
 })
-TARGET_REMOVES = {"strips": STRIPS_REMOVES, "typed-strips": STRIPS_REMOVES - {F.TYPING}}
+#: grounded-strips: STRIPS with its costs, then ground (`pddltools.analysis`, as `pddltools ground` does).
+TARGET_REMOVES = {"strips": STRIPS_REMOVES, "typed-strips": STRIPS_REMOVES - {F.TYPING},
+                  "grounded-strips": STRIPS_REMOVES - {F.ACTION_COSTS}}
 
 #: What the passes can remove, by the `--remove` name (the feature's name; soft goals by "preferences").
 REMOVABLE: dict[str, frozenset[Feature]] = {f.value: frozenset({f}) for f in STRIPS_REMOVES}
@@ -140,11 +142,13 @@ UNSUPPORTED = frozenset({F.NUMERIC_FLUENTS, F.DURATIVE_ACTIONS, F.DURATION_INEQU
 
 
 def compile_task(task: ParsedTask, remove: frozenset[Feature], *, strict: bool = False, method: Method = "auto",
-                 limit: int = LIMIT, measure: bool = True, on_pass: OnPass | None = None) -> Result:
+                 limit: int = LIMIT, measure: bool = True, on_pass: OnPass | None = None,
+                 ground: bool = False) -> Result:
     """Run the passes that remove `remove` from `task`. `strict` (the named targets): refuse a task that
     uses a feature no pass removes, since the output would not be in the target language. `measure`:
     print the task after every pass for the report's sizes (0 without). `on_pass` is told of each pass
-    before it runs, with its estimate of the actions it will make (for progress, and for a warning)."""
+    before it runs, with its estimate of the actions it will make (for progress, and for a warning).
+    `ground`: last, ground the task (its reachable operators only, without parameters)."""
     started = time.perf_counter()
     found = detect(task.domain, [task.problem])
     if strict:
@@ -166,10 +170,13 @@ def compile_task(task: ParsedTask, remove: frozenset[Feature], *, strict: bool =
     reports: list[PassReport] = []
     problem_specific = False
     costs: dict[str, str] = {}
-    for name, features, run in _stages(remove, method, limit):
+    stages = _stages(remove, method, limit)
+    if ground:
+        stages.append(("ground", frozenset(), lambda t, _: _ground(t)))
+    for name, features, run in stages:
         found = detect(task.domain, [task.problem])
         present = features & found.features
-        if not present:
+        if not present and name != "ground":
             continue
         if task.domain.processes_and_events:
             # The passes rewrite actions only: a process or event left as it was would read predicates,
@@ -205,6 +212,13 @@ def compile_task(task: ParsedTask, remove: frozenset[Feature], *, strict: bool =
     if left:
         raise compile_error("E801", "could not remove " + ", ".join(sorted(f.value for f in left)))
     return Result(task, origins, tuple(reports), problem_specific, costs, remove, time.perf_counter() - started)
+
+
+def _ground(task: ParsedTask) -> PassResult:
+    from pddltools.analysis.grounder import ground
+    from pddltools.analysis.strips import to_pddl
+
+    return to_pddl(ground(task.domain, task.problem))
 
 
 def requirements_of(task: ParsedTask) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ def check_htn(domain: ast.HTNDomain, problems: Sequence[ast.HTNProblem] = (), *,
     # HDDL planners do not compare a problem's domain name with the domain's: W911 says so, not E301
     pddl_problems = [replace(p.problem, domain=domain.name) for p in problems]
     report = check(stand_in, pddl_problems, strict=strict, tracks=(),
-                   stand_ins={m.name: "method" for m in domain.methods})
+                   stand_ins={m.name: "method" for m in domain.methods}, reachability=False)
     findings = [f for f in report.findings if not _about_method_parameters(f, domain)]
     findings += [_other_domain(p, domain) for p in problems if p.problem.domain != domain.name]
     symbols = domain_symbols(domain.domain, strict=strict)

@@ -34,13 +34,16 @@ _COMMENT = re.compile(r";[^\n]*")
 _NAMES = frozenset({"E201", "E202", "E203", "E204", "E205", "E206", "E207", "W207", "E208", "E209", "E210",
                     "E213", "E214", "E301", "E303", "W302", "W401", "I402", "I403", "I404", "W501", "W502",
                     "W503", "W601", "E602", "I604"})
-_BEHAVIOUR = frozenset({"W401", "I402", "I403", "W503", "W601", "I604"})
+# Relaxed reachability reads every action, the init and the goal (pddltools.check.reachability).
+_REACH = frozenset({"W405", "I406", "W407", "I408", "I409", "I410", "I411", "I412"})
+_NAMES |= _REACH
+_BEHAVIOUR = frozenset({"W401", "I402", "I403", "W503", "W601", "I604"}) | _REACH
 _DEPENDS: dict[str, frozenset[str]] = {
     ":requirements": frozenset({"W501", "W502", "W503"}),
     ":types": _NAMES, ":constants": _NAMES, ":predicates": _NAMES, ":functions": _NAMES, ":objects": _NAMES,
     ":domain": frozenset({"E301"}),
     ":action": _BEHAVIOUR, ":durative-action": _BEHAVIOUR, ":derived": _BEHAVIOUR,
-    ":init": frozenset({"W401", "W601", "I604"}), ":goal": _BEHAVIOUR, ":constraints": _BEHAVIOUR,
+    ":init": frozenset({"W401", "W601", "I604"}) | _REACH, ":goal": _BEHAVIOUR, ":constraints": _BEHAVIOUR,
     ":metric": frozenset({"W502", "W601", "I604"}), ":length": frozenset(),
 }
 

@@ -263,6 +263,8 @@ class Builder(Transformer[Tok, Any]):
         return ast.FunctionTerm(_intern(c[1].value), tuple(c[2:-1]), span=self._span(c[0], c[-1]))
 
     def ground_function_term(self, c: list[Any]) -> ast.FunctionTerm:
+        if len(c) == 1:  # a 0-ary fluent written without parentheses: `(= d 0)`
+            return ast.FunctionTerm(_intern(c[0].value), (), span=self._tok(c[0]))
         atom = self.ground_atom(c)
         return ast.FunctionTerm(atom.predicate, atom.args, span=atom.span)
 

@@ -16,7 +16,8 @@ from typing import Any
 from pddltools.exit_codes import ExitCode
 
 #: The commands with a schema, as typed on the command line (`validate-batch`: one line of --batch).
-COMMANDS = ("parse", "check", "validate", "validate-batch", "compile", "unmap", "fmt", "view", "run", "learn", "score",
+COMMANDS = ("parse", "check", "validate", "validate-batch", "compile", "unmap", "ground", "test", "fmt", "view", "run",
+            "learn", "score",
             "select", "report", "rddl parse", "rddl check", "rddl fmt", "rddl simulate", "rddl serve", "rddl client",
             "rddl score", "explain")
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"

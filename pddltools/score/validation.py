@@ -10,6 +10,7 @@ from pddltools.diagnostics import Error, Source, error
 from pddltools.hddl.verify import HTNTask, verify_plan
 from pddltools.score.verdicts import PlanChecker, PlanVerdict, count_actions
 from pddltools.validate import GroundedTask, validate_plan
+from pddltools.validate.report import double
 
 
 class Validator:
@@ -49,7 +50,7 @@ class Validator:
         value = report.value
         length = report.length
         why = ": ".join(str(part) for part in (report.reason, getattr(report, "message", "")) if part)
-        return PlanVerdict(bool(report.valid), None if value is None else float(value),
+        return PlanVerdict(bool(report.valid), None if value is None else double(value),
                            None if length is None else int(length), "" if report.valid else why,
                            judged=report.reason != "unsupported")
 

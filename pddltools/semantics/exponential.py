@@ -19,7 +19,7 @@ side where the sign has already changed, as `polynomial.first_root` does for irr
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from decimal import Context, Decimal, localcontext
 from fractions import Fraction
 from itertools import pairwise
@@ -224,42 +224,86 @@ class NotLinear(Exception):
     """The rate is not `a x + f(t)` with a constant `a`."""
 
 
-#: a rate as `(a, f)`: `a` times the fluent being solved, plus `f(t)`
-_Affine = tuple[Fraction, ExpPoly]
+#: a rate as `(a, f)`: `a[x]` times each unknown fluent `x`, plus `f(t)`
+_Affine = tuple[dict[GroundFluent, Fraction], ExpPoly]
+
+
+def _combine(parts: Iterable[tuple[_Affine, Fraction]]) -> _Affine:
+    """`Σ factor · part`."""
+    a: dict[GroundFluent, Fraction] = {}
+    f = ExpPoly({})
+    for (pa, pf), factor in parts:
+        for x, c in pa.items():
+            a[x] = a.get(x, Fraction(0)) + c * factor
+        f = f + (pf if factor == 1 else pf.scaled(factor))
+    return {x: c for x, c in a.items() if c}, f
 
 
 class ExpMotion:
     """The fluents a set of flows changes, from `state` on, as exponential polynomials in the time since;
-    raises `NotLinear` when a rate is not linear with a constant factor in the fluent it changes (or
-    two fluents' rates read each other)."""
+    raises `NotLinear` when a rate is not linear with constant coefficients in the changing fluents, or
+    when fluents whose rates read each other form a system whose matrix has eigenvalues that are not
+    rational or is not diagonalizable (oscillations: `dx/dt = y, dy/dt = -x`)."""
 
     def __init__(self, ev: Evaluator, state: State, running: Sequence[Flow]) -> None:
         self.ev = ev
         self.state = state
-        by_fluent: dict[GroundFluent, list[Flow]] = {}
+        self.by_fluent: dict[GroundFluent, list[Flow]] = {}
         for flow in running:
-            by_fluent.setdefault(flow.fluent, []).append(flow)
+            self.by_fluent.setdefault(flow.fluent, []).append(flow)
         self.polys: dict[GroundFluent, ExpPoly] = {}
-        pending = set(by_fluent)
+        pending = set(self.by_fluent)
         while pending:
             progress = False
             for fluent in sorted(pending):
-                try:
-                    a, f = Fraction(0), ExpPoly({})
-                    for flow in by_fluent[fluent]:
-                        fa, ff = self._affine(flow.rate, flow.binding, fluent, pending)
-                        if flow.sign < 0:
-                            fa, ff = -fa, -ff
-                        a, f = a + fa, f + ff
-                except _Later:
-                    continue
-                x0 = self._start(fluent)
+                a, f = self._rate(fluent, pending)
+                if set(a) - {fluent}:
+                    continue  # it reads another fluent not solved yet
+                own, x0 = a.get(fluent, Fraction(0)), self._start(fluent)
                 # x = e^(a t) (x0 + ∫ e^(-a s) f(s) ds)
-                self.polys[fluent] = (ExpPoly.const(x0) + f.shifted(-a).integral()).shifted(a)
+                self.polys[fluent] = (ExpPoly.const(x0) + f.shifted(-own).integral()).shifted(own)
                 pending.discard(fluent)
                 progress = True
             if not progress:
-                raise NotLinear(", ".join(show_atom(f) for f in sorted(pending)))
+                self._system(sorted(pending))
+                pending.clear()
+
+    def _rate(self, fluent: GroundFluent, unknown: set[GroundFluent]) -> _Affine:
+        return _combine((self._affine(flow.rate, flow.binding, unknown), Fraction(flow.sign))
+                        for flow in self.by_fluent[fluent])
+
+    def _system(self, fluents: list[GroundFluent]) -> None:
+        """`x' = A x + f(t)` for fluents whose rates read each other: with `A = V D V^-1` (rational
+        eigenvalues, diagonalizable), `y = V^-1 x` is a set of decoupled equations."""
+        unknown = set(fluents)
+        rates = [self._rate(x, unknown) for x in fluents]
+        n = len(fluents)
+        matrix = [[a.get(x, Fraction(0)) for x in fluents] for a, _ in rates]
+        vectors: list[list[Fraction]] = []
+        values: list[Fraction] = []
+        for value, multiplicity in _eigenvalues(matrix, fluents):
+            basis = _null_space([[matrix[i][j] - (value if i == j else 0) for j in range(n)] for i in range(n)])
+            if len(basis) != multiplicity:
+                raise NotLinear(", ".join(show_atom(f) for f in fluents) + " (a defective matrix)")
+            vectors.extend(basis)
+            values.extend([value] * multiplicity)
+        v = [[vectors[k][i] for k in range(n)] for i in range(n)]  # eigenvectors as columns
+        inverse = _inverse(v)
+        start = [Fraction(self._start(x)) for x in fluents]
+        solved: list[ExpPoly] = []
+        for k in range(n):
+            g = ExpPoly({})
+            for j, (_, f) in enumerate(rates):
+                if inverse[k][j]:
+                    g = g + f.scaled(inverse[k][j])
+            y0 = sum((inverse[k][j] * start[j] for j in range(n)), Fraction(0))
+            solved.append((ExpPoly.const(y0) + g.shifted(-values[k]).integral()).shifted(values[k]))
+        for i, x in enumerate(fluents):
+            total = ExpPoly({})
+            for k in range(n):
+                if v[i][k]:
+                    total = total + solved[k].scaled(v[i][k])
+            self.polys[x] = total
 
     def _start(self, fluent: GroundFluent) -> Number:
         found = self.state.values.get(fluent)
@@ -267,46 +311,48 @@ class ExpMotion:
             raise UndefinedValue(show_atom(fluent))
         return found
 
-    def _affine(self, expr: ast.Expression, b: Binding, own: GroundFluent, pending: set[GroundFluent]) -> _Affine:
-        zero = Fraction(0)
+    def _affine(self, expr: ast.Expression, b: Binding, unknown: set[GroundFluent]) -> _Affine:
+        """`expr` as a linear form in the `unknown` fluents with constant coefficients, plus a function of
+        time (the fluents solved already, the constant ones)."""
         if isinstance(expr, ast.Number):
-            return zero, ExpPoly.const(expr.value)
+            return {}, ExpPoly.const(expr.value)
         key: GroundFluent | None = None
         if isinstance(expr, ast.FunctionTerm):
             key = self.ev.fluent(expr, b, self.state) if expr.args else (expr.function,)
         elif isinstance(expr, ast.Constant) and expr.name in self.ev.constant_functions:
             key = (expr.name,)
         if key is not None:
-            if key == own:
-                return Fraction(1), ExpPoly({})
-            if key in pending:
-                raise _Later
+            if key in unknown:
+                return {key: Fraction(1)}, ExpPoly({})
             found = self.polys.get(key)
-            return zero, found if found is not None else ExpPoly.const(self._start(key))
+            return {}, found if found is not None else ExpPoly.const(self._start(key))
         if isinstance(expr, ast.Variable):
             value = b.get(expr.name)
             if isinstance(value, int | Fraction):
-                return zero, ExpPoly.const(value)
+                return {}, ExpPoly.const(value)
             raise NotLinear(str(expr))
         if not isinstance(expr, ast.Arithmetic):
             raise NotLinear(str(expr))
-        args = [self._affine(a, b, own, pending) for a in expr.args]
-        if expr.op in ("+", "-"):
-            if expr.op == "-" and len(args) == 1:
-                return -args[0][0], -args[0][1]
-            a, f = args[0]
-            for other_a, other_f in args[1:]:
-                a, f = (a + other_a, f + other_f) if expr.op == "+" else (a - other_a, f - other_f)
-            return a, f
+        args = [self._affine(a, b, unknown) for a in expr.args]
+        if expr.op == "+":
+            return _combine((arg, Fraction(1)) for arg in args)
+        if expr.op == "-":
+            if len(args) == 1:
+                return _combine([(args[0], Fraction(-1))])
+            return _combine([(args[0], Fraction(1)), *((arg, Fraction(-1)) for arg in args[1:])])
         if expr.op == "*":
             a, f = args[0]
             for other_a, other_f in args[1:]:
                 if a and other_a:
-                    raise NotLinear(str(expr))  # x · x
+                    raise NotLinear(str(expr))  # x · y
                 if (a and not other_f.constant) or (other_a and not f.constant):
                     raise NotLinear(str(expr))  # x times a changing quantity: not a constant factor
-                a = a * other_f.value0 + other_a * f.value0
-                f = f * other_f
+                if a:
+                    a, f = _combine([((a, f), Fraction(other_f.value0))])[0], f * other_f
+                elif other_a:
+                    a, f = _combine([((other_a, ExpPoly({})), Fraction(f.value0))])[0], f * other_f
+                else:
+                    f = f * other_f
             return a, f
         a, f = args[0]
         for other_a, other_f in args[1:]:
@@ -315,7 +361,7 @@ class ExpMotion:
             divisor = other_f.value0
             if not divisor:
                 raise ArithmeticFault(f"division by zero in {expr}")
-            a, f = a / divisor, f.scaled(Fraction(1) / divisor)
+            a, f = _combine([((a, f), Fraction(1) / divisor)])
         return a, f
 
     def at(self, t: Number) -> State:
@@ -329,11 +375,86 @@ class ExpMotion:
         return self._value(comparison.left, b) - self._value(comparison.right, b)
 
     def _value(self, expr: ast.Expression, b: Binding) -> ExpPoly:
-        a, f = self._affine(expr, b, ("",), set())
-        assert not a  # no fluent is called ""
-        return f
+        return self._affine(expr, b, set())[1]
 
 
-class _Later(Exception):
-    """A rate reads a fluent whose own change is not known yet."""
+def _eigenvalues(matrix: list[list[Fraction]], fluents: list[GroundFluent]) -> list[tuple[Fraction, int]]:
+    """The eigenvalues of `matrix` with their multiplicities, when all are rational; else `NotLinear`."""
+    n = len(matrix)
+    # det(λI - A) by Faddeev-LeVerrier: exact over fractions
+    coefficients = [Fraction(1)]
+    m = [[Fraction(0)] * n for _ in range(n)]
+    for k in range(1, n + 1):
+        m = [[sum((matrix[i][j] * m[j][c] for j in range(n)), Fraction(0)) + (coefficients[-1] if i == c else 0)
+              for c in range(n)] for i in range(n)]
+        am = [[sum((matrix[i][j] * m[j][c] for j in range(n)), Fraction(0)) for c in range(n)] for i in range(n)]
+        coefficients.append(-sum((am[i][i] for i in range(n)), Fraction(0)) / k)
+    p = Poly.of(reversed(coefficients))  # λ^n + c1 λ^(n-1) + ... + cn
+    bound = 1 + max((abs(c) for c in coefficients[1:]), default=Fraction(0))
+    found: list[tuple[Fraction, int]] = []
+    at: Fraction = -bound - 1
+    while p.degree > 0:
+        root = first_root(p, at, bound + 1)
+        if root is None or p.at(root) != 0:
+            raise NotLinear(", ".join(show_atom(f) for f in fluents) + " (eigenvalues that are not rational)")
+        root = Fraction(root)
+        multiplicity = 0
+        while p.degree > 0 and p.at(root) == 0:
+            p, multiplicity = _deflate(p, root), multiplicity + 1
+        found.append((root, multiplicity))
+        at = root
+    return found
 
+
+def _deflate(p: Poly, root: Fraction) -> Poly:
+    """`p / (t - root)` (synthetic division; `root` a root of `p`)."""
+    c = list(reversed(p.c))  # highest degree first
+    out = [c[0]]
+    for x in c[1:-1]:
+        out.append(x + out[-1] * root)
+    return Poly.of(reversed(out))
+
+
+def _null_space(rows: list[list[Fraction]]) -> list[list[Fraction]]:
+    """A basis of the vectors `v` with `rows · v = 0` (reduced row echelon form, exactly)."""
+    n = len(rows[0]) if rows else 0
+    m = [list(r) for r in rows]
+    pivots: list[int] = []
+    r = 0
+    for col in range(n):
+        pivot = next((i for i in range(r, len(m)) if m[i][col]), None)
+        if pivot is None:
+            continue
+        m[r], m[pivot] = m[pivot], m[r]
+        lead = m[r][col]
+        m[r] = [x / lead for x in m[r]]
+        for i in range(len(m)):
+            if i != r and m[i][col]:
+                factor = m[i][col]
+                m[i] = [x - factor * y for x, y in zip(m[i], m[r], strict=True)]
+        pivots.append(col)
+        r += 1
+    basis = []
+    for free in (c for c in range(n) if c not in pivots):
+        v = [Fraction(0)] * n
+        v[free] = Fraction(1)
+        for i, col in enumerate(pivots):
+            v[col] = -m[i][free]
+        basis.append(v)
+    return basis
+
+
+def _inverse(matrix: list[list[Fraction]]) -> list[list[Fraction]]:
+    """The inverse of an invertible matrix, by Gauss-Jordan elimination over fractions."""
+    n = len(matrix)
+    m = [list(row) + [Fraction(int(i == j)) for j in range(n)] for i, row in enumerate(matrix)]
+    for col in range(n):
+        pivot = next(i for i in range(col, n) if m[i][col])
+        m[col], m[pivot] = m[pivot], m[col]
+        lead = m[col][col]
+        m[col] = [x / lead for x in m[col]]
+        for i in range(n):
+            if i != col and m[i][col]:
+                factor = m[i][col]
+                m[i] = [x - factor * y for x, y in zip(m[i], m[col], strict=True)]
+    return [row[n:] for row in m]

@@ -56,6 +56,11 @@ class State:
     def __contains__(self, atom: object) -> bool:
         return atom in self.atoms
 
+    def __hash__(self) -> int:
+        """Equal states hash alike, so that a search can keep states in a set or key a dict by them (the
+        atoms and the values, whatever their containers; a thawed state must not change while kept)."""
+        return hash((frozenset(self.atoms), frozenset(self.values.items())))
+
     def value(self, fluent: GroundFluent) -> FluentValue | None:
         """A fluent's value, or None when it is undefined."""
         return self.values.get(fluent)

@@ -26,6 +26,7 @@ from pddltools.diagnostics import Error, error
 from pddltools.pddl import ast
 from pddltools.pddl.action_costs import COST, starts_at_zero
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+from pddltools.pddl.zero_ary import resolve_task
 from pddltools.semantics.apply import Effects, apply, collect, resolve
 from pddltools.semantics.errors import NotStratified
 from pddltools.semantics.evaluate import Evaluator, Unsatisfied
@@ -66,6 +67,7 @@ class GroundedTask:
                  problem_path: str = "") -> None:
         """Raises `pddltools.diagnostics.Error` when the domain has no meaning (derived predicates that
         depend on their own negation)."""
+        domain, problem = resolve_task(domain, problem)  # `(> v 5)`: v a 0-ary function, not an object
         self.domain = domain
         self.problem = problem
         self.domain_path = domain_path

@@ -25,8 +25,6 @@ TIMES = ("start", "all", "end")
 
 #: VAL's default `-t`: how far a plan's duration may be from what its duration constraint computes.
 DEFAULT_TOLERANCE = Fraction(1, 100)
-#: VAL's default `-e`: the least separation of interfering events in a temporal plan.
-DEFAULT_EPSILON = Fraction(1, 1000)
 
 
 def duration_meets(op: str, given: Number, required: Number, tolerance: Number) -> bool:

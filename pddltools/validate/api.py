@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import InputError, Source, read_source
+from pddltools.pddl import ast
+from pddltools.pddl.parser import parse_domain_file, parse_problem_file
 from pddltools.semantics import GroundedTask, SemanticsError
-from pddltools.semantics.temporal import DEFAULT_EPSILON, DEFAULT_TOLERANCE
+from pddltools.semantics.temporal import DEFAULT_TOLERANCE
 from pddltools.validate.kinds import is_pddlplus
 from pddltools.validate.planfile import PlanError, read_plan
 from pddltools.validate.report import PlanReport
@@ -31,14 +33,49 @@ def _source(plan: str | Path | Source) -> Source:
     return Source(plan, "<plan>")
 
 
-def validate_plan(task: GroundedTask, plan: str | Path | Source, *, epsilon: float | Fraction = DEFAULT_EPSILON,
-                  tolerance: float | Fraction = DEFAULT_TOLERANCE, name: str | None = None,
-                  recorder: Trace | None = None, delta: Fraction | None = None) -> PlanReport:
-    """Validate one plan (a path, or the plan's text) against a loaded task. Never raises for a bad
-    plan: unreadable files, syntax errors and wrong steps are reports with `verdict == "error"`.
-    `epsilon` is the least separation of interfering events, `tolerance` how far a duration may be
-    from its constraint (both temporal only); `recorder` (a `pddltools.validate.trace.Trace`) records
+TaskPart = str | Path | ast.Domain | ast.Problem
+Plan = str | Path | Source
+
+
+def _task_and_plan(task: object, plan: object, more: tuple[object, ...]) -> tuple[GroundedTask, Plan]:
+    """The two shapes `validate_plan` takes, as a loaded task and a plan."""
+    usage = ("validate_plan takes (task, plan) with a GroundedTask, or (domain, problem, plan) with the domain "
+             "and problem as paths or parsed trees, and the plan as a path, its text or a Source")
+    if isinstance(task, GroundedTask):
+        if more or not isinstance(plan, str | Path | Source):
+            raise TypeError(f"{usage}; got a GroundedTask and {len(more) + 1} more arguments")
+        return task, plan
+    if len(more) != 1 or not isinstance(more[0], str | Path | Source):
+        raise TypeError(f"{usage}; got {type(task).__name__} first and {len(more) + 1} more arguments")
+    if not isinstance(task, str | Path | ast.Domain) or not isinstance(plan, str | Path | ast.Problem):
+        raise TypeError(f"{usage}; got {type(task).__name__} and {type(plan).__name__} for the domain and problem")
+    domain = task if isinstance(task, ast.Domain) else parse_domain_file(task)
+    problem = plan if isinstance(plan, ast.Problem) else parse_problem_file(plan)
+    return GroundedTask(domain, problem, domain_path=_path(task), problem_path=_path(plan)), more[0]
+
+
+def _path(part: str | Path | ast.Node) -> str:
+    if isinstance(part, ast.Node):
+        return part.span.file if part.span is not None else ""
+    return str(part)
+
+
+def validate_plan(task: GroundedTask | TaskPart, plan: Plan | TaskPart, *more: Plan,
+                  epsilon: float | Fraction | None = None, tolerance: float | Fraction = DEFAULT_TOLERANCE,
+                  name: str | None = None, recorder: Trace | None = None,
+                  delta: Fraction | None = None) -> PlanReport:
+    """Validate one plan (a path, or the plan's text) against a task: `validate_plan(task, plan)` with a
+    loaded `GroundedTask` (parse once, validate many), or `validate_plan(domain, problem, plan)` with the
+    domain and problem as paths or parsed trees. Never raises for a bad plan: unreadable files, syntax
+    errors and wrong steps are reports with `verdict == "error"`; a domain or problem that does not load
+    raises `pddltools.diagnostics.Error` (as `GroundedTask.load` does), and arguments of another shape
+    raise `TypeError` saying which shapes are taken.
+
+    `tolerance` is VAL's `-t`: how far a duration may be from its constraint, and (a tenth of it) how
+    close events are to make one happening; `epsilon` the least separation of interfering events in
+    different happenings (None: that tenth; both temporal only); `recorder` (a `pddltools.validate.trace.Trace`) records
     the state changes; `delta` is the step for PDDL+ change that is not polynomial in time."""
+    task, plan = _task_and_plan(task, plan, more)
     label = name if name is not None else (str(plan) if isinstance(plan, Path) else
                                            plan.name if isinstance(plan, Source) else None)
     try:
@@ -51,7 +88,7 @@ def validate_plan(task: GroundedTask, plan: str | Path | Source, *, epsilon: flo
     label = label or source.name
     try:
         parsed = read_plan(source)
-        eps = epsilon if isinstance(epsilon, Fraction) else Fraction(str(epsilon))
+        eps = epsilon if epsilon is None or isinstance(epsilon, Fraction) else Fraction(str(epsilon))
         tol = tolerance if isinstance(tolerance, Fraction) else Fraction(str(tolerance))
         # the temporal and PDDL+ validators are imported only for the plans that need them (start-up)
         if is_pddlplus(task) and not task.timed_literals and all(s.duration is None for s in parsed.steps):

@@ -9,12 +9,12 @@ from typing import Any
 
 from pddltools.diagnostics import Error
 from pddltools.semantics import GroundedTask
-from pddltools.semantics.temporal import DEFAULT_EPSILON, DEFAULT_TOLERANCE
+from pddltools.semantics.temporal import DEFAULT_TOLERANCE
 from pddltools.validate.api import validate_plan
 from pddltools.validate.report import PlanReport
 
 
-def validate_batch(lines: list[str], *, epsilon: Fraction = DEFAULT_EPSILON,
+def validate_batch(lines: list[str], *, epsilon: Fraction | None = None,
                    tolerance: Fraction = DEFAULT_TOLERANCE, base: Path | None = None) -> Iterator[dict[str, Any]]:
     """One JSON-ready entry per non-blank, non-comment line, in order: `batch_line` (its line in LIST),
     `domain`, `problem`, the plan's report fields and `error`. A malformed line or a task that does not

@@ -23,13 +23,13 @@ from pddltools.diagnostics import Diagnostic, Error, InputError, read_source, re
 from pddltools.domain_finder import task_arguments
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of, worst
-from pddltools.markup import LinePrinter, escape
+from pddltools.markup import escape
 from pddltools.pddl.exact_numbers import NumberOutOfRange, read_number
+from pddltools.validate.render import UNJUDGED, print_report
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from pddltools.hddl.verify import HTNTask
+    from pddltools.semantics import GroundedTask
     from pddltools.validate.report import PlanReport
     from pddltools.validate.trace import Trace
 
@@ -43,14 +43,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--batch", metavar="LIST", help="a TSV file of domain<TAB>problem<TAB>plan lines "
                    "(paths relative to the current folder); prints one JSON object per line")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--epsilon", type=positive_number("epsilon"), default=Fraction(1, 1000),
-                   help="minimum separation of interfering events in temporal plans (default 0.001)")
+    p.add_argument("--epsilon", type=positive_number("epsilon"),
+                   help="minimum separation of interfering events in temporal plans (default: a tenth of "
+                   "the tolerance, the window within which --tolerance, as VAL's -t, makes events one happening)")
     p.add_argument("--tolerance", type=positive_number("the tolerance"), default=Fraction(1, 100),
-                   help="how far a temporal plan's duration may be from what its duration constraint "
-                   "computes, as VAL's -t (default 0.01); not epsilon, which separates events")
+                   help="VAL's -t (default 0.01): how far a temporal plan's duration may be from what its "
+                   "duration constraint computes, and (a tenth of it) how close events must be to be one "
+                   "happening")
     p.add_argument("--delta", type=positive_number("the step"), metavar="STEP",
                    help="PDDL+: approximate continuous change that is not polynomial in time by constant rates "
                    "over steps of STEP (the verdict says so); polynomial change is always exact")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="every unsatisfied literal and every line of advice (long lists are folded otherwise)")
     p.add_argument("--trace", action="store_true",
                    help="show the state changes step by step (atoms added and deleted, fluent values, "
                    "derived atoms) for one plan")
@@ -135,6 +139,7 @@ def run_validate(args: argparse.Namespace) -> int:
             render_rich(exc.diagnostics, stderr_console())
         return status_of(exc.diagnostics)
     trace: Trace | None = None
+    pairing = _pairing(task) if isinstance(task, GroundedTask) else []
     if isinstance(task, GroundedTask):
         if args.trace:
             from pddltools.validate.trace import Trace
@@ -149,16 +154,30 @@ def run_validate(args: argparse.Namespace) -> int:
         entries = [plan_entry(r.to_json()) for r in reports]
         if trace is not None:
             entries[0]["trace"] = trace.to_json()
-        print_json(envelope("validate", [*task_entries(domain, problem, ()), *entries], plan_summary(reports),
-                            task_loaded=True))
+        print_json(envelope("validate", [*task_entries(domain, problem, pairing), *entries],
+                            plan_summary(reports), task_loaded=True))
     else:
+        if pairing:
+            render_rich(pairing, stderr_console())
         console = stdout_lines()  # rich only where a line needs it: a valid plan's line is plain text
         for report in reports:
             if trace is not None:
                 for line in trace.lines():
                     console.print(escape(line))
-            print_report(console, report)
-    return _exit_code(reports)
+            print_report(console, report, verbose=args.verbose)
+    return exit_code(reports)
+
+
+def _pairing(task: GroundedTask) -> list[Diagnostic]:
+    """W301 when the problem's (:domain NAME) is not the domain given: validated all the same, as VAL does."""
+    from pddltools.diagnostics import warning
+    from pddltools.domain_finder import domain_name_span
+
+    if task.problem.domain == task.domain.name:
+        return []
+    where = domain_name_span(task.problem.span.source) if task.problem.span is not None else None
+    return [warning("W301", f"the problem is for domain {task.problem.domain}, but the domain given is "
+                            f"{task.domain.name}; its plans are validated against it all the same", where)]
 
 
 def plan_entry(report: dict[str, Any]) -> dict[str, Any]:
@@ -172,6 +191,8 @@ def task_entries(domain: str, problem: str, diagnostics: Sequence[Diagnostic]) -
     return placed([(domain, "domain"), (problem, "problem")], diagnostics)
 
 
+
+
 def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
     """The counts of plans: `invalid` the plans judged not valid, `unjudged` those the validator cannot
     judge (a construct it does not support), which are neither."""
@@ -181,55 +202,11 @@ def plan_summary(reports: list[PlanReport]) -> dict[str, int]:
             "invalid": len(reports) - valid - unjudged, "unjudged": unjudged}
 
 
-#: The reason of a plan the validator cannot judge (verdict `error`): exit 2, as for an unreadable input.
-UNJUDGED = "unsupported"
-
-
-def _exit_code(reports: list[PlanReport]) -> int:
+def exit_code(reports: list[PlanReport]) -> int:
+    """0 every plan valid, 2 a plan that cannot be read or judged, 1 otherwise (`view` exits alike)."""
     if any(r.reason in ("unreadable", UNJUDGED) for r in reports):
         return ExitCode.USAGE
     return ExitCode.OK if all(r.valid for r in reports) else ExitCode.FINDINGS
-
-
-def print_report(printer: Console | LinePrinter, r: PlanReport) -> None:
-    name = escape(r.plan)
-    if r.valid:
-        extra = f", makespan {_show(r.makespan)}" if r.makespan is not None else ""
-        violated = ", ".join(f"{p} x{n}" for p, n in r.violations)
-        soft = f"; violated preferences: {escape(violated)}" if violated else ""
-        approximated = f"; approximated with --delta {_show(r.delta)}" if r.delta is not None else ""
-        printer.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
-                      f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}{approximated}")
-        return
-    if r.reason == UNJUDGED:
-        printer.print(f"[bold]{name}[/bold]: [yellow]error[/yellow] ({r.reason}): {escape(r.message)}")
-        render_rich(r.diagnostics, printer.rich if isinstance(printer, LinePrinter) else printer)
-        return
-    if r.diagnostics:
-        printer.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
-        render_rich(r.diagnostics, printer.rich if isinstance(printer, LinePrinter) else printer)
-        return
-    where = f" at step {r.failed_step} (line {r.line})" if r.failed_step else ""
-    where += f" at time {_show(r.failed_time)}" if r.failed_time is not None else ""
-    tolerance = f" ({_tolerance(r)[2:]})" if r.tolerance is not None and "tolerance" not in r.message else ""
-    printer.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}{tolerance}")
-    for literal in r.unsatisfied:
-        printer.print(f"  unsatisfied: {escape(literal)}")
-    for line in r.advice:
-        printer.print(f"  advice: {escape(line)}")
-
-
-def _tolerance(r: PlanReport) -> str:
-    """The tolerance a temporal verdict was reached with (sequential plans have no durations)."""
-    from pddltools.validate.report import exact
-
-    return f", duration tolerance {exact(r.tolerance)}" if r.tolerance is not None else ""
-
-
-def _show(value: Any) -> str:
-    from pddltools.validate.report import decimal
-
-    return decimal(value) if isinstance(value, Fraction) else str(value)
 
 
 def _run_batch(args: argparse.Namespace) -> int:
@@ -271,5 +248,5 @@ def _unread(path: str, exc: InputError) -> dict[str, Any]:
     return {**report.to_json(), "domain": None, "problem": None, "error": report.message}
 
 
-__all__ = ["build_parser", "main", "plan_entry", "plan_summary", "positive_number", "register", "run_validate",
-           "task_entries"]
+__all__ = ["build_parser", "exit_code", "main", "plan_entry", "plan_summary", "positive_number", "register",
+           "run_validate", "task_entries"]

@@ -11,8 +11,15 @@ true, is a happening of its own. The plan ends at its last step, or at an explic
 
 Change that is polynomial in time is computed exactly (`pddltools.semantics.continuous`): a condition's
 truth changes only at roots of polynomials, found exactly (`pddltools.semantics.polynomial`), and what
-holds just after a root is read at a time before the next root. Other change needs `delta`: the rates
-are held for `delta` at a time and conditions read at the end of each step, which the report says.
+holds just after a root is read at a time before the next root. Change linear with constant
+coefficients is solved in closed form as exponential polynomials (`pddltools.semantics.exponential`).
+Other change needs `delta`: the rates are held for `delta` at a time and conditions read at the end of
+each step, which the report says.
+
+The world (`_World`) also runs the stretches between the happenings of temporal plans, with the
+continuous effects and the invariants of the durative actions that run (`follow`): a plan with durative
+actions or timed literals is validated by `pddltools.validate.temporal`, this loop being the fast path
+for plans of timed instantaneous actions alone.
 """
 
 from __future__ import annotations
@@ -53,7 +60,7 @@ from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
-from pddltools.validate.resolve import resolve_step
+from pddltools.validate.resolve import resolve as resolve_steps
 from pddltools.validate.verdict import cannot_judge, finish, invalid_step
 
 if TYPE_CHECKING:
@@ -100,6 +107,16 @@ class Broken(Failure):
         self.watch = watch
         self.state = state
         self.just_after = just_after
+
+
+class _Together(NamedTuple):
+    """Several causes changing one fluent at once (a process and a durative action's effect)."""
+
+    causes: tuple[_Cause, ...]
+
+    def __str__(self) -> str:
+        shown = [str(c) for c in self.causes]
+        return ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else shown[0]
 
 
 class _Cause(NamedTuple):
@@ -160,7 +177,9 @@ class _World:
         self.trajectory: list[tuple[Number, State]] | None = [] if any(True for _ in task.constraints()) else None
         self.scale = 1  # a tick is 1/scale of the plan's time unit (`_ticks`)
         self.in_place = False  # whether states are changed in place (`apply`, `run`): none is kept
-        self.changed_by: dict[tuple[str, ...], _Cause] = {}  # fluent -> the process or event that changed it last
+        # fluent -> the process, event or step that changed it last (several, when they changed it together)
+        self.changed_by: dict[tuple[str, ...], _Cause | _Together] = {}
+        self._blamed: set[tuple[str, ...]] = set()  # the fluents `_blame` has seen in this call
         self._causes: dict[Ground | Running, _Cause] = {}  # one per process, made once: blamed at every stretch
         self.running: list[Ground] = []
         self._fired: tuple[Number, set[Ground]] = (-1, set())
@@ -184,6 +203,7 @@ class _World:
         those of the steps in `skip` (that end at `at`)."""
         for watch in self.watches:
             if watch.owner.step not in skip and not watch.test(state):
+                self._blame(self._moving(self.running, state))  # what changed up to here, to name it
                 raise Broken(watch, normal(at), state, just_after)
 
     def _linear_forms(self, initial: State) -> _Forms | None:
@@ -437,13 +457,25 @@ class _World:
         return found
 
     def _blame(self, moving: Sequence[Flow]) -> None:
+        """Record who changed each moving fluent: all of them when several change one together."""
+        together: dict[tuple[str, ...], list[_Cause]] | None = None
         for flow in moving:
             owner = flow.owner
             cause = self._causes.get(owner)
             if cause is None:
                 cause = self._causes[owner] = (_Cause("the process", owner) if isinstance(owner, Ground)
                                                else _Cause("step", owner, owner.step))
+            before = self.changed_by.get(flow.fluent)
+            if together is not None and flow.fluent in together:
+                together[flow.fluent].append(cause)
+            elif before is not None and before is not cause and flow.fluent in self._blamed:
+                together = together if together is not None else {}
+                together[flow.fluent] = [before, cause] if isinstance(before, _Cause) else [cause]
             self.changed_by[flow.fluent] = cause
+            self._blamed.add(flow.fluent)
+        self._blamed.clear()
+        for fluent, causes in (together or {}).items():
+            self.changed_by[fluent] = _Together(tuple(dict.fromkeys(causes)))
 
     def _drift(self, running: list[Ground], state: State) -> tuple[Drift, list[tuple[Linear, int, int]]] | None:
         """The running processes' change as constant rates, with the comparisons that move under them
@@ -634,7 +666,7 @@ def validate_pddlplus(task: GroundedTask, plan: Plan, name: str, delta: Fraction
 
 
 def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanReport:
-    actions = _resolve(task, plan)
+    actions = resolve_steps(task, plan)
     recorder = world.recorder
     for written, action in zip(plan.steps, actions, strict=True):
         if written.time is None:
@@ -655,7 +687,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanR
     # power of ten): whole numbers, so sorting, grouping and the stretches' lengths are integer work.
     scale = world.scale = lcm(*{s.time.denominator for s in plan.steps if s.time is not None},
                               plan.end.denominator if plan.end is not None else 1)
-    # each distinct step's compiled precondition and effect, looked up once; by identity: `_resolve`
+    # each distinct step's compiled precondition and effect, looked up once; by identity: `resolve`
     # shares one action per distinct step, and hashing an action hashes its schema
     checks = {key: _check(task, a) for key, a in {id(a): a for a in actions}.items()}
     # sorted by time alone: the sort is stable and the steps come in index order, so ties keep it
@@ -737,20 +769,6 @@ def _check(task: GroundedTask, action: GroundAction) -> tuple[Holds, Collect]:
 
 def _nothing(binding: object, state: State, out: Effects) -> None:
     """The effect of a step without one."""
-
-
-def _resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
-    """`resolve`, each distinct step checked and grounded once: a long PDDL+ plan repeats a few actions
-    (open, close) thousands of times. The first step at fault is still the one reported."""
-    seen: dict[tuple[str, tuple[str, ...], Fraction | None], GroundAction] = {}
-    actions: list[GroundAction] = []
-    for step in plan.steps:
-        key = (step.name, step.args, step.duration)
-        action = seen.get(key)
-        if action is None:
-            action = seen[key] = resolve_step(task, step)
-        actions.append(action)
-    return actions
 
 
 def _unmet(task: GroundedTask, world: _World, s: PlanFileStep, a: GroundAction, state: State, name: str,

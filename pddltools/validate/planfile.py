@@ -66,21 +66,35 @@ class Plan:
         return any(s.duration is not None for s in self.steps)
 
 
-def plan_number(text: str, span: Span, what: str, step: int | None = None) -> Fraction:
-    """A time or duration written in a plan file, exact; a located V001 `PlanError` when it is none."""
+def plan_number(text: str, span: Span, what: str, step: int | None = None, *, signed: bool = False) -> Fraction:
+    """A time (or, `signed`, a duration) written in a plan file, exact; a located V001 `PlanError` when
+    it is none. Plan numbers are decimals, as VAL's plan grammar reads them (`10`, `10.5`, `.5`): not
+    Python's other spellings (`1_0.5`, `21/2`, `1e3`, Arabic-Indic digits), and a time is never negative,
+    since a plan starts at time 0 (a negative duration is read, and judged not positive)."""
     try:
-        # the literal reader bounds the size (`1e100000000` would be exact, and as slow to build as it
-        # is long) and reads plain decimals, the usual plan times, without Fraction's string parser
-        return _fraction(text)
+        value = _fraction(text, signed=True)
     except NumberOutOfRange as exc:
         raise PlanError("syntax", error("V001", f"{what}: {exc}", span), step) from None
     except (ValueError, ZeroDivisionError):
-        raise PlanError("syntax", error("V001", f"{what} {text!r} is not a number", span), step) from None
+        raise PlanError("syntax", error("V001", f"{what} {text!r} is not a number: plan times and durations are "
+                                                "decimals, as 10 or 10.5", span), step) from None
+    if value < 0 and not signed:
+        raise PlanError("syntax", error("V001", f"{what} {text} is negative: a plan starts at time 0", span),
+                        step)
+    return value
 
 
-def _fraction(text: str) -> Fraction:
-    """`parse_number`'s value as a `Fraction`: `ValueError` (`NumberOutOfRange` past its bound) or
-    `ZeroDivisionError` when it is none."""
+#: a plan number as VAL's plan grammar writes it (`-?[0-9]+(\.[0-9]*)?`), and `.5`
+_DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
+def _fraction(text: str, *, signed: bool) -> Fraction:
+    """A plan number's value as a `Fraction`: `ValueError` (`NumberOutOfRange` past its bound) when it
+    is not a decimal, or (not `signed`) when it is negative."""
+    if _DECIMAL.fullmatch(text) is None or (not signed and text.startswith("-")):
+        raise ValueError(text)
+    # the literal reader bounds the size (`1` followed by a million zeros would be exact, and as slow to
+    # build as it is long) and reads plain decimals without Fraction's string parser
     value = parse_number(text)
     return value if type(value) is Fraction else Fraction(value)
 
@@ -100,6 +114,8 @@ def read_plan(source: Source) -> Plan:
 
     stripped = strip_enhsp(source)
     fast = _read_lines(stripped.source)
+    if fast is None:
+        _refuse_definition(stripped.source)
     plan = fast if fast is not None else _read_tokens(stripped.source)
     if stripped.end is None:
         return plan
@@ -107,6 +123,20 @@ def read_plan(source: Source) -> Plan:
     # with up-enhsp 0.1.1): a plan does not end before its last step, so that step's time is the end.
     last = max((s.time for s in plan.steps if s.time is not None), default=stripped.end)
     return Plan(plan.source, plan.steps, max(stripped.end, last), stripped.end_span)
+
+
+#: A PDDL or HDDL definition where a plan was expected: the files given in the wrong order.
+_DEFINITION = re.compile(r"\A(?:\s|;[^\n]*)*(\(\s*define\s*\(\s*(domain|problem)\b)", re.IGNORECASE)
+
+
+def _refuse_definition(source: Source) -> None:
+    """V021 for a domain or problem file given as a plan, named as such rather than read as a broken plan."""
+    found = _DEFINITION.match(source.text)
+    if found is not None:
+        kind = found.group(2).lower()
+        raise PlanError("syntax", error(
+            "V021", f"{source.name} is a {kind} file, not a plan: validate takes DOMAIN PROBLEM PLAN, in that "
+            "order", Span(source, found.start(1), found.end(1))))
 
 
 def _read_lines(source: Source) -> Plan | None:
@@ -127,8 +157,8 @@ def _read_lines(source: Source) -> Plan | None:
         start = found.start(1 if time_text else 2)
         span = _new_span(source, start, found.end(2) - start)
         try:
-            time = _fraction(time_text) if time_text else None
-            duration = _fraction(duration_text) if duration_text else None
+            time = _fraction(time_text, signed=False) if time_text else None
+            duration = _fraction(duration_text, signed=True) if duration_text else None
         except (ValueError, ZeroDivisionError):
             return None  # the tokenizer points at the number itself, in `plan_number`'s words
         steps.append(_new_step(index, name.lower(), tuple(args.lower().split()) if args else (), span, time,
@@ -183,7 +213,7 @@ def _read_tokens(source: Source) -> Plan:
         if i < n and tokens[i][0] == "[":
             if i + 2 >= n or tokens[i + 2][0] != "]" or tokens[i + 1][0] in "()[]":
                 raise fail("a duration is written [number]", i)
-            duration = plan_number(tokens[i + 1][0], span(i + 1), "the duration", len(steps) + 1)
+            duration = plan_number(tokens[i + 1][0], span(i + 1), "the duration", len(steps) + 1, signed=True)
             close_at = i + 2
             i += 3
         end_tok, end_at = tokens[close_at]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -32,7 +34,7 @@ def exact(value: int | Fraction) -> str:
     shown = format_number(value)
     if shown.startswith("(/"):
         assert isinstance(value, Fraction)
-        return f"{value.numerator}/{value.denominator} ({float(value):.10f}\u2026)"
+        return f"{value.numerator}/{value.denominator} ({_digits(value, '.10f')}\u2026)"
     return shown
 
 
@@ -40,13 +42,50 @@ def decimal(value: int | Fraction) -> str:
     """A computed value for reading: exact when it has a finite decimal form, else ten significant
     digits (VAL prints about as many), never the six of `%g` (27.2569697 is not 27.257)."""
     shown = exact(value)
-    return shown if "/" not in shown else f"{float(value):.10g}"
+    return shown if "/" not in shown else _digits(Fraction(value), ".10g")
 
 
-def _number(value: int | Fraction | None) -> int | float | None:
+def _digits(value: Fraction, spec: str) -> str:
+    """`format(value, spec)`, as a float prints it; past a double's range (1.8e308), where `float`
+    overflows, from a Decimal quotient with all the digits the integer part needs and more."""
+    try:
+        return format(float(value), spec)
+    except OverflowError:
+        pass
+    with localcontext() as context:
+        context.prec = len(str(abs(value.numerator) // value.denominator)) + 30
+        quotient = Decimal(value.numerator) / Decimal(value.denominator)
+    shown = format(quotient, spec).replace("E", "e")
+    if spec.endswith("g"):  # as a float's `g`: no trailing zeros after the point
+        mantissa, mark, exponent = shown.partition("e")
+        if "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        shown = mantissa + mark + exponent
+    return shown
+
+
+def double(value: int | Fraction) -> float:
+    """The nearest double to `value`, and an infinity past a double's range (as C's `strtod`, and VAL
+    with it, reads such a number): never an `OverflowError`."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
+def json_number(value: int | Fraction | None) -> int | float | str | None:
+    """A number for JSON: an integer exactly, a fraction as its nearest double; past a double's range
+    (1.8e308) a string, which JSON's numbers cannot hold otherwise here: the exact decimal, or 17
+    significant digits of one that has no finite decimal form."""
     if value is None or isinstance(value, int):
         return value
-    return float(value)
+    if value.denominator == 1:
+        return value.numerator
+    found = double(value)
+    if not math.isinf(found):
+        return found
+    shown = format_number(value)
+    return shown if not shown.startswith("(/") else _digits(value, ".17g")
 
 
 @dataclass(frozen=True)
@@ -97,19 +136,19 @@ class PlanReport:
             "verdict": self.verdict,
             "reason": self.reason,
             "message": self.message,
-            "value": _number(self.value),
+            "value": json_number(self.value),
             "length": self.length,
-            "cost": _number(self.cost),
-            "makespan": _number(self.makespan),
+            "cost": json_number(self.cost),
+            "makespan": json_number(self.makespan),
             "failed_step": self.failed_step,
             "line": self.line,
             "action": self.action,
             "unsatisfied": list(self.unsatisfied),
             "advice": list(self.advice),
             "violations": dict(self.violations),
-            "tolerance": _number(self.tolerance),
-            "happening_window": _number(self.happening_window),
-            "failed_time": _number(self.failed_time),
-            "delta": _number(self.delta),
+            "tolerance": json_number(self.tolerance),
+            "happening_window": json_number(self.happening_window),
+            "failed_time": json_number(self.failed_time),
+            "delta": json_number(self.delta),
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }

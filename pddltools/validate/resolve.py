@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import type_names
@@ -10,8 +12,18 @@ from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 
 
 def resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
-    """The ground action of every step, or `PlanError` for the first step that is not one."""
-    return [resolve_step(task, step) for step in plan.steps]
+    """The ground action of every step, or `PlanError` for the first step that is not one. Each distinct
+    step is checked and grounded once, and its steps share one action: a long plan repeats a few
+    actions thousands of times. The first step at fault is still the one reported."""
+    seen: dict[tuple[str, tuple[str, ...], Fraction | None], GroundAction] = {}
+    actions: list[GroundAction] = []
+    for step in plan.steps:
+        key = (step.name, step.args, step.duration)
+        action = seen.get(key)
+        if action is None:
+            action = seen[key] = resolve_step(task, step)
+        actions.append(action)
+    return actions
 
 
 def resolve_step(task: GroundedTask, step: PlanFileStep) -> GroundAction:

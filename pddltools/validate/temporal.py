@@ -1,15 +1,22 @@
 """Temporal plans (PDDL 2.1 level 3): happenings in time order, invariants, mutex and epsilon.
 
 Every durative step becomes a start event at its time and an end event at time + duration; timed
-initial literals are events too. Events at exactly the same time form one happening: their conditions
+initial literals are events too. Events at most a tenth of the tolerance after the first of a
+happening belong to it, as VAL's `-t` groups them (`pddltools.validate.happenings`): their conditions
 are read in the state before it and their effects applied together, so they must not interfere
 (`pddltools.semantics.temporal.interference`). Interfering events in different happenings must be at
-least epsilon apart. The `over all` conditions of an action must hold in every state strictly inside
-its interval: after each happening, for every action that has started and not yet ended.
+least epsilon apart (by default that same tenth, which separate happenings always are). The `over all`
+conditions of an action must hold in every state strictly inside its interval: after each happening,
+for every action that has started and not yet ended.
+
+Where anything changes between happenings (continuous effects of durative actions, PDDL 2.1 level 4;
+processes and events, PDDL+ with durative actions or timed literals), the PDDL+ world
+(`pddltools.validate.pddlplus._World`) runs each stretch between two happenings: the running actions'
+continuous effects beside the processes, the events as they fire, and the running actions' `over all`
+conditions watched at every instant of the stretch (open at the action's end, as in VAL).
 
 A plan's durations are compared with what the duration constraints compute within a tolerance (VAL's
-`-t`, default 0.01; `duration_meets`): planners print rounded durations. The tolerance is not epsilon:
-epsilon is the least separation of interfering events, the tolerance a slack on durations only.
+`-t`, default 0.01; `duration_meets`): planners print rounded durations.
 """
 
 from __future__ import annotations
@@ -43,18 +50,18 @@ from pddltools.semantics.apply import resolve as resolve_values
 from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import Number, normal
-from pddltools.semantics.temporal import DEFAULT_EPSILON, DEFAULT_TOLERANCE, duration_meets, loosened
+from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
+from pddltools.validate.happenings import clock, one_happening
 from pddltools.validate.kinds import is_pddlplus
 from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
-from pddltools.validate.report import PlanReport, exact
+from pddltools.validate.report import PlanReport, exact, happening_window
 from pddltools.validate.resolve import resolve
-from pddltools.validate.verdict import finish, invalid_step
+from pddltools.validate.verdict import finish, invalid_step, merged_too_close
 
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
-
 
 
 @dataclass(slots=True)
@@ -200,13 +207,15 @@ def _holds(task: GroundedTask, numeric: Callable[[ast.Expression], bool], formul
     return ev.holds(formula, binding, state) or ev.holds(loosened(formula, numeric), binding, state)
 
 
-def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction = DEFAULT_EPSILON,
+def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction | None = None,
                       tolerance: Fraction = DEFAULT_TOLERANCE, recorder: Trace | None = None,
                       delta: Fraction | None = None) -> PlanReport:
     """Validate a temporal plan; `recorder`, when given, is told every happening as it is applied;
-    `delta` is the step for continuous change that has no closed form."""
+    `delta` is the step for continuous change that has no closed form. `epsilon` None: a tenth of the
+    tolerance, the window of VAL's happenings."""
     world = _World(task, delta, recorder) if _continuous(task) else None
-    report = replace(_validate(task, plan, name, epsilon, tolerance, recorder, world), tolerance=tolerance)
+    separation = happening_window(tolerance) if epsilon is None else epsilon
+    report = replace(_validate(task, plan, name, separation, tolerance, recorder, world), tolerance=tolerance)
     if world is None or not world.approximated:
         return report
     return replace(report, delta=delta, message=report.message + f" (approximated with --delta {exact(delta or 0)})")
@@ -234,6 +243,18 @@ def _running(task: GroundedTask, numeric: Callable[[ast.Expression], bool], star
     return moving, Watch(owner, invariant, b, lambda s: _holds(task, numeric, invariant, b, s))
 
 
+def _soft(task: GroundedTask) -> frozenset[str]:
+    """The actions whose conditions hold preferences (whose violations are counted): no other's need a
+    walk of its conditions at every happening."""
+    found = set()
+    for name, schema in task.schemas.items():
+        condition = (schema.precondition if isinstance(schema, ast.Action) else
+                     schema.condition if isinstance(schema, ast.DurativeAction) else None)
+        if condition is not None and any(isinstance(n, ast.Preference) for n in condition.walk()):
+            found.add(name)
+    return frozenset(found)
+
+
 def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
               recorder: Trace | None, world: _World | None) -> PlanReport:
     actions = resolve(task, plan)
@@ -245,6 +266,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                             f"step {exc.step.index} {exc.step}: the duration {given} is not positive")
     ev = task.evaluator
     numeric = _numeric(task)
+    soft = _soft(task)
     constraints = any(True for _ in task.constraints())
     # Without trajectory constraints or a trace nothing looks back at earlier states: one private state
     # is changed in place (a state per happening over 10,000 static atoms took gigabytes).
@@ -292,14 +314,20 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 break
             now = events[i].time
             happening = []
-            while i < len(events) and events[i].time == now:
+            opened = clock(events[i])
+            while i < len(events) and one_happening(opened, clock(events[i]), tolerance):  # VAL's grouping
                 happening.append(events[i])
                 i += 1
             if world is not None:
                 # the stretch since the last happening: continuous change, events, invariants over it
                 # (open at an action's end: an invariant need not hold at the instant its action ends)
                 follow()
+                moved_from = state
                 state = world.run(state, world.ticks(before), world.ticks(now))
+                if recorder is not None and state is not moved_from and now > before:
+                    # the change over the stretch on its own, not folded into the happening's
+                    recorder.begin(normal(now), None, ["continuous change"])
+                    recorder.end(state)
                 world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step})
             before = now
             if recorder is not None:
@@ -328,11 +356,13 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
             for k, a in enumerate(happening):
                 for other in happening[k + 1:]:
                     why = interference(a.footprint, other.footprint)
+                    if why and other.time != a.time:
+                        return merged_too_close(name, plan, other.step or a.step, why, other.time - a.time, tolerance)
                     if why:
                         culprit = a if a.step is not None else other
                         return _at(invalid_step(name, plan, culprit.step, "mutex",
                                                 f"at time {exact(now)}: {why}, so they cannot happen "
-                                                "at the same time"), now, world)
+                                                "at the same time"), now)
             recent = [(t, es) for t, es in recent if now - t < epsilon]
             for t, earlier in recent:
                 for a in earlier:
@@ -343,7 +373,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                             return _at(invalid_step(name, plan, culprit.step, "epsilon",
                                                     f"{why}, and they are only {exact(now - t)} apart "
                                                     f"(interfering events must be at least {exact(epsilon)} "
-                                                    "apart)"), now, world)
+                                                    "apart)"), now)
             recent.append((now, happening))
             # 3. conditions and duration constraints, in the state before the happening
             for event in happening:
@@ -356,7 +386,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                         return _at(invalid_step(name, plan, event.step, "duration",
                                                 f"{event.label}: the duration {exact(event.step.duration or 0)} "
                                                 "does not meet the action's duration constraint within the "
-                                                f"tolerance {exact(tolerance)}", unmet), now, world)
+                                                f"tolerance {exact(tolerance)}", unmet), now)
                 for condition in _conditions(event):
                     if not _holds(task, numeric, condition, b, state):
                         unsatisfied = ev.explain(condition, b, state)
@@ -364,8 +394,9 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                         return _at(invalid_step(name, plan, event.step, "precondition",
                                                 f"{event.label}: the condition is not satisfied"
                                                 + (f" ({'; '.join(blamed)})" if blamed else ""), unsatisfied,
-                                                advise(unsatisfied, f"before time {exact(now)}")), now, world)
-                    violations.update(state_violations(ev, condition, b, state))
+                                                advise(unsatisfied, f"before time {exact(now)}")), now)
+                    if event.action.schema.name in soft:
+                        violations.update(state_violations(ev, condition, b, state))
             # 4. apply the happening
             if world is not None:
                 for event in happening:
@@ -398,32 +429,34 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                     return _at(invalid_step(name, plan, started.step, "invariant",
                                             f"{started.label}: its over-all condition is broken at time "
                                             f"{exact(now)}", broken,
-                                            advise(broken, f"while step {started.step.index} runs")), now, world)
+                                            advise(broken, f"while step {started.step.index} runs")), now)
             if recorder is not None and world is None:  # after the invariants: where it failed
                 recorder.end(state)
     except Broken as exc:
         watch = exc.watch
         step = next(s for s in plan.steps if s.index == watch.owner.step)
         broken = ev.explain(watch.formula, watch.binding, exc.state)
-        return _at(invalid_step(name, plan, step, "invariant", f"step {step.index} {watch.owner} (start): {exc}",
-                                broken, advise(broken, f"while step {step.index} runs")), exc.time, world)
+        assert world is not None and isinstance(watch.owner.action, GroundAction)  # watches are the world's
+        blamed = _blame(task, world, watch.formula, watch.owner.action, exc.state)
+        return _at(invalid_step(name, plan, step, "invariant", f"step {step.index} {watch.owner} (start): {exc}"
+                                + (f" ({'; '.join(blamed)})" if blamed else ""), broken,
+                                advise(broken, f"while step {step.index} runs")), exc.time)
     except Failure as exc:  # the world's fault (events, processes), not a step's
-        return _at(invalid_step(name, plan, None, exc.reason, str(exc)), exc.time, world)
+        return _at(invalid_step(name, plan, None, exc.reason, str(exc)), exc.time)
     except NotPolynomial as exc:
         return _at(invalid_step(name, plan, None, "unsupported", f"from time {exact(before)}: {exc}; give --delta "
-                                "STEP to approximate it", cause=exc), before, world)
+                                "STEP to approximate it", cause=exc), before)
     except SemanticsError as exc:
         first = next((e for e in happening if e.step is not None), None)
         return _at(invalid_step(name, plan, first.step if first else None, exc.reason,
-                                f"at time {exact(now)}: {exc}", cause=exc), now, world)
+                                f"at time {exact(now)}: {exc}", cause=exc), now)
     if world is not None and plan.end is not None:
         makespan = normal(end)
     report = finish(task, plan, name, state, trajectory, violations, makespan, temporal=True,
                     loosen=lambda goal: loosened(goal, numeric))
-    return report if report.valid or world is None else replace(report, failed_time=normal(end))
+    return report if report.valid else replace(report, failed_time=normal(end))
 
 
-def _at(report: PlanReport, time: Number, world: _World | None) -> PlanReport:
-    """A failure at `time`, said in the report where time is continuous (where there is no stretch of
-    change, the happening of the failing step says when)."""
-    return replace(report, failed_time=normal(time)) if world is not None else report
+def _at(report: PlanReport, time: Number) -> PlanReport:
+    """A failure at `time` (`failed_time`, for every temporal plan: the happening at which it failed)."""
+    return replace(report, failed_time=normal(time))

@@ -16,7 +16,7 @@ from typing import Any
 from pddltools.semantics import GroundedTask, State, show_atom
 from pddltools.semantics.state import FluentValue, GroundAtom, Number
 from pddltools.validate.planfile import Plan
-from pddltools.validate.report import exact
+from pddltools.validate.report import exact, json_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,4 +163,4 @@ def show_value(value: FluentValue) -> str:
 
 
 def _json_value(value: FluentValue | None) -> int | float | str | None:
-    return float(value) if isinstance(value, Fraction) else value
+    return json_number(value) if isinstance(value, Fraction) else value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
 
 from pddltools.diagnostics import Span, error
 from pddltools.pddl import ast
@@ -20,7 +21,7 @@ from pddltools.semantics import (
 from pddltools.semantics.state import Number
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanFileStep
-from pddltools.validate.report import PlanReport, decimal
+from pddltools.validate.report import PlanReport, decimal, exact, happening_window
 
 
 def invalid_step(name: str, plan: Plan, step: PlanFileStep | None, reason: str, message: str,
@@ -53,10 +54,38 @@ def cannot_judge(name: str, plan: Plan, step: PlanFileStep | None, message: str,
         diagnostics=(error("V020", f"the validator does not support this: {message}", where),))
 
 
+def merged_too_close(name: str, plan: Plan, step: PlanFileStep | None, why: str, gap: Fraction,
+                     tolerance: Fraction) -> PlanReport:
+    """Interfering events `gap` apart, so close that they are one happening: VAL's `-t T` makes one of
+    the events at most T/10 after its first (`happening_window`), and the events of one happening must
+    not interfere. `step` is the later event's, which VAL finds at fault (its condition is read before
+    the earlier event's effects)."""
+    window = happening_window(tolerance)
+    return invalid_step(name, plan, step, "epsilon",
+                        f"{why}, and they are only {exact(gap)} apart: events at most {exact(window)} apart "
+                        f"(a tenth of the tolerance {exact(tolerance)}, as VAL's -t reads it) are one happening, "
+                        "where interfering events cannot be")
+
+
 def semantics_failure(name: str, plan: Plan, exc: SemanticsError) -> PlanReport:
     """A task the semantics cannot give meaning to, found before any step: unjudged when the cause is
     a construct the validator does not support, else invalid."""
     return invalid_step(name, plan, None, exc.reason, str(exc), cause=exc)
+
+
+#: requirements that make a domain durative for VAL (`isDurative`: :durative-actions or :time), and those
+#: that imply one of them
+_DURATIVE_REQUIREMENTS = frozenset({":durative-actions", ":time", ":timed-initial-literals", ":duration-inequalities",
+                                    ":continuous-effects"})
+
+
+def durative_domain(task: GroundedTask) -> bool:
+    """Whether time is the plan's measure, as VAL decides it: a domain that declares or has durative
+    actions, processes or events, or a problem with timed initial literals. In any other the plan is a
+    sequence, whatever time stamps it is written with."""
+    domain = task.domain
+    return (task.temporal or bool(domain.processes or domain.events or task.timed_literals)
+            or any(r.name in _DURATIVE_REQUIREMENTS for r in domain.requirements))
 
 
 def finish(task: GroundedTask, plan: Plan, name: str, state: State, trajectory: Sequence[tuple[Number, State]],
@@ -82,8 +111,10 @@ def finish(task: GroundedTask, plan: Plan, name: str, state: State, trajectory: 
                                     [Unsatisfied(f) for f in result.failed])
             violations.update(result.violations)
         metric = task.problem.metric
-        value: Number = (metric_value(ev, metric, state, makespan, violations) if metric is not None
-                         else (makespan if temporal else len(plan.steps)))
+        # VAL's total-time, and its value without a metric: the makespan in a durative domain, else
+        # the number of steps, time stamps or not (a sequential plan reprinted `0: (a) [1]` keeps its value)
+        measure = makespan if durative_domain(task) else len(plan.steps)
+        value: Number = metric_value(ev, metric, state, measure, violations) if metric is not None else measure
     except SemanticsError as exc:
         return invalid_step(name, plan, None, exc.reason, f"at the end of the plan: {exc}", cause=exc)
     cost_value = state.values.get(("total-cost",)) if "total-cost" in task.functions else None

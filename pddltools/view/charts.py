@@ -11,7 +11,7 @@ from html import escape
 
 from pddltools.score import svg
 from pddltools.score.svg import colour
-from pddltools.validate.report import exact
+from pddltools.validate.report import double, exact
 from pddltools.validate.trace import PlanStep, Trace
 
 LABELS = 320  # room for the action names left of the bars (and the fluent plot's axis, to line up)
@@ -50,15 +50,26 @@ def _ticks(axis: Axis, y0: float, y1: float) -> list[str]:
     return parts
 
 
+#: the largest magnitude a chart draws: a value past it (a fluent scaled up past 1e308, a step at 1e309)
+#: is drawn at the edge, and its exact value stays in the tooltip and the table
+CHART_LIMIT = 1e300
+
+
+def _coord(value: int | Fraction) -> float:
+    """A time or value as a chart coordinate: the nearest double, clamped to ±CHART_LIMIT, so that
+    the axis arithmetic never overflows to an infinity (or a traceback)."""
+    return max(-CHART_LIMIT, min(CHART_LIMIT, double(value)))
+
+
 def plan_end(trace: Trace) -> float:
     """The last time (or step number) anything in the trace happens: the right end of both charts."""
     if not any(s.time is not None for s in trace.steps):
         return float(max(len(trace.steps), 1))
-    times = [float(s.time + (s.duration or 0)) for s in trace.steps if s.time is not None]
-    times += [float(c.time) for c in trace.changes if c.time is not None]
+    times = [_coord(s.time + (s.duration or 0)) for s in trace.steps if s.time is not None]
+    times += [_coord(c.time) for c in trace.changes if c.time is not None]
     failed = trace.failed_at
     if failed is not None and failed.time is not None:
-        times.append(float(failed.time))
+        times.append(_coord(failed.time))
     return max(times, default=1.0)
 
 
@@ -77,9 +88,9 @@ def gantt(trace: Trace, failed_step: int | None) -> str:
     for row, step in enumerate(steps):
         parts.append(_bar(step, row, axis, step.index == failed_step))
     if failed is not None and failed.time is not None:
-        x = axis.x(float(failed.time))
+        x = axis.x(_coord(failed.time))
         parts.append(f'<line class="failure" x1="{x:.2f}" y1="{TOP - 8}" x2="{x:.2f}" y2="{TOP + ROW * len(steps)}" '
-                     f'stroke="#c00" stroke-width="2" stroke-dasharray="5 3" data-time="{float(failed.time)!r}">'
+                     f'stroke="#c00" stroke-width="2" stroke-dasharray="5 3" data-time="{_coord(failed.time)!r}">'
                      f'<title>validation stopped at time {escape(exact(failed.time))}: '
                      f'{escape("; ".join(failed.events))}</title></line>')
     parts.append("</svg>")
@@ -89,7 +100,7 @@ def gantt(trace: Trace, failed_step: int | None) -> str:
 def _bar(step: PlanStep, row: int, axis: Axis, failing: bool) -> str:
     assert step.time is not None
     y = TOP + row * ROW
-    start, duration = float(step.time), float(step.duration or 0)
+    start, duration = _coord(step.time), _coord(step.duration or 0)
     # an instantaneous step is a thin mark at its time rather than an invisible bar
     width = max(duration * axis.scale, 2.0)
     fill = "#d62728" if failing else colour(0)
@@ -112,14 +123,14 @@ def fluent_series(trace: Trace) -> dict[str, list[tuple[float, float]]]:
     temporal = any(s.time is not None for s in trace.steps)
     series: dict[str, list[tuple[float, float]]] = {}
     for change in trace.changes:
-        x = float(change.time if temporal and change.time is not None else (change.step or 0))
+        x = _coord(change.time if temporal and change.time is not None else (change.step or 0))
         for f in change.fluents:
             if isinstance(f.after, str):
                 continue
             if f.fluent not in series:
                 start = trace.initial_values.get(f.fluent)
-                series[f.fluent] = [(0.0, float(start))] if isinstance(start, int | Fraction) else []
-            series[f.fluent].append((x, float(f.after)))
+                series[f.fluent] = [(0.0, _coord(start))] if isinstance(start, int | Fraction) else []
+            series[f.fluent].append((x, _coord(f.after)))
     return series
 
 
@@ -132,7 +143,7 @@ def fluent_plot(series: dict[str, list[tuple[float, float]]], trace: Trace, x_la
     axis = time_axis(plan_end(trace), LABELS if temporal else 60)
     left = axis.origin
     failed = trace.failed_at
-    end = plan_end(trace) if failed is None else float(
+    end = plan_end(trace) if failed is None else _coord(
         failed.time if failed.time is not None else (failed.step or 1) - 1)
     plot_h = 260
     values = [v for points in series.values() for _, v in points]

@@ -17,7 +17,7 @@ from rich.markup import escape
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode, status_of
-from pddltools.validate.cli import plan_entry, plan_summary, positive_number, task_entries
+from pddltools.validate.cli import exit_code, plan_entry, plan_summary, positive_number, task_entries
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -28,10 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     p.add_argument("--force", action="store_true", help="replace FILE when it exists")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--epsilon", type=positive_number("epsilon"), default=Fraction(1, 1000),
-                   help="minimum separation of interfering events in temporal plans (default 0.001)")
+    p.add_argument("--epsilon", type=positive_number("epsilon"),
+                   help="minimum separation of interfering events in temporal plans (default: a tenth of "
+                   "the tolerance, the window within which --tolerance, as VAL's -t, makes events one happening)")
     p.add_argument("--tolerance", type=positive_number("the tolerance"), default=Fraction(1, 100),
-                   help="how far a duration may be from its constraint, as VAL's -t (default 0.01)")
+                   help="VAL's -t (default 0.01): how far a duration may be from its constraint, and (a tenth of it) "
+                   "how close events must be to be one happening")
     p.set_defaults(func=run_view)
 
 
@@ -78,7 +80,7 @@ def run_view(args: argparse.Namespace) -> int:
     else:
         stdout_console().print(f"wrote {escape(str(out))}: {report.verdict}"
                                                        + (f" ({report.reason})" if report.reason else ""))
-    return ExitCode.OK if report.valid else ExitCode.FINDINGS
+    return exit_code([report])  # a plan the validator cannot judge: 2, as `validate`
 
 
 __all__ = ["register", "run_view"]

@@ -313,7 +313,9 @@ def init_element(draw: st.DrawFn) -> str:
         return draw(literal(word()))
     if kind < 9:
         value = draw(NUMBER if draw(st.booleans()) else word())
-        element = "(" + draw(gap(False)) + "=" + draw(gap(False)) + draw(atom(word())) + draw(gap(False))
+        # a 0-ary fluent may go without parentheses (PDDL 3.1): `(= d 0)`, which the fast paths leave to the grammar
+        fluent = draw(atom(word())) if draw(st.integers(0, 3)) else draw(gap()) + draw(word()) + draw(gap())
+        element = "(" + draw(gap(False)) + "=" + draw(gap(False)) + fluent + draw(gap(False))
         # a value right after the fluent's ')' needs no space: `(= (f a)3)` is fine
         return draw(maybe_broken(element + value + draw(gap(False)) + ")"))
     return "(" + draw(keyword("at")) + draw(gap()) + draw(NUMBER) + draw(gap(False)) + draw(literal(word())) + ")"

@@ -46,9 +46,9 @@ DOMAIN = """(define (domain d) (:requirements :fluents :time) (:functions (x) (y
      (increase (y) (* #t (- (x) (y)))))))"""
 
 
-def motion(domain: str = DOMAIN) -> ExpMotion:
+def motion(domain: str = DOMAIN, init: str = "(= (x) 2) (= (y) 0)") -> ExpMotion:
     task = GroundedTask(parse_domain(domain), parse_problem(
-        "(define (problem p) (:domain d) (:init (= (x) 2) (= (y) 0) (= (room) 20)) (:goal (and)))"))
+        f"(define (problem p) (:domain d) (:init {init} (= (room) 20)) (:goal (and)))"))
     state = task.initial_state()
     process: Ground = ground_all(task.evaluator, task.domain.processes)[0]
     return ExpMotion(task.evaluator, state, flows(task.evaluator, process, state))
@@ -69,3 +69,19 @@ def test_what_is_not_linear_with_constant_coefficients_is_refused() -> None:
         motion(DOMAIN.replace("(* 0.5 (- (x) 6))", "(* (x) (- (x) 6))"))        # x^2
     with pytest.raises(NotLinear):
         motion(DOMAIN.replace("(- (x) (y))", "(- (x) (* (x) (y)))"))            # a factor that changes
+
+
+def test_coupled_linear_systems_with_rational_eigenvalues_are_solved() -> None:
+    # two connected tanks: x' = (y - x) / 2, y' = (x - y) / 2 from 10 and 0 (eigenvalues 0 and -1):
+    # x = 5 + 5 e^(-t), y = 5 - 5 e^(-t)
+    tanks = DOMAIN.replace("(decrease (x) (* #t (* 0.5 (- (x) 6))))", "(increase (x) (* #t (/ (- (y) (x)) 2)))") \
+        .replace("(increase (y) (* #t (- (x) (y))))", "(increase (y) (* #t (/ (- (x) (y)) 2)))")
+    found = motion(tanks, "(= (x) 10) (= (y) 0)")
+    for t in (F(0), F(1, 2), F(3)):
+        assert float(found.polys[("x",)].at(t)) == pytest.approx(5 + 5 * math.exp(-t), abs=1e-14)
+        assert float(found.polys[("y",)].at(t)) == pytest.approx(5 - 5 * math.exp(-t), abs=1e-14)
+    # an oscillator, x' = y and y' = -x: eigenvalues ±i, no closed form here (--delta)
+    spring = DOMAIN.replace("(decrease (x) (* #t (* 0.5 (- (x) 6))))", "(increase (x) (* #t (y)))") \
+        .replace("(increase (y) (* #t (- (x) (y))))", "(decrease (y) (* #t (x)))")
+    with pytest.raises(NotLinear, match="not rational"):
+        motion(spring, "(= (x) 1) (= (y) 0)")

@@ -48,7 +48,29 @@ def test_invalid_plan_text_shows_literals_and_advice(capsys: pytest.CaptureFixtu
                        str(ADL / "holding-twice.plan"))
     assert code == 1
     assert "invalid at step 3 (line 3)" in out and "unsatisfied: (not (holding k1))" in out
-    assert "advice: make (holding k1) false before step 3" in out
+    assert "advice: make it hold before step 3" in out  # not the literal again
+
+
+def test_long_lists_are_folded_and_advice_does_not_repeat_them(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
+    """An empty plan for a goal of 30 atoms: ten unsatisfied lines and a count, one line of advice."""
+    goals = " ".join(f"(at-goal g{i})" for i in range(30))
+    domain = tmp_path / "domain.pddl"
+    domain.write_text("(define (domain g) (:predicates (at-goal ?x)) (:action noop :parameters () "
+                      ":precondition () :effect ()))\n")
+    problem = tmp_path / "problem.pddl"
+    problem.write_text(f"(define (problem p) (:domain g) (:objects {' '.join(f'g{i}' for i in range(30))}) "
+                       f"(:init) (:goal (and {goals})))\n")
+    plan = tmp_path / "empty.plan"
+    plan.write_text("")
+    code, out, _ = run(capsys, "validate", str(domain), str(problem), str(plan))
+    lines = out.splitlines()
+    assert code == 1 and sum(line.startswith("  unsatisfied: ") for line in lines) == 10
+    assert "  ... and 20 more (--verbose shows all)" in lines
+    assert [line for line in lines if "advice" in line] == [
+        "  advice: make each unsatisfied literal hold by the end of the plan"]
+    code, out, _ = run(capsys, "validate", str(domain), str(problem), str(plan), "--verbose")
+    assert sum(line.startswith("  unsatisfied: ") for line in out.splitlines()) == 30 and "more" not in out
 
 
 def test_a_task_with_a_syntax_error_exits_1_an_unreadable_plan_2(capsys: pytest.CaptureFixture[str],
@@ -66,10 +88,12 @@ def test_a_task_with_a_syntax_error_exits_1_an_unreadable_plan_2(capsys: pytest.
 def test_epsilon_option(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["validate", str(TEMPORAL / "domain.pddl"), str(TEMPORAL / "problem.pddl"), str(TEMPORAL / "epsilon.plan"),
             "--format", "json"]
-    code, out, _ = run(capsys, *args)
+    code, out, _ = run(capsys, *args)  # 0.0005 apart: one happening at VAL's -t 0.01 (within 0.001)
     assert code == 1 and json.loads(out)["files"][2]["reason"] == "epsilon"
-    code, out, _ = run(capsys, *args, "--epsilon", "0.0001")
+    code, out, _ = run(capsys, *args, "--tolerance", "0.001")  # two happenings (0.0005 > 0.0001)
     assert code == 0 and json.loads(out)["files"][2]["value"] == 15.5
+    code, out, _ = run(capsys, *args, "--tolerance", "0.001", "--epsilon", "0.001")  # but closer than epsilon
+    assert code == 1 and "at least 0.001 apart" in json.loads(out)["files"][2]["message"]
 
 
 def test_batch(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -111,3 +135,21 @@ def test_lean_entry_point(capsys: pytest.CaptureFixture[str]) -> None:
 
     code = lean([str(ADL / "domain.pddl"), str(ADL / "problem.pddl"), str(ADL / "valid.plan"), "--format", "json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["files"][2]["valid"]
+
+
+def test_files_in_the_wrong_order_are_named_as_such(capsys: pytest.CaptureFixture[str]) -> None:
+    """`validate PROBLEM DOMAIN PLAN`: the domain, read where a plan was expected, is V021, not a broken step."""
+    code, out, _ = run(capsys, "validate", str(ADL / "problem.pddl"), str(ADL / "domain.pddl"), str(ADL / "valid.plan"))
+    assert code == 1 and "error[V021]" in out and "is a domain file, not a plan" in out and "never closed" not in out
+    assert "valid.plan: valid" in out
+
+
+def test_a_problem_for_another_domain_is_a_warning(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    problem = tmp_path / "problem.pddl"
+    problem.write_text((ADL / "problem.pddl").read_text().replace("(:domain adl-rooms)", "(:domain other)"))
+    code, out, err = run(capsys, "validate", str(ADL / "domain.pddl"), str(problem), str(ADL / "valid.plan"))
+    assert code == 0 and "warning[W301]" in err and "problem.pddl:2:" in err and "valid.plan: valid" in out
+    code, out, _ = run(capsys, "validate", str(ADL / "domain.pddl"), str(problem), str(ADL / "valid.plan"),
+                       "--format", "json")
+    entry = json.loads(out)["files"][1]
+    assert code == 0 and [d["code"] for d in entry["diagnostics"]] == ["W301"] and entry["ok"]

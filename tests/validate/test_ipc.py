@@ -78,8 +78,9 @@ def test_every_ipc_domain_is_judged() -> None:
 
 ELEVATOR_TEMPORAL = IPC / "ipc-2008" / "elevator-temporal-satisficing-strips"
 # Four passengers moved by three elevators at once (written by hand, each event 0.001 after the one it
-# depends on): the moves' durations come from the travel-time fluents, boarding needs the lift there
-# over all of its duration, and p1 changes elevators at n4.
+# depends on, as OPTIC writes them, so judged as the IPC judged them, at VAL's -t 0.001, and with the
+# least separation of such events 0.001): the moves' durations come from the travel-time fluents,
+# boarding needs the lift there over all of its duration, and p1 changes elevators at n4.
 ELEVATOR_PLAN = """\
 0.000: (move-down-slow slow0-0 n4 n3) [12.000]
 0.000: (move-down-fast fast0 n8 n0) [17.000]
@@ -125,7 +126,7 @@ def elevator_temporal() -> GroundedTask:
 def test_temporal_ipc_plan(elevator_temporal: GroundedTask, change: tuple[str, str] | None, verdict: str,
                            reason: str | None, step: int | None) -> None:
     plan = ELEVATOR_PLAN if change is None else ELEVATOR_PLAN.replace(*change)
-    report = validate_plan(elevator_temporal, plan)
+    report = validate_plan(elevator_temporal, plan, tolerance=Fraction("0.001"), epsilon=Fraction("0.001"))
     assert (report.verdict, report.reason, report.failed_step) == (verdict, reason, step), report.message
     if verdict == "valid":
         assert report.value == report.makespan == Fraction("98.01")

@@ -84,3 +84,10 @@ def test_a_batch_line_that_cannot_be_judged_exits_2(files: tuple[str, str, str],
     assert main(["validate", "--batch", str(tmp_path / "list.tsv"), "--format", "json"]) == 2
     entry = json.loads(capsys.readouterr().out)
     assert (entry["verdict"], entry["reason"]) == ("error", "unsupported")
+
+
+def test_view_writes_the_page_and_exits_as_validate(files: tuple[str, str, str], tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "plan.html"
+    assert main(["view", *files, "-o", str(page)]) == 2
+    assert "error (unsupported)" in capsys.readouterr().out and page.is_file()

@@ -1,0 +1,5 @@
+(define (problem p) (:domain cost-counter-uninitialised)
+  (:objects a b)
+  (:init (at a) (road a b))
+  (:goal (at b))
+  (:metric minimize (total-cost)))

@@ -1,0 +1,4 @@
+(define (problem p) (:domain d)
+  (:objects a)
+  (:init)
+  (:goal (at a)))

@@ -1,0 +1,6 @@
+(define (problem roads-1)
+  (:domain roads)
+  (:objects x y z - city)
+  (:init (at x) (road x y) (road y z) (= (length x y) 7) (= (length y z) 5) (= (total-cost) 0))
+  (:goal (at z))
+  (:metric minimize (total-cost)))

@@ -1,0 +1,6 @@
+(define (problem generator-nonlinear-1) (:domain generator-nonlinear)
+  (:objects gen - generator tank1 tank2 - tank)
+  (:init (= (fuel-level gen) 60) (= (capacity gen) 80) (available tank1) (available tank2)
+         (= (ptime tank1) 0) (= (ptime tank2) 0))
+  (:goal (generator-ran))
+  (:metric minimize (total-time)))

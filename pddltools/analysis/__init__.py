@@ -1,0 +1,1 @@
+"""Relaxed reachability, grounding, invariants and domain test suites over the lifted task."""

@@ -1,0 +1,146 @@
+"""A `GroundTask` in Fast Downward's SAS format (version 3), as its translator writes `output.sas`.
+
+Variables come from the mutex groups (`invariants.py`): a group whose atoms are pairwise exclusive becomes
+one variable with a value per atom, plus "none of those" (`<none of those>`) unless one of the atoms
+always holds; every atom in no group is a binary variable (the atom, or its negation). Operators are
+named "ACTION ARG ..." so that the search's plan is already a plan of the original task (the plan map is
+the identity on action names). A precondition on a variable the operator also changes is the "pre" of
+that effect; the others are its prevail conditions.
+
+An unsolvable task (the goal is never reached) is written as Fast Downward writes one: a single binary
+variable the goal wants true and nothing can set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from pddltools.analysis.grounder import GroundTask, Literal, Operator
+from pddltools.compile.errors import compile_error
+from pddltools.semantics.state import GroundAtom
+
+
+@dataclass
+class Encoding:
+    """Each atom's variable and value; each variable's values as text."""
+
+    place: dict[int, tuple[int, int]]  # atom → (variable, value)
+    values: list[list[str]]
+    none_value: list[int | None]  # the value "none of those" of each variable, if it has one
+
+    def literal(self, lit: Literal) -> tuple[int, int] | None:
+        """(variable, value) for a literal; None for a negated atom that is a value of a larger variable
+        (its negation is not one value: the caller must not need it)."""
+        atom, positive = lit
+        var, value = self.place[atom]
+        if positive:
+            return var, value
+        if len(self.values[var]) == 2:
+            return var, 1 - value
+        return None
+
+
+def encode(task: GroundTask) -> Encoding:
+    place: dict[int, tuple[int, int]] = {}
+    values: list[list[str]] = []
+    none_value: list[int | None] = []
+    covered: set[int] = set()
+    for group in task.mutexes:
+        atoms = [a for a, positive in group if positive and a not in covered]
+        if len(atoms) < 2:
+            continue
+        var = len(values)
+        names = [_atom(task.atoms[a]) for a in atoms]
+        for value, a in enumerate(atoms):
+            place[a] = (var, value)
+            covered.add(a)
+        values.append([*names, "<none of those>"])
+        none_value.append(len(atoms))
+    for a, atom in enumerate(task.atoms):
+        if a in covered:
+            continue
+        var = len(values)
+        place[a] = (var, 0)
+        values.append([_atom(atom), "Negated" + _atom(atom)])
+        none_value.append(None)
+    return Encoding(place, values, none_value)
+
+
+def _atom(atom: GroundAtom) -> str:
+    return f"Atom {atom[0]}({', '.join(atom[1:])})"
+
+
+def write(task: GroundTask) -> str:
+    if task.goal is None:
+        return _unsolvable()
+    enc = encode(task)
+    lines = ["begin_version", "3", "end_version", "begin_metric", "1" if task.metric else "0", "end_metric",
+             str(len(enc.values))]
+    for var, values in enumerate(enc.values):
+        lines += ["begin_variable", f"var{var}", "-1", str(len(values)), *values, "end_variable"]
+    groups = [g for g in task.mutexes if sum(1 for _, p in g if p) >= 2]
+    lines.append(str(len(groups)))
+    for group in groups:
+        facts = [enc.literal(lit) for lit in group if lit[1]]
+        pairs = [f"{found[0]} {found[1]}" for found in facts if found is not None]
+        lines += ["begin_mutex_group", str(len(pairs)), *pairs, "end_mutex_group"]
+    state = [enc.none_value[v] if enc.none_value[v] is not None else 1 for v in range(len(enc.values))]
+    for a in task.init:
+        var, value = enc.place[a]
+        state[var] = value
+    lines += ["begin_state", *(str(s) for s in state), "end_state"]
+    goal = _pairs(enc, task.goal)
+    lines += ["begin_goal", str(len(goal)), *(f"{v} {x}" for v, x in sorted(goal.items())), "end_goal"]
+    lines.append(str(len(task.operators)))
+    for op in task.operators:
+        lines += _operator(enc, op, op.cost if task.metric else 1)
+    lines.append("0")  # axioms
+    return "\n".join(lines) + "\n"
+
+
+def _pairs(enc: Encoding, literals: Iterable[Literal]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for lit in literals:
+        found = enc.literal(lit)
+        if found is None:
+            continue  # "not this value": implied by another precondition or left to the effects
+        out[found[0]] = found[1]
+    return out
+
+
+def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> list[str]:
+    if isinstance(cost, Fraction) and cost.denominator != 1:
+        raise compile_error("E801", f"the grounder reads only integer costs for the SAS format, not {cost} ({op.name})")
+    conditions = _pairs(enc, op.precondition)
+    added = {enc.place[e.atom][0] for e in op.effects if e.add and not e.conditions}
+    changes: list[tuple[list[tuple[int, int]], int, int]] = []
+    for effect in op.effects:
+        var, value = enc.place[effect.atom]
+        conds = _pairs(enc, effect.conditions)
+        if effect.add:
+            post = value
+        elif var in added:
+            continue  # the variable takes another value (or this one) outright: the add wins
+        elif enc.none_value[var] is None:
+            post = 1 - value
+        else:
+            post = enc.none_value[var]  # type: ignore[assignment]
+            if conditions.get(var) != value:
+                conds[var] = value  # deleting one value of a larger variable: only when it holds
+        changes.append((sorted(conds.items()), var, post))
+    affected = {var for _, var, _ in changes}
+    prevail = sorted((v, x) for v, x in conditions.items() if v not in affected)
+    lines = ["begin_operator", op.name, str(len(prevail)), *(f"{v} {x}" for v, x in prevail), str(len(changes))]
+    for pairs, var, post in changes:
+        before = conditions.get(var, -1)
+        lines.append(" ".join([str(len(pairs)), *(f"{v} {x}" for v, x in pairs), str(var), str(before), str(post)]))
+    lines += [str(int(cost)), "end_operator"]
+    return lines
+
+
+def _unsolvable() -> str:
+    return "\n".join(["begin_version", "3", "end_version", "begin_metric", "0", "end_metric", "1",
+                      "begin_variable", "var0", "-1", "2", "Atom dummy(val1)", "Atom dummy(val2)", "end_variable",
+                      "0", "begin_state", "0", "end_state", "begin_goal", "1", "0 1", "end_goal", "0", "0"]) + "\n"

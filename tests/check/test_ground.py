@@ -1,0 +1,146 @@
+"""`pddltools ground`: the grounded task as STRIPS PDDL and as Fast Downward's SAS, mutex groups, and plans
+of the grounded task that `unmap` turns into valid plans of the original."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pddltools.analysis.grounder import ground
+from pddltools.analysis.invariants import mutex_groups
+from pddltools.analysis.sas import write
+from pddltools.cli import main
+from pddltools.pddl.parser import parse_domain, parse_problem
+from pddltools.semantics import GroundedTask
+
+REPO = Path(__file__).resolve().parents[2]
+HELLO = REPO / "corpus" / "pddl" / "examples" / "hello"
+
+LOGISTICS = """(define (domain lg) (:requirements :typing :equality :negative-preconditions)
+  (:types truck package place)
+  (:predicates (at ?x - (either truck package) ?p - place) (in ?p - package ?t - truck) (road ?a ?b - place))
+  (:action drive :parameters (?t - truck ?a ?b - place)
+    :precondition (and (at ?t ?a) (road ?a ?b) (not (= ?a ?b))) :effect (and (at ?t ?b) (not (at ?t ?a))))
+  (:action load :parameters (?p - package ?t - truck ?l - place)
+    :precondition (and (at ?p ?l) (at ?t ?l)) :effect (and (in ?p ?t) (not (at ?p ?l))))
+  (:action unload :parameters (?p - package ?t - truck ?l - place)
+    :precondition (and (in ?p ?t) (at ?t ?l)) :effect (and (at ?p ?l) (not (in ?p ?t)))))
+"""
+LOGISTICS_PROBLEM = """(define (problem p) (:domain lg)
+  (:objects t - truck p1 p2 - package a b c - place)
+  (:init (at t a) (at p1 a) (at p2 b) (road a b) (road b a) (road b c) (road a a))
+  (:goal (and (at p1 c) (at p2 a))))
+"""
+
+
+def _task():  # type: ignore[no-untyped-def]
+    return ground(parse_domain(LOGISTICS, "domain.pddl"), parse_problem(LOGISTICS_PROBLEM, "problem.pddl"))
+
+
+def test_only_reachable_operators_are_ground_and_statics_are_folded() -> None:
+    task = _task()
+    names = {op.name for op in task.operators}
+    assert "drive t a b" in names and "drive t b c" in names
+    assert "drive t a a" not in names  # (not (= ?a ?b))
+    assert "drive t c b" not in names  # no road back: static
+    assert all(atom[0] != "road" for atom in task.atoms)  # static: folded away, no variable
+    assert ("at", "t", "c") in task.atoms and ("in", "p2", "t") in task.atoms
+
+
+def test_mutex_groups_join_two_predicates_per_package() -> None:
+    task = _task()
+    groups = [{task.atoms[a] for a, _ in g} for g in mutex_groups(task)]
+    assert {("at", "p1", "a"), ("at", "p1", "b"), ("at", "p1", "c"), ("in", "p1", "t")} in groups
+    assert {("at", "t", "a"), ("at", "t", "b"), ("at", "t", "c")} in groups
+
+
+def test_sas_variables_come_from_the_mutex_groups() -> None:
+    task = _task()
+    task.mutexes = mutex_groups(task)
+    text = write(task)
+    assert text.startswith("begin_version\n3\nend_version\nbegin_metric\n0\nend_metric\n")
+    assert "Atom in(p1, t)\n<none of those>" in text
+    assert text.count("begin_operator") == len(task.operators)
+
+
+def test_an_unreachable_goal_gives_an_unsolvable_task() -> None:
+    problem = LOGISTICS_PROBLEM.replace("(at p2 a)", "(at p2 d)").replace("a b c - place", "a b c d - place")
+    task = ground(parse_domain(LOGISTICS, "domain.pddl"), parse_problem(problem, "problem.pddl"))
+    assert task.goal is None
+    assert "Atom dummy(val2)" in write(task)
+
+
+def test_the_strips_output_round_trips_a_plan_through_unmap(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "g"
+    assert main(["ground", str(HELLO / "domain.pddl"), str(HELLO / "problem.pddl"), "-o", str(out)]) == 0
+    grounded = GroundedTask.load(out / "domain.pddl", out / "problem.pddl")
+    plan = _breadth_first(grounded)
+    (tmp_path / "plan").write_text("".join(f"({name})\n" for name in plan))
+    capsys.readouterr()
+    assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0  # validated on the original task
+    printed = capsys.readouterr().out
+    assert printed.startswith("(") and "_" not in printed.split(";")[0]
+
+
+def _breadth_first(task: GroundedTask) -> list[str]:
+    frontier = [(task.initial_state(), [])]
+    seen = {task.initial_state().atoms}
+    while frontier:
+        state, path = frontier.pop(0)
+        if task.goal_holds(state):
+            return path
+        for action in task.applicable_actions(state):
+            after = task.apply(action, state)
+            if after.atoms not in seen:
+                seen.add(after.atoms)
+                frontier.append((after, [*path, action.name]))
+    raise AssertionError("no plan")
+
+
+DOWNWARD = None
+_spec = importlib.util.find_spec("up_fast_downward")
+if _spec is not None and _spec.origin is not None:
+    candidate = Path(_spec.origin).parent / "downward" / "builds" / "release" / "bin" / "downward"
+    DOWNWARD = candidate if candidate.is_file() else None
+
+
+@pytest.mark.skipif(DOWNWARD is None, reason="up-fast-downward's search binary is not installed")
+def test_fast_downwards_search_reads_the_sas_and_its_plan_unmaps_to_a_valid_plan(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "g"
+    assert main(["ground", str(HELLO / "domain.pddl"), str(HELLO / "problem.pddl"), "-o", str(out), "--to", "sas"]) == 0
+    done = subprocess.run([str(DOWNWARD), "--search", "astar(blind())"], stdin=(out / "output.sas").open(),
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    assert "Solution found" in done.stdout, done.stdout[-500:]
+    capsys.readouterr()
+    assert main(["unmap", str(out), str(tmp_path / "sas_plan")]) == 0
+    assert "cost = " in capsys.readouterr().out
+
+
+def test_what_the_grounder_does_not_read_is_refused_with_e801(tmp_path: Path) -> None:
+    domain = tmp_path / "d.pddl"
+    domain.write_text("(define (domain d) (:requirements :numeric-fluents) (:predicates (p)) (:functions (f))"
+                      " (:action a :parameters () :precondition (p) :effect (increase (f) 1)))")
+    problem = tmp_path / "p.pddl"
+    problem.write_text("(define (problem q) (:domain d) (:init (p) (= (f) 0)) (:goal (> (f) 1)))")
+    done = subprocess.run([sys.executable, "-m", "pddltools", "ground", str(domain), str(problem), "-o",
+                           str(tmp_path / "o")], capture_output=True, text=True, check=False)
+    assert done.returncode == 1 and "E801" in done.stderr and "numeric fluents" in done.stderr
+
+
+def test_compile_target_grounded_strips_reaches_the_grounder(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    costs = REPO / "corpus" / "plans" / "costs"
+    out = tmp_path / "c"
+    assert main(["compile", str(costs / "domain.pddl"), str(costs / "problem.pddl"), "--target", "grounded-strips",
+                 "-o", str(out)]) == 0
+    grounded = GroundedTask.load(out / "domain.pddl", out / "problem.pddl")
+    assert all(not a.parameters for a in grounded.domain.actions)
+    assert not grounded.domain.types and ":typing" not in {r.name for r in grounded.domain.requirements}
+    (tmp_path / "plan").write_text("".join(f"({name})\n" for name in _breadth_first(grounded)))
+    capsys.readouterr()
+    assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0  # composed with the typing pass's map

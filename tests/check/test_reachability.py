@@ -1,0 +1,138 @@
+"""Relaxed reachability (pddltools.analysis) and the checker's findings from it: the chain that explains
+an unreachable goal, in `check`, its JSON and the language server; contradictions; interval analysis;
+and, on a sample of the shared corpus, no goal reported unreachable in a task that has a valid plan."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pddltools.analysis.fixpoint import Model
+from pddltools.analysis.program import build
+from pddltools.analysis.reach import Reachability
+from pddltools.check import check, check_files
+from pddltools.diagnostics import Severity
+from pddltools.pddl.parser import parse_domain, parse_problem
+
+REPO = Path(__file__).resolve().parents[2]
+CHILDSNACK = REPO / "corpus" / "pddl" / "check" / "childsnack-unclean"
+
+
+def _task(domain: str, problem: str) -> Reachability:
+    return Reachability(parse_domain(domain, "domain.pddl"), parse_problem(problem, "problem.pddl"))
+
+
+ROADS = """(define (domain roads) (:requirements :typing :negative-preconditions :equality)
+  (:types place truck)
+  (:predicates (at ?t - truck ?p - place) (road ?a ?b - place) (visited ?p - place))
+  (:action drive :parameters (?t - truck ?a ?b - place)
+    :precondition (and (at ?t ?a) (road ?a ?b) (not (= ?a ?b)))
+    :effect (and (at ?t ?b) (not (at ?t ?a)) (forall (?x - place) (when (road ?b ?x) (visited ?x))))))
+"""
+ROADS_PROBLEM = """(define (problem p) (:domain roads)
+  (:objects a b c d e - place t - truck)
+  (:init (at t a) (road a b) (road b c) (road d e) (road a a))
+  (:goal (and (at t c) (visited c))))
+"""
+
+
+def test_the_fixpoint_reaches_exactly_the_relaxed_atoms_and_actions() -> None:
+    reach = _task(ROADS, ROADS_PROBLEM)
+    assert reach.goal_reachable
+    at = {a for a in reach.atoms if a[0] == "at"}
+    assert at == {("at", "t", "a"), ("at", "t", "b"), ("at", "t", "c")}  # d and e are not connected
+    assert {a for a in reach.atoms if a[0] == "visited"} == {("visited", "c")}  # from b, the road to c
+    # (road a a) is excluded by the inequality; the conditional effect's forall is joined after the action
+    assert sorted(reach.actions) == [("drive", "t", "a", "b"), ("drive", "t", "b", "c")]
+
+
+def test_disjunctions_and_existentials_are_split_not_dropped() -> None:
+    domain = """(define (domain d) (:requirements :adl)
+      (:predicates (p ?x) (q ?x) (r) (s))
+      (:action a :parameters () :precondition (or (r) (exists (?x) (q ?x))) :effect (s)))"""
+    problem = "(define (problem p) (:domain d) (:objects o) (:init (q o)) (:goal (s)))"
+    assert _task(domain, problem).goal_reachable
+    blocked = problem.replace("(:init (q o))", "(:init (p o))")
+    reach = _task(domain, blocked)
+    assert not reach.goal_reachable
+
+
+def test_the_child_snack_chain_is_a_warning_in_check_and_its_json() -> None:
+    report = check_files(CHILDSNACK / "domain.pddl", [CHILDSNACK / "problem.pddl"])
+    warnings = [f for f in report.findings if f.code == "W405"]
+    assert len(warnings) == 3 and all(f.severity is Severity.WARNING for f in warnings)
+    first = warnings[0].message
+    assert first.startswith("goal (served child1) is unreachable: its only achiever here, "
+                            "serve_sandwich_no_gluten, needs (ontray ?s ?t), whose only achiever put_on_tray "
+                            "needs (clean ?t), which no action adds and the problem does not give (domain.pddl:")
+    # the note points at (clean ?t) in put_on_tray's precondition
+    assert any(span is not None and span.text == "(clean ?t)" for _, span in warnings[0].notes)
+    done = subprocess.run([sys.executable, "-m", "pddltools", "check", "--format", "json",
+                           str(CHILDSNACK / "domain.pddl"), str(CHILDSNACK / "problem.pddl")],
+                          capture_output=True, text=True, check=False)
+    data = json.loads(done.stdout)
+    codes = [d["code"] for f in data["files"] for d in f["diagnostics"]]
+    assert codes.count("W405") == 3
+    assert done.returncode == 0  # warnings only
+
+
+def test_the_language_server_shows_the_chain_in_the_problem() -> None:
+    from pddltools.lsp.diagnostics import findings
+    from pddltools.lsp.workspace import Workspace
+
+    workspace = Workspace()
+    workspace.open((CHILDSNACK / "domain.pddl").as_uri(), (CHILDSNACK / "domain.pddl").read_text(), 1)
+    doc = workspace.open((CHILDSNACK / "problem.pddl").as_uri(), (CHILDSNACK / "problem.pddl").read_text(), 1)
+    shown = [d for d in findings(workspace, doc) if d.code == "W405"]
+    assert len(shown) == 3 and "(clean ?t)" in shown[0].message
+
+
+def test_contradictions_are_found_through_equalities() -> None:
+    domain = """(define (domain d) (:requirements :adl)
+      (:predicates (p ?x) (done))
+      (:action a :parameters (?x ?y) :precondition (and (= ?x ?y) (p ?x) (not (p ?y))) :effect (done))
+      (:action b :parameters (?x ?y) :precondition (and (= ?x ?y) (not (= ?y ?x))) :effect (done))
+      (:action c :parameters (?x ?y) :precondition (or (and (p ?x) (not (p ?x))) (p ?y)) :effect (done)))"""
+    report = check(parse_domain(domain, "domain.pddl"))
+    messages = [f.message for f in report.findings if f.code == "W407"]
+    assert messages == ["the precondition of a can never hold: it requires (p ?x) and (not (p ?y))",
+                        "the precondition of b can never hold: it requires ?y and ?x to be equal and to differ"]
+
+
+def test_interval_analysis_rules_out_what_no_value_reaches() -> None:
+    domain = """(define (domain d) (:requirements :numeric-fluents)
+      (:predicates (done) (half))
+      (:functions (fuel) (level))
+      (:action fill :parameters () :precondition (< (level) 3) :effect (increase (level) 1))
+      (:action go :parameters () :precondition (> (fuel) 10) :effect (done))
+      (:action climb :parameters () :precondition (>= (level) 100) :effect (half)))"""
+    problem = "(define (problem p) (:domain d) (:init (= (fuel) 5) (= (level) 0)) (:goal (and (done) (half))))"
+    reach = _task(domain, problem)
+    assert not reach.goal_reachable
+    assert ("half",) in reach.atoms  # level only grows: 100 is not ruled out
+    assert ("done",) not in reach.atoms  # fuel never changes: it stays 5
+    assert "fuel stays within [5, 5]" in reach.why_not(next(p for p, _ in reach.goal_literals())).text
+
+
+def test_the_model_can_be_bounded() -> None:
+    from pddltools.analysis.fixpoint import TooLarge
+
+    program = build(parse_domain(ROADS, "d.pddl"), parse_problem(ROADS_PROBLEM, "p.pddl"))
+    with pytest.raises(TooLarge):
+        Model(program, budget=5).run()
+
+
+@pytest.mark.corpus
+def test_no_goal_reported_unreachable_in_a_sample_of_solved_tasks() -> None:
+    if not (REPO.parent / "shared" / "plans").is_dir():
+        pytest.skip("the shared plans are not beside the repository")
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from reach_walk import solved, walk
+
+    tasks = sorted(solved())[::3]  # a third of the solved tasks: a few seconds
+    assert len(tasks) > 8
+    assert walk([(Path(d), Path(p)) for d, p in tasks], None) == 0
