@@ -33,7 +33,14 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
         print(_version())  # without registering every command's package, as argparse would need
         return ExitCode.OK
     words = _words(arguments)
-    parser = build_parser(_command(arguments), prog=prog, subcommand=words[1] if len(words) > 1 else None)
+    if not words:  # --help, or nothing: no command's modules to import
+        parser = build_parser(prog=prog)
+    else:
+        from pddltools.codecache import MethodCode
+
+        named = words[0] if words[0].isascii() and words[0].isalpha() else "other"  # part of a file's name
+        with MethodCode(f"command-{named}"):  # the command's dataclasses, compiled once: pddltools.codecache
+            parser = build_parser(words[0], prog=prog, subcommand=words[1] if len(words) > 1 else None)
     args = parse_command_line(parser, arguments)
     if not hasattr(args, "func"):
         parser.print_help()

@@ -7,7 +7,14 @@ whole, so there the width is unbounded in practice and only a terminal's width i
 
 from __future__ import annotations
 
-from rich.console import Console
+from typing import TYPE_CHECKING
+
+from pddltools.markup import LinePrinter
+
+# rich is imported when a console is made: a command that prints only plain lines to a pipe never
+# imports it (`pddltools.markup`).
+if TYPE_CHECKING:
+    from rich.console import Console
 
 #: Wide enough for any table pddltools prints; rich sizes a table to its content, so the width is a
 #: bound, not padding.
@@ -22,9 +29,18 @@ def _made(console: Console) -> Console:
 
 def stdout_console() -> Console:
     """Standard output: results, tables."""
+    from rich.console import Console
+
     return _made(Console(highlight=False, soft_wrap=True))
 
 
 def stderr_console() -> Console:
     """Standard error: diagnostics, progress, refusals."""
+    from rich.console import Console
+
     return _made(Console(stderr=True, highlight=False, soft_wrap=True))
+
+
+def stdout_lines() -> LinePrinter:
+    """Standard output for lines of markup, printed without rich where rich would print plain text."""
+    return LinePrinter(stdout_console)

@@ -12,10 +12,12 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.markup import escape
+from pddltools.markup import escape
+
+if TYPE_CHECKING:  # rich is imported by whoever makes a console, not by every parse
+    from rich.console import Console
 
 
 class Source:

@@ -37,3 +37,14 @@ def test_version_names_the_parser_in_use_without_importing_the_parser_or_rich() 
     modules = result["modules"]
     assert isinstance(modules, list)
     assert "rich" not in modules and "pddltools.syntax" not in modules and "lark" not in modules
+
+
+def test_validating_a_sequential_plan_imports_neither_rich_nor_the_temporal_validators() -> None:
+    adl = ROOT / "corpus" / "plans" / "adl"
+    result = run("validate", str(adl / "domain.pddl"), str(adl / "problem.pddl"), str(adl / "valid.plan"))
+    assert result["status"] == 0
+    assert str(result["out"]) == f"{adl / 'valid.plan'}: valid, value 8 (length 8, cost 8)\n"
+    modules = result["modules"]
+    assert isinstance(modules, list)
+    assert not [m for m in modules if m == "rich" or m.startswith("rich.")]
+    assert "pddltools.validate.temporal" not in modules and "pddltools.validate.pddlplus" not in modules

@@ -18,7 +18,11 @@ from fractions import Fraction
 from typing import Literal, TypeAlias, TypeVar
 
 from pddltools import tree
+from pddltools.codecache import MethodCode
 from pddltools.tree import Tree
+
+# The dataclass methods of the classes below are compiled once and kept (start-up: `pddltools.codecache`).
+_methods = MethodCode("pddl-ast").open()
 
 
 @dataclass(frozen=True, slots=True)
@@ -517,3 +521,7 @@ class Problem(Node):
     constraints: Formula | None = None
     metric: Metric | None = None
     length: Length | None = None
+
+
+_methods.close()
+del _methods

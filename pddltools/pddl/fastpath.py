@@ -305,8 +305,22 @@ def build_scanners(t: Terminals, *, compiled: bool = True
     parts = _action_parts(t, ws, gaps, name, variable, number, term, hard, scan_literals, timed_head, args)
     conditions = frozenset({*w.time_points, (OVER, w.over_all)})
     scan_conditions, scan_effects = timed_scanner(conditions), timed_scanner(frozenset(w.time_points))
-    return (scan_literals, scan_init, _action_scanner(parts, w), scan_conditions, scan_effects,
-            durative_action_scanner(parts, w, variable, scan_conditions, scan_effects, conditions))
+    durative = lazy_scanner(lambda: durative_action_scanner(parts, w, variable, scan_conditions, scan_effects,
+                                                            conditions))
+    return (scan_literals, scan_init, _action_scanner(parts, w), scan_conditions, scan_effects, durative)
+
+
+def lazy_scanner(build: Callable[[], Scanner]) -> Scanner:
+    """The scanner `build()` makes, made at its first use: the durative actions' scanner compiles a fifth
+    of the parser's regular expressions, which a domain without durative actions never runs (start-up)."""
+    made: list[Scanner] = []
+
+    def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
+        if not made:
+            made.append(build())
+        return made[0](text, pos, source)
+
+    return scan
 
 
 def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int],

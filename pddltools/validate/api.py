@@ -12,11 +12,10 @@ from pddltools.pddl.parser import parse_domain_file, parse_problem_file
 from pddltools.reading import read_source
 from pddltools.semantics import GroundedTask, SemanticsError
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE
-from pddltools.validate.pddlplus import is_pddlplus, validate_pddlplus
+from pddltools.validate.kinds import is_pddlplus
 from pddltools.validate.planfile import PlanError, read_plan
 from pddltools.validate.report import PlanReport
 from pddltools.validate.sequential import validate_sequential
-from pddltools.validate.temporal import validate_temporal
 from pddltools.validate.verdict import semantics_failure
 
 if TYPE_CHECKING:
@@ -92,9 +91,14 @@ def validate_plan(task: GroundedTask | TaskPart, plan: Plan | TaskPart, *more: P
         parsed = read_plan(source)
         eps = epsilon if epsilon is None or isinstance(epsilon, Fraction) else Fraction(str(epsilon))
         tol = tolerance if isinstance(tolerance, Fraction) else Fraction(str(tolerance))
+        # the temporal and PDDL+ validators are imported only for the plans that need them (start-up)
         if is_pddlplus(task) and not task.timed_literals and all(s.duration is None for s in parsed.steps):
+            from pddltools.validate.pddlplus import validate_pddlplus
+
             return validate_pddlplus(task, parsed, label, delta, recorder)
         if task.temporal or parsed.temporal or task.timed_literals or is_pddlplus(task):
+            from pddltools.validate.temporal import validate_temporal
+
             return validate_temporal(task, parsed, label, eps, tol, recorder, delta)
         return validate_sequential(task, parsed, label, recorder)
     except PlanError as exc:

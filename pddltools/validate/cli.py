@@ -17,14 +17,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
-
 from pddltools.cli_options import parse_command_line
-from pddltools.consoles import stderr_console, stdout_console
+from pddltools.consoles import stderr_console, stdout_console, stdout_lines
 from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
 from pddltools.domain_finder import task_arguments
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of, worst
+from pddltools.markup import escape
 from pddltools.pddl.exact_numbers import NumberOutOfRange, read_number
 from pddltools.reading import read_source
 from pddltools.validate.render import UNJUDGED, print_report
@@ -161,7 +160,7 @@ def run_validate(args: argparse.Namespace) -> int:
     else:
         if pairing:
             render_rich(pairing, stderr_console())
-        console = stdout_console()
+        console = stdout_lines()  # rich only where a line needs it: a valid plan's line is plain text
         for report in reports:
             if trace is not None:
                 for line in trace.lines():

@@ -143,10 +143,6 @@ def _where(g: Ground) -> str:
     return f"{span.source.name}:{span.line}:{span.column}" if span is not None else g.schema.name
 
 
-def is_pddlplus(task: GroundedTask) -> bool:
-    return bool(task.domain.processes or task.domain.events)
-
-
 class _World:
     """The processes and events of one task, run forward in time from state to state."""
 

@@ -5,45 +5,47 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Any
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING, Any
 
 from pddltools.diagnostics import render_rich
+from pddltools.markup import LinePrinter, escape
 from pddltools.validate.report import PlanReport, decimal, exact
+
+if TYPE_CHECKING:  # a valid plan's line is printed without rich (`pddltools.markup`)
+    from rich.console import Console
 
 #: Lines of a list shown before the rest is folded into a count (`--verbose` shows them all).
 FOLD = 10
 UNJUDGED = "unsupported"
 
 
-def print_report(console: Console, r: PlanReport, *, verbose: bool = False) -> None:
+def print_report(printer: Console | LinePrinter, r: PlanReport, *, verbose: bool = False) -> None:
+    """The report's lines; `printer` a rich console, or a `LinePrinter` (rich made only for diagnostics)."""
     name = escape(r.plan)
     if r.valid:
         extra = f", makespan {_show(r.makespan)}" if r.makespan is not None else ""
         violated = ", ".join(f"{p} x{n}" for p, n in r.violations)
         soft = f"; violated preferences: {escape(violated)}" if violated else ""
         approximated = f"; approximated with --delta {_show(r.delta)}" if r.delta is not None else ""
-        console.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
+        printer.print(f"[bold]{name}[/bold]: [green]valid[/green], value {_show(r.value)} (length {r.length}, "
                       f"cost {_show(r.cost)}{extra}{_tolerance(r)}){soft}{approximated}")
         return
     if r.reason == UNJUDGED:
-        console.print(f"[bold]{name}[/bold]: [yellow]error[/yellow] ({r.reason}): {escape(r.message)}")
-        render_rich(r.diagnostics, console)
+        printer.print(f"[bold]{name}[/bold]: [yellow]error[/yellow] ({r.reason}): {escape(r.message)}")
+        render_rich(r.diagnostics, printer.rich if isinstance(printer, LinePrinter) else printer)
         return
     if r.diagnostics:
-        console.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
-        render_rich(r.diagnostics, console)
+        printer.print(f"[bold]{name}[/bold]: [red]not a plan for this task[/red] ({r.reason})")
+        render_rich(r.diagnostics, printer.rich if isinstance(printer, LinePrinter) else printer)
         return
     where = f" at step {r.failed_step} (line {r.line})" if r.failed_step else ""
     where += f" at time {_show(r.failed_time)}" if r.failed_time is not None else ""
     tolerance = f" ({_tolerance(r)[2:]})" if r.tolerance is not None and "tolerance" not in r.message else ""
-    console.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}{tolerance}")
+    printer.print(f"[bold]{name}[/bold]: [red]invalid[/red]{where} ({r.reason}): {escape(r.message)}{tolerance}")
     for line in folded([f"unsatisfied: {literal}" for literal in r.unsatisfied], verbose):
-        console.print(f"  {escape(line)}")
+        printer.print(f"  {escape(line)}")
     for line in folded([f"advice: {line}" for line in repairs(r.unsatisfied, r.advice)], verbose):
-        console.print(f"  {escape(line)}")
+        printer.print(f"  {escape(line)}")
 
 
 def repairs(unsatisfied: tuple[str, ...], advice: tuple[str, ...]) -> list[str]:

@@ -53,7 +53,8 @@ from pddltools.semantics.state import Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
 from pddltools.validate.happenings import clock, one_happening
-from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World, is_pddlplus
+from pddltools.validate.kinds import is_pddlplus
+from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact, happening_window
 from pddltools.validate.resolve import resolve

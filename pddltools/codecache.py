@@ -1,0 +1,96 @@
+"""The methods `dataclasses` generates for a module's classes, compiled once and kept between runs.
+
+For every frozen, slotted class the `dataclass` decorator writes the source of `__init__`, `__repr__`,
+`__eq__`, `__hash__`, `__setattr__` and `__delattr__` and compiles each with `exec`: for the PDDL AST's
+classes that is about 300 compilations, most of the CPU a fresh `pddltools validate` spends on the AST.
+The source depends only on the class's fields, so the compiled code is kept in the user's cache folder
+(by the Python version that compiled it), and `dataclass` runs unchanged but for where its `exec` takes
+compiled code from: `exec(text, globals, ns)` becomes `exec(compiled[text], globals, ns)`, the same code,
+so the classes are the same (`tests/test_codecache.py` compares every method of every node class with
+a build without the cache). A missing, stale or unreadable cache costs the compilations, nothing more.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dataclasses
+import marshal
+import os
+import sys
+from importlib.util import MAGIC_NUMBER
+from pathlib import Path
+from types import CodeType, TracebackType
+from typing import Any
+
+#: False: build without the cache (the tests compare the two builds).
+enabled = True
+
+
+def _cache_path(tag: str) -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    # marshal's format follows the byte code's, which the magic number names
+    version = int.from_bytes(MAGIC_NUMBER[:2], "little")
+    return Path(base) / "pddltools" / f"{tag}-{sys.implementation.cache_tag}-{version}.code"
+
+
+class MethodCode:
+    """While open (`open()` ... `close()`, or `with`), the `exec` of `dataclasses` compiles through this
+    cache; an outer one open covers what an inner one would.
+
+    A module opens one before its first class and closes it after its last (a `with` would indent the
+    whole module); the command line opens one while it imports a command's modules. `close` writes the
+    cache back when a method was compiled afresh, keeping only the code this build used, so edits to the
+    classes never make it grow."""
+
+    def __init__(self, tag: str) -> None:
+        self.path = _cache_path(tag)
+        self.known: dict[str, CodeType] = {}
+        self.used: dict[str, CodeType] = {}
+        self.fresh = False
+        self._patched = False
+
+    def open(self) -> MethodCode:
+        if not enabled or getattr(dataclasses, "exec", None) is not None:  # off, or another build is open
+            return self
+        try:
+            loaded = marshal.loads(self.path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            loaded = {}
+        if isinstance(loaded, dict):
+            self.known = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, CodeType)}
+        dataclasses.exec = self._exec  # type: ignore[attr-defined]  # shadows the builtin in that module
+        self._patched = True
+        return self
+
+    def __enter__(self) -> MethodCode:
+        return self.open()
+
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+    def _exec(self, source: Any, globals: Any = None, locals: Any = None) -> None:
+        if not isinstance(source, str):
+            builtins.exec(source, globals, locals)
+            return
+        code = self.known.get(source)
+        if code is None:
+            code = compile(source, "<string>", "exec", dont_inherit=True)  # what exec(source) compiles there
+            self.fresh = True
+        self.used[source] = code
+        builtins.exec(code, globals, locals)
+
+    def close(self) -> None:
+        if not self._patched:
+            return
+        del dataclasses.exec  # type: ignore[attr-defined]
+        self._patched = False
+        if not self.fresh:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+            temporary.write_bytes(marshal.dumps(self.used))
+            os.replace(temporary, self.path)  # whole, or not at all: another process may be reading it
+        except OSError:
+            pass  # a read-only home: the next run compiles again

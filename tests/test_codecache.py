@@ -1,0 +1,102 @@
+"""The AST's classes built through `pddltools.codecache` are the classes `dataclasses` builds without it:
+every generated method of every node class has the same code, and the cache survives between runs."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from pddltools import codecache
+from pddltools.pddl import ast
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERATED = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__")
+
+
+def node_classes(module: ModuleType) -> dict[str, type]:
+    return {name: value for name, value in vars(module).items()
+            if inspect.isclass(value) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__}
+
+
+@pytest.fixture(scope="module")
+def uncached() -> ModuleType:
+    """A second build of pddltools/pddl/ast.py with the cache off."""
+    spec = importlib.util.spec_from_file_location("pddltools.pddl._ast_uncached", ast.__file__)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses looks the module up while building
+    codecache.enabled = False
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        codecache.enabled = True
+        del sys.modules[spec.name]
+    return module
+
+
+def test_every_node_class_has_the_methods_dataclasses_builds(uncached: ModuleType) -> None:
+    cached, plain = node_classes(ast), node_classes(uncached)
+    assert len(cached) >= 45 and cached.keys() == plain.keys()
+    for name, cls in cached.items():
+        other = plain[name]
+        assert cls.__slots__ == other.__slots__, name
+        assert cls.__match_args__ == other.__match_args__, name  # type: ignore[attr-defined]
+        assert cls.__doc__ == other.__doc__, name
+        assert [(f.name, f.default, f.compare, f.hash, f.repr, f.kw_only) for f in dataclasses.fields(cls)] == \
+               [(f.name, f.default, f.compare, f.hash, f.repr, f.kw_only) for f in dataclasses.fields(other)], name
+        assert cls.__dataclass_params__.frozen and cls.__dataclass_params__.eq, name  # type: ignore[attr-defined]
+        for method in GENERATED:
+            mine, theirs = cls.__dict__.get(method), other.__dict__.get(method)
+            assert (mine is None) == (theirs is None), (name, method)
+            if mine is not None:
+                assert mine.__code__ == theirs.__code__, (name, method)
+                assert mine.__qualname__ == theirs.__qualname__, (name, method)
+                assert mine.__defaults__ == theirs.__defaults__ or method == "__init__", (name, method)
+
+
+def test_nodes_behave_as_dataclasses() -> None:
+    span_a = ast.Variable("?x")
+    atom = ast.Atom("at", (ast.Variable("?x"), ast.Constant("home")))
+    moved = dataclasses.replace(atom, predicate="near")
+    assert moved.predicate == "near" and moved.args == atom.args
+    assert ast.Variable("?x") == span_a and hash(ast.Variable("?x")) == hash(span_a)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        atom.predicate = "x"  # type: ignore[misc]
+    assert repr(span_a) == "Variable(name='?x')"
+
+
+def test_the_cache_is_written_once_and_read_after(tmp_path: Path) -> None:
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    probe = "import pddltools.pddl.ast, pddltools.codecache as c; print(len(pddltools.pddl.ast.Atom.__slots__))"
+    first = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    (written,) = (tmp_path / "pddltools").glob("pddl-ast-*.code")
+    stamp = written.stat().st_mtime_ns
+    second = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert first.stdout == second.stdout
+    assert written.stat().st_mtime_ns == stamp, "a run that compiled nothing afresh rewrote the cache"
+    written.write_bytes(b"not marshal data")
+    third = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert third.stdout == first.stdout and written.read_bytes() != b"not marshal data"
+
+
+def test_a_command_keeps_the_code_of_its_modules_dataclasses(tmp_path: Path) -> None:
+    adl = ROOT / "corpus" / "plans" / "adl"
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    argv = [sys.executable, "-m", "pddltools", "validate", str(adl / "domain.pddl"), str(adl / "problem.pddl"),
+            str(adl / "valid.plan")]
+    first = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    (written,) = (tmp_path / "pddltools").glob("command-validate-*.code")
+    stamp = written.stat().st_mtime_ns
+    second = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+    assert first.stdout == second.stdout and "valid, value 8" in first.stdout
+    assert written.stat().st_mtime_ns == stamp
+    odd = subprocess.run([sys.executable, "-m", "pddltools", "../x"], env=env, capture_output=True, text=True)
+    assert odd.returncode == 2
+    assert sorted(p.name.split("-")[1] for p in (tmp_path / "pddltools").glob("command-*")) == ["validate"]
