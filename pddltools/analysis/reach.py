@@ -18,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from pddltools.analysis.fixpoint import Binding, Model, _match
+from pddltools.analysis.fixpoint import Binding, Model
 from pddltools.analysis.intervals import Ranges
 from pddltools.analysis.program import GOAL, Literal, Schema, action_predicate, build, precondition
 from pddltools.analysis.relax import Branch, Pattern, branches
 from pddltools.diagnostics import Span
 from pddltools.pddl import ast
+from pddltools.pddl.type_hierarchy import type_names
 from pddltools.semantics.grounding import Grounder
 from pddltools.semantics.state import GroundAtom
 
@@ -187,7 +188,7 @@ class Reachability:
         for v in variables:
             value = binding.get(v.name)
             if value is None and not grounder.objects_of(v.type):
-                kind = " or ".join(_type_names(v.type))
+                kind = " or ".join(type_names(v.type))
                 text = f"finds no object of type {kind} for {v.name}"
                 return Reason(text, [Link(text, v.span)])
         reasons: list[Reason] = []
@@ -257,10 +258,6 @@ def _unify(head: tuple[str, ...], args: tuple[str, ...]) -> Binding | None:
     return binding
 
 
-def matches(pattern: Pattern, fact: GroundAtom) -> bool:
-    return _match(pattern.args, fact) is not None
-
-
 def _show(pattern: Pattern, binding: Binding) -> str:
     args = [binding.get(a, a).split("#")[0] for a in pattern.args]
     return "(" + " ".join((pattern.predicate, *args)) + ")"
@@ -282,9 +279,3 @@ def _plural(text: str) -> str:
         if text.startswith(verb + " "):
             return ("need" if verb == "needs" else "find" if verb == "finds" else "can") + text[len(verb):]
     return text
-
-
-def _type_names(ref: ast.TypeRef | None) -> tuple[str, ...]:
-    from pddltools.pddl.type_hierarchy import type_names
-
-    return type_names(ref)
