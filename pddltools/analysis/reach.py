@@ -20,7 +20,15 @@ from dataclasses import dataclass, field
 
 from pddltools.analysis.fixpoint import Binding, Model
 from pddltools.analysis.intervals import Ranges
-from pddltools.analysis.program import GOAL, Literal, Schema, action_predicate, build, precondition
+from pddltools.analysis.program import (
+    GOAL,
+    Literal,
+    Schema,
+    action_predicate,
+    build,
+    end_condition,
+    precondition,
+)
 from pddltools.analysis.relax import Branch, Pattern, branches
 from pddltools.diagnostics import Span
 from pddltools.pddl import ast
@@ -237,6 +245,8 @@ class Reachability:
 
 def _needs(lit: Literal) -> tuple[Branch, ...]:
     result = branches(precondition(lit.schema))
+    if lit.time == "end":
+        result = tuple(a + b for a in result for b in branches(end_condition(lit.schema)))
     for condition in lit.conditions:
         result = tuple(a + b for a in result for b in branches(condition))
     return result

@@ -134,3 +134,15 @@ def test_no_goal_reported_unreachable_in_a_sample_of_solved_tasks() -> None:
     tasks = sorted(solved())[::5]  # a fifth of the solved tasks: a few seconds
     assert len(tasks) > 8
     assert walk([(Path(d), Path(p)) for d, p in tasks], None) == 0
+
+
+def test_a_durative_actions_end_conditions_may_come_from_actions_run_meanwhile() -> None:
+    # start a (adds x), run b inside it (needs x, adds y), then a ends (needs y): a valid temporal plan
+    domain = """(define (domain t) (:requirements :durative-actions)
+      (:predicates (x) (y) (done))
+      (:durative-action a :parameters () :duration (= ?duration 5)
+        :condition (at end (y)) :effect (and (at start (x)) (at end (done))))
+      (:durative-action b :parameters () :duration (= ?duration 1)
+        :condition (at start (x)) :effect (at end (y))))"""
+    reach = _task(domain, "(define (problem q) (:domain t) (:init) (:goal (done)))")
+    assert reach.goal_reachable and ("y",) in reach.atoms
