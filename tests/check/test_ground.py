@@ -146,3 +146,21 @@ def test_compile_target_grounded_strips_reaches_the_grounder(tmp_path: Path,
     (tmp_path / "plan").write_text("".join(f"({name})\n" for name in _breadth_first(grounded)))
     capsys.readouterr()
     assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0  # composed with the typing pass's map
+
+
+def test_an_operator_wanting_two_values_of_one_variable_is_left_out_of_the_sas() -> None:
+    # barman's fill-shot with one hand as both ?h1 and ?h2: holding and handempty are one variable's values
+    domain = """(define (domain hands) (:requirements :typing) (:types hand thing)
+      (:predicates (holding ?h - hand ?t - thing) (handempty ?h - hand) (full ?t - thing))
+      (:action grab :parameters (?h - hand ?t - thing) :precondition (handempty ?h)
+        :effect (and (holding ?h ?t) (not (handempty ?h))))
+      (:action fill :parameters (?h1 ?h2 - hand ?t - thing)
+        :precondition (and (holding ?h1 ?t) (handempty ?h2)) :effect (full ?t)))"""
+    problem = "(define (problem p) (:domain hands) (:objects l r - hand s - thing) (:init (handempty l) (handempty r))" \
+              " (:goal (full s)))"
+    task = ground(parse_domain(domain, "d.pddl"), parse_problem(problem, "p.pddl"))
+    task.mutexes = mutex_groups(task)
+    text = write(task)
+    assert "fill l r s" in text and "fill r l s" in text
+    assert "fill l l s" not in text and "fill r r s" not in text
+    assert {op.name for op in task.operators} >= {"fill l l s"}  # ground, but never applicable
