@@ -156,8 +156,8 @@ def test_an_operator_wanting_two_values_of_one_variable_is_left_out_of_the_sas()
         :effect (and (holding ?h ?t) (not (handempty ?h))))
       (:action fill :parameters (?h1 ?h2 - hand ?t - thing)
         :precondition (and (holding ?h1 ?t) (handempty ?h2)) :effect (full ?t)))"""
-    problem = "(define (problem p) (:domain hands) (:objects l r - hand s - thing) (:init (handempty l) (handempty r))" \
-              " (:goal (full s)))"
+    problem = ("(define (problem p) (:domain hands) (:objects l r - hand s - thing)"
+               " (:init (handempty l) (handempty r)) (:goal (full s)))")
     task = ground(parse_domain(domain, "d.pddl"), parse_problem(problem, "p.pddl"))
     task.mutexes = mutex_groups(task)
     text = write(task)
