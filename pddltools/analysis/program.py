@@ -54,6 +54,7 @@ class Literal:
     positive: bool
     variables: tuple[ast.TypedName, ...]  # of enclosing `forall`s
     conditions: tuple[ast.Formula, ...]  # of enclosing `when`s
+    time: str | None = None  # a durative action's "start" or "end"
 
 
 @dataclass
@@ -73,28 +74,43 @@ def schemas_of(domain: ast.Domain) -> list[Schema]:
 
 
 def precondition(schema: Schema) -> ast.Formula | None:
-    return schema.condition if isinstance(schema, ast.DurativeAction) else schema.precondition
+    """What must hold for the schema to start: a durative action's `at start` conditions only. Its `over
+    all` and `at end` conditions may be made true by its own start effects, or by actions run meanwhile
+    (`end_condition`)."""
+    if not isinstance(schema, ast.DurativeAction):
+        return schema.precondition
+    return _timed(schema.condition, ("start",))
+
+
+def end_condition(schema: Schema) -> ast.Formula | None:
+    """A durative action's `over all` and `at end` conditions (None for an instantaneous schema)."""
+    return _timed(schema.condition, ("all", "end")) if isinstance(schema, ast.DurativeAction) else None
+
+
+def _timed(condition: ast.Formula | None, times: tuple[str, ...]) -> ast.Formula:
+    parts = condition.parts if isinstance(condition, ast.And) else (() if condition is None else (condition,))
+    return ast.And(tuple(p for p in parts if isinstance(p, ast.Timed) and p.time in times))
 
 
 def effect_literals(schema: Schema) -> Iterator[Literal]:
     """Every add and delete effect of `schema`, with what it is under, in source order."""
-    stack: list[tuple[ast.Node, tuple[ast.TypedName, ...], tuple[ast.Formula, ...]]] = []
+    stack: list[tuple[ast.Node, tuple[ast.TypedName, ...], tuple[ast.Formula, ...], str | None]] = []
     if schema.effect is not None:
-        stack.append((schema.effect, (), ()))
+        stack.append((schema.effect, (), (), None))
     while stack:
-        node, variables, conditions = stack.pop()
+        node, variables, conditions, time = stack.pop()
         if isinstance(node, ast.AndEffect):
-            stack.extend((p, variables, conditions) for p in reversed(node.parts))
+            stack.extend((p, variables, conditions, time) for p in reversed(node.parts))
         elif isinstance(node, ast.ForallEffect):
-            stack.append((node.body, variables + node.variables, conditions))
+            stack.append((node.body, variables + node.variables, conditions, time))
         elif isinstance(node, ast.When):
-            stack.append((node.body, variables, (*conditions, node.condition)))
+            stack.append((node.body, variables, (*conditions, node.condition), time))
         elif isinstance(node, ast.Timed):
-            stack.append((node.body, variables, conditions))
+            stack.append((node.body, variables, conditions, node.time))
         elif isinstance(node, ast.Atom):
-            yield Literal(schema, node, True, variables, conditions)
+            yield Literal(schema, node, True, variables, conditions, time)
         elif isinstance(node, ast.Not) and isinstance(node.body, ast.Atom):
-            yield Literal(schema, node.body, False, variables, conditions)
+            yield Literal(schema, node.body, False, variables, conditions, time)
 
 
 def build(domain: ast.Domain, problem: ast.Problem, numeric: NumericTest | None = None,
@@ -135,16 +151,25 @@ class _Builder:
     def schema(self, schema: Schema, literals: list[Literal]) -> None:
         params = tuple(ast.Variable(p.name) for p in schema.parameters)
         head = Pattern(action_predicate(schema), tuple(p.name for p in params))
-        plain = [lit.atom for lit in literals if lit.positive and not lit.variables and not lit.conditions]
+        plain = [lit.atom for lit in literals
+                 if lit.positive and not lit.variables and not lit.conditions and lit.time != "end"]
         extra = schema.vars if isinstance(schema, ast.Action) else ()  # PDDL 1.2 `:vars`: bound, not named
         self.add(schema, schema.parameters + extra, branches(precondition(schema)), plain, extra_heads=(head,))
+        bound = frozenset(p.name for p in params)
+        if isinstance(schema, ast.DurativeAction):
+            # the end: once started, when its over-all and at-end conditions hold
+            ends = [lit.atom for lit in literals
+                    if lit.positive and not lit.variables and not lit.conditions and lit.time == "end"]
+            started = tuple(Branch(atoms=(head,)) + b for b in branches(end_condition(schema)))
+            if ends:
+                self.add(schema, (), started, ends, bound=bound)
         for lit in literals:
             if not lit.positive or (not lit.variables and not lit.conditions):
                 continue
             condition: tuple[Branch, ...] = (Branch(atoms=(head,)),)
             for formula in lit.conditions:
                 condition = tuple(a + b for a in condition for b in branches(formula))
-            self.add(schema, lit.variables, condition, [lit.atom], bound=frozenset(p.name for p in params))
+            self.add(schema, lit.variables, condition, [lit.atom], bound=bound)
 
     def add(self, origin: ast.Node, variables: tuple[ast.TypedName, ...],
             alternatives: tuple[Branch, ...], heads: list[ast.Atom], *, extra_heads: tuple[Pattern, ...] = (),

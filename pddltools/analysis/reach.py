@@ -18,12 +18,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from pddltools.analysis.fixpoint import Binding, Model, _match
+from pddltools.analysis.fixpoint import Binding, Model
 from pddltools.analysis.intervals import Ranges
-from pddltools.analysis.program import GOAL, Literal, Schema, action_predicate, build, precondition
+from pddltools.analysis.program import (
+    GOAL,
+    Literal,
+    Schema,
+    action_predicate,
+    build,
+    end_condition,
+    precondition,
+)
 from pddltools.analysis.relax import Branch, Pattern, branches
 from pddltools.diagnostics import Span
 from pddltools.pddl import ast
+from pddltools.pddl.type_hierarchy import type_names
 from pddltools.semantics.grounding import Grounder
 from pddltools.semantics.state import GroundAtom
 
@@ -187,7 +196,7 @@ class Reachability:
         for v in variables:
             value = binding.get(v.name)
             if value is None and not grounder.objects_of(v.type):
-                kind = " or ".join(_type_names(v.type))
+                kind = " or ".join(type_names(v.type))
                 text = f"finds no object of type {kind} for {v.name}"
                 return Reason(text, [Link(text, v.span)])
         reasons: list[Reason] = []
@@ -236,6 +245,8 @@ class Reachability:
 
 def _needs(lit: Literal) -> tuple[Branch, ...]:
     result = branches(precondition(lit.schema))
+    if lit.time == "end":
+        result = tuple(a + b for a in result for b in branches(end_condition(lit.schema)))
     for condition in lit.conditions:
         result = tuple(a + b for a in result for b in branches(condition))
     return result
@@ -255,10 +266,6 @@ def _unify(head: tuple[str, ...], args: tuple[str, ...]) -> Binding | None:
         elif h != a:
             return None
     return binding
-
-
-def matches(pattern: Pattern, fact: GroundAtom) -> bool:
-    return _match(pattern.args, fact) is not None
 
 
 def _show(pattern: Pattern, binding: Binding) -> str:
@@ -282,9 +289,3 @@ def _plural(text: str) -> str:
         if text.startswith(verb + " "):
             return ("need" if verb == "needs" else "find" if verb == "finds" else "can") + text[len(verb):]
     return text
-
-
-def _type_names(ref: ast.TypeRef | None) -> tuple[str, ...]:
-    from pddltools.pddl.type_hierarchy import type_names
-
-    return type_names(ref)

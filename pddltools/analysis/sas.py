@@ -32,7 +32,7 @@ class Encoding:
 
     def literal(self, lit: Literal) -> tuple[int, int] | None:
         """(variable, value) for a literal; None for a negated atom that is a value of a larger variable
-        (its negation is not one value: the caller must not need it)."""
+        (its negation is not one value: `encode` keeps negated atoms out of larger variables)."""
         atom, positive = lit
         var, value = self.place[atom]
         if positive:
@@ -43,10 +43,16 @@ class Encoding:
 
 
 def encode(task: GroundTask) -> Encoding:
+    """Variables from the mutex groups, except for atoms some condition negates: "not this value" of a
+    larger variable is not one value, so such an atom keeps a binary variable of its own (as Fast
+    Downward does for negated goals)."""
     place: dict[int, tuple[int, int]] = {}
     values: list[list[str]] = []
     none_value: list[int | None] = []
-    covered: set[int] = set()
+    negated = {a for op in task.operators for a, p in op.precondition if not p}
+    negated |= {a for op in task.operators for e in op.effects for a, p in e.conditions if not p}
+    negated |= {a for a, p in task.goal or () if not p}
+    covered: set[int] = set(negated)
     for group in task.mutexes:
         atoms = [a for a, positive in group if positive and a not in covered]
         if len(atoms) < 2:
@@ -92,33 +98,43 @@ def write(task: GroundTask) -> str:
         state[var] = value
     lines += ["begin_state", *(str(s) for s in state), "end_state"]
     goal = _pairs(enc, task.goal)
+    if goal is None:
+        return _unsolvable()  # two values of one variable at once
     lines += ["begin_goal", str(len(goal)), *(f"{v} {x}" for v, x in sorted(goal.items())), "end_goal"]
-    lines.append(str(len(task.operators)))
-    for op in task.operators:
-        lines += _operator(enc, op, op.cost if task.metric else 1)
+    operators = [found for op in task.operators if (found := _operator(enc, op, op.cost if task.metric else 1))]
+    lines.append(str(len(operators)))
+    for op_lines in operators:
+        lines += op_lines
     lines.append("0")  # axioms
     return "\n".join(lines) + "\n"
 
 
-def _pairs(enc: Encoding, literals: Iterable[Literal]) -> dict[int, int]:
+def _pairs(enc: Encoding, literals: Iterable[Literal]) -> dict[int, int] | None:
+    """Each literal's variable and value; None when two of them want one variable to have two values
+    (atoms of one mutex group: the condition can never hold)."""
     out: dict[int, int] = {}
     for lit in literals:
         found = enc.literal(lit)
-        if found is None:
-            continue  # "not this value": implied by another precondition or left to the effects
-        out[found[0]] = found[1]
+        assert found is not None, "a negated atom is always a binary variable of its own"
+        if out.setdefault(found[0], found[1]) != found[1]:
+            return None
     return out
 
 
 def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> list[str]:
+    """The operator's lines; none when its precondition asks two values of one variable (it never applies)."""
     if isinstance(cost, Fraction) and cost.denominator != 1:
         raise compile_error("E801", f"the grounder reads only integer costs for the SAS format, not {cost} ({op.name})")
     conditions = _pairs(enc, op.precondition)
+    if conditions is None:
+        return []
     added = {enc.place[e.atom][0] for e in op.effects if e.add and not e.conditions}
     changes: list[tuple[list[tuple[int, int]], int, int]] = []
     for effect in op.effects:
         var, value = enc.place[effect.atom]
         conds = _pairs(enc, effect.conditions)
+        if conds is None:
+            continue  # its condition can never hold
         if effect.add:
             post = value
         elif var in added:

@@ -4,8 +4,8 @@ of the grounded task that `unmap` turns into valid plans of the original."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -121,15 +121,17 @@ def test_fast_downwards_search_reads_the_sas_and_its_plan_unmaps_to_a_valid_plan
     assert "cost = " in capsys.readouterr().out
 
 
-def test_what_the_grounder_does_not_read_is_refused_with_e801(tmp_path: Path) -> None:
+def test_what_the_grounder_does_not_read_is_refused_with_e801(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
     domain = tmp_path / "d.pddl"
     domain.write_text("(define (domain d) (:requirements :numeric-fluents) (:predicates (p)) (:functions (f))"
                       " (:action a :parameters () :precondition (p) :effect (increase (f) 1)))")
     problem = tmp_path / "p.pddl"
     problem.write_text("(define (problem q) (:domain d) (:init (p) (= (f) 0)) (:goal (> (f) 1)))")
-    done = subprocess.run([sys.executable, "-m", "pddltools", "ground", str(domain), str(problem), "-o",
-                           str(tmp_path / "o")], capture_output=True, text=True, check=False)
-    assert done.returncode == 1 and "E801" in done.stderr and "numeric fluents" in done.stderr
+    code = main(["ground", str(domain), str(problem), "-o", str(tmp_path / "o"), "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    (found,) = [d for f in data["files"] for d in f["diagnostics"]]
+    assert code == 1 and found["code"] == "E801" and "numeric fluents" in found["message"]
 
 
 def test_compile_target_grounded_strips_reaches_the_grounder(tmp_path: Path,
@@ -144,3 +146,21 @@ def test_compile_target_grounded_strips_reaches_the_grounder(tmp_path: Path,
     (tmp_path / "plan").write_text("".join(f"({name})\n" for name in _breadth_first(grounded)))
     capsys.readouterr()
     assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0  # composed with the typing pass's map
+
+
+def test_an_operator_wanting_two_values_of_one_variable_is_left_out_of_the_sas() -> None:
+    # barman's fill-shot with one hand as both ?h1 and ?h2: holding and handempty are one variable's values
+    domain = """(define (domain hands) (:requirements :typing) (:types hand thing)
+      (:predicates (holding ?h - hand ?t - thing) (handempty ?h - hand) (full ?t - thing))
+      (:action grab :parameters (?h - hand ?t - thing) :precondition (handempty ?h)
+        :effect (and (holding ?h ?t) (not (handempty ?h))))
+      (:action fill :parameters (?h1 ?h2 - hand ?t - thing)
+        :precondition (and (holding ?h1 ?t) (handempty ?h2)) :effect (full ?t)))"""
+    problem = ("(define (problem p) (:domain hands) (:objects l r - hand s - thing)"
+               " (:init (handempty l) (handempty r)) (:goal (full s)))")
+    task = ground(parse_domain(domain, "d.pddl"), parse_problem(problem, "p.pddl"))
+    task.mutexes = mutex_groups(task)
+    text = write(task)
+    assert "fill l r s" in text and "fill r l s" in text
+    assert "fill l l s" not in text and "fill r r s" not in text
+    assert {op.name for op in task.operators} >= {"fill l l s"}  # ground, but never applicable
