@@ -40,7 +40,7 @@ class Dialect:
     name: str  # "hddl": what the JSON envelope and the language server call it
     title: str  # "HDDL": what messages call it
     suffixes: tuple[str, ...]  # the file suffixes that choose it (".hddl"); PDDL's dialects share ".pddl"
-    requirements: frozenset[str]  # the :requirements flags that declare it
+    requirements: tuple[str, ...]  # the :requirements flags that declare it, the one to suggest first
     implementation: str  # the module whose IMPLEMENTATION implements it
     constructs: tuple[str, ...] = ()  # words only it has (`oneof`): a file using one is in this dialect
     hierarchical: bool = False  # its plans are HTN plans (decompositions), not action sequences
@@ -61,15 +61,21 @@ class Implementation:
     check: Callable[[Any, Sequence[Any], bool, Iterable[str] | None], CheckReport]
     summary: Callable[[Any], dict[str, Any]]
     track_ids: tuple[str, ...]
+    #: W120 when a parsed file uses the language's constructs without declaring it, else None
+    undeclared: Callable[[Any], Diagnostic | None] = lambda node: None
 
 
-CORE = Dialect("pddl", "PDDL", (".pddl",), frozenset(), "pddltools.dialects.pddl")
+CORE = Dialect("pddl", "PDDL", (".pddl",), (), "pddltools.dialects.pddl")
 
 #: Every language on PDDL's, the core first.
 DIALECTS: tuple[Dialect, ...] = (
     CORE,
-    Dialect("hddl", "HDDL", (".hddl",), frozenset({":hierarchy"}), "pddltools.hddl.dialect", hierarchical=True,
+    Dialect("hddl", "HDDL", (".hddl",), (":hierarchy",), "pddltools.hddl.dialect", hierarchical=True,
             server="pddltools.lsp.hddl_index"),
+    Dialect("fond", "FOND PDDL", (".pddl",), (":non-deterministic",), "pddltools.fond.dialect",
+            constructs=("oneof",)),
+    Dialect("ppddl", "PPDDL", (".pddl",), (":probabilistic-effects", ":rewards", ":mdp"),
+            "pddltools.ppddl.dialect", constructs=("probabilistic", ":goal-reward")),
 )
 
 
@@ -82,6 +88,14 @@ def implementation(dialect: Dialect) -> Implementation:
 
 def by_name(name: str) -> Dialect | None:
     return next((d for d in DIALECTS if d.name == name), None)
+
+
+def dialect(name: str) -> Dialect:
+    """The declaration of language `name` (an extension's module reads its own here)."""
+    found = by_name(name)
+    if found is None:
+        raise KeyError(f"no language {name} in pddltools.dialects.DIALECTS")
+    return found
 
 
 def suffixes() -> tuple[str, ...]:
@@ -102,8 +116,91 @@ def of_node(node: object) -> Dialect:
 
 
 def parse(source: Source, kind: Kind | None = None, warnings: list[Diagnostic] | None = None) -> Any:
-    """A whole file in the language its name chooses; raises the parser's `ParseError`."""
-    return implementation(of_path(source.name)).parse(source, kind, warnings)
+    """A whole file in the language its name chooses; raises the parser's `ParseError`.
+
+    A .pddl file that is not PDDL is tried in each dialect sharing the suffix (FOND, PPDDL, ...): the
+    first that reads it is its language, and when the file does not declare that dialect, one W120
+    says which flag to add (rather than PDDL's syntax errors at each of the dialect's constructs). A
+    file PDDL reads that declares a dialect's flag is that dialect's (its flags are no unknown W101)."""
+    from pddltools.syntax.errors import ParseError
+
+    dialect = of_path(source.name)
+    found: list[Diagnostic] = []
+    try:
+        node = implementation(dialect).parse(source, kind, found)
+    except ParseError as exc:
+        if dialect is not CORE:
+            raise
+        node = _in_a_dialect(source, kind, found, exc)
+    else:
+        if dialect is CORE:
+            again = _declared_or_used(source, kind, node)
+            if again is not None:
+                node, found = again
+    if warnings is not None:
+        warnings.extend(found)
+    return node
+
+
+def _declared_or_used(source: Source, kind: Kind | None, node: Any) -> tuple[Any, list[Diagnostic]] | None:
+    """A file PDDL reads that is a dialect's: it declares the dialect's flag, or PDDL read one of the
+    dialect's constructs as a predicate (`(oneof (p) (q))` is an atom to PDDL). Then it is parsed again in
+    that dialect, whose words are keywords (raising its syntax errors); None when the file is PDDL's."""
+    flags = {r.name for r in getattr(node, "requirements", ())}
+    shared = [d for d in DIALECTS[1:] if set(d.suffixes) & set(CORE.suffixes)]
+    chosen = next((d for d in shared if flags & set(d.requirements)), None)
+    if chosen is None:
+        words = _undeclared_predicates(node)
+        chosen = next((d for d in shared if words & set(d.constructs)), None)
+    if chosen is None:
+        return None
+    found: list[Diagnostic] = []
+    again = implementation(chosen).parse(source, kind, found)  # its syntax errors are the file's
+    undeclared = implementation(chosen).undeclared(again)
+    return again, found + ([undeclared] if undeclared is not None else [])
+
+
+def _undeclared_predicates(node: Any) -> set[str]:
+    """The predicates a domain's actions use but does not declare."""
+    from pddltools.pddl import ast
+
+    if not isinstance(node, ast.Domain):
+        return set()
+    declared = {p.name for p in node.predicates}
+    return {n.predicate for s in node.structures for n in s.walk()
+            if isinstance(n, ast.Atom) and n.predicate not in declared}
+
+
+def _in_a_dialect(source: Source, kind: Kind | None, warnings: list[Diagnostic], failure: Exception) -> Any:
+    """The file parsed by the first dialect sharing PDDL's suffix that reads it (with W120 when the file
+    does not declare it). When none does, raises the errors of the language that read furthest into the
+    file: a FOND file with one real error gets that error, not PDDL's at each of its `oneof`s."""
+    from pddltools.syntax.errors import ParseError
+
+    furthest = failure
+    for dialect in DIALECTS[1:]:
+        if not set(dialect.suffixes) & set(CORE.suffixes):
+            continue
+        found: list[Diagnostic] = []
+        try:
+            node = implementation(dialect).parse(source, kind, found)
+        except ParseError as exc:
+            if any(d.code == "E110" for d in exc.diagnostics):
+                raise  # the dialect reads it, but it is the other kind of file
+            if _reach(exc) > _reach(furthest):
+                furthest = exc
+            continue
+        undeclared = implementation(dialect).undeclared(node)
+        warnings.extend(found + ([undeclared] if undeclared is not None else []))
+        return node
+    raise furthest from None
+
+
+def _reach(failure: Exception) -> int:
+    """Where the first of a parse's syntax errors is: how far the parser read."""
+    diagnostics = getattr(failure, "diagnostics", ())
+    span = diagnostics[0].span if diagnostics else None
+    return span.start if span is not None else -1
 
 
 def check(domain: object, problems: Sequence[object] = (), *, strict: bool = False,
