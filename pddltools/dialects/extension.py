@@ -51,7 +51,8 @@ class Rules:
     reads instead (all outcomes at once: names, arity and types are checked in each); `findings(domain,
     problems)`: its own findings; `tracks`: its tracks (PDDL's `Track`s, judged on the task's features);
     `kind`: what the deterministic tracks' verdicts say the task is ("nondeterministic");
-    `problem_parts(node)`: the PDDL problem of a parsed file of the dialect (a domain: itself);
+    `definitions(node)`: the PDDL domains and problems a parsed file of the dialect holds (a domain:
+    itself; a PPDDL problem: its PDDL problem; mdpsim's files: a domain and problems);
     `declare(domain)`, `declare_problem(problem)`: the stand-ins with what the dialect declares implicitly
     (PPDDL's reward fluent, which starts at 0)."""
 
@@ -63,7 +64,7 @@ class Rules:
     findings: Callable[[ast.Domain, Sequence[ast.Problem]], list[Diagnostic]]
     tracks: tuple[Track, ...]
     kind: str
-    problem_parts: Callable[[Any], Any] = field(default=lambda node: node)
+    definitions: Callable[[Any], tuple[Any, ...]] = field(default=lambda node: (node,))
     declare: Callable[[ast.Domain], ast.Domain] = field(default=lambda domain: domain)
     declare_problem: Callable[[ast.Problem], ast.Problem] = field(default=lambda problem: problem)
 
@@ -78,7 +79,8 @@ def implementation(rules: Rules, parse: Callable[[Source, Kind | None, list[Diag
     return Implementation(parse or parser_function(rules), lambda node: owns(rules, node),
                           lambda domain, problems, strict, tracks: check_task(rules, domain, problems, strict, tracks),
                           summarise, rules.track_ids,
-                          lambda node: missing_requirement(rules, rules.problem_parts(node)))
+                          lambda node: next((found for d in rules.definitions(node)
+                                             if (found := missing_requirement(rules, d)) is not None), None))
 
 
 def parser_function(rules: Rules) -> Callable[[Source, Kind | None, list[Diagnostic] | None], Any]:
@@ -90,16 +92,18 @@ def parser_function(rules: Rules) -> Callable[[Source, Kind | None, list[Diagnos
         if warnings is not None:
             warnings.extend([prelude] if prelude is not None else [])
             warnings.extend(build_warnings)
-            warnings.extend(dialect_requirement_warnings(rules.dialect, rules.problem_parts(result)))
+            for definition in rules.definitions(result):
+                warnings.extend(dialect_requirement_warnings(rules.dialect, definition))
         return result
 
     return parse
 
 
 def expected_kind(result: Any, kind: Kind | None, rules: Rules) -> None:
-    node = rules.problem_parts(result)
-    if kind is None or isinstance(node, ast.Domain if kind == "domain" else ast.Problem):
+    nodes = rules.definitions(result)
+    if kind is None or any(isinstance(n, ast.Domain if kind == "domain" else ast.Problem) for n in nodes):
         return
+    node = nodes[0]
     from pddltools.diagnostics import error
 
     other = "problem" if kind == "domain" else "domain"
@@ -139,7 +143,8 @@ def owns(rules: Rules, node: object) -> bool:
     """A domain (or problem) of this dialect: it is of the dialect's own kind of problem, declares one of its
     flags, or uses one of its nodes."""
     if not isinstance(node, ast.Domain | ast.Problem):
-        return isinstance(rules.problem_parts(node), ast.Problem)
+        inside = rules.definitions(node)
+        return inside != (node,) and all(isinstance(n, ast.Domain | ast.Problem) for n in inside)
     if declared(rules.dialect, node):
         return True
     return any(uses(rules, s) is not None for s in node.structures) if isinstance(node, ast.Domain) else False
@@ -163,7 +168,9 @@ def stand_in_domain(rules: Rules, domain: ast.Domain) -> ast.Domain:
 def check_task(rules: Rules, domain: ast.Domain, problems: Sequence[object], strict: bool,
                tracks: Iterable[str] | None) -> CheckReport:
     """PDDL's checker on the deterministic stand-in, the dialect's own findings, and its track verdicts."""
-    own = [rules.problem_parts(p) for p in problems if isinstance(rules.problem_parts(p), ast.Problem)]
+    inside = [n for node in (domain, *problems) for n in rules.definitions(node)]
+    domain = next(n for n in inside if isinstance(n, ast.Domain))
+    own = [n for n in inside if isinstance(n, ast.Problem)]
     stand_ins = [replace(rules.declare_problem(p), requirements=tuple(
         r for r in p.requirements if r.name not in rules.dialect.requirements)) for p in own]
     report = check(stand_in_domain(rules, domain), stand_ins, strict=strict, tracks=())

@@ -47,3 +47,13 @@ class PPDDLProblem(ast.Node):
         from pddltools.ppddl.dialect import printed
 
         return printed(self)
+
+
+@dataclass(frozen=True, slots=True)
+class PPDDLFile(ast.Node):
+    """mdpsim's kind of file: several definitions (a domain and its problems) one after the other."""
+
+    definitions: tuple[Any, ...]  # PDDL domains, problems and `PPDDLProblem`s, in file order
+
+    def __str__(self) -> str:
+        return "\n".join(str(d) for d in self.definitions)

@@ -32,7 +32,7 @@ from pddltools.pddl.parser import (
     section_value,
 )
 from pddltools.pddl.printer import add_printer_rules, flat, sexp
-from pddltools.ppddl.ast import Outcome, PPDDLProblem, Probabilistic
+from pddltools.ppddl.ast import Outcome, PPDDLFile, PPDDLProblem, Probabilistic
 from pddltools.syntax.frozen import new_span
 from pddltools.syntax.lalr import Tok
 
@@ -64,6 +64,11 @@ class PPDDLBuilder(Builder):
         """From the probability to the end of the effect."""
         end = effect.span.end if effect.span is not None else probability.end_pos
         return new_span(self.source, probability.start_pos, end - probability.start_pos)
+
+    def definitions(self, c: list[Any]) -> PPDDLFile:
+        first, last = c[0].span, c[-1].span
+        span = new_span(self.source, first.start, last.end - first.start) if first and last else None
+        return PPDDLFile(tuple(c), span=span)
 
     def goal_reward(self, c: list[Any]) -> tuple[str, Any, int]:
         return section_value("goal-reward", c[1], c[0].start_pos)
@@ -112,8 +117,10 @@ def _stand_in(node: Probabilistic | Outcome) -> Any:
     return ast.AndEffect(tuple(o.effect for o in node.outcomes), span=node.span)
 
 
-def _problem(node: Any) -> Any:
-    return node.problem if isinstance(node, PPDDLProblem) else node
+def _definitions(node: Any) -> tuple[Any, ...]:
+    if isinstance(node, PPDDLFile):
+        return tuple(d for n in node.definitions for d in _definitions(n))
+    return (node.problem,) if isinstance(node, PPDDLProblem) else (node,)
 
 
 def _findings(domain: ast.Domain, problems: Sequence[ast.Problem]) -> list[Diagnostic]:
@@ -153,7 +160,11 @@ def _reward_starts_at_zero(problem: ast.Problem) -> ast.Problem:
 
 
 def _summary(node: Any) -> dict[str, Any]:
-    info = pddl_summary(_problem(node))
+    if isinstance(node, PPDDLFile):  # the first definition's, and how many problems follow
+        info = _summary(node.definitions[0])
+        info["counts"]["problems"] = sum(isinstance(d, ast.Problem) for d in _definitions(node))
+        return info
+    info = pddl_summary(_definitions(node)[0])
     if isinstance(node, PPDDLProblem):
         info["counts"]["goal_reward"] = 1
     return info
@@ -168,5 +179,5 @@ TRACKS = tuple(
 
 DIALECT = dialect("ppddl")
 RULES = Rules(DIALECT, PPDDLBuilder, (PPDDLLexer, PPDDLGrammarPathLexer), (Probabilistic, Outcome), _stand_in,
-              _findings, TRACKS, "probabilistic", _problem, _with_reward, _reward_starts_at_zero)
+              _findings, TRACKS, "probabilistic", _definitions, _with_reward, _reward_starts_at_zero)
 IMPLEMENTATION = implementation(RULES, summarise=_summary)

@@ -116,3 +116,10 @@ def test_check_json_has_the_dialect_tracks(capsys: pytest.CaptureFixture[str]) -
     out = json.loads(capsys.readouterr().out)
     text = json.dumps(out)
     assert '"ipc2008-fond": "fits"' in text and '"ipc2008-seq-sat": "unfit"' in text
+
+
+def test_an_mdpsim_file_of_a_domain_and_its_problem_parses_and_checks() -> None:
+    node, codes = _parse(PPDDL / "bundle.pddl")
+    assert codes == [] and dialects.summary(node)["counts"]["problems"] == 1
+    report = check_files(PPDDL / "bundle.pddl")
+    assert report.errors == [] and report.tracks["ippc2006"].fit is Fit.FITS
