@@ -173,7 +173,7 @@ def pddl_files(paths: Sequence[str], suffixes: Sequence[str] = (".pddl",)) -> It
 def _summary_line(path: Path, info: dict[str, Any]) -> str:
     counts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in info["counts"].items() if v)
     head = f"{info['kind']} {info['name']}"
-    if info["kind"] == "problem":
+    if info["kind"] == "problem" and "domain" in info:  # a contingent file of hidden states names none
         head += f" (domain {info['domain']})"
     return f"{path}: {head}: {counts or 'empty'}"
 

@@ -19,6 +19,7 @@ reads its files through the registry, with no import cycle.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -76,6 +77,8 @@ DIALECTS: tuple[Dialect, ...] = (
             constructs=("oneof",)),
     Dialect("ppddl", "PPDDL", (".pddl",), (":probabilistic-effects", ":rewards", ":mdp"),
             "pddltools.ppddl.dialect", constructs=("probabilistic", ":goal-reward")),
+    Dialect("contingent", "contingent PDDL", (".pddl",), (), "pddltools.contingent.dialect",
+            constructs=(":observe", ":sensing-model", ":hidden", "unknown", "invariant", "oneof")),
 )
 
 
@@ -126,6 +129,12 @@ def parse(source: Source, kind: Kind | None = None, warnings: list[Diagnostic] |
 
     dialect = of_path(source.name)
     found: list[Diagnostic] = []
+    if dialect is CORE:
+        node = _in_the_dialect_it_names(source, kind, found)
+        if node is not None:
+            if warnings is not None:
+                warnings.extend(found)
+            return node
     try:
         node = implementation(dialect).parse(source, kind, found)
     except ParseError as exc:
@@ -142,12 +151,46 @@ def parse(source: Source, kind: Kind | None = None, warnings: list[Diagnostic] |
     return node
 
 
+def _in_the_dialect_it_names(source: Source, kind: Kind | None, warnings: list[Diagnostic]) -> Any:
+    """The file parsed by the first dialect whose constructs its text names, when that dialect reads it;
+    else None (and PDDL reads it). Trying such a dialect first spares PDDL's explanation of a file that is
+    not PDDL (a contingent problem's 188,000 `(:hidden ...)` sections would each be an error)."""
+    from pddltools.syntax.errors import ParseError
+
+    for dialect in _shared():
+        if _names_constructs(dialect).search(source.text) is None:
+            continue
+        found: list[Diagnostic] = []
+        try:
+            node = implementation(dialect).parse(source, kind, found)
+        except ParseError as exc:
+            if any(d.code == "E110" for d in exc.diagnostics):
+                raise  # the dialect reads it, but it is the other kind of file
+            continue
+        undeclared = implementation(dialect).undeclared(node)
+        warnings.extend(found + ([undeclared] if undeclared is not None else []))
+        return node
+    return None
+
+
+def _shared() -> list[Dialect]:
+    """The extensions whose files share PDDL's suffix (tried when a .pddl file is not PDDL)."""
+    return [d for d in DIALECTS[1:] if set(d.suffixes) & set(CORE.suffixes)]
+
+
+@cache
+def _names_constructs(dialect: Dialect) -> re.Pattern[str]:
+    """A construct of the dialect written as a word (case-insensitive, as PDDL is): `(oneof`, `:observe`."""
+    words = "|".join(re.escape(w) for w in dialect.constructs) or "(?!)"
+    return re.compile(rf"(?<![\w:?-])(?:{words})(?![\w-])", re.IGNORECASE)
+
+
 def _declared_or_used(source: Source, kind: Kind | None, node: Any) -> tuple[Any, list[Diagnostic]] | None:
     """A file PDDL reads that is a dialect's: it declares the dialect's flag, or PDDL read one of the
     dialect's constructs as a predicate (`(oneof (p) (q))` is an atom to PDDL). Then it is parsed again in
     that dialect, whose words are keywords (raising its syntax errors); None when the file is PDDL's."""
     flags = {r.name for r in getattr(node, "requirements", ())}
-    shared = [d for d in DIALECTS[1:] if set(d.suffixes) & set(CORE.suffixes)]
+    shared = _shared()
     chosen = next((d for d in shared if flags & set(d.requirements)), None)
     if chosen is None:
         words = _undeclared_predicates(node)
@@ -178,9 +221,7 @@ def _in_a_dialect(source: Source, kind: Kind | None, warnings: list[Diagnostic],
     from pddltools.syntax.errors import ParseError
 
     furthest = failure
-    for dialect in DIALECTS[1:]:
-        if not set(dialect.suffixes) & set(CORE.suffixes):
-            continue
+    for dialect in _shared():
         found: list[Diagnostic] = []
         try:
             node = implementation(dialect).parse(source, kind, found)

@@ -100,8 +100,10 @@ def parser_function(rules: Rules) -> Callable[[Source, Kind | None, list[Diagnos
 
 
 def expected_kind(result: Any, kind: Kind | None, rules: Rules) -> None:
-    nodes = rules.definitions(result)
+    nodes = rules.definitions(result) or (result,)  # a file of hidden states only is a problem
     if kind is None or any(isinstance(n, ast.Domain if kind == "domain" else ast.Problem) for n in nodes):
+        return
+    if kind == "problem" and not isinstance(nodes[0], ast.Domain):
         return
     node = nodes[0]
     from pddltools.diagnostics import error
@@ -199,8 +201,8 @@ def dialect_track(id: str, title: str, core: Iterable[Feature], optional: Iterab
 def missing_requirement(rules: Rules, node: ast.Domain | ast.Problem) -> Diagnostic | None:
     """W120 at the first of the dialect's nodes in a domain that does not declare the dialect: one finding
     naming the dialect and the flag to add, however many such nodes the file has."""
-    if not isinstance(node, ast.Domain) or declared(rules.dialect, node):
-        return None
+    if not isinstance(node, ast.Domain) or not rules.dialect.requirements or declared(rules.dialect, node):
+        return None  # a dialect with no flag (contingent PDDL's planners declare none) asks for none
     first = next((u for s in node.structures if (u := uses(rules, s)) is not None), None)
     if first is None:
         return None
