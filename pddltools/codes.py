@@ -687,6 +687,16 @@ _ENTRIES: tuple[Code, ...] = (
                   "  (:action a :effect (oneof (p) (p))))\n"),
           ("check", "domain.pddl"),
           "Give each outcome its own effect, or write the effect without oneof."),
+    _code("E931", E, CHECK, "objects private to an agent that is not an object of the problem",
+          """In MA-PDDL, `(:private agent o1 o2 - t)` among a problem's objects makes them private to `agent`,
+          which must itself be one of the problem's objects.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :typing :multi-agent :unfactored-privacy)\n"
+                           "  (:types robot box)\n  (:predicates (p ?b - box))\n"
+                           "  (:action a :agent ?r - robot :parameters (?b - box) :effect (p ?b)))\n"),
+           ("problem.pddl", "(define (problem q) (:domain d)\n  (:objects r1 - robot (:private r2 b1 - box))\n"
+                            "  (:init) (:goal (p b1)))\n")),
+          ("check", "domain.pddl", "problem.pddl"),
+          "Name an agent the problem declares (r1), or declare r2 among the objects."),
     _code("I910", INFO, CHECK, "HDDL domain is totally or partially ordered",
           """Whether every method's subtasks are totally ordered (what the IPC total-order HTN tracks
           ask), and if not, the first method that leaves two subtasks unordered; shown with --verbose.""",

@@ -79,6 +79,8 @@ DIALECTS: tuple[Dialect, ...] = (
             "pddltools.ppddl.dialect", constructs=("probabilistic", ":goal-reward")),
     Dialect("contingent", "contingent PDDL", (".pddl",), (), "pddltools.contingent.dialect",
             constructs=(":observe", ":sensing-model", ":hidden", "unknown", "invariant", "oneof")),
+    Dialect("mapddl", "MA-PDDL", (".pddl",), (":multi-agent", ":unfactored-privacy", ":factored-privacy"),
+            "pddltools.mapddl.dialect", constructs=(":agent", ":private")),
 )
 
 

@@ -54,7 +54,9 @@ class Rules:
     `definitions(node)`: the PDDL domains and problems a parsed file of the dialect holds (a domain:
     itself; a PPDDL problem: its PDDL problem; mdpsim's files: a domain and problems);
     `declare(domain)`, `declare_problem(problem)`: the stand-ins with what the dialect declares implicitly
-    (PPDDL's reward fluent, which starts at 0)."""
+    (PPDDL's reward fluent, which starts at 0); `file_findings(node)`: findings about a parsed file as the
+    dialect has it (MA-PDDL's private objects); `construct_at(node)`: where a parsed file first uses a
+    construct of the dialect that is no node inside PDDL's (MA-PDDL's `:agent`), for W120."""
 
     dialect: Dialect
     builder: type[Builder]
@@ -67,6 +69,8 @@ class Rules:
     definitions: Callable[[Any], tuple[Any, ...]] = field(default=lambda node: (node,))
     declare: Callable[[ast.Domain], ast.Domain] = field(default=lambda domain: domain)
     declare_problem: Callable[[ast.Problem], ast.Problem] = field(default=lambda problem: problem)
+    file_findings: Callable[[Any], list[Diagnostic]] = field(default=lambda node: [])
+    construct_at: Callable[[Any], Span | None] = field(default=lambda node: None)
 
     @property
     def track_ids(self) -> tuple[str, ...]:
@@ -79,8 +83,7 @@ def implementation(rules: Rules, parse: Callable[[Source, Kind | None, list[Diag
     return Implementation(parse or parser_function(rules), lambda node: owns(rules, node),
                           lambda domain, problems, strict, tracks: check_task(rules, domain, problems, strict, tracks),
                           summarise, rules.track_ids,
-                          lambda node: next((found for d in rules.definitions(node)
-                                             if (found := missing_requirement(rules, d)) is not None), None))
+                          lambda node: undeclared(rules, node))
 
 
 def parser_function(rules: Rules) -> Callable[[Source, Kind | None, list[Diagnostic] | None], Any]:
@@ -170,13 +173,15 @@ def stand_in_domain(rules: Rules, domain: ast.Domain) -> ast.Domain:
 def check_task(rules: Rules, domain: ast.Domain, problems: Sequence[object], strict: bool,
                tracks: Iterable[str] | None) -> CheckReport:
     """PDDL's checker on the deterministic stand-in, the dialect's own findings, and its track verdicts."""
-    inside = [n for node in (domain, *problems) for n in rules.definitions(node)]
+    parsed = [domain, *(p for p in problems if rules.definitions(p))]
+    inside = [n for node in parsed for n in rules.definitions(node)]
     domain = next(n for n in inside if isinstance(n, ast.Domain))
     own = [n for n in inside if isinstance(n, ast.Problem)]
     stand_ins = [replace(rules.declare_problem(p), requirements=tuple(
         r for r in p.requirements if r.name not in rules.dialect.requirements)) for p in own]
     report = check(stand_in_domain(rules, domain), stand_ins, strict=strict, tracks=())
-    findings = [*report.findings, *rules.findings(domain, own)]
+    findings = [*report.findings, *rules.findings(domain, own),
+                *(f for node in parsed for f in rules.file_findings(node))]
     errors = sum(1 for f in findings if f.severity is Severity.ERROR)
     wanted = set(tracks) if tracks is not None else None
     used = [use.feature for use in report.features.uses] if report.features is not None else []
@@ -198,17 +203,28 @@ def dialect_track(id: str, title: str, core: Iterable[Feature], optional: Iterab
     return Track(id, title, frozenset(core), frozenset(optional), objective)
 
 
-def missing_requirement(rules: Rules, node: ast.Domain | ast.Problem) -> Diagnostic | None:
+def undeclared(rules: Rules, node: Any) -> Diagnostic | None:
+    """W120 for a parsed file of the dialect that does not declare it (see `missing_requirement`)."""
+    at = rules.construct_at(node)
+    for definition in rules.definitions(node):
+        found = missing_requirement(rules, definition, at)
+        if found is not None:
+            return found
+    return None
+
+
+def missing_requirement(rules: Rules, node: ast.Domain | ast.Problem, at: Span | None = None) -> Diagnostic | None:
     """W120 at the first of the dialect's nodes in a domain that does not declare the dialect: one finding
     naming the dialect and the flag to add, however many such nodes the file has."""
     if not isinstance(node, ast.Domain) or not rules.dialect.requirements or declared(rules.dialect, node):
         return None  # a dialect with no flag (contingent PDDL's planners declare none) asks for none
     first = next((u for s in node.structures if (u := uses(rules, s)) is not None), None)
-    if first is None:
+    if first is None and at is None:
         return None
     flag = rules.dialect.requirements[0]
-    whole: Span | None = getattr(first, "span", None) or node.span
-    span = Span(whole.source, whole.start, whole.start + 1 + len(rules.dialect.constructs[0])) if whole else None
+    whole: Span | None = getattr(first, "span", None) or at or node.span
+    span = (Span(whole.source, whole.start, whole.start + 1 + len(rules.dialect.constructs[0]))
+            if whole is not None and first is not None else whole)
     construct = rules.dialect.constructs[0] if rules.dialect.constructs else "constructs"
     return warning("W120", f"this domain uses {construct}, which is {rules.dialect.title}'s, not PDDL's: add "
                    f"{flag} to its :requirements", span)
