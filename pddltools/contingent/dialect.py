@@ -264,8 +264,17 @@ def _summary(node: Any) -> dict[str, Any]:
     return info
 
 
+def _uses_own(node: Any) -> bool:
+    if isinstance(node, ContingentDomain):
+        return bool(node.sensing or node.variables or node.default_sensing is not None)
+    if isinstance(node, ContingentProblem):
+        return (node.problem is None or bool(node.hidden)
+                or any(isinstance(e, InitOneOf | InitOr | InitInvariant | Unknown) for e in node.problem.init))
+    return False
+
+
 DIALECT = dialect("contingent")
 RULES = Rules(DIALECT, ContingentBuilder, (ContingentLexer, ContingentGrammarPathLexer), (), lambda node: node,
               _findings, (), "contingent (it senses, and its initial state is uncertain)", _definitions,
-              declare_problem=_declare_problem)
+              declare_problem=_declare_problem, uses_own=_uses_own)
 IMPLEMENTATION = implementation(RULES, summarise=_summary)

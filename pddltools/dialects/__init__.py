@@ -64,6 +64,9 @@ class Implementation:
     track_ids: tuple[str, ...]
     #: W120 when a parsed file uses the language's constructs without declaring it, else None
     undeclared: Callable[[Any], Diagnostic | None] = lambda node: None
+    #: whether a file this language's parser read declares it or uses one of its constructs (a PDDL file
+    #: whose comment says "oneof" is read by FOND's parser too, and is PDDL's)
+    used: Callable[[Any], bool] = lambda node: True
 
 
 CORE = Dialect("pddl", "PDDL", (".pddl",), (), "pddltools.dialects.pddl")
@@ -169,6 +172,8 @@ def _in_the_dialect_it_names(source: Source, kind: Kind | None, warnings: list[D
             if any(d.code == "E110" for d in exc.diagnostics):
                 raise  # the dialect reads it, but it is the other kind of file
             continue
+        if not implementation(dialect).used(node):
+            continue  # the word was in a comment or a name: the file is PDDL's
         undeclared = implementation(dialect).undeclared(node)
         warnings.extend(found + ([undeclared] if undeclared is not None else []))
         return node

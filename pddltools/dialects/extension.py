@@ -56,7 +56,8 @@ class Rules:
     `declare(domain)`, `declare_problem(problem)`: the stand-ins with what the dialect declares implicitly
     (PPDDL's reward fluent, which starts at 0); `file_findings(node)`: findings about a parsed file as the
     dialect has it (MA-PDDL's private objects); `construct_at(node)`: where a parsed file first uses a
-    construct of the dialect that is no node inside PDDL's (MA-PDDL's `:agent`), for W120."""
+    construct of the dialect that is no node inside PDDL's (MA-PDDL's `:agent`), for W120; `uses_own(node)`:
+    whether a parsed file uses a construct kept beside PDDL's nodes (a sensing action, a private group)."""
 
     dialect: Dialect
     builder: type[Builder]
@@ -71,6 +72,7 @@ class Rules:
     declare_problem: Callable[[ast.Problem], ast.Problem] = field(default=lambda problem: problem)
     file_findings: Callable[[Any], list[Diagnostic]] = field(default=lambda node: [])
     construct_at: Callable[[Any], Span | None] = field(default=lambda node: None)
+    uses_own: Callable[[Any], bool] = field(default=lambda node: False)
 
     @property
     def track_ids(self) -> tuple[str, ...]:
@@ -83,7 +85,7 @@ def implementation(rules: Rules, parse: Callable[[Source, Kind | None, list[Diag
     return Implementation(parse or parser_function(rules), lambda node: owns(rules, node),
                           lambda domain, problems, strict, tracks: check_task(rules, domain, problems, strict, tracks),
                           summarise, rules.track_ids,
-                          lambda node: undeclared(rules, node))
+                          lambda node: undeclared(rules, node), lambda node: used(rules, node))
 
 
 def parser_function(rules: Rules) -> Callable[[Source, Kind | None, list[Diagnostic] | None], Any]:
@@ -201,6 +203,15 @@ def check_task(rules: Rules, domain: ast.Domain, problems: Sequence[object], str
 def dialect_track(id: str, title: str, core: Iterable[Feature], optional: Iterable[Feature], objective: str
                   ) -> Track:
     return Track(id, title, frozenset(core), frozenset(optional), objective)
+
+
+def used(rules: Rules, node: Any) -> bool:
+    """Whether a file the dialect's parser read is the dialect's: it declares it or uses its constructs."""
+    if rules.uses_own(node):
+        return True
+    return any(declared(rules.dialect, d) or (isinstance(d, ast.Domain) and any(uses(rules, s) is not None
+                                                                             for s in d.structures))
+               for d in rules.definitions(node))
 
 
 def undeclared(rules: Rules, node: Any) -> Diagnostic | None:

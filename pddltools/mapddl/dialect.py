@@ -191,6 +191,12 @@ def _first_construct(node: Any) -> Any:
     return min(spans, key=lambda s: s.start, default=None)
 
 
+def _uses_own(node: Any) -> bool:
+    if isinstance(node, MADomain):
+        return bool(node.agents or node.private_predicates or node.private_constants)
+    return isinstance(node, MAProblem) and bool(node.private_objects)
+
+
 def _summary(node: Any) -> dict[str, Any]:
     if isinstance(node, MADomain):
         info = pddl_summary(node.domain)
@@ -216,5 +222,5 @@ TRACKS = (
 DIALECT = dialect("mapddl")
 RULES = Rules(DIALECT, MABuilder, (MALexer, MAGrammarPathLexer), (), lambda node: node, _findings, TRACKS,
               "multi-agent (classical planners read no :agent nor :private)", _definitions, _with_action_atoms,
-              file_findings=_private_owners, construct_at=_first_construct)
+              file_findings=_private_owners, construct_at=_first_construct, uses_own=_uses_own)
 IMPLEMENTATION = implementation(RULES, summarise=_summary)

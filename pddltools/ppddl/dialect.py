@@ -179,5 +179,6 @@ TRACKS = tuple(
 
 DIALECT = dialect("ppddl")
 RULES = Rules(DIALECT, PPDDLBuilder, (PPDDLLexer, PPDDLGrammarPathLexer), (Probabilistic, Outcome), _stand_in,
-              _findings, TRACKS, "probabilistic", _definitions, _with_reward, _reward_starts_at_zero)
+              _findings, TRACKS, "probabilistic", _definitions, _with_reward, _reward_starts_at_zero,
+              uses_own=lambda node: isinstance(node, PPDDLProblem | PPDDLFile))
 IMPLEMENTATION = implementation(RULES, summarise=_summary)

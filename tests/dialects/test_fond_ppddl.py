@@ -123,3 +123,11 @@ def test_an_mdpsim_file_of_a_domain_and_its_problem_parses_and_checks() -> None:
     assert codes == [] and dialects.summary(node)["counts"]["problems"] == 1
     report = check_files(PPDDL / "bundle.pddl")
     assert report.errors == [] and report.tracks["ippc2006"].fit is Fit.FITS
+
+
+def test_a_pddl_file_whose_comment_names_dialect_words_stays_pddl() -> None:
+    text = ("; oneof, unknown, :private, probabilistic and :observe in a comment\n"
+            "(define (domain plain) (:predicates (p)) (:action a :effect (p)))\n")
+    warnings: list = []
+    node = dialects.parse(Source(text, "plain.pddl"), None, warnings)
+    assert dialects.of_node(node).name == "pddl" and warnings == []
