@@ -67,6 +67,8 @@ class Implementation:
     #: whether a file this language's parser read declares it or uses one of its constructs (a PDDL file
     #: whose comment says "oneof" is read by FOND's parser too, and is PDDL's)
     used: Callable[[Any], bool] = lambda node: True
+    #: the PDDL domains and problems a parsed file holds (a PPDDL problem: its PDDL problem)
+    parts: Callable[[Any], tuple[Any, ...]] = lambda node: (node,)
 
 
 CORE = Dialect("pddl", "PDDL", (".pddl",), (), "pddltools.dialects.pddl")
@@ -260,6 +262,11 @@ def check(domain: object, problems: Sequence[object] = (), *, strict: bool = Fal
 def summary(node: object) -> dict[str, Any]:
     """`parse`'s entry for a parsed file: kind, name, the counts of what it declares."""
     return implementation(of_node(node)).summary(node)
+
+
+def pddl_parts(node: object) -> tuple[Any, ...]:
+    """The PDDL domains and problems a parsed file holds, as its language reads them."""
+    return implementation(of_node(node)).parts(node)
 
 
 def track_ids() -> tuple[str, ...]:

@@ -85,7 +85,7 @@ def implementation(rules: Rules, parse: Callable[[Source, Kind | None, list[Diag
     return Implementation(parse or parser_function(rules), lambda node: owns(rules, node),
                           lambda domain, problems, strict, tracks: check_task(rules, domain, problems, strict, tracks),
                           summarise, rules.track_ids,
-                          lambda node: undeclared(rules, node), lambda node: used(rules, node))
+                          lambda node: undeclared(rules, node), lambda node: used(rules, node), rules.definitions)
 
 
 def parser_function(rules: Rules) -> Callable[[Source, Kind | None, list[Diagnostic] | None], Any]:
