@@ -167,19 +167,34 @@ def _in_the_dialect_it_names(source: Source, kind: Kind | None, warnings: list[D
     for dialect in _shared():
         if _names_constructs(dialect).search(source.text) is None:
             continue
-        found: list[Diagnostic] = []
         try:
-            node = implementation(dialect).parse(source, kind, found)
+            node = _read_in(dialect, source, kind, warnings, needs_use=True)
         except ParseError as exc:
-            if any(d.code == "E110" for d in exc.diagnostics):
+            if _wrong_kind(exc):
                 raise  # the dialect reads it, but it is the other kind of file
             continue
-        if not implementation(dialect).used(node):
-            continue  # the word was in a comment or a name: the file is PDDL's
-        undeclared = implementation(dialect).undeclared(node)
-        warnings.extend(found + ([undeclared] if undeclared is not None else []))
-        return node
+        if node is not None:
+            return node
     return None
+
+
+def _read_in(dialect: Dialect, source: Source, kind: Kind | None, warnings: list[Diagnostic], *,
+             needs_use: bool = False) -> Any:
+    """The file parsed in `dialect`, its warnings (and W120 when undeclared) added to `warnings`; raises
+    the dialect's `ParseError`. `needs_use`: None when the file neither declares the dialect nor uses its
+    constructs (the word that chose it was in a comment or a name: the file is PDDL's)."""
+    found: list[Diagnostic] = []
+    node = implementation(dialect).parse(source, kind, found)
+    if needs_use and not implementation(dialect).used(node):
+        return None
+    undeclared = implementation(dialect).undeclared(node)
+    warnings.extend(found + ([undeclared] if undeclared is not None else []))
+    return node
+
+
+def _wrong_kind(failure: Exception) -> bool:
+    """A dialect read the file, but it is a domain where a problem was asked for, or the reverse (E110)."""
+    return any(d.code == "E110" for d in getattr(failure, "diagnostics", ()))
 
 
 def _shared() -> list[Dialect]:
@@ -231,18 +246,13 @@ def _in_a_dialect(source: Source, kind: Kind | None, warnings: list[Diagnostic],
 
     furthest = failure
     for dialect in _shared():
-        found: list[Diagnostic] = []
         try:
-            node = implementation(dialect).parse(source, kind, found)
+            return _read_in(dialect, source, kind, warnings)
         except ParseError as exc:
-            if any(d.code == "E110" for d in exc.diagnostics):
-                raise  # the dialect reads it, but it is the other kind of file
+            if _wrong_kind(exc):
+                raise
             if _reach(exc) > _reach(furthest):
                 furthest = exc
-            continue
-        undeclared = implementation(dialect).undeclared(node)
-        warnings.extend(found + ([undeclared] if undeclared is not None else []))
-        return node
     raise furthest from None
 
 

@@ -28,7 +28,8 @@ from pddltools.tree import Tree
 
 @dataclass(frozen=True)
 class DialectVerdict(Verdict):
-    """A verdict whose reason is the dialect, not (only) the features."""
+    """A verdict whose reason is the dialect (or HDDL's order of methods), not (only) the features:
+    `pddltools compile` makes no such task fit."""
 
     reason: str = ""
 
