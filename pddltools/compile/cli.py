@@ -146,8 +146,9 @@ def _read(path: str, kind: type) -> Any:
     node = dialects.parse(read_source(path), "domain" if kind is ast.Domain else "problem")
     found = next((part for part in dialects.pddl_parts(node) if isinstance(part, kind)), None)
     if found is None:
-        raise Error([error("E110", f"{path} holds no PDDL {'domain' if kind is ast.Domain else 'problem'}",
-                           getattr(node, "span", None))])
+        message = (f"expected a domain file, but {path} holds no PDDL domain" if kind is ast.Domain
+                   else f"expected a problem file, but {path} holds no PDDL problem")
+        raise Error([error("E110", message, getattr(node, "span", None))])
     return found
 
 

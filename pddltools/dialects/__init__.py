@@ -79,13 +79,15 @@ DIALECTS: tuple[Dialect, ...] = (
     Dialect("hddl", "HDDL", (".hddl",), (":hierarchy",), "pddltools.hddl.dialect", hierarchical=True,
             server="pddltools.lsp.hddl_index"),
     Dialect("fond", "FOND PDDL", (".pddl",), (":non-deterministic",), "pddltools.fond.dialect",
-            constructs=("oneof",)),
+            constructs=("oneof",), server="pddltools.lsp.dialect_index"),
     Dialect("ppddl", "PPDDL", (".pddl",), (":probabilistic-effects", ":rewards", ":mdp"),
-            "pddltools.ppddl.dialect", constructs=("probabilistic", ":goal-reward")),
+            "pddltools.ppddl.dialect", constructs=("probabilistic", ":goal-reward"),
+            server="pddltools.lsp.dialect_index"),
     Dialect("contingent", "contingent PDDL", (".pddl",), (), "pddltools.contingent.dialect",
-            constructs=(":observe", ":sensing-model", ":hidden", "unknown", "invariant", "oneof")),
+            constructs=(":observe", ":sensing-model", ":hidden", "unknown", "invariant", "oneof"),
+            server="pddltools.lsp.dialect_index"),
     Dialect("mapddl", "MA-PDDL", (".pddl",), (":multi-agent", ":unfactored-privacy", ":factored-privacy"),
-            "pddltools.mapddl.dialect", constructs=(":agent", ":private")),
+            "pddltools.mapddl.dialect", constructs=(":agent", ":private"), server="pddltools.lsp.dialect_index"),
 )
 
 
@@ -284,10 +286,14 @@ def track_ids() -> tuple[str, ...]:
     return tuple(tid for d in DIALECTS for tid in implementation(d).track_ids)
 
 
-def language_server(name: str) -> Any:
+def language_server(name: str, text: str | None = None) -> Any:
     """The language-server vocabulary module of language `name`, or None: PDDL's own (or not a
-    language of the registry)."""
+    language of the registry). With the document's `text`, a PDDL document that names a dialect's flag or
+    constructs gets that dialect's (a FOND domain is a .pddl file)."""
     dialect = by_name(name)
+    if dialect is CORE and text is not None:
+        dialect = next((d for d in _shared() if _names_constructs(d).search(text) is not None
+                        or any(flag in text.lower() for flag in d.requirements)), CORE)
     if dialect is None or dialect.server is None:
         return None
     return importlib.import_module(dialect.server)
