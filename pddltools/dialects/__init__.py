@@ -19,7 +19,6 @@ reads its files through the registry, with no import cycle.
 from __future__ import annotations
 
 import importlib
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -138,8 +137,10 @@ def parse(source: Source, kind: Kind | None = None, warnings: list[Diagnostic] |
 
     dialect = of_path(source.name)
     found: list[Diagnostic] = []
+    lowered = source.text.lower() if dialect is CORE else ""
+    named = [d for d in _shared() if _names_constructs(d, lowered)]  # the dialects the text names
     if dialect is CORE:
-        node = _in_the_dialect_it_names(source, kind, found)
+        node = _in_the_dialect_it_names(source, kind, found, named)
         if node is not None:
             if warnings is not None:
                 warnings.extend(found)
@@ -152,7 +153,7 @@ def parse(source: Source, kind: Kind | None = None, warnings: list[Diagnostic] |
         node = _in_a_dialect(source, kind, found, exc)
     else:
         if dialect is CORE:
-            again = _declared_or_used(source, kind, node)
+            again = _declared_or_used(source, kind, node, named)
             if again is not None:
                 node, found = again
     if warnings is not None:
@@ -160,15 +161,14 @@ def parse(source: Source, kind: Kind | None = None, warnings: list[Diagnostic] |
     return node
 
 
-def _in_the_dialect_it_names(source: Source, kind: Kind | None, warnings: list[Diagnostic]) -> Any:
+def _in_the_dialect_it_names(source: Source, kind: Kind | None, warnings: list[Diagnostic],
+                             named: list[Dialect]) -> Any:
     """The file parsed by the first dialect whose constructs its text names, when that dialect reads it;
     else None (and PDDL reads it). Trying such a dialect first spares PDDL's explanation of a file that is
     not PDDL (a contingent problem's 188,000 `(:hidden ...)` sections would each be an error)."""
     from pddltools.syntax.errors import ParseError
 
-    for dialect in _shared():
-        if _names_constructs(dialect).search(source.text) is None:
-            continue
+    for dialect in named:
         try:
             node = _read_in(dialect, source, kind, warnings, needs_use=True)
         except ParseError as exc:
@@ -204,23 +204,32 @@ def _shared() -> list[Dialect]:
     return [d for d in DIALECTS[1:] if set(d.suffixes) & set(CORE.suffixes)]
 
 
-@cache
-def _names_constructs(dialect: Dialect) -> re.Pattern[str]:
-    """A construct of the dialect written as a word (case-insensitive, as PDDL is): `(oneof`, `:observe`."""
-    words = "|".join(re.escape(w) for w in dialect.constructs) or "(?!)"
-    return re.compile(rf"(?<![\w:?-])(?:{words})(?![\w-])", re.IGNORECASE)
+def _names_constructs(dialect: Dialect, lowered: str) -> bool:
+    """Whether the (lower-cased) text writes one of the dialect's constructs as a word: `(oneof`,
+    `:observe`, not `oneof-x` nor `?oneof`. Substring search first: a regular expression with look-behind
+    over a problem of megabytes would cost as much as parsing it."""
+    for word in dialect.constructs:
+        at = lowered.find(word)
+        while at >= 0:
+            before = lowered[at - 1] if at else " "
+            after = lowered[at + len(word):at + len(word) + 1]
+            if not (before.isalnum() or before in "_:?-") and not (after.isalnum() or after in ("_", "-")):
+                return True
+            at = lowered.find(word, at + 1)
+    return False
 
 
-def _declared_or_used(source: Source, kind: Kind | None, node: Any) -> tuple[Any, list[Diagnostic]] | None:
+def _declared_or_used(source: Source, kind: Kind | None, node: Any, named: list[Dialect]
+                      ) -> tuple[Any, list[Diagnostic]] | None:
     """A file PDDL reads that is a dialect's: it declares the dialect's flag, or PDDL read one of the
     dialect's constructs as a predicate (`(oneof (p) (q))` is an atom to PDDL). Then it is parsed again in
     that dialect, whose words are keywords (raising its syntax errors); None when the file is PDDL's."""
     flags = {r.name for r in getattr(node, "requirements", ())}
     shared = _shared()
     chosen = next((d for d in shared if flags & set(d.requirements)), None)
-    if chosen is None:
+    if chosen is None and named:  # only a text that names a construct can have it as a predicate
         words = _undeclared_predicates(node)
-        chosen = next((d for d in shared if words & set(d.constructs)), None)
+        chosen = next((d for d in named if words & set(d.constructs)), None)
     if chosen is None:
         return None
     found: list[Diagnostic] = []
@@ -292,8 +301,9 @@ def language_server(name: str, text: str | None = None) -> Any:
     constructs gets that dialect's (a FOND domain is a .pddl file)."""
     dialect = by_name(name)
     if dialect is CORE and text is not None:
-        dialect = next((d for d in _shared() if _names_constructs(d).search(text) is not None
-                        or any(flag in text.lower() for flag in d.requirements)), CORE)
+        lowered = text.lower()
+        dialect = next((d for d in _shared() if _names_constructs(d, lowered)
+                        or any(flag in lowered for flag in d.requirements)), CORE)
     if dialect is None or dialect.server is None:
         return None
     return importlib.import_module(dialect.server)
