@@ -247,7 +247,7 @@ def pddl_files(paths: Sequence[str], suffixes: Sequence[str] = (".pddl",)) -> It
 def _summary_line(path: Path, info: dict[str, Any]) -> str:
     counts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in info["counts"].items() if v)
     head = f"{info['kind']} {info['name']}"
-    if info["kind"] == "problem":
+    if info["kind"] == "problem" and "domain" in info:  # a contingent file of hidden states names none
         head += f" (domain {info['domain']})"
     return f"{path}: {head}: {counts or 'empty'}"
 
@@ -321,7 +321,7 @@ def _parse_summary(results: list[dict[str, Any]], failed: int, seconds: float) -
 
 def cmd_fmt(args: argparse.Namespace) -> int:
     """Print (several files: each after a `; ==> FILE <==` comment line), check or rewrite. Every comment
-    and blank-line group is kept; a comment the layout had to move is reported (W120)."""
+    and blank-line group is kept; a comment the layout had to move is reported (W121)."""
     from pddltools.diagnostics import Error, InputError, render_rich
     from pddltools.formatting import format_pddl
     from pddltools.reading import read_source
@@ -335,7 +335,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             source = read_source(path)
             warnings: list[Diagnostic] = []
             layout = format_pddl(source, warnings)
-            moved = [w for w in warnings if w.code == "W120"]
+            moved = [w for w in warnings if w.code == "W121"]
             formatted.append((path, source.text, layout, moved))
             if moved and args.format == "text":
                 render_rich(moved, err)

@@ -358,6 +358,14 @@ _ENTRIES: tuple[Code, ...] = (
           _domain("(define (domain d)\n  (:requirements :strips :typeing)\n  (:predicates (p)))\n"),
           ("parse", "domain.pddl"),
           "Spell the flag as PDDL does (:typing); drop flags of planner-specific dialects."),
+    _code("W120", W, SYNTAX, "a construct of another PDDL dialect, which the file does not declare",
+          """The file is not PDDL, but reads as one of the dialects built on it (FOND's `oneof`, PPDDL's
+          `probabilistic` and `:goal-reward`, ...), whose requirement flag the domain does not declare. The
+          file is read, checked and judged as that dialect; declare it so that other tools know too. One
+          finding per file, at the first such construct.""",
+          _domain("(define (domain d)\n  (:predicates (p) (q))\n  (:action a :effect (oneof (p) (q))))\n"),
+          ("parse", "domain.pddl"),
+          "Add the dialect's flag (here :non-deterministic) to the domain's :requirements."),
     _code("W102", W, SYNTAX, "'- type' after no names in an object list; ignored",
           """In a list of objects or constants, a '- type' follows no names (a doubled type, or a name
           deleted). IPC files have this (woodworking); nothing is lost by ignoring it, so it is a warning.
@@ -379,7 +387,7 @@ _ENTRIES: tuple[Code, ...] = (
           _domain('(in-package "PDDL")\n(define (domain d) (:predicates (p)))\n'),
           ("parse", "domain.pddl"),
           "Delete the (in-package ...) line."),
-    _code("W120", W, FORMAT, "a comment the formatter moved to a line of its own",
+    _code("W121", W, FORMAT, "a comment the formatter moved to a line of its own",
           """fmt keeps every comment, at its place where the layout allows: on a line of its own before the
           item it precedes, or after the item on that item's line. A comment inside a construct that fmt
           always prints on one line (an atom, a typed parameter's type, an RDDL expression) cannot stay
@@ -829,6 +837,36 @@ _ENTRIES: tuple[Code, ...] = (
           is a warning.""",
           _hddl(_HDDL, _HDDL_PROBLEM.replace("(:domain d)", "(:domain other)")), _HDDL_CHECK,
           "Write the domain's name in the problem's (:domain ...)."),
+    _code("E921", E, CHECK, "the probabilities of a probabilistic effect sum to more than 1",
+          """In PPDDL, `(probabilistic p1 e1 ... pn en)` has outcome ei with probability pi and no effect with
+          the probability that remains; the pi must sum to at most 1.""",
+          _domain("(define (domain d)\n  (:requirements :probabilistic-effects)\n  (:predicates (p) (q))\n"
+                  "  (:action a :effect (probabilistic 0.6 (p) 0.6 (q))))\n"),
+          ("check", "domain.pddl"),
+          "Make the probabilities sum to 1 at most (0.6 and 0.4)."),
+    _code("E922", E, CHECK, "a probability that is not between 0 and 1",
+          """A probability of a PPDDL probabilistic effect (or of an initial state's) is negative or above 1.""",
+          _domain("(define (domain d)\n  (:requirements :probabilistic-effects)\n  (:predicates (p))\n"
+                  "  (:action a :effect (probabilistic 3/2 (p))))\n"),
+          ("check", "domain.pddl"),
+          "Write a probability between 0 and 1 (a decimal such as 0.25 or a fraction such as 1/4)."),
+    _code("W926", W, CHECK, "a oneof effect with a single distinct outcome",
+          """A FOND `(oneof ...)` whose outcomes are all the same effect: nothing about the action is
+          nondeterministic, which is usually a slip (a copied branch not edited).""",
+          _domain("(define (domain d)\n  (:requirements :non-deterministic)\n  (:predicates (p))\n"
+                  "  (:action a :effect (oneof (p) (p))))\n"),
+          ("check", "domain.pddl"),
+          "Give each outcome its own effect, or write the effect without oneof."),
+    _code("E931", E, CHECK, "objects private to an agent that is not an object of the problem",
+          """In MA-PDDL, `(:private agent o1 o2 - t)` among a problem's objects makes them private to `agent`,
+          which must itself be one of the problem's objects.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :typing :multi-agent :unfactored-privacy)\n"
+                           "  (:types robot box)\n  (:predicates (p ?b - box))\n"
+                           "  (:action a :agent ?r - robot :parameters (?b - box) :effect (p ?b)))\n"),
+           ("problem.pddl", "(define (problem q) (:domain d)\n  (:objects r1 - robot (:private r2 b1 - box))\n"
+                            "  (:init) (:goal (p b1)))\n")),
+          ("check", "domain.pddl", "problem.pddl"),
+          "Name an agent the problem declares (r1), or declare r2 among the objects."),
     _code("I910", INFO, CHECK, "HDDL domain is totally or partially ordered",
           """Whether every method's subtasks are totally ordered (what the IPC total-order HTN tracks
           ask), and if not, the first method that leaves two subtasks unordered; shown with --verbose.""",

@@ -10,7 +10,7 @@ print it; `Comments.lay_out` gives each comment of the container to an item:
 - comments after the last item stay at the end of the container, before it closes;
 - comments inside an item are the item's own business; those it cannot place (inside an atom, which
   is always printed on one line) are *moved*: printed before the item's first line and reported as
-  W120, never dropped.
+  W121, never dropped.
 
 A blank line the author left before an item or a comment (between two items of one container) is
 kept, one however many there were. Items may be printed in another order than the source's (the
@@ -238,7 +238,7 @@ class Comments:
     def _moved(self, indices: list[int]) -> None:
         for i in indices:
             start, end = self.trivia.comments[i]
-            self.moved.append(warning("W120", "this comment is inside a construct the formatter prints on one "
+            self.moved.append(warning("W121", "this comment is inside a construct the formatter prints on one "
                                       "line; it is kept on a line of its own before it", Span(self.source, start, end)))
 
     def close(self, chunks: list[str], pad: str, closing: str = ")") -> str:

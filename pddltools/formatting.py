@@ -2,7 +2,7 @@
 standard layout out, with every comment and blank-line group the author wrote (see `comments`).
 
 The comments come from the parser's own lexer (`Language.trivia`); a comment the layout cannot keep
-at its place is moved next to it and reported (W120), never dropped.
+at its place is moved next to it and reported (W121), never dropped.
 """
 
 from __future__ import annotations

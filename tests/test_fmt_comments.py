@@ -16,7 +16,7 @@ def fmt(text: str, name: str = "domain.pddl") -> tuple[str, list[str]]:
         out = format_rddl_source(source, parse_rddl(source), warnings)
     else:
         out = format_pddl(Source(text, name), warnings)
-    return out, [w.code for w in warnings if w.code == "W120"]
+    return out, [w.code for w in warnings if w.code == "W121"]
 
 
 def stable(text: str, name: str = "domain.pddl") -> str:
@@ -77,7 +77,7 @@ def test_a_comment_among_typed_names_splits_their_group() -> None:
 def test_a_comment_inside_an_atom_moves_before_its_line_and_is_reported() -> None:
     out, moved = fmt("(define (domain d) (:predicates (on ?x ; upper\n ?y)))")
     assert out == "(define (domain d)\n  (:predicates\n    ; upper\n    (on ?x ?y)))\n"
-    assert moved == ["W120"]
+    assert moved == ["W121"]
     assert fmt(out)[1] == []  # in its new place it stays, unreported
 
 

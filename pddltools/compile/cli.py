@@ -9,22 +9,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
+from pddltools.compile.determinise import MODES, determinise
 from pddltools.compile.errors import CompileError, compile_error
 from pddltools.compile.pipeline import TARGETS, OnPass, Result, compile_task, removals
-from pddltools.compile.planmap import PlanMap, format_plan, to_json, unmap
-from pddltools.compile.task import ParsedTask
+from pddltools.compile.planmap import PlanMap, format_plan, outcomes, to_json, unmap
+from pddltools.compile.task import ParsedTask, compose
 from pddltools.consoles import stderr_console, stdout_console
-from pddltools.diagnostics import Diagnostic, Error, InputError, Source, render_rich
+from pddltools.diagnostics import Diagnostic, Error, InputError, Source, error, render_rich
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of
-from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+from pddltools.pddl import ast
 from pddltools.progress import in_words, progress_bar
-from pddltools.reading import read_input_text
+from pddltools.reading import read_input_text, read_source
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -42,10 +44,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                     "task without the features removed, and the map that turns its plans into the original's.")
     p.add_argument("domain", metavar="DOMAIN")
     p.add_argument("problem", metavar="PROBLEM")
-    which = p.add_mutually_exclusive_group(required=True)
+    which = p.add_mutually_exclusive_group()
     which.add_argument("--target", choices=TARGETS, help="strips (no typing, no ADL), typed-strips, or "
                        "grounded-strips (STRIPS with costs, then ground, as `pddltools ground` does)")
     which.add_argument("--remove", metavar="F1,F2", help="features to remove, by their check names")
+    p.add_argument("--determinise", choices=MODES, metavar="MODE",
+                   help="a FOND or PPDDL task as a classical one: all-outcomes (one action per outcome) or "
+                        "most-likely (each action's most probable outcome); plans map back to (action, outcome)")
     p.add_argument("-o", "--output", required=True, metavar="OUTDIR", type=Path)
     p.add_argument("--force", action="store_true", help="overwrite the files of a non-empty OUTDIR")
     p.add_argument("--method", choices=("auto", "direct", "polynomial"), default="auto",
@@ -73,14 +78,23 @@ def _fail(diagnostics: tuple[Diagnostic, ...], fmt: str, code: int, command: str
 
 def run_compile(args: argparse.Namespace) -> int:
     inputs: list[tuple[str, str | None]] = [(str(args.domain), "domain"), (str(args.problem), "problem")]
+    if args.target is None and args.remove is None and args.determinise is None:
+        stderr_console().print("pddltools compile: give --target, --remove or --determinise", markup=False)
+        return ExitCode.USAGE
     try:
-        domain = parse_domain_file(args.domain)
-        problem = parse_problem_file(args.problem)
+        domain, problem = _read(args.domain, ast.Domain), _read(args.problem, ast.Problem)
     except Error as exc:
         return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "compile", inputs)
     outdir: Path = args.output
     try:
-        remove = removals(args.target, args.remove.split(",") if args.remove else ())
+        weak, named = determinise(ParsedTask(domain, problem), args.determinise or "all-outcomes")
+        if args.determinise is None and any(o.outcome is not None for o in weak.origins.values()):
+            raise compile_error("E801", "the task has actions with several outcomes (oneof, probabilistic): "
+                                "give --determinise all-outcomes or most-likely", domain.span)
+        if args.determinise is not None:
+            domain, problem = weak.task.domain, weak.task.problem
+        remove = removals(args.target, args.remove.split(",") if args.remove else ()) \
+            if args.target is not None or args.remove is not None else frozenset()
         if outdir.exists() and not outdir.is_dir():
             raise compile_error("E804", f"{outdir} is not a folder")
         if outdir.is_dir() and any(outdir.iterdir()) and not args.force:
@@ -90,8 +104,10 @@ def run_compile(args: argparse.Namespace) -> int:
             on_pass = _announcer(progress, spinner, len(domain.actions))
             result = compile_task(ParsedTask(domain, problem), remove, strict=args.target is not None,
                                   method=args.method, on_pass=on_pass, ground=args.target == "grounded-strips")
+            if args.determinise is not None:
+                result = replace(result, origins=compose(weak.origins, result.origins))
             progress.update(spinner, description=f"writing {outdir}")
-            written = _write(result, args, outdir)
+            written = _write(result, args, outdir, (weak.task, named) if args.determinise is not None else None)
     except CompileError as exc:
         return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "compile", inputs)
     if written is not None:
@@ -121,12 +137,34 @@ def _announcer(progress: Progress, spinner: TaskID, actions: int) -> OnPass:
     return on_pass
 
 
-def _write(result: Result, args: argparse.Namespace, outdir: Path) -> OSError | None:
-    """Write the compiled task and its plan map; the error if that failed."""
-    target = args.target or f"remove:{args.remove}"
+def _read(path: str, kind: type) -> Any:
+    """The PDDL domain or problem a file holds, read in its language (a FOND domain, a PPDDL problem)."""
+    from pddltools import dialects
+
+    node = dialects.parse(read_source(path), "domain" if kind is ast.Domain else "problem")
+    found = next((part for part in dialects.pddl_parts(node) if isinstance(part, kind)), None)
+    if found is None:
+        message = (f"expected a domain file, but {path} holds no PDDL domain" if kind is ast.Domain
+                   else f"expected a problem file, but {path} holds no PDDL problem")
+        raise Error([error("E110", message, getattr(node, "span", None))])
+    return found
+
+
+def _write(result: Result, args: argparse.Namespace, outdir: Path,
+           weak: tuple[ParsedTask, dict[str, str]] | None = None) -> OSError | None:
+    """Write the compiled task and its plan map (and the determinised task, for checking weak plans);
+    the error if that failed."""
+    target = args.target or (f"remove:{args.remove}" if args.remove else f"determinise:{args.determinise}")
     plan_map = to_json(result, str(Path(args.domain).resolve()), str(Path(args.problem).resolve()), target)
     try:
         outdir.mkdir(parents=True, exist_ok=True)
+        if weak is not None:
+            task, named = weak
+            (outdir / "determinised-domain.pddl").write_text(str(task.domain) + "\n", encoding="utf-8")
+            (outdir / "determinised-problem.pddl").write_text(str(task.problem) + "\n", encoding="utf-8")
+            plan_map["determinised"] = {"domain": str((outdir / "determinised-domain.pddl").resolve()),
+                                        "problem": str((outdir / "determinised-problem.pddl").resolve()),
+                                        "actions": named}
         (outdir / "domain.pddl").write_text(str(result.task.domain) + "\n", encoding="utf-8")
         (outdir / "problem.pddl").write_text(str(result.task.problem) + "\n", encoding="utf-8")
         (outdir / "plan-map.json").write_text(json.dumps(plan_map, indent=1) + "\n", encoding="utf-8")
@@ -174,16 +212,25 @@ def run_unmap(args: argparse.Namespace) -> int:
         except InputError as exc:
             raise CompileError(exc.diagnostics) from exc
         steps = unmap(plan_map, text)
+        chosen = outcomes(plan_map, text)
     except CompileError as exc:
         return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "unmap", inputs)
     plan = format_plan(steps)
-    report, unjudged = _judge(plan_map, plan, f"{args.plan}, mapped back")
+    weak = plan_map.data.get("determinised")
+    if isinstance(weak, dict):  # a weak plan: each step with the outcome it relies on, on the determinised task
+        named = weak.get("actions", {})
+        relied = format_plan([(named.get(f"{name}/{o}", name) if o is not None else name, a)
+                              for (name, a), o in zip(steps, chosen, strict=True)])
+        report, unjudged = _judge(weak, relied, f"{args.plan}, as a weak plan")
+    else:
+        report, unjudged = _judge(plan_map.data.get("original") or {}, plan, f"{args.plan}, mapped back")
     value = _value(report)
     if args.format == "json":
         files = placed(inputs, report.diagnostics if report is not None else ())
         files[1]["ok"] = report is None or report.valid
         print_json(envelope("unmap", files, {"files": len(files), "steps": len(steps)},
-                            steps=[{"action": name, "args": list(a)} for name, a in steps],
+                            steps=[{"action": name, "args": list(a), **({"outcome": o} if o is not None else {})}
+                                   for (name, a), o in zip(steps, chosen, strict=True)],
                             original=plan_map.data.get("original"),
                             valid=report.valid if report is not None else None, value=value,
                             report=report.to_json() if report is not None else None, not_validated=unjudged),
@@ -191,7 +238,8 @@ def run_unmap(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(plan)
         if value is not None:
-            sys.stdout.write(f"; cost = {value} (on the original task)\n")
+            where = "as a weak plan" if isinstance(weak, dict) else "on the original task"
+            sys.stdout.write(f"; cost = {value} ({where})\n")
         err = stderr_console()
         if report is not None and not report.valid:
             from pddltools.validate.render import print_report  # validate's own words for a verdict
@@ -202,12 +250,11 @@ def run_unmap(args: argparse.Namespace) -> int:
     return ExitCode.FINDINGS if report is not None and not report.valid else ExitCode.OK
 
 
-def _judge(plan_map: PlanMap, plan: str, name: str) -> tuple[PlanReport | None, str | None]:
-    """validate's report on the plan, against the original task (the files the plan map names), or
-    why there is none: the original files were moved or no longer parse."""
+def _judge(original: Any, plan: str, name: str) -> tuple[PlanReport | None, str | None]:
+    """validate's report on the plan, against the task whose files `original` names (the original, or
+    for a weak plan the determinised task), or why there is none: the files were moved or no longer parse."""
     from pddltools.validate import GroundedTask, validate_plan
 
-    original = plan_map.data.get("original") or {}
     try:
         task = GroundedTask.load(original["domain"], original["problem"])
     except Error as exc:

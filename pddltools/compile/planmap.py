@@ -4,7 +4,10 @@ Fields: `format` ("pddltools-plan-map/1"), `original` ({"domain", "problem"}: th
 `target`, `removed` (feature names), `problem_specific` (bool: the domain only fits this problem),
 `actions` (compiled action name -> {"action": the original name or null for an auxiliary action,
 "args": for each original parameter, the index of the compiled argument that gives it or the
-constant, as {"constant": name}}), `costs` (original action -> its cost expression, when costs were
+constant, as {"constant": name}}, and for a determinised action "outcome": the original's outcome, from
+1), `determinised` (when a FOND or PPDDL task was determinised: the determinised task's files and
+each "ACTION/N" outcome's action in it, for checking a plan as a weak plan), `costs` (original action ->
+its cost expression, when costs were
 removed) and `passes` (the pipeline's report).
 """
 
@@ -29,7 +32,8 @@ FORMAT = "pddltools-plan-map/1"
 def to_json(result: Result, domain_path: str, problem_path: str, target: str) -> dict[str, Any]:
     actions = {
         name: {"action": origin.action,
-               "args": [a if isinstance(a, int) else {"constant": a} for a in origin.args]}
+               "args": [a if isinstance(a, int) else {"constant": a} for a in origin.args],
+               **({"outcome": origin.outcome} if origin.outcome is not None else {})}
         for name, origin in sorted(result.origins.items())
     }
     return {"format": FORMAT, "original": {"domain": domain_path, "problem": problem_path}, "target": target,
@@ -49,7 +53,7 @@ class PlanMap:
             if data.get("format") != FORMAT:
                 raise ValueError(f"not a {FORMAT} file")
             origins = {name: Origin(entry["action"], tuple(a if isinstance(a, int) else str(a["constant"])
-                                                           for a in entry["args"]))
+                                                           for a in entry["args"]), entry.get("outcome"))
                        for name, entry in data["actions"].items()}
         except InputError as exc:
             raise CompileError(exc.diagnostics) from exc
@@ -72,6 +76,12 @@ def read_plan(text: str) -> list[tuple[str, tuple[str, ...]]]:
             if words:
                 steps.append((words[0], tuple(words[1:])))
     return steps
+
+
+def outcomes(plan_map: PlanMap, text: str) -> list[int | None]:
+    """For each step of a compiled plan kept by `unmap`, the outcome of the original action it relies on."""
+    kept = [plan_map.origins.get(name) for name, _ in read_plan(text)]
+    return [o.outcome for o in kept if o is not None and o.action is not None]
 
 
 def unmap(plan_map: PlanMap, text: str) -> list[tuple[str, tuple[str, ...]]]:

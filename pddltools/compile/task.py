@@ -25,10 +25,12 @@ class ParsedTask:
 @dataclass(frozen=True)
 class Origin:
     """`action` None: auxiliary, dropped from plans. Each of `args` is, for one parameter of the original
-    action, the index of the compiled action's argument that gives it, or the constant it is fixed to."""
+    action, the index of the compiled action's argument that gives it, or the constant it is fixed to;
+    `outcome`: for a determinised action, the original's outcome it stands for."""
 
     action: str | None
     args: tuple[int | str, ...] = ()
+    outcome: int | None = None  # a determinised action: which outcome (from 1) of the original it is
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ def compose(earlier: Mapping[str, Origin], later: Mapping[str, Origin]) -> dict[
         args: list[int | str] = []
         for arg in first.args:
             args.append(origin.args[arg] if isinstance(arg, int) else arg)
-        out[name] = Origin(first.action, tuple(args))
+        out[name] = Origin(first.action, tuple(args), first.outcome)
     return out
 
 

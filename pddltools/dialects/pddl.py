@@ -56,4 +56,4 @@ def _format(node: ast.Domain | ast.Problem, source: Source, before: Sequence[tup
     return printer.format_source(node, source, LANGUAGE.trivia(parsed), before=before)
 
 
-IMPLEMENTATION = Implementation(_parse, _owns, _check, summary, TRACK_IDS, _format, LANGUAGE)
+IMPLEMENTATION = Implementation(_parse, _owns, _check, summary, TRACK_IDS, format=_format, language=LANGUAGE)

@@ -48,4 +48,4 @@ def _format(node: ast.HTNDomain | ast.HTNProblem, source: Source, before: Sequen
     return printer.format_source(node, source, LANGUAGE.trivia(parsed), list(before))
 
 
-IMPLEMENTATION = Implementation(_parse, _owns, _check, _summary, HTN_TRACK_IDS, _format, LANGUAGE)
+IMPLEMENTATION = Implementation(_parse, _owns, _check, _summary, HTN_TRACK_IDS, format=_format, language=LANGUAGE)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from pddltools.check.features import Feature, FeatureSet
 from pddltools.check.tracks import Fit, Track, Verdict, with_errors
+from pddltools.dialects.extension import DialectVerdict
 from pddltools.hddl import ast
 from pddltools.hddl.network import Order, label
 
@@ -47,19 +48,8 @@ HTN_TRACKS: tuple[HTNTrack, ...] = tuple(_track(year, total) for year in (2020, 
 HTN_TRACK_IDS = tuple(t.track.id for t in HTN_TRACKS)
 
 
-@dataclass(frozen=True)
-class HTNVerdict(Verdict):
-    """A verdict whose reason is the order of the domain's methods, not (only) its features."""
-
-    reason: str = ""
-
-    def explain(self) -> str:
-        if self.fit is Fit.INVALID or not self.reason:
-            return super().explain()
-        return self.reason
-
-    def compile_command(self, domain: str = "DOMAIN", problem: str = "PROBLEM") -> str | None:
-        return None  # `pddltools compile` reads PDDL, not HDDL
+#: A verdict whose reason is the order of the domain's methods, not (only) its features.
+HTNVerdict = DialectVerdict
 
 
 def partial_network(domain: ast.HTNDomain, problems: Sequence[ast.HTNProblem] = ()

@@ -28,7 +28,7 @@ def findings(workspace: Workspace, doc: Document) -> list[Diagnostic]:
     """Every finding about `doc`, located in it (or without a place)."""
     if doc.language == "rddl":
         return _rddl_findings(workspace, doc)
-    extension = language_server(doc.language)
+    extension = language_server(doc.language, doc.text)
     if extension is not None:
         return list(extension.findings(workspace, doc))
     return _pddl_findings(workspace, doc)

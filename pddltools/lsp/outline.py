@@ -25,7 +25,7 @@ def document_symbols(workspace: Workspace, doc: Document, encoding: str = "utf-1
     if doc.language == "rddl":
         node = workspace.rddl(doc).node
         return [] if node is None else [_rddl_block(b, positions) for b in node.blocks if b.span is not None]
-    extension = language_server(doc.language)
+    extension = language_server(doc.language, doc.text)
     parsed = extension.outline_node(doc) if extension is not None else workspace.pddl(doc).node  # its PDDL part
     if isinstance(parsed, ast.Domain):
         return [_domain(parsed, positions)]

@@ -382,7 +382,13 @@ def _file(head: str, sections: list[Item], node: Any) -> str:
     return f"{head}\n" + _close(chunks, "") + "\n"
 
 
-def domain(d: ast.Domain, hierarchy: Sequence[Item] = ()) -> str:
+def _items(parts: Sequence[Item | str]) -> list[Item]:
+    """A language's own sections, as items: printed text (a dialect's printer) is an item of its own,
+    placed where the layout puts it, with no comments of its own."""
+    return [part if isinstance(part, Item) else Item(None, partial(str, part)) for part in parts]
+
+
+def domain(d: ast.Domain, hierarchy: Sequence[Item | str] = ()) -> str:
     """`hierarchy`: sections of a language built on PDDL (HDDL's tasks and methods), printed before
     the actions."""
     sections: list[Item] = []
@@ -400,20 +406,20 @@ def domain(d: ast.Domain, hierarchy: Sequence[Item] = ()) -> str:
                                       [Item(_span(f), partial(_flat, f)) for f in d.functions]))
     if d.constraints is not None:
         sections.append(_formula_section(":constraints", d.constraints))
-    sections.extend(hierarchy)
+    sections.extend(_items(hierarchy))
     sections.extend(structure_item(s, _structure) for s in d.structures)
     sections.extend(structure_item(s, _structure) for s in d.processes + d.events)
     return _file(f"(define (domain {d.name})", sections, d)
 
 
-def problem(p: ast.Problem, hierarchy: Sequence[Item] = ()) -> str:
+def problem(p: ast.Problem, hierarchy: Sequence[Item | str] = ()) -> str:
     """`hierarchy`: sections of a language built on PDDL (HDDL's :htn), printed before :init."""
     sections = [Item(None, lambda: f"(:domain {p.domain})")]
     if p.requirements:
         sections.append(_requirements(p.requirements))
     if p.objects:
         sections.append(_section_item(":objects", p.objects, _typed_lines(p.objects)))
-    sections.extend(hierarchy)
+    sections.extend(_items(hierarchy))
     if p.init:
         sections.append(_section_item(":init", p.init, [Item(_span(e), partial(_flat, e)) for e in p.init]))
     else:
@@ -435,7 +441,7 @@ def format_source(node: ast.Node, source: Source, trivia: Trivia,
                   render: Callable[[Any], str] | None = None, before: Sequence[tuple[int, int]] = ()
                   ) -> tuple[str, list[Diagnostic]]:
     """`node` (parsed from `source`) printed with the comments and blank lines of `source` kept (see
-    `pddltools.comments`), and a W120 warning for each comment that had to move. `before`: text the
+    `pddltools.comments`), and a W121 warning for each comment that had to move. `before`: text the
     parser skipped before the node (an in-package form, see `prelude`), kept as it stands."""
     return keep(source, trivia, ends_in_comment, node, render or to_pddl, before)
 

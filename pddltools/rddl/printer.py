@@ -53,7 +53,7 @@ def format_file(rddl: ast.RDDLFile) -> str:
 
 def format_source(rddl: ast.RDDLFile, source: Source, trivia: Trivia) -> tuple[str, list[Diagnostic]]:
     """`rddl` (parsed from `source`) printed with the comments and blank lines of `source` kept (see
-    `pddltools.comments`), and a W120 warning for each comment that had to move."""
+    `pddltools.comments`), and a W121 warning for each comment that had to move."""
     def blocks(node: ast.RDDLFile) -> str:
         comments = active()
         assert comments is not None

@@ -219,7 +219,7 @@ def test_fmt_reports_a_comment_it_moves(tmp_path: Path, capsys: pytest.CaptureFi
     path.write_text("(define (domain d)\n  (:predicates (on ?x ; upper\n ?y)))\n")
     assert main(["fmt", "--format", "json", str(path)]) == 0
     entry = json.loads(capsys.readouterr().out)["files"][0]
-    assert [d["code"] for d in entry["diagnostics"]] == ["W120"]
+    assert [d["code"] for d in entry["diagnostics"]] == ["W121"]
     assert entry["text"] == "(define (domain d)\n  (:predicates\n    ; upper\n    (on ?x ?y)))\n"
 
 

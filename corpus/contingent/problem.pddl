@@ -1,0 +1,8 @@
+(define (problem three)
+  (:domain find-ball)
+  (:objects p1 p2 p3 - pos)
+  (:init (and (at p1) (adj p1 p2) (adj p2 p3)
+              (oneof (ball-at p1) (ball-at p2) (ball-at p3))
+              (or (not (ball-at p1)) (not (ball-at p3)))
+              (unknown (ball-at p2))))
+  (:goal (holding)))

@@ -1,0 +1,5 @@
+(define (problem two-blocks)
+  (:domain blocks-fond)
+  (:objects a b - block)
+  (:init (emptyhand) (on a b) (on-table b) (clear a))
+  (:goal (and (on-table a))))

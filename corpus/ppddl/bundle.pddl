@@ -1,0 +1,11 @@
+; mdpsim's kind of file: the domain and its problem in one file
+(define (domain dice)
+  (:requirements :probabilistic-effects :rewards)
+  (:predicates (six))
+  (:action roll :effect (and (decrease (reward) 1) (probabilistic 1/6 (six)))))
+(define (problem one-six)
+  (:domain dice)
+  (:init)
+  (:goal (six))
+  (:goal-reward 10)
+  (:metric maximize (reward)))

@@ -1,0 +1,7 @@
+(define (problem corridor)
+  (:domain slippery)
+  (:objects c1 c2 c3 - cell)
+  (:init (at c1) (adj c1 c2) (adj c2 c3) (wet c2))
+  (:goal (at c3))
+  (:goal-reward 100)
+  (:metric maximize (reward)))

@@ -1,0 +1,1 @@
+"""FOND PDDL: nondeterministic effects (`oneof`), a declared extension of PDDL (`pddltools.dialects`)."""

@@ -1,0 +1,1 @@
+"""PPDDL: probabilistic effects and rewards, a declared extension of PDDL (`pddltools.dialects`)."""
