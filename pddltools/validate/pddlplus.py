@@ -169,7 +169,16 @@ class _World:
                               if p.schema.effect is None or static_reads(self.ev, p.schema.effect, p.binding,
                                                                          initial) is not None}
         self._process_tests, self._event_tests = self._tests(self.processes), self._tests(self.events)
+        self._initial = initial
+        self._known: dict[tuple[str, ...], Exact] = {}
         self._linear = self._linear_forms(initial)
+        # the durative actions' side of the linear fast path (`follow`): each continuous effect's
+        # constant rate and each watched comparison's linear form, made once per rate or comparison
+        # and binding (None: not a constant rate / not linear, and those stretches take the general path)
+        self._flow_rates: dict[tuple[int, tuple[tuple[str, object], ...]], tuple[ast.Expression, Exact | None]] = {}
+        self._watch_forms: dict[tuple[int, tuple[tuple[str, object], ...]], tuple[ast.Comparison, Linear | None]] = {}
+        self._durative_rates: dict[tuple[str, ...], Exact] | None = {}
+        self._watched_forms: list[Linear] | None = []
         # per set of running processes (by identity): its rates and slopes when every rate is a constant
         self._constant_rates: dict[tuple[Ground, ...], tuple[dict[tuple[str, ...], Exact],
                                                              list[tuple[Linear, int, int]]] | None] = {}
@@ -193,14 +202,61 @@ class _World:
         self.watches: list[Watch] = []
         self._watched: list[tuple[ast.Comparison, Binding]] = []
         self._stretch: Number = 0  # the start of the stretch being solved, in the plan's time
+        self._solving_ticks = False  # whether the stretch being solved counts its times in ticks
         self._now: Number = 0  # the time `run` has reached, in ticks: where a fault of the change arises
 
     def follow(self, durative: list[Flow], watches: list[Watch]) -> None:
         """The continuous effects and invariants of the durative actions running from now on."""
+        if len(durative) != len(self.durative) or any(a is not b for a, b in zip(durative, self.durative,
+                                                                                strict=True)):
+            self._durative_rates = self._constant_flows(durative)
         self.durative = durative
         if watches != self.watches:
             self.watches = watches
             self._watched = [found for w in watches for found in comparisons(self.ev, w.formula, w.binding)]
+            self._watched_forms = self._forms_of(self._watched)
+
+    def _constant_flows(self, durative: list[Flow]) -> dict[tuple[str, ...], Exact] | None:
+        """The durative actions' continuous effects as constant rates per fluent, or None when a rate is
+        not a constant (a fluent's value, or not linear): the general path solves that."""
+        if self._linear is None:
+            return None
+        rates: dict[tuple[str, ...], Exact] = {}
+        for flow in durative:
+            key = (id(flow.rate), tuple(flow.binding.items()))
+            found = self._flow_rates.get(key)
+            if found is None or found[0] is not flow.rate:
+                try:
+                    form = linear(self.ev, flow.rate, flow.binding, self._initial)
+                except SemanticsError:
+                    form = None
+                if form is not None:
+                    form = form.fold(self._known)
+                found = self._flow_rates[key] = (flow.rate, None if form is None or form.terms else form.constant)
+            rate = found[1]
+            if rate is None:
+                return None
+            rates[flow.fluent] = rates.get(flow.fluent, 0) + (rate if flow.sign > 0 else -rate)
+        return rates
+
+    def _forms_of(self, watched: list[tuple[ast.Comparison, Binding]]) -> list[Linear] | None:
+        """The watched comparisons' `left - right` as linear forms, or None when one is not linear."""
+        if self._linear is None:
+            return None
+        forms = []
+        for c, b in watched:
+            key = (id(c), tuple(b.items()))
+            found = self._watch_forms.get(key)
+            if found is None or found[0] is not c:
+                try:
+                    form = difference(self.ev, c, b, self._initial)
+                except SemanticsError:
+                    form = None
+                found = self._watch_forms[key] = (c, None if form is None else form.fold(self._known))
+            if found[1] is None:
+                return None
+            forms.append(found[1])
+        return forms
 
     def check(self, state: State, at: Number, just_after: bool = False, skip: AbstractSet[int] = frozenset()) -> None:
         """Raise `Broken` when a watched invariant is false in `state`, at `at` (the plan's time); not
@@ -217,7 +273,7 @@ class _World:
             return None
         # what nothing changes is a constant of the forms: most rates are then constants, found here
         static = static_functions(self.task.domain)
-        known = {f: v for f, v in initial.values.items() if f[0] in static and not isinstance(v, str)}
+        known = self._known = {f: v for f, v in initial.values.items() if f[0] in static and not isinstance(v, str)}
         forms = [difference(self.ev, c, b, initial) for c, b in self.comparisons]
         rates: dict[Ground, list[_Rate]] = {}
         try:
@@ -366,15 +422,18 @@ class _World:
             change = None
             self._stretch = self.real(now)
             try:
-                # the linear fast path knows the processes' rates only; a durative action's continuous
-                # effects and the invariants watched over the stretch take the general one
-                general = self.durative or self.watches
+                # the linear fast path: constant rates (of the processes and the durative actions' effects)
+                # and linear comparisons (of the processes, events and watched invariants); else the general
+                general = (self.durative and self._durative_rates is None) or (self.watches and
+                                                                              self._watched_forms is None)
                 linear = self._drift(running, state) if self._linear is not None and not general else None
                 if linear is not None:
                     drift, slopes = linear
+                    self._solving_ticks = True
                     change = self._exact_linear(drift, slopes, running, horizon, forced is not None)
                     motion = drift.advance if self.in_place else drift.at
                 else:
+                    self._solving_ticks = False
                     motion, change = self._general(state, moving, running, horizon, forced is not None)
             except NotPolynomial:
                 if self.delta is None:
@@ -436,9 +495,9 @@ class _World:
         self.delta_steps += 1
 
     def _check_inside(self, state: State, at: Number, at_point: bool = False) -> None:
-        """`check` at a time `at` after the start of the stretch (in the plan's time unit: watched
-        stretches take the general path, which solves in it)."""
-        self.check(state, self._stretch + at, just_after=not at_point)
+        """`check` at a time `at` after the start of the stretch (in ticks on the linear path, in the
+        plan's time unit on the general one, which solves in it)."""
+        self.check(state, self._stretch + (self.real(at) if self._solving_ticks else at), just_after=not at_point)
 
     def _general(self, state: State, moving: list[Flow], running: list[Ground], horizon: Number, forced: bool
                  ) -> tuple[Callable[[Number], State], tuple[Number, list[Ground], list[Ground]] | None]:
@@ -495,11 +554,34 @@ class _World:
             if found is None:
                 return None
         rates, slopes = found
+        if self.durative or self.watches:  # the running durative actions' rates and invariants join in
+            if self._durative_rates and any(
+                    fixed is None and not reads.isdisjoint(self._durative_rates)
+                    for p in running for _, _, _, reads, fixed in self._linear.rates[p]):
+                return None  # a process's rate reads what a durative action changes: not constant
+            rates, slopes = self._with_durative(rates, slopes)
         values = state.values
         for fluent in rates:
             if isinstance(values.get(fluent, ""), str):
                 return None
         return Drift(state, rates, self.scale), slopes
+
+    def _with_durative(self, rates: dict[tuple[str, ...], Exact], slopes: list[tuple[Linear, int, int]]
+                       ) -> tuple[dict[tuple[str, ...], Exact], list[tuple[Linear, int, int]]]:
+        """The rates and slopes of a stretch with the durative actions' constant rates added to the
+        processes' and the watched comparisons' slopes beside the processes' and events'."""
+        assert self._durative_rates is not None and self._watched_forms is not None  # else the general path
+        if self._durative_rates:
+            rates = dict(rates)
+            for fluent, rate in self._durative_rates.items():
+                rates[fluent] = rates.get(fluent, 0) + rate
+            slopes = self._slopes(rates)
+        slopes = list(slopes)
+        for form in self._watched_forms:
+            slope = form.slope(rates)
+            if slope:
+                slopes.append((form, *parts(slope)))
+        return rates, slopes
 
     def _rates_of(self, running: list[Ground], state: State | None) -> tuple[dict[tuple[str, ...], Exact],
                                                                               list[tuple[Linear, int, int]]] | None:
@@ -551,7 +633,7 @@ class _World:
             return None
         per = drift.per
         root, zero = _scan(lines, 0, horizon, per)
-        if root is None and not zero and not forced:
+        if root is None and not zero and not forced and not self.watches:
             return None  # the usual stretch: no comparison is 0 at its start or crosses 0 in it
         return self._first_change(lambda at: _scan(lines, at, horizon, per), drift.at, running, horizon, forced)
 
