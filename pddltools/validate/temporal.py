@@ -48,7 +48,7 @@ from pddltools.semantics import (
 from pddltools.semantics.apply import resolve as resolve_values
 from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows
 from pddltools.semantics.grounding import Binding
-from pddltools.semantics.state import Number, normal
+from pddltools.semantics.state import GroundAtom, GroundFluent, Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
 from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World, is_pddlplus
@@ -63,6 +63,9 @@ if TYPE_CHECKING:
 DEFAULT_EPSILON = Fraction(1, 1000)
 
 
+_NO_FOOTPRINT = Footprint("")
+
+
 @dataclass(slots=True)
 class Event:
     time: Fraction
@@ -71,7 +74,8 @@ class Event:
     action: GroundAction | None = None
     parts: Split | None = None
     til: ast.InitElement | None = None
-    footprint: Footprint = field(default_factory=lambda: Footprint(""))
+    # each happening sets its own: one shared empty one until then, not one made per event
+    footprint: Footprint = field(default_factory=lambda: _NO_FOOTPRINT)
 
     @property
     def label(self) -> str:
@@ -100,9 +104,12 @@ def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list
             events.append(Event(step.time, "action", step, action))
     for til in task.timed_literals:
         events.append(Event(Fraction(til.time), "til", til=til.element))
-    # at one time: ends before starts only for readability of reports; they are applied together
+    # at one time: ends before starts only for readability of reports; they are applied together.
+    # Sorted on whole ticks of the times' common denominator: comparing `Fraction`s costs microseconds.
     order = {"end": 0, "til": 1, "action": 2, "start": 3}
-    events.sort(key=lambda e: (e.time, order[e.kind], e.step.index if e.step else 0))
+    scale = lcm(*{e.time.denominator for e in events})
+    events.sort(key=lambda e: (e.time.numerator * (scale // e.time.denominator), order[e.kind],
+                               e.step.index if e.step else 0))
     return events
 
 
@@ -150,6 +157,95 @@ def _effect_reads(task: GroundedTask, effect: ast.Node, b: Binding, s: State, fp
         fp.read_fluents |= fluents
     elif isinstance(effect, ast.Timed):
         _effect_reads(task, effect.body, b, s, fp)
+
+
+def _state_free(task: GroundedTask, node: ast.Node) -> bool:
+    """Whether which atoms and fluents `node` reads is the same in every state: no atom or fluent has an
+    argument that is itself a fluent (an object fluent, or a 0-ary function written as a constant)."""
+    constants = task.evaluator.constant_functions
+    return not any(isinstance(n, ast.Atom | ast.FunctionTerm) and any(
+        not isinstance(a, ast.Variable) and not (isinstance(a, ast.Constant) and a.name not in constants)
+        for a in n.args) for n in node.walk())
+
+
+class _Static:
+    """What a plan's loop would otherwise work out again at every happening though it is the same in
+    every state: per distinct ground action (by identity: `resolve` shares one per distinct step) and
+    kind of event, the atoms and fluents its conditions and effect read, its continuous effects, and its
+    duration bounds when they are numbers. Each is kept only where `_state_free` shows it is."""
+
+    def __init__(self, task: GroundedTask) -> None:
+        self.task = task
+        self._free: dict[int, tuple[ast.Node, bool]] = {}
+        self._reads: dict[tuple[int, str], tuple[GroundAction, frozenset[GroundAtom], frozenset[GroundFluent]]] = {}
+        self._flows: dict[int, tuple[GroundAction, list[tuple[GroundFluent, int, ast.Expression]]]] = {}
+        self._bounds: dict[tuple[int, int], tuple[GroundAction, list[tuple[str, Number]] | None]] = {}
+
+    def free(self, node: ast.Node) -> bool:
+        found = self._free.get(id(node))
+        if found is None or found[0] is not node:
+            found = self._free[id(node)] = (node, _state_free(self.task, node))
+        return found[1]
+
+    def reads(self, event: Event, state: State, fp: Footprint) -> None:
+        """Add what `event`'s conditions and effect read in `state` to `fp`."""
+        action = event.action
+        assert action is not None
+        key = (id(action), event.kind)
+        found = self._reads.get(key)
+        if found is not None and found[0] is action:
+            fp.read_atoms |= found[1]
+            fp.read_fluents |= found[2]
+            return
+        ev, b, free = self.task.evaluator, action.binding, True
+        for condition in _conditions(event):
+            atoms, fluents = ev.reads(condition, b, state)
+            fp.read_atoms |= atoms
+            fp.read_fluents |= fluents
+            free = free and self.free(condition)
+        effect = _effect(event)
+        if effect is not None:
+            _effect_reads(self.task, effect, b, state, fp)
+            free = free and self.free(effect)
+        if free:
+            self._reads[key] = (action, frozenset(fp.read_atoms), frozenset(fp.read_fluents))
+
+    def flows(self, owner: Running, state: State) -> list[Flow]:
+        """A running durative action's continuous effects (`continuous.flows`), each its own `owner`'s."""
+        action = owner.action
+        assert isinstance(action, GroundAction)
+        found = self._flows.get(id(action))
+        if found is not None and found[0] is action:
+            return [Flow(fluent, sign, rate, owner.binding, owner) for fluent, sign, rate in found[1]]
+        moving = flows(self.task.evaluator, owner, state)
+        if self.free(owner.effect):
+            self._flows[id(action)] = (action, [(f.fluent, f.sign, f.rate) for f in moving])
+        return moving
+
+    def meets(self, constraint: ast.Formula, event: Event, state: State, tolerance: Fraction) -> bool:
+        """Whether the step's duration meets a duration constraint whose every part bounds ?duration by a
+        number (no fluent): True when it does; False when it does not or the bounds read the state
+        (`_duration_fault` then reads them, and says what is unmet)."""
+        action = event.action
+        assert action is not None and event.step is not None and event.step.duration is not None
+        key = (id(constraint), id(action))
+        found = self._bounds.get(key)
+        if found is None or found[0] is not action:
+            bounds: list[tuple[str, Number]] | None = []
+            for part in constraint.parts if isinstance(constraint, ast.And) else (constraint,):
+                if not (isinstance(part, ast.Comparison) and _is_duration(part.left) != _is_duration(part.right)):
+                    bounds = None
+                    break
+                op, other = (part.op, part.right) if _is_duration(part.left) else (_MIRROR[part.op], part.left)
+                if bounds is None or any(isinstance(n, ast.FunctionTerm | ast.Constant | ast.Variable)
+                                         for n in other.walk()):
+                    bounds = None
+                    break
+                bounds.append((op, self.task.evaluator.number(other, action.binding, state)))
+            found = self._bounds[key] = (action, bounds)
+        given = event.step.duration
+        return found[1] is not None and all(duration_meets(op, given, required, tolerance)
+                                            for op, required in found[1])
 
 
 def _duration_fault(task: GroundedTask, constraint: ast.Formula, event: Event, state: State,
@@ -226,14 +322,14 @@ def _continuous(task: GroundedTask) -> bool:
 
 
 def _running(task: GroundedTask, numeric: Callable[[ast.Expression], bool], started: Event,
-             state: State) -> tuple[list[Flow], Watch | None]:
+             state: State, static: _Static) -> tuple[list[Flow], Watch | None]:
     """A durative action's continuous effects from its start, and its invariant as a watch."""
     assert started.parts is not None and started.action is not None and started.step is not None
-    action, ev = started.action, task.evaluator
+    action = started.action
     b = action.binding
     effect = started.parts.continuous
     owner = Running(action, started.step.index, effect or ast.AndEffect(()), b)
-    moving = flows(ev, owner, state) if effect is not None else []
+    moving = static.flows(owner, state) if effect is not None else []
     invariant = started.parts.conditions.get("all")
     if invariant is None:
         return moving, None
@@ -264,6 +360,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
     ev = task.evaluator
     numeric = _numeric(task)
     soft = _soft(task)
+    static = _Static(task)
     constraints = any(True for _ in task.constraints())
     # Without trajectory constraints or a trace nothing looks back at earlier states: one private state
     # is changed in place (a state per happening over 10,000 static atoms took gigabytes).
@@ -337,15 +434,10 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                     task.apply_init_element(event.til, fp.effects)
                 else:
                     assert event.action is not None
-                    b = event.action.binding
-                    for condition in _conditions(event):
-                        atoms, fluents = ev.reads(condition, b, state)
-                        fp.read_atoms |= atoms
-                        fp.read_fluents |= fluents
                     effect = _effect(event)
                     if effect is not None:
-                        collect(ev, effect, b, state, fp.effects)
-                        _effect_reads(task, effect, b, state, fp)
+                        collect(ev, effect, event.action.binding, state, fp.effects)
+                    static.reads(event, state, fp)
                 event.footprint = fp
                 merged.merge(fp.effects)
             # 2. mutex inside the happening, then epsilon separation from the happenings just before
@@ -374,7 +466,8 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 if event.step is None or event.action is None:
                     continue
                 b = event.action.binding
-                if event.parts is not None and event.kind in event.parts.duration:
+                if event.parts is not None and event.kind in event.parts.duration and not static.meets(
+                        event.parts.duration[event.kind], event, state, tolerance):
                     unmet = _duration_fault(task, event.parts.duration[event.kind], event, state, tolerance)
                     if unmet:
                         return _at(invalid_step(name, plan, event.step, "duration",
@@ -404,7 +497,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 if event.kind == "start" and event.step is not None:
                     active[event.step.index] = event
                     if world is not None:
-                        moving[event.step.index] = _running(task, numeric, event, state)
+                        moving[event.step.index] = _running(task, numeric, event, state, static)
                 elif event.kind == "end" and event.step is not None:
                     active.pop(event.step.index, None)
                     moving.pop(event.step.index, None)
