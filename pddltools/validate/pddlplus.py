@@ -170,6 +170,7 @@ class _World:
                                                                          initial) is not None}
         self._process_tests, self._event_tests = self._tests(self.processes), self._tests(self.events)
         self._initial = initial
+        self._derived = bool(task.domain.derived_predicates)
         self._known: dict[tuple[str, ...], Exact] = {}
         self._linear = self._linear_forms(initial)
         # the durative actions' side of the linear fast path (`follow`): each continuous effect's
@@ -178,6 +179,9 @@ class _World:
         self._flow_rates: dict[tuple[int, tuple[tuple[str, object], ...]], tuple[ast.Expression, Exact | None]] = {}
         self._watch_forms: dict[tuple[int, tuple[tuple[str, object], ...]], tuple[ast.Comparison, Linear | None]] = {}
         self._durative_rates: dict[tuple[str, ...], Exact] | None = {}
+        # per (processes' rates and slopes, durative rates, watched forms): the stretch's rates and slopes
+        self._joined: dict[tuple[object, ...], tuple[object, dict[tuple[str, ...], Exact],
+                                                     list[tuple[Linear, int, int]]]] = {}
         self._watched_forms: list[Linear] | None = []
         # per set of running processes (by identity): its rates and slopes when every rate is a constant
         self._constant_rates: dict[tuple[Ground, ...], tuple[dict[tuple[str, ...], Exact],
@@ -549,17 +553,29 @@ class _World:
         found = self._constant_rates.get(key, _UNKNOWN)
         if found is _UNKNOWN:
             found = self._constant_rates[key] = self._rates_of(running, None)
+        constant = found is not None
         if found is None:  # a rate reads the state: read again at every stretch
             found = self._rates_of(running, state)
             if found is None:
                 return None
         rates, slopes = found
         if self.durative or self.watches:  # the running durative actions' rates and invariants join in
+            assert self._linear is not None  # no fast path otherwise
             if self._durative_rates and any(
                     fixed is None and not reads.isdisjoint(self._durative_rates)
                     for p in running for _, _, _, reads, fixed in self._linear.rates[p]):
                 return None  # a process's rate reads what a durative action changes: not constant
-            rates, slopes = self._with_durative(rates, slopes)
+            assert self._durative_rates is not None and self._watched_forms is not None  # else the general path
+            if not constant:
+                rates, slopes = self._with_durative(rates, slopes)
+            else:  # the same few combinations recur from stretch to stretch: joined once each
+                key2 = (id(found), tuple(self._durative_rates.items()), tuple(map(id, self._watched_forms)))
+                joined = self._joined.get(key2)
+                if joined is None or joined[0] is not found:
+                    if len(self._joined) > 10_000:  # combinations made on the fly are not kept forever
+                        self._joined.clear()
+                    joined = self._joined[key2] = (found, *self._with_durative(rates, slopes))
+                rates, slopes = joined[1], joined[2]
         values = state.values
         for fluent in rates:
             if isinstance(values.get(fluent, ""), str):
@@ -633,9 +649,19 @@ class _World:
             return None
         per = drift.per
         root, zero = _scan(lines, 0, horizon, per)
-        if root is None and not zero and not forced and not self.watches:
+        if root is None and not zero and not forced and (not self.watches or self._hold_throughout(drift.state)):
             return None  # the usual stretch: no comparison is 0 at its start or crosses 0 in it
         return self._first_change(lambda at: _scan(lines, at, horizon, per), drift.at, running, horizon, forced)
+
+    def _hold_throughout(self, state: State) -> bool:
+        """Whether the watched invariants hold exactly in `state`, at the start of a stretch in which no
+        comparison is 0 at the start or crosses 0: each then has its truth of the start throughout, and
+        so has each invariant (which `_first_change` would otherwise read in the middle). Not where
+        derived predicates are: one may read a fluent through its rule, where no comparison shows it."""
+        if self._derived:
+            return False
+        holds = self.ev.holds
+        return all(holds(w.formula, w.binding, state) for w in self.watches)
 
     def _moving(self, running: list[Ground], state: State) -> list[Flow]:
         found = [f for p in running for f in self._flows_of(p, state)]
