@@ -179,7 +179,7 @@ class _Static:
         self._free: dict[int, tuple[ast.Node, bool]] = {}
         self._reads: dict[tuple[int, str], tuple[GroundAction, frozenset[GroundAtom], frozenset[GroundFluent]]] = {}
         self._flows: dict[int, tuple[GroundAction, list[tuple[GroundFluent, int, ast.Expression]]]] = {}
-        self._bounds: dict[tuple[int, int], tuple[GroundAction, list[tuple[str, Number]] | None]] = {}
+        self._bounds: dict[tuple[int, int], tuple[GroundAction, list[tuple[int, int, int, int]] | None]] = {}
 
     def free(self, node: ast.Node) -> bool:
         found = self._free.get(id(node))
@@ -231,7 +231,7 @@ class _Static:
         key = (id(constraint), id(action))
         found = self._bounds.get(key)
         if found is None or found[0] is not action:
-            bounds: list[tuple[str, Number]] | None = []
+            bounds: list[tuple[int, int, int, int]] | None = []
             for part in constraint.parts if isinstance(constraint, ast.And) else (constraint,):
                 if not (isinstance(part, ast.Comparison) and _is_duration(part.left) != _is_duration(part.right)):
                     bounds = None
@@ -241,11 +241,29 @@ class _Static:
                                          for n in other.walk()):
                     bounds = None
                     break
-                bounds.append((op, self.task.evaluator.number(other, action.binding, state)))
+                bounds.extend(_limits(op, self.task.evaluator.number(other, action.binding, state), tolerance))
             found = self._bounds[key] = (action, bounds)
+        if found[1] is None:
+            return False
         given = event.step.duration
-        return found[1] is not None and all(duration_meets(op, given, required, tolerance)
-                                            for op, required in found[1])
+        gn, gd = given.numerator, given.denominator
+        # sign of given - limit, over integers: `duration_meets` without a `Fraction` made per step
+        return all((gn * ld - ln * gd) * side > strict for side, ln, ld, strict in found[1])
+
+
+def _limits(op: str, required: Number, tolerance: Fraction) -> list[tuple[int, int, int, int]]:
+    """`duration_meets(op, given, required, tolerance)` as bounds on `given`: each `(side, n, d, strict)`
+    says `side * (given - n/d) > strict - 1` (strict 0: the bound excluded, -1: included)."""
+    def bound(side: int, limit: Fraction, excluded: bool) -> tuple[int, int, int, int]:
+        return side, limit.numerator, limit.denominator, 0 if excluded else -1
+    r = Fraction(required)
+    if op == "=":
+        return [bound(1, r - tolerance, True), bound(-1, r + tolerance, True)]
+    if op == "<=":
+        return [bound(-1, r + tolerance, False)]
+    if op == ">=":
+        return [bound(1, r - tolerance, False)]
+    return [bound(-1, r, True)] if op == "<" else [bound(1, r, True)]
 
 
 def _duration_fault(task: GroundedTask, constraint: ast.Formula, event: Event, state: State,
@@ -374,7 +392,13 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
     violations: Counter[str] = Counter()
     active: dict[int, Event] = {}  # step index -> its start event, while the action runs
     moving: dict[int, tuple[list[Flow], Watch | None]] = {}  # step index -> its continuous effects, invariant
-    recent: list[tuple[Fraction, list[Event]]] = []  # happenings less than epsilon ago
+    recent: list[tuple[Fraction, int, list[Event]]] = []  # happenings less than epsilon ago (time, in ticks)
+    # the events' times and epsilon in whole ticks of their common denominator: grouping the events and
+    # measuring epsilon is then integer work, not `Fraction` arithmetic at every happening
+    unit = lcm(epsilon.denominator, *{e.time.denominator for e in events})
+    ticks = [e.time.numerator * (unit // e.time.denominator) for e in events]
+    apart = epsilon.numerator * (unit // epsilon.denominator)
+    tick = 0
     makespan: Number = 0
     end = plan.end if plan.end is not None else max((e.time for e in events if e.step is not None),
                                                     default=Fraction(0))
@@ -406,9 +430,9 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 state = world.run(state, world.ticks(now), world.ticks(end)) if world is not None else state
                 now = end
                 break
-            now = events[i].time
+            now, tick = events[i].time, ticks[i]
             happening = []
-            while i < len(events) and events[i].time == now:
+            while i < len(events) and ticks[i] == tick:
                 happening.append(events[i])
                 i += 1
             if world is not None:
@@ -449,8 +473,8 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                         return _at(invalid_step(name, plan, culprit.step, "mutex",
                                                 f"at time {exact(now)}: {why}, so they cannot happen "
                                                 "at the same time"), now)
-            recent = [(t, es) for t, es in recent if now - t < epsilon]
-            for t, earlier in recent:
+            recent = [r for r in recent if tick - r[1] < apart]
+            for t, _, earlier in recent:
                 for a in earlier:
                     for other in happening:
                         why = interference(a.footprint, other.footprint)
@@ -460,7 +484,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                                                     f"{why}, and they are only {exact(now - t)} apart "
                                                     f"(interfering events must be at least {exact(epsilon)} "
                                                     "apart)"), now)
-            recent.append((now, happening))
+            recent.append((now, tick, happening))
             # 3. conditions and duration constraints, in the state before the happening
             for event in happening:
                 if event.step is None or event.action is None:
