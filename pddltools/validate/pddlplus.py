@@ -176,13 +176,17 @@ class _World:
         # the durative actions' side of the linear fast path (`follow`): each continuous effect's
         # constant rate and each watched comparison's linear form, made once per rate or comparison
         # and binding (None: not a constant rate / not linear, and those stretches take the general path)
-        self._flow_rates: dict[tuple[int, tuple[tuple[str, object], ...]], tuple[ast.Expression, Exact | None]] = {}
+        self._flow_rates: dict[tuple[int, int], tuple[ast.Expression, Binding, Exact | None]] = {}
         self._watch_forms: dict[tuple[int, tuple[tuple[str, object], ...]], tuple[ast.Comparison, Linear | None]] = {}
         self._durative_rates: dict[tuple[str, ...], Exact] | None = {}
         # per (processes' rates and slopes, durative rates, watched forms): the stretch's rates and slopes
         self._joined: dict[tuple[object, ...], tuple[object, dict[tuple[str, ...], Exact],
                                                      list[tuple[Linear, int, int]]]] = {}
         self._watched_forms: list[Linear] | None = []
+        self._per_watch: dict[tuple[int, int], tuple[ast.Formula, Binding, list[tuple[ast.Comparison, Binding]],
+                                                      list[Linear] | None]] = {}
+        self._durative_key: tuple[object, ...] = ()  # the two above as keys of `_joined`
+        self._watched_key: tuple[object, ...] = ()
         # per set of running processes (by identity): its rates and slopes when every rate is a constant
         self._constant_rates: dict[tuple[Ground, ...], tuple[dict[tuple[str, ...], Exact],
                                                              list[tuple[Linear, int, int]]] | None] = {}
@@ -205,7 +209,7 @@ class _World:
         self.durative: list[Flow] = []
         self.watches: list[Watch] = []
         self._watched: list[tuple[ast.Comparison, Binding]] = []
-        self._stretch: Number = 0  # the start of the stretch being solved, in the plan's time
+        self._stretch: Number = 0  # the start of the stretch being solved, in ticks
         self._solving_ticks = False  # whether the stretch being solved counts its times in ticks
         self._now: Number = 0  # the time `run` has reached, in ticks: where a fault of the change arises
 
@@ -214,11 +218,22 @@ class _World:
         if len(durative) != len(self.durative) or any(a is not b for a, b in zip(durative, self.durative,
                                                                                 strict=True)):
             self._durative_rates = self._constant_flows(durative)
+            self._durative_key = tuple(self._durative_rates.items()) if self._durative_rates is not None else ()
         self.durative = durative
         if watches != self.watches:
             self.watches = watches
-            self._watched = [found for w in watches for found in comparisons(self.ev, w.formula, w.binding)]
-            self._watched_forms = self._forms_of(self._watched)
+            self._watched = []
+            forms: list[Linear] | None = []
+            for w in watches:  # each invariant's comparisons and forms, found once per formula and binding
+                key = (id(w.formula), id(w.binding))
+                found = self._per_watch.get(key)
+                if found is None or found[0] is not w.formula or found[1] is not w.binding:
+                    watched = list(comparisons(self.ev, w.formula, w.binding))
+                    found = self._per_watch[key] = (w.formula, w.binding, watched, self._forms_of(watched))
+                self._watched.extend(found[2])
+                forms = None if forms is None or found[3] is None else forms + found[3]
+            self._watched_forms = forms
+            self._watched_key = tuple(map(id, forms)) if forms is not None else ()
 
     def _constant_flows(self, durative: list[Flow]) -> dict[tuple[str, ...], Exact] | None:
         """The durative actions' continuous effects as constant rates per fluent, or None when a rate is
@@ -227,17 +242,18 @@ class _World:
             return None
         rates: dict[tuple[str, ...], Exact] = {}
         for flow in durative:
-            key = (id(flow.rate), tuple(flow.binding.items()))
+            key = (id(flow.rate), id(flow.binding))
             found = self._flow_rates.get(key)
-            if found is None or found[0] is not flow.rate:
+            if found is None or found[0] is not flow.rate or found[1] is not flow.binding:
                 try:
                     form = linear(self.ev, flow.rate, flow.binding, self._initial)
                 except SemanticsError:
                     form = None
                 if form is not None:
                     form = form.fold(self._known)
-                found = self._flow_rates[key] = (flow.rate, None if form is None or form.terms else form.constant)
-            rate = found[1]
+                found = self._flow_rates[key] = (flow.rate, flow.binding,
+                                                 None if form is None or form.terms else form.constant)
+            rate = found[2]
             if rate is None:
                 return None
             rates[flow.fluent] = rates.get(flow.fluent, 0) + (rate if flow.sign > 0 else -rate)
@@ -424,7 +440,7 @@ class _World:
                 return state
             motion: Callable[[Number], State] | None = None
             change = None
-            self._stretch = self.real(now)
+            self._stretch = now  # in ticks: made the plan's time only where an invariant is broken
             try:
                 # the linear fast path: constant rates (of the processes and the durative actions' effects)
                 # and linear comparisons (of the processes, events and watched invariants); else the general
@@ -501,7 +517,8 @@ class _World:
     def _check_inside(self, state: State, at: Number, at_point: bool = False) -> None:
         """`check` at a time `at` after the start of the stretch (in ticks on the linear path, in the
         plan's time unit on the general one, which solves in it)."""
-        self.check(state, self._stretch + (self.real(at) if self._solving_ticks else at), just_after=not at_point)
+        start = self.real(self._stretch)
+        self.check(state, start + (self.real(at) if self._solving_ticks else at), just_after=not at_point)
 
     def _general(self, state: State, moving: list[Flow], running: list[Ground], horizon: Number, forced: bool
                  ) -> tuple[Callable[[Number], State], tuple[Number, list[Ground], list[Ground]] | None]:
@@ -569,7 +586,7 @@ class _World:
             if not constant:
                 rates, slopes = self._with_durative(rates, slopes)
             else:  # the same few combinations recur from stretch to stretch: joined once each
-                key2 = (id(found), tuple(self._durative_rates.items()), tuple(map(id, self._watched_forms)))
+                key2 = (id(found), self._durative_key, self._watched_key)
                 joined = self._joined.get(key2)
                 if joined is None or joined[0] is not found:
                     if len(self._joined) > 10_000:  # combinations made on the fly are not kept forever

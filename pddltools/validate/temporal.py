@@ -410,9 +410,15 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
     now = Fraction(0)
     happening: list[Event] = []
 
+    # what the world follows (`moving`'s flows and watches), made again only when `moving` changes
+    following: tuple[list[Flow], list[Watch]] | None = None
+
     def follow() -> None:
+        nonlocal following
         assert world is not None
-        world.follow([f for fs, _ in moving.values() for f in fs], [w for _, w in moving.values() if w is not None])
+        if following is None:
+            following = ([f for fs, _ in moving.values() for f in fs], [w for _, w in moving.values() if w is not None])
+        world.follow(*following)
 
     def apply_effects(merged: Effects, current: State) -> State:
         if world is not None:
@@ -522,9 +528,11 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                     active[event.step.index] = event
                     if world is not None:
                         moving[event.step.index] = _running(task, numeric, event, state, static)
+                        following = None
                 elif event.kind == "end" and event.step is not None:
                     active.pop(event.step.index, None)
-                    moving.pop(event.step.index, None)
+                    if moving.pop(event.step.index, None) is not None:
+                        following = None
                 if event.step is not None:
                     makespan = max(makespan, normal(now))
             if world is not None:
