@@ -113,6 +113,14 @@ def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list
     return events
 
 
+def _named(event: Event) -> Footprint:
+    """The event's footprint with its label, which the messages of `interference` show."""
+    fp = event.footprint
+    if not fp.label:
+        fp.label = event.label
+    return fp
+
+
 class _NonPositive(Exception):
     def __init__(self, step: PlanFileStep) -> None:
         self.step = step
@@ -459,7 +467,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
             # 1. footprints and effects, read in the state before the happening
             merged = Effects()
             for event in happening:
-                fp = Footprint(event.label)
+                fp = Footprint("")  # named (`_named`) only where two events are compared: rarely
                 if event.til is not None:
                     task.apply_init_element(event.til, fp.effects)
                 else:
@@ -473,7 +481,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
             # 2. mutex inside the happening, then epsilon separation from the happenings just before
             for k, a in enumerate(happening):
                 for other in happening[k + 1:]:
-                    why = interference(a.footprint, other.footprint)
+                    why = interference(_named(a), _named(other))
                     if why:
                         culprit = a if a.step is not None else other
                         return _at(invalid_step(name, plan, culprit.step, "mutex",
@@ -483,7 +491,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
             for t, _, earlier in recent:
                 for a in earlier:
                     for other in happening:
-                        why = interference(a.footprint, other.footprint)
+                        why = interference(_named(a), _named(other))
                         if why:
                             culprit = other if other.step is not None else a
                             return _at(invalid_step(name, plan, culprit.step, "epsilon",
