@@ -215,12 +215,12 @@ class _World:
 
     def follow(self, durative: list[Flow], watches: list[Watch]) -> None:
         """The continuous effects and invariants of the durative actions running from now on."""
-        if len(durative) != len(self.durative) or any(a is not b for a, b in zip(durative, self.durative,
-                                                                                strict=True)):
+        if durative is not self.durative and (len(durative) != len(self.durative) or any(
+                a is not b for a, b in zip(durative, self.durative, strict=True))):
             self._durative_rates = self._constant_flows(durative)
             self._durative_key = tuple(self._durative_rates.items()) if self._durative_rates is not None else ()
         self.durative = durative
-        if watches != self.watches:
+        if watches is not self.watches and watches != self.watches:
             self.watches = watches
             self._watched = []
             forms: list[Linear] | None = []

@@ -415,6 +415,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
         world.in_place = not keep
         world.trajectory = trajectory if constraints else None
     before: Fraction = Fraction(0)
+    since = at = 0  # `before` and `now` in the world's ticks
     now = Fraction(0)
     happening: list[Event] = []
 
@@ -454,7 +455,9 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 # (open at an action's end: an invariant need not hold at the instant its action ends)
                 follow()
                 moved_from = state
-                state = world.run(state, world.ticks(before), world.ticks(now))
+                at = world.ticks(now)  # in the world's ticks, once per happening
+                state = world.run(state, since, at)
+                since = at
                 if recorder is not None and state is not moved_from and now > before:
                     # the change over the stretch on its own, not folded into the happening's
                     recorder.begin(normal(now), None, ["continuous change"])
@@ -546,7 +549,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
             if world is not None:
                 if recorder is not None:  # the happening itself, before the events it sets off
                     recorder.end(state)
-                state = world.settle(state, world.ticks(now))
+                state = world.settle(state, at)
             # 5. invariants of the running actions, in the state after the happening
             for started in active.values():
                 assert started.parts is not None and started.action is not None and started.step is not None
