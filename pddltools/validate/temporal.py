@@ -408,8 +408,9 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
     apart = epsilon.numerator * (unit // epsilon.denominator)
     tick = 0
     makespan: Number = 0
-    end = plan.end if plan.end is not None else max((e.time for e in events if e.step is not None),
-                                                    default=Fraction(0))
+    # the events are in time order: the last step's is the latest time of a step
+    end = plan.end if plan.end is not None else next((e.time for e in reversed(events) if e.step is not None),
+                                                     Fraction(0))
     if world is not None:
         world.scale = lcm(*{e.time.denominator for e in events}, end.denominator)
         world.in_place = not keep
@@ -544,8 +545,8 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                     active.pop(event.step.index, None)
                     if moving.pop(event.step.index, None) is not None:
                         following = None
-                if event.step is not None:
-                    makespan = max(makespan, normal(now))
+            if any(event.step is not None for event in happening):
+                makespan = max(makespan, normal(now))
             if world is not None:
                 if recorder is not None:  # the happening itself, before the events it sets off
                     recorder.end(state)
