@@ -463,13 +463,13 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                     # the change over the stretch on its own, not folded into the happening's
                     recorder.begin(normal(now), None, ["continuous change"])
                     recorder.end(state)
-                world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step})
+                world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step}
+                            if world.watches else frozenset())
             before = now
             if recorder is not None:
                 recorder.begin(normal(now), next((e.step.index for e in happening if e.step), None),
                                [e.label for e in happening])
             # 1. footprints and effects, read in the state before the happening
-            merged = Effects()
             for event in happening:
                 fp = Footprint("")  # named (`_named`) only where two events are compared: rarely
                 if event.til is not None:
@@ -481,7 +481,12 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                         collect(ev, effect, event.action.binding, state, fp.effects)
                     static.reads(event, state, fp)
                 event.footprint = fp
-                merged.merge(fp.effects)
+            if len(happening) == 1:  # the usual happening: its one event's effects, not a merged copy
+                merged = happening[0].footprint.effects
+            else:
+                merged = Effects()
+                for event in happening:
+                    merged.merge(event.footprint.effects)
             # 2. mutex inside the happening, then epsilon separation from the happenings just before
             for k, a in enumerate(happening):
                 for other in happening[k + 1:]:
