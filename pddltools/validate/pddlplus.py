@@ -211,6 +211,10 @@ class _World:
         self._watched: list[tuple[ast.Comparison, Binding]] = []
         self._stretch: Number = 0  # the start of the stretch being solved, in ticks
         self._solving_ticks = False  # whether the stretch being solved counts its times in ticks
+        # a state in which the watched invariants were all read exactly true (set by the temporal loop)
+        self.exactly_in: State | None = None
+        self._held = False  # whether the stretch being solved keeps its watched invariants exactly true
+        self._held_in: State | None = None  # the state at the end of such a stretch, where `run` ended
         self._now: Number = 0  # the time `run` has reached, in ticks: where a fault of the change arises
 
     def follow(self, durative: list[Flow], watches: list[Watch]) -> None:
@@ -281,6 +285,8 @@ class _World:
     def check(self, state: State, at: Number, just_after: bool = False, skip: AbstractSet[int] = frozenset()) -> None:
         """Raise `Broken` when a watched invariant is false in `state`, at `at` (the plan's time); not
         those of the steps in `skip` (that end at `at`)."""
+        if state is self._held_in:
+            return  # the stretch that ended in `state` was shown to keep them exactly true throughout
         for watch in self.watches:
             if watch.owner.step not in skip and not watch.test(state):
                 self._blame(self._moving(self.running, state))  # what changed up to here, to name it
@@ -426,6 +432,7 @@ class _World:
         streak, gap, first = 0, None, None
         while True:
             self._now = now
+            self._held, self._held_in = False, None
             if now != start and self.watches:
                 self.check(state, self.real(now))  # after events or a switch of processes within the stretch
             running = forced if forced is not None else self.active(state)
@@ -472,7 +479,9 @@ class _World:
                 continue
             if change is None:
                 self._blame(moving)
-                return motion(horizon)
+                final = motion(horizon)
+                self._held_in = final if self._held else None
+                return final
             at, after, events_after = change
             if at == 0:
                 tries += 1
@@ -667,6 +676,7 @@ class _World:
         per = drift.per
         root, zero = _scan(lines, 0, horizon, per)
         if root is None and not zero and not forced and (not self.watches or self._hold_throughout(drift.state)):
+            self._held = bool(self.watches)  # so they are at its end: `check` need not read them there
             return None  # the usual stretch: no comparison is 0 at its start or crosses 0 in it
         return self._first_change(lambda at: _scan(lines, at, horizon, per), drift.at, running, horizon, forced)
 
@@ -677,6 +687,8 @@ class _World:
         derived predicates are: one may read a fluent through its rule, where no comparison shows it."""
         if self._derived:
             return False
+        if state is self.exactly_in:  # the temporal loop has just read them all in this very state
+            return True
         holds = self.ev.holds
         return all(holds(w.formula, w.binding, state) for w in self.watches)
 

@@ -556,16 +556,23 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 if recorder is not None:  # the happening itself, before the events it sets off
                     recorder.end(state)
                 state = world.settle(state, at)
-            # 5. invariants of the running actions, in the state after the happening
+            # 5. invariants of the running actions, in the state after the happening (the world is told
+            # when all hold exactly: the stretch that starts here need not read them again)
+            exactly = True
             for started in active.values():
                 assert started.parts is not None and started.action is not None and started.step is not None
                 invariant = started.parts.conditions.get("all")
-                if invariant is not None and not _holds(task, numeric, invariant, started.action.binding, state):
+                if invariant is None or ev.holds(invariant, started.action.binding, state):
+                    continue
+                exactly = False
+                if not ev.holds(loosened(invariant, numeric), started.action.binding, state):  # `_holds`
                     broken: list[Unsatisfied] = ev.explain(invariant, started.action.binding, state)
                     return _at(invalid_step(name, plan, started.step, "invariant",
                                             f"{started.label}: its over-all condition is broken at time "
                                             f"{exact(now)}", broken,
                                             advise(broken, f"while step {started.step.index} runs")), now)
+            if world is not None and exactly:
+                world.exactly_in = state
             if recorder is not None and world is None:  # after the invariants: where it failed
                 recorder.end(state)
     except Broken as exc:
