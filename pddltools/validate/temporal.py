@@ -239,18 +239,17 @@ class _Static:
         key = (id(constraint), id(action))
         found = self._bounds.get(key)
         if found is None or found[0] is not action:
-            bounds: list[tuple[int, int, int, int]] | None = []
+            bounds: list[tuple[int, int, int, int]] = []
             for part in constraint.parts if isinstance(constraint, ast.And) else (constraint,):
-                if not (isinstance(part, ast.Comparison) and _is_duration(part.left) != _is_duration(part.right)):
-                    bounds = None
+                bound = _duration_bound(part)
+                if bound is None or any(isinstance(n, ast.FunctionTerm | ast.Constant | ast.Variable)
+                                        for n in bound[1].walk()):
+                    found = self._bounds[key] = (action, None)
                     break
-                op, other = (part.op, part.right) if _is_duration(part.left) else (_MIRROR[part.op], part.left)
-                if bounds is None or any(isinstance(n, ast.FunctionTerm | ast.Constant | ast.Variable)
-                                         for n in other.walk()):
-                    bounds = None
-                    break
+                op, other = bound
                 bounds.extend(_limits(op, self.task.evaluator.number(other, action.binding, state), tolerance))
-            found = self._bounds[key] = (action, bounds)
+            else:
+                found = self._bounds[key] = (action, bounds)
         if found[1] is None:
             return False
         given = event.step.duration
@@ -283,8 +282,9 @@ def _duration_fault(task: GroundedTask, constraint: ast.Formula, event: Event, s
     faults: list[Unsatisfied] = []
     parts = constraint.parts if isinstance(constraint, ast.And) else (constraint,)
     for part in parts:
-        if isinstance(part, ast.Comparison) and _is_duration(part.left) != _is_duration(part.right):
-            op, other = (part.op, part.right) if _is_duration(part.left) else (_MIRROR[part.op], part.left)
+        bound = _duration_bound(part)
+        if bound is not None:
+            op, other = bound
             required = ev.number(other, b, state)
             if not duration_meets(op, given, required, tolerance):
                 faults.append(Unsatisfied(str(ground(part, {k: v for k, v in b.items() if k != "?duration"})),
@@ -296,6 +296,13 @@ def _duration_fault(task: GroundedTask, constraint: ast.Formula, event: Event, s
 
 
 _MIRROR = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _duration_bound(part: ast.Formula) -> tuple[str, ast.Expression] | None:
+    """`(op ?duration other)` (either way round) as `(op, other)`; None for another kind of part."""
+    if isinstance(part, ast.Comparison) and _is_duration(part.left) != _is_duration(part.right):
+        return (part.op, part.right) if _is_duration(part.left) else (_MIRROR[part.op], part.left)
+    return None
 
 
 def _is_duration(node: ast.Expression) -> bool:
