@@ -165,7 +165,24 @@ class _World:
                               if p.schema.effect is None or static_reads(self.ev, p.schema.effect, p.binding,
                                                                          initial) is not None}
         self._process_tests, self._event_tests = self._tests(self.processes), self._tests(self.events)
+        self._initial = initial
+        self._derived = bool(task.domain.derived_predicates)
+        self._known: dict[tuple[str, ...], Exact] = {}
         self._linear = self._linear_forms(initial)
+        # the durative actions' side of the linear fast path (`follow`): each continuous effect's
+        # constant rate and each watched comparison's linear form, made once per rate or comparison
+        # and binding (None: not a constant rate / not linear, and those stretches take the general path)
+        self._flow_rates: dict[tuple[int, int], tuple[ast.Expression, Binding, Exact | None]] = {}
+        self._watch_forms: dict[tuple[int, tuple[tuple[str, object], ...]], tuple[ast.Comparison, Linear | None]] = {}
+        self._durative_rates: dict[tuple[str, ...], Exact] | None = {}
+        # per (processes' rates and slopes, durative rates, watched forms): the stretch's rates and slopes
+        self._joined: dict[tuple[object, ...], tuple[object, dict[tuple[str, ...], Exact],
+                                                     list[tuple[Linear, int, int]]]] = {}
+        self._watched_forms: list[Linear] | None = []
+        self._per_watch: dict[tuple[int, int], tuple[ast.Formula, Binding, list[tuple[ast.Comparison, Binding]],
+                                                      list[Linear] | None]] = {}
+        self._durative_key: tuple[object, ...] = ()  # the two above as keys of `_joined`
+        self._watched_key: tuple[object, ...] = ()
         # per set of running processes (by identity): its rates and slopes when every rate is a constant
         self._constant_rates: dict[tuple[Ground, ...], tuple[dict[tuple[str, ...], Exact],
                                                              list[tuple[Linear, int, int]]] | None] = {}
@@ -188,19 +205,84 @@ class _World:
         self.durative: list[Flow] = []
         self.watches: list[Watch] = []
         self._watched: list[tuple[ast.Comparison, Binding]] = []
-        self._stretch: Number = 0  # the start of the stretch being solved, in the plan's time
+        self._stretch: Number = 0  # the start of the stretch being solved, in ticks
+        self._solving_ticks = False  # whether the stretch being solved counts its times in ticks
+        # a state in which the watched invariants were all read exactly true (set by the temporal loop)
+        self.exactly_in: State | None = None
+        self._held = False  # whether the stretch being solved keeps its watched invariants exactly true
+        self._held_in: State | None = None  # the state at the end of such a stretch, where `run` ended
         self._now: Number = 0  # the time `run` has reached, in ticks: where a fault of the change arises
 
     def follow(self, durative: list[Flow], watches: list[Watch]) -> None:
         """The continuous effects and invariants of the durative actions running from now on."""
+        if durative is not self.durative and (len(durative) != len(self.durative) or any(
+                a is not b for a, b in zip(durative, self.durative, strict=True))):
+            self._durative_rates = self._constant_flows(durative)
+            self._durative_key = tuple(self._durative_rates.items()) if self._durative_rates is not None else ()
         self.durative = durative
-        if watches != self.watches:
+        if watches is not self.watches and watches != self.watches:
             self.watches = watches
-            self._watched = [found for w in watches for found in comparisons(self.ev, w.formula, w.binding)]
+            self._watched = []
+            forms: list[Linear] | None = []
+            for w in watches:  # each invariant's comparisons and forms, found once per formula and binding
+                key = (id(w.formula), id(w.binding))
+                found = self._per_watch.get(key)
+                if found is None or found[0] is not w.formula or found[1] is not w.binding:
+                    watched = list(comparisons(self.ev, w.formula, w.binding))
+                    found = self._per_watch[key] = (w.formula, w.binding, watched, self._forms_of(watched))
+                self._watched.extend(found[2])
+                forms = None if forms is None or found[3] is None else forms + found[3]
+            self._watched_forms = forms
+            self._watched_key = tuple(map(id, forms)) if forms is not None else ()
+
+    def _constant_flows(self, durative: list[Flow]) -> dict[tuple[str, ...], Exact] | None:
+        """The durative actions' continuous effects as constant rates per fluent, or None when a rate is
+        not a constant (a fluent's value, or not linear): the general path solves that."""
+        if self._linear is None:
+            return None
+        rates: dict[tuple[str, ...], Exact] = {}
+        for flow in durative:
+            key = (id(flow.rate), id(flow.binding))
+            found = self._flow_rates.get(key)
+            if found is None or found[0] is not flow.rate or found[1] is not flow.binding:
+                try:
+                    form = linear(self.ev, flow.rate, flow.binding, self._initial)
+                except SemanticsError:
+                    form = None
+                if form is not None:
+                    form = form.fold(self._known)
+                found = self._flow_rates[key] = (flow.rate, flow.binding,
+                                                 None if form is None or form.terms else form.constant)
+            rate = found[2]
+            if rate is None:
+                return None
+            rates[flow.fluent] = rates.get(flow.fluent, 0) + (rate if flow.sign > 0 else -rate)
+        return rates
+
+    def _forms_of(self, watched: list[tuple[ast.Comparison, Binding]]) -> list[Linear] | None:
+        """The watched comparisons' `left - right` as linear forms, or None when one is not linear."""
+        if self._linear is None:
+            return None
+        forms = []
+        for c, b in watched:
+            key = (id(c), tuple(b.items()))
+            found = self._watch_forms.get(key)
+            if found is None or found[0] is not c:
+                try:
+                    form = difference(self.ev, c, b, self._initial)
+                except SemanticsError:
+                    form = None
+                found = self._watch_forms[key] = (c, None if form is None else form.fold(self._known))
+            if found[1] is None:
+                return None
+            forms.append(found[1])
+        return forms
 
     def check(self, state: State, at: Number, just_after: bool = False, skip: AbstractSet[int] = frozenset()) -> None:
         """Raise `Broken` when a watched invariant is false in `state`, at `at` (the plan's time); not
         those of the steps in `skip` (that end at `at`)."""
+        if state is self._held_in:
+            return  # the stretch that ended in `state` was shown to keep them exactly true throughout
         for watch in self.watches:
             if watch.owner.step not in skip and not watch.test(state):
                 self._blame(self._moving(self.running, state))  # what changed up to here, to name it
@@ -213,7 +295,7 @@ class _World:
             return None
         # what nothing changes is a constant of the forms: most rates are then constants, found here
         static = static_functions(self.task.domain)
-        known = {f: v for f, v in initial.values.items() if f[0] in static and not isinstance(v, str)}
+        known = self._known = {f: v for f, v in initial.values.items() if f[0] in static and not isinstance(v, str)}
         forms = [difference(self.ev, c, b, initial) for c, b in self.comparisons]
         rates: dict[Ground, list[_Rate]] = {}
         try:
@@ -346,6 +428,7 @@ class _World:
         streak, gap, first = 0, None, None
         while True:
             self._now = now
+            self._held, self._held_in = False, None
             if now != start and self.watches:
                 self.check(state, self.real(now))  # after events or a switch of processes within the stretch
             running = forced if forced is not None else self.active(state)
@@ -360,17 +443,20 @@ class _World:
                 return state
             motion: Callable[[Number], State] | None = None
             change = None
-            self._stretch = self.real(now)
+            self._stretch = now  # in ticks: made the plan's time only where an invariant is broken
             try:
-                # the linear fast path knows the processes' rates only; a durative action's continuous
-                # effects and the invariants watched over the stretch take the general one
-                general = self.durative or self.watches
+                # the linear fast path: constant rates (of the processes and the durative actions' effects)
+                # and linear comparisons (of the processes, events and watched invariants); else the general
+                general = (self.durative and self._durative_rates is None) or (self.watches and
+                                                                              self._watched_forms is None)
                 linear = self._drift(running, state) if self._linear is not None and not general else None
                 if linear is not None:
                     drift, slopes = linear
+                    self._solving_ticks = True
                     change = self._exact_linear(drift, slopes, running, horizon, forced is not None)
                     motion = drift.advance if self.in_place else drift.at
                 else:
+                    self._solving_ticks = False
                     motion, change = self._general(state, moving, running, horizon, forced is not None)
             except NotPolynomial:
                 if self.delta is None:
@@ -389,7 +475,9 @@ class _World:
                 continue
             if change is None:
                 self._blame(moving)
-                return motion(horizon)
+                final = motion(horizon)
+                self._held_in = final if self._held else None
+                return final
             at, after, events_after = change
             if at == 0:
                 tries += 1
@@ -432,9 +520,10 @@ class _World:
         self.delta_steps += 1
 
     def _check_inside(self, state: State, at: Number, at_point: bool = False) -> None:
-        """`check` at a time `at` after the start of the stretch (in the plan's time unit: watched
-        stretches take the general path, which solves in it)."""
-        self.check(state, self._stretch + at, just_after=not at_point)
+        """`check` at a time `at` after the start of the stretch (in ticks on the linear path, in the
+        plan's time unit on the general one, which solves in it)."""
+        start = self.real(self._stretch)
+        self.check(state, start + (self.real(at) if self._solving_ticks else at), just_after=not at_point)
 
     def _general(self, state: State, moving: list[Flow], running: list[Ground], horizon: Number, forced: bool
                  ) -> tuple[Callable[[Number], State], tuple[Number, list[Ground], list[Ground]] | None]:
@@ -486,16 +575,51 @@ class _World:
         found = self._constant_rates.get(key, _UNKNOWN)
         if found is _UNKNOWN:
             found = self._constant_rates[key] = self._rates_of(running, None)
+        constant = found is not None
         if found is None:  # a rate reads the state: read again at every stretch
             found = self._rates_of(running, state)
             if found is None:
                 return None
         rates, slopes = found
+        if self.durative or self.watches:  # the running durative actions' rates and invariants join in
+            assert self._linear is not None  # no fast path otherwise
+            if self._durative_rates and any(
+                    fixed is None and not reads.isdisjoint(self._durative_rates)
+                    for p in running for _, _, _, reads, fixed in self._linear.rates[p]):
+                return None  # a process's rate reads what a durative action changes: not constant
+            assert self._durative_rates is not None and self._watched_forms is not None  # else the general path
+            if not constant:
+                rates, slopes = self._with_durative(rates, slopes)
+            else:  # the same few combinations recur from stretch to stretch: joined once each
+                key2 = (id(found), self._durative_key, self._watched_key)
+                joined = self._joined.get(key2)
+                if joined is None or joined[0] is not found:
+                    if len(self._joined) > 10_000:  # combinations made on the fly are not kept forever
+                        self._joined.clear()
+                    joined = self._joined[key2] = (found, *self._with_durative(rates, slopes))
+                rates, slopes = joined[1], joined[2]
         values = state.values
         for fluent in rates:
             if isinstance(values.get(fluent, ""), str):
                 return None
         return Drift(state, rates, self.scale), slopes
+
+    def _with_durative(self, rates: dict[tuple[str, ...], Exact], slopes: list[tuple[Linear, int, int]]
+                       ) -> tuple[dict[tuple[str, ...], Exact], list[tuple[Linear, int, int]]]:
+        """The rates and slopes of a stretch with the durative actions' constant rates added to the
+        processes' and the watched comparisons' slopes beside the processes' and events'."""
+        assert self._durative_rates is not None and self._watched_forms is not None  # else the general path
+        if self._durative_rates:
+            rates = dict(rates)
+            for fluent, rate in self._durative_rates.items():
+                rates[fluent] = rates.get(fluent, 0) + rate
+            slopes = self._slopes(rates)
+        slopes = list(slopes)
+        for form in self._watched_forms:
+            slope = form.slope(rates)
+            if slope:
+                slopes.append((form, *parts(slope)))
+        return rates, slopes
 
     def _rates_of(self, running: list[Ground], state: State | None) -> tuple[dict[tuple[str, ...], Exact],
                                                                               list[tuple[Linear, int, int]]] | None:
@@ -547,9 +671,22 @@ class _World:
             return None
         per = drift.per
         root, zero = _scan(lines, 0, horizon, per)
-        if root is None and not zero and not forced:
+        if root is None and not zero and not forced and (not self.watches or self._hold_throughout(drift.state)):
+            self._held = bool(self.watches)  # so they are at its end: `check` need not read them there
             return None  # the usual stretch: no comparison is 0 at its start or crosses 0 in it
         return self._first_change(lambda at: _scan(lines, at, horizon, per), drift.at, running, horizon, forced)
+
+    def _hold_throughout(self, state: State) -> bool:
+        """Whether the watched invariants hold exactly in `state`, at the start of a stretch in which no
+        comparison is 0 at the start or crosses 0: each then has its truth of the start throughout, and
+        so has each invariant (which `_first_change` would otherwise read in the middle). Not where
+        derived predicates are: one may read a fluent through its rule, where no comparison shows it."""
+        if self._derived:
+            return False
+        if state is self.exactly_in:  # the temporal loop has just read them all in this very state
+            return True
+        holds = self.ev.holds
+        return all(holds(w.formula, w.binding, state) for w in self.watches)
 
     def _moving(self, running: list[Ground], state: State) -> list[Flow]:
         found = [f for p in running for f in self._flows_of(p, state)]

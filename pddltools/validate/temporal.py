@@ -49,7 +49,7 @@ from pddltools.semantics import (
 from pddltools.semantics.apply import resolve as resolve_values
 from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows
 from pddltools.semantics.grounding import Binding
-from pddltools.semantics.state import Number, normal
+from pddltools.semantics.state import GroundAtom, GroundFluent, Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
 from pddltools.validate.happenings import clock, one_happening
@@ -64,6 +64,9 @@ if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
 
+_NO_FOOTPRINT = Footprint("")
+
+
 @dataclass(slots=True)
 class Event:
     time: Fraction
@@ -72,7 +75,8 @@ class Event:
     action: GroundAction | None = None
     parts: Split | None = None
     til: ast.InitElement | None = None
-    footprint: Footprint = field(default_factory=lambda: Footprint(""))
+    # each happening sets its own: one shared empty one until then, not one made per event
+    footprint: Footprint = field(default_factory=lambda: _NO_FOOTPRINT)
 
     @property
     def label(self) -> str:
@@ -101,10 +105,21 @@ def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list
             events.append(Event(step.time, "action", step, action))
     for til in task.timed_literals:
         events.append(Event(Fraction(til.time), "til", til=til.element))
-    # at one time: ends before starts only for readability of reports; they are applied together
+    # at one time: ends before starts only for readability of reports; they are applied together.
+    # Sorted on whole ticks of the times' common denominator: comparing `Fraction`s costs microseconds.
     order = {"end": 0, "til": 1, "action": 2, "start": 3}
-    events.sort(key=lambda e: (e.time, order[e.kind], e.step.index if e.step else 0))
+    scale = lcm(*{e.time.denominator for e in events})
+    events.sort(key=lambda e: (e.time.numerator * (scale // e.time.denominator), order[e.kind],
+                               e.step.index if e.step else 0))
     return events
+
+
+def _named(event: Event) -> Footprint:
+    """The event's footprint with its label, which the messages of `interference` show."""
+    fp = event.footprint
+    if not fp.label:
+        fp.label = event.label
+    return fp
 
 
 class _NonPositive(Exception):
@@ -153,6 +168,112 @@ def _effect_reads(task: GroundedTask, effect: ast.Node, b: Binding, s: State, fp
         _effect_reads(task, effect.body, b, s, fp)
 
 
+def _state_free(task: GroundedTask, node: ast.Node) -> bool:
+    """Whether which atoms and fluents `node` reads is the same in every state: no atom or fluent has an
+    argument that is itself a fluent (an object fluent, or a 0-ary function written as a constant)."""
+    constants = task.evaluator.constant_functions
+    return not any(isinstance(n, ast.Atom | ast.FunctionTerm) and any(
+        not isinstance(a, ast.Variable) and not (isinstance(a, ast.Constant) and a.name not in constants)
+        for a in n.args) for n in node.walk())
+
+
+class _Static:
+    """What a plan's loop would otherwise work out again at every happening though it is the same in
+    every state: per distinct ground action (by identity: `resolve` shares one per distinct step) and
+    kind of event, the atoms and fluents its conditions and effect read, its continuous effects, and its
+    duration bounds when they are numbers. Each is kept only where `_state_free` shows it is."""
+
+    def __init__(self, task: GroundedTask) -> None:
+        self.task = task
+        self._free: dict[int, tuple[ast.Node, bool]] = {}
+        self._reads: dict[tuple[int, str], tuple[GroundAction, frozenset[GroundAtom], frozenset[GroundFluent]]] = {}
+        self._flows: dict[int, tuple[GroundAction, list[tuple[GroundFluent, int, ast.Expression]]]] = {}
+        self._bounds: dict[tuple[int, int], tuple[GroundAction, list[tuple[int, int, int, int]] | None]] = {}
+
+    def free(self, node: ast.Node) -> bool:
+        found = self._free.get(id(node))
+        if found is None or found[0] is not node:
+            found = self._free[id(node)] = (node, _state_free(self.task, node))
+        return found[1]
+
+    def reads(self, event: Event, state: State, fp: Footprint) -> None:
+        """Add what `event`'s conditions and effect read in `state` to `fp`."""
+        action = event.action
+        assert action is not None
+        key = (id(action), event.kind)
+        found = self._reads.get(key)
+        if found is not None and found[0] is action:
+            fp.read_atoms |= found[1]
+            fp.read_fluents |= found[2]
+            return
+        ev, b, free = self.task.evaluator, action.binding, True
+        for condition in _conditions(event):
+            atoms, fluents = ev.reads(condition, b, state)
+            fp.read_atoms |= atoms
+            fp.read_fluents |= fluents
+            free = free and self.free(condition)
+        effect = _effect(event)
+        if effect is not None:
+            _effect_reads(self.task, effect, b, state, fp)
+            free = free and self.free(effect)
+        if free:
+            self._reads[key] = (action, frozenset(fp.read_atoms), frozenset(fp.read_fluents))
+
+    def flows(self, owner: Running, state: State) -> list[Flow]:
+        """A running durative action's continuous effects (`continuous.flows`), each its own `owner`'s."""
+        action = owner.action
+        assert isinstance(action, GroundAction)
+        found = self._flows.get(id(action))
+        if found is not None and found[0] is action:
+            return [Flow(fluent, sign, rate, owner.binding, owner) for fluent, sign, rate in found[1]]
+        moving = flows(self.task.evaluator, owner, state)
+        if self.free(owner.effect):
+            self._flows[id(action)] = (action, [(f.fluent, f.sign, f.rate) for f in moving])
+        return moving
+
+    def meets(self, constraint: ast.Formula, event: Event, state: State, tolerance: Fraction) -> bool:
+        """Whether the step's duration meets a duration constraint whose every part bounds ?duration by a
+        number (no fluent): True when it does; False when it does not or the bounds read the state
+        (`_duration_fault` then reads them, and says what is unmet)."""
+        action = event.action
+        assert action is not None and event.step is not None and event.step.duration is not None
+        key = (id(constraint), id(action))
+        found = self._bounds.get(key)
+        if found is None or found[0] is not action:
+            bounds: list[tuple[int, int, int, int]] = []
+            for part in constraint.parts if isinstance(constraint, ast.And) else (constraint,):
+                bound = _duration_bound(part)
+                if bound is None or any(isinstance(n, ast.FunctionTerm | ast.Constant | ast.Variable)
+                                        for n in bound[1].walk()):
+                    found = self._bounds[key] = (action, None)
+                    break
+                op, other = bound
+                bounds.extend(_limits(op, self.task.evaluator.number(other, action.binding, state), tolerance))
+            else:
+                found = self._bounds[key] = (action, bounds)
+        if found[1] is None:
+            return False
+        given = event.step.duration
+        gn, gd = given.numerator, given.denominator
+        # sign of given - limit, over integers: `duration_meets` without a `Fraction` made per step
+        return all((gn * ld - ln * gd) * side > strict for side, ln, ld, strict in found[1])
+
+
+def _limits(op: str, required: Number, tolerance: Fraction) -> list[tuple[int, int, int, int]]:
+    """`duration_meets(op, given, required, tolerance)` as bounds on `given`: each `(side, n, d, strict)`
+    says `side * (given - n/d) > strict - 1` (strict 0: the bound excluded, -1: included)."""
+    def bound(side: int, limit: Fraction, excluded: bool) -> tuple[int, int, int, int]:
+        return side, limit.numerator, limit.denominator, 0 if excluded else -1
+    r = Fraction(required)
+    if op == "=":
+        return [bound(1, r - tolerance, True), bound(-1, r + tolerance, True)]
+    if op == "<=":
+        return [bound(-1, r + tolerance, False)]
+    if op == ">=":
+        return [bound(1, r - tolerance, False)]
+    return [bound(-1, r, True)] if op == "<" else [bound(1, r, True)]
+
+
 def _duration_fault(task: GroundedTask, constraint: ast.Formula, event: Event, state: State,
                     tolerance: Fraction) -> list[Unsatisfied]:
     """The parts of a duration constraint the step's duration does not meet within the tolerance, each
@@ -162,8 +283,9 @@ def _duration_fault(task: GroundedTask, constraint: ast.Formula, event: Event, s
     faults: list[Unsatisfied] = []
     parts = constraint.parts if isinstance(constraint, ast.And) else (constraint,)
     for part in parts:
-        if isinstance(part, ast.Comparison) and _is_duration(part.left) != _is_duration(part.right):
-            op, other = (part.op, part.right) if _is_duration(part.left) else (_MIRROR[part.op], part.left)
+        bound = _duration_bound(part)
+        if bound is not None:
+            op, other = bound
             required = ev.number(other, b, state)
             if not duration_meets(op, given, required, tolerance):
                 faults.append(Unsatisfied(str(ground(part, {k: v for k, v in b.items() if k != "?duration"})),
@@ -175,6 +297,13 @@ def _duration_fault(task: GroundedTask, constraint: ast.Formula, event: Event, s
 
 
 _MIRROR = {"=": "=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _duration_bound(part: ast.Formula) -> tuple[str, ast.Expression] | None:
+    """`(op ?duration other)` (either way round) as `(op, other)`; None for another kind of part."""
+    if isinstance(part, ast.Comparison) and _is_duration(part.left) != _is_duration(part.right):
+        return (part.op, part.right) if _is_duration(part.left) else (_MIRROR[part.op], part.left)
+    return None
 
 
 def _is_duration(node: ast.Expression) -> bool:
@@ -229,14 +358,14 @@ def _continuous(task: GroundedTask) -> bool:
 
 
 def _running(task: GroundedTask, numeric: Callable[[ast.Expression], bool], started: Event,
-             state: State) -> tuple[list[Flow], Watch | None]:
+             state: State, static: _Static) -> tuple[list[Flow], Watch | None]:
     """A durative action's continuous effects from its start, and its invariant as a watch."""
     assert started.parts is not None and started.action is not None and started.step is not None
-    action, ev = started.action, task.evaluator
+    action = started.action
     b = action.binding
     effect = started.parts.continuous
     owner = Running(action, started.step.index, effect or ast.AndEffect(()), b)
-    moving = flows(ev, owner, state) if effect is not None else []
+    moving = static.flows(owner, state) if effect is not None else []
     invariant = started.parts.conditions.get("all")
     if invariant is None:
         return moving, None
@@ -267,6 +396,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
     ev = task.evaluator
     numeric = _numeric(task)
     soft = _soft(task)
+    static = _Static(task)
     constraints = any(True for _ in task.constraints())
     # Without trajectory constraints or a trace nothing looks back at earlier states: one private state
     # is changed in place (a state per happening over 10,000 static atoms took gigabytes).
@@ -280,21 +410,35 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
     violations: Counter[str] = Counter()
     active: dict[int, Event] = {}  # step index -> its start event, while the action runs
     moving: dict[int, tuple[list[Flow], Watch | None]] = {}  # step index -> its continuous effects, invariant
-    recent: list[tuple[Fraction, list[Event]]] = []  # happenings less than epsilon ago
+    recent: list[tuple[Fraction, int, list[Event]]] = []  # happenings less than epsilon ago (time, in ticks)
+    # the events' times and epsilon in whole ticks of their common denominator: grouping the events and
+    # measuring epsilon is then integer work, not `Fraction` arithmetic at every happening
+    unit = lcm(epsilon.denominator, *{e.time.denominator for e in events})
+    ticks = [e.time.numerator * (unit // e.time.denominator) for e in events]
+    apart = epsilon.numerator * (unit // epsilon.denominator)
+    tick = 0
     makespan: Number = 0
-    end = plan.end if plan.end is not None else max((e.time for e in events if e.step is not None),
-                                                    default=Fraction(0))
+    # the events are in time order: the last step's is the latest time of a step
+    end = plan.end if plan.end is not None else next((e.time for e in reversed(events) if e.step is not None),
+                                                     Fraction(0))
     if world is not None:
         world.scale = lcm(*{e.time.denominator for e in events}, end.denominator)
         world.in_place = not keep
         world.trajectory = trajectory if constraints else None
     before: Fraction = Fraction(0)
+    since = at = 0  # `before` and `now` in the world's ticks
     now = Fraction(0)
     happening: list[Event] = []
 
+    # what the world follows (`moving`'s flows and watches), made again only when `moving` changes
+    following: tuple[list[Flow], list[Watch]] | None = None
+
     def follow() -> None:
+        nonlocal following
         assert world is not None
-        world.follow([f for fs, _ in moving.values() for f in fs], [w for _, w in moving.values() if w is not None])
+        if following is None:
+            following = ([f for fs, _ in moving.values() for f in fs], [w for _, w in moving.values() if w is not None])
+        world.follow(*following)
 
     def apply_effects(merged: Effects, current: State) -> State:
         if world is not None:
@@ -312,7 +456,7 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 state = world.run(state, world.ticks(now), world.ticks(end)) if world is not None else state
                 now = end
                 break
-            now = events[i].time
+            now, tick = events[i].time, ticks[i]
             happening = []
             opened = clock(events[i])
             while i < len(events) and one_happening(opened, clock(events[i]), tolerance):  # VAL's grouping
@@ -323,39 +467,41 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 # (open at an action's end: an invariant need not hold at the instant its action ends)
                 follow()
                 moved_from = state
-                state = world.run(state, world.ticks(before), world.ticks(now))
+                at = world.ticks(now)  # in the world's ticks, once per happening
+                state = world.run(state, since, at)
+                since = at
                 if recorder is not None and state is not moved_from and now > before:
                     # the change over the stretch on its own, not folded into the happening's
                     recorder.begin(normal(now), None, ["continuous change"])
                     recorder.end(state)
-                world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step})
+                world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step}
+                            if world.watches else frozenset())
             before = now
             if recorder is not None:
                 recorder.begin(normal(now), next((e.step.index for e in happening if e.step), None),
                                [e.label for e in happening])
             # 1. footprints and effects, read in the state before the happening
-            merged = Effects()
             for event in happening:
-                fp = Footprint(event.label)
+                fp = Footprint("")  # named (`_named`) only where two events are compared: rarely
                 if event.til is not None:
                     task.apply_init_element(event.til, fp.effects)
                 else:
                     assert event.action is not None
-                    b = event.action.binding
-                    for condition in _conditions(event):
-                        atoms, fluents = ev.reads(condition, b, state)
-                        fp.read_atoms |= atoms
-                        fp.read_fluents |= fluents
                     effect = _effect(event)
                     if effect is not None:
-                        collect(ev, effect, b, state, fp.effects)
-                        _effect_reads(task, effect, b, state, fp)
+                        collect(ev, effect, event.action.binding, state, fp.effects)
+                    static.reads(event, state, fp)
                 event.footprint = fp
-                merged.merge(fp.effects)
+            if len(happening) == 1:  # the usual happening: its one event's effects, not a merged copy
+                merged = happening[0].footprint.effects
+            else:
+                merged = Effects()
+                for event in happening:
+                    merged.merge(event.footprint.effects)
             # 2. mutex inside the happening, then epsilon separation from the happenings just before
             for k, a in enumerate(happening):
                 for other in happening[k + 1:]:
-                    why = interference(a.footprint, other.footprint)
+                    why = interference(_named(a), _named(other))
                     if why and other.time != a.time:
                         return merged_too_close(name, plan, other.step or a.step, why, other.time - a.time, tolerance)
                     if why:
@@ -363,24 +509,25 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                         return _at(invalid_step(name, plan, culprit.step, "mutex",
                                                 f"at time {exact(now)}: {why}, so they cannot happen "
                                                 "at the same time"), now)
-            recent = [(t, es) for t, es in recent if now - t < epsilon]
-            for t, earlier in recent:
+            recent = [r for r in recent if tick - r[1] < apart]
+            for t, _, earlier in recent:
                 for a in earlier:
                     for other in happening:
-                        why = interference(a.footprint, other.footprint)
+                        why = interference(_named(a), _named(other))
                         if why:
                             culprit = other if other.step is not None else a
                             return _at(invalid_step(name, plan, culprit.step, "epsilon",
                                                     f"{why}, and they are only {exact(now - t)} apart "
                                                     f"(interfering events must be at least {exact(epsilon)} "
                                                     "apart)"), now)
-            recent.append((now, happening))
+            recent.append((now, tick, happening))
             # 3. conditions and duration constraints, in the state before the happening
             for event in happening:
                 if event.step is None or event.action is None:
                     continue
                 b = event.action.binding
-                if event.parts is not None and event.kind in event.parts.duration:
+                if event.parts is not None and event.kind in event.parts.duration and not static.meets(
+                        event.parts.duration[event.kind], event, state, tolerance):
                     unmet = _duration_fault(task, event.parts.duration[event.kind], event, state, tolerance)
                     if unmet:
                         return _at(invalid_step(name, plan, event.step, "duration",
@@ -410,26 +557,35 @@ def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tole
                 if event.kind == "start" and event.step is not None:
                     active[event.step.index] = event
                     if world is not None:
-                        moving[event.step.index] = _running(task, numeric, event, state)
+                        moving[event.step.index] = _running(task, numeric, event, state, static)
+                        following = None
                 elif event.kind == "end" and event.step is not None:
                     active.pop(event.step.index, None)
-                    moving.pop(event.step.index, None)
-                if event.step is not None:
-                    makespan = max(makespan, normal(now))
+                    if moving.pop(event.step.index, None) is not None:
+                        following = None
+            if any(event.step is not None for event in happening):
+                makespan = max(makespan, normal(now))
             if world is not None:
                 if recorder is not None:  # the happening itself, before the events it sets off
                     recorder.end(state)
-                state = world.settle(state, world.ticks(now))
-            # 5. invariants of the running actions, in the state after the happening
+                state = world.settle(state, at)
+            # 5. invariants of the running actions, in the state after the happening (the world is told
+            # when all hold exactly: the stretch that starts here need not read them again)
+            exactly = True
             for started in active.values():
                 assert started.parts is not None and started.action is not None and started.step is not None
                 invariant = started.parts.conditions.get("all")
-                if invariant is not None and not _holds(task, numeric, invariant, started.action.binding, state):
+                if invariant is None or ev.holds(invariant, started.action.binding, state):
+                    continue
+                exactly = False
+                if not ev.holds(loosened(invariant, numeric), started.action.binding, state):  # `_holds`
                     broken: list[Unsatisfied] = ev.explain(invariant, started.action.binding, state)
                     return _at(invalid_step(name, plan, started.step, "invariant",
                                             f"{started.label}: its over-all condition is broken at time "
                                             f"{exact(now)}", broken,
                                             advise(broken, f"while step {started.step.index} runs")), now)
+            if world is not None and exactly:
+                world.exactly_in = state
             if recorder is not None and world is None:  # after the invariants: where it failed
                 recorder.end(state)
     except Broken as exc:
