@@ -81,7 +81,7 @@ def _alternation(words: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(set(words), key=lambda w: (-len(w), w)))
 
 
-def _words(words: Iterable[str], scope: str, boundary: str, head: str = "") -> dict[str, str]:
+def _words(words: Iterable[str], scope: str, boundary: str, head: str = "") -> dict[str, object]:
     return {"match": f"{head}(?<!{boundary})(?:{_alternation(words)})(?!{boundary})", "name": scope}
 
 
