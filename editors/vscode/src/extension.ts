@@ -1,11 +1,14 @@
 // The VS Code side: start `pddltools lsp` for PDDL, HDDL and RDDL files, and the commands that run the
 // pddltools command line on the plan in the editor (validate, view) and a configured planner.
 
+import { ChildProcess, spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as vscode from "vscode";
-import { LanguageClient, LanguageClientOptions, ServerOptions, State } from "vscode-languageclient/node";
+import {
+  CloseAction, ErrorAction, LanguageClient, LanguageClientOptions, ServerOptions, State,
+} from "vscode-languageclient/node";
 
 import {
   Command, classify, findExecutable, missingMessage, plannerCommandLine, problemCandidates, problemsIn,
@@ -39,28 +42,93 @@ function usableCommand(): Command | undefined {
   return undefined;
 }
 
+/** Why the server stopped, from its exit status and the end of its stderr: `pddltools lsp` says what is
+ * missing (the lsp extra) there and exits 2 before it answers anything. */
+function stoppedMessage(child: ChildProcess | undefined, stderr: string): string {
+  const said = stderr.trim().split("\n").slice(-3).join(" ").trim();
+  const status = child?.exitCode !== null && child?.exitCode !== undefined ? `exit ${child.exitCode}`
+    : child?.signalCode ? `signal ${child.signalCode}` : "connection lost";
+  return `The pddltools language server stopped (${status})${said ? `: ${said}` : ""}. ` +
+    (/pygls|lsprotocol|\[lsp\]/.test(said) ? "" : "It needs the lsp extra: pip install 'pddltools[lsp]'. ") +
+    "See the output panel “pddltools”.";
+}
+
 async function startServer(): Promise<void> {
   const command = usableCommand();
   if (!command) return;
-  const serverOptions: ServerOptions = {
-    command: findExecutable(command.executable) ?? command.executable,
-    args: [...command.args, "lsp"],
+  const executable = findExecutable(command.executable) ?? command.executable;
+  let child: ChildProcess | undefined;
+  let stderr = "";
+  let answered = false; // the server replied to initialize: a later stop is a crash, restarted
+  let restarts = 0;
+  let reported = false; // the user has been told why it stopped
+  // The process is started here rather than by the client, to keep the end of its stderr for the
+  // message when it stops (the client only copies stderr to the output panel).
+  const serverOptions: ServerOptions = async () => {
+    stderr = "";
+    child = spawn(executable, [...command.args, "lsp"], { env: process.env });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      const text = chunk.toString("utf8");
+      output.append(text);
+      stderr = (stderr + text).slice(-4000);
+    });
+    return child;
+  };
+  const showStopped = (): void => {
+    reported = true;
+    // The client notices the closed pipe before the process has ended and its stderr is read: wait for
+    // both (a second at most), so that the message says what the server said.
+    const ended = new Promise<void>((resolve) => {
+      if (!child || (child.exitCode !== null || child.signalCode !== null) && child.stderr?.readableEnded !== false) {
+        resolve();
+        return;
+      }
+      child.once("close", () => resolve());
+      setTimeout(resolve, 1000);
+    });
+    void ended.then(() => vscode.window.showErrorMessage(stoppedMessage(child, stderr), "Show Output", "Open Settings"))
+      .then((choice) => {
+        if (choice === "Show Output") output.show();
+        if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "pddltools.");
+      });
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: LANGUAGES.flatMap((language) => [
       { scheme: "file", language }, { scheme: "untitled", language },
     ]),
     outputChannel: output,
+    // The server stopped before it answered `initialize` (a missing extra, a broken install): say why
+    // once, in place of the client's "Server initialization failed".
+    initializationFailedHandler: () => {
+      if (!reported) showStopped();
+      return false;
+    },
+    errorHandler: {
+      error: () => ({ action: answered ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
+      closed: () => {
+        if (answered && restarts < 3) {
+          restarts += 1;
+          output.appendLine(`the pddltools language server stopped; restarting (${restarts} of 3)`);
+          return { action: CloseAction.Restart, handled: true };
+        }
+        if (!reported) showStopped();
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    },
   };
   client = new LanguageClient("pddltools", "pddltools language server", serverOptions, clientOptions);
   client.onDidChangeState((event) => {
+    if (event.newState === State.Running) answered = true;
     if (event.newState === State.Stopped) output.appendLine("the pddltools language server stopped");
   });
   try {
     await client.start();
   } catch (error) {
-    void vscode.window.showErrorMessage(`The pddltools language server did not start: ${String(error)}. ` +
-      "It needs the lsp extra: pip install 'pddltools[lsp]'. See the output panel “pddltools”.");
+    // closed() has usually said why; the client stays stopped until the settings change or Restart.
+    if (!reported) {
+      stderr += `\n${String(error)}`;
+      showStopped();
+    }
   }
 }
 
@@ -84,10 +152,10 @@ async function problemFor(plan: vscode.Uri): Promise<string | undefined> {
     .filter((d) => d.uri.scheme === "file" && (d.languageId === "pddl" || d.languageId === "hddl"))
     .filter((d) => classify(d.getText()) === "problem")
     .map((d) => d.uri.fsPath);
+  if (open.length === 1) return open[0];
   const dir = path.dirname(plan.fsPath);
   const nearby = [...problemsIn(dir), ...problemsIn(path.join(dir, "instances")), ...problemsIn(path.dirname(dir))];
   const choices = [...new Set([...open, ...nearby])];
-  if (open.length === 1 && choices.length === 1) return open[0];
   const picked = choices.length > 0
     ? await vscode.window.showQuickPick(
       choices.map((p) => ({ label: path.basename(p), description: path.dirname(p), path: p })),
