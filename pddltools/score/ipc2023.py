@@ -13,7 +13,7 @@ the entry (it is ranked after every qualified entry, its total shown as scored).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pddltools.score.reference import References
@@ -46,6 +46,16 @@ class Voided:
     plan_hash: str | None = None
 
 
+def void_invalid(voided: dict[tuple[str, str], Voided], entries: Mapping[str, Run], domain: str,
+                 problem: str) -> None:
+    """Record, for each entrant whose run on `problem` left an invalid plan, that `domain` is void for it
+    (the first such problem is the one named): the rules where an invalid plan zeroes a domain."""
+    for name, run in sorted(entries.items()):
+        if run.status == "invalid-plan":
+            why = run.reason or "invalid plan"
+            voided.setdefault((name, domain), Voided(name, domain, problem, why, run.plan_hash))
+
+
 def agile_points(cpu: float) -> float:
     """The agile score of a plan found in `cpu` seconds."""
     return log_time_points(cpu, AGILE_LIMIT)
@@ -61,10 +71,7 @@ def score_numeric(runs: Sequence[Run], rules: str, direction: Direction, referen
     for problem in sorted(by_problem):
         entries = by_problem[problem]
         domain = domain_of[problem]
-        for name, run in sorted(entries.items()):
-            if run.status == "invalid-plan":
-                voided.setdefault((name, domain), Voided(name, domain, problem, run.reason or "invalid plan",
-                                                         run.plan_hash))
+        void_invalid(voided, entries, domain, problem)
         solved = {name: run for name, run in entries.items() if run.status == "solved"}
         if not solved:
             ignored.append(problem)

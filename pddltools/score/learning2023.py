@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pddltools.score.ipc2023 import Voided
+from pddltools.score.ipc2023 import Voided, void_invalid
 from pddltools.score.reference import References
 from pddltools.score.rules import (
     EntrantScore,
@@ -62,10 +62,7 @@ def score_learning(runs: Sequence[Run], rules: str, references: References | Non
     for problem in sorted(by_problem):
         entries = by_problem[problem]
         domain = domain_of[problem]
-        for name, run in sorted(entries.items()):
-            if run.status == "invalid-plan":
-                voided.setdefault((name, domain), Voided(name, domain, problem, run.reason or "invalid plan",
-                                                         run.plan_hash))
+        void_invalid(voided, entries, domain, problem)
         solved = {name: run for name, run in entries.items() if run.status == "solved"}
         if not solved:
             ignored.append(problem)
