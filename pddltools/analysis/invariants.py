@@ -21,8 +21,8 @@ from itertools import combinations
 
 from pddltools.analysis.grounder import GroundTask, Literal, Operator
 
-#: Predicates in one candidate at most (Fast Downward's depots group has four: clear, in, lifting, on).
-MAX_PARTS = 5
+#: Predicates in one candidate at most (depots needs four: clear, in, lifting, on; openstacks six nullary ones).
+MAX_PARTS = 8
 #: A part of a candidate: a predicate and the positions of its arguments that name the group, in order.
 Part = tuple[str, tuple[int, ...]]
 
