@@ -14,15 +14,18 @@ Checked on the ground operators, so that what relaxed reachability ruled out can
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
 from pddltools.analysis.grounder import GroundTask, Literal, Operator
 
-#: Predicates in one candidate at most (Fast Downward's depots group has four: clear, in, lifting, on).
-MAX_PARTS = 5
+#: Predicates in one candidate at most (depots needs four: clear, in, lifting, on; openstacks six nullary ones).
+MAX_PARTS = 8
+#: Candidates checked at most, breadth first (fewer parts first): refinements multiply with every part
+#: (pipesworld's nullary predicates: 14,000 candidates up to five parts, 163,000 up to eight).
+MAX_CANDIDATES = 20_000
 #: A part of a candidate: a predicate and the positions of its arguments that name the group, in order.
 Part = tuple[str, tuple[int, ...]]
 
@@ -74,9 +77,9 @@ def invariants(task: GroundTask) -> list[tuple[Candidate, list[tuple[int, ...]]]
     arity = {p: len(task.atoms[atoms[0]]) - 1 for p, atoms in index.by_predicate.items()}
     accepted: list[tuple[Candidate, dict[int, tuple[str, ...]]]] = []
     tried: set[Candidate] = set()
-    queue = [Candidate(((p, fixed),)) for p, n in sorted(arity.items()) for fixed in _fixings(n)]
-    while queue:
-        candidate = queue.pop(0)
+    queue = deque(Candidate(((p, fixed),)) for p, n in sorted(arity.items()) for fixed in _fixings(n))
+    while queue and len(tried) < MAX_CANDIDATES:
+        candidate = queue.popleft()
         if candidate in tried:
             continue
         tried.add(candidate)
