@@ -140,7 +140,10 @@ def declared(dialect: Dialect, node: ast.Domain | ast.Problem) -> bool:
 
 
 def uses(rules: Rules, node: Tree[Any]) -> Tree[Any] | None:
-    """The first of the dialect's own nodes in `node`, or None."""
+    """The first of the dialect's own nodes in `node`, or None (for a part the dialect's grammar left
+    unbuilt: a PDDL+ process read by a dialect without processes is none of its own)."""
+    if not hasattr(node, "walk"):
+        return None
     for found in node.walk():
         if isinstance(found, rules.nodes):
             return cast("Tree[Any]", found)

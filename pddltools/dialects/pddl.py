@@ -48,12 +48,15 @@ def _owns(node: object) -> bool:
     return isinstance(node, ast.Domain | ast.Problem)
 
 
-def _format(node: ast.Domain | ast.Problem, source: Source, before: Sequence[tuple[int, int]]
-            ) -> tuple[str, list[Diagnostic]]:
+def _format(node: Any, source: Source, before: Sequence[tuple[int, int]]) -> tuple[str, list[Diagnostic]]:
+    """PDDL's layout with the comments kept; also the layout of a dialect that gives none of its own: a
+    domain or problem of it through PDDL's printer rules, another node (a PPDDL file bundling several
+    definitions) as it prints itself."""
     from pddltools.pddl import printer
 
     parsed = node.span.source if node.span is not None else source
-    return printer.format_source(node, source, LANGUAGE.trivia(parsed), before=before)
+    render = None if isinstance(node, ast.Domain | ast.Problem) else str
+    return printer.format_source(node, source, LANGUAGE.trivia(parsed), render=render, before=before)
 
 
 IMPLEMENTATION = Implementation(_parse, _owns, _check, summary, TRACK_IDS, format=_format, language=LANGUAGE)

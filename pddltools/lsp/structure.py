@@ -18,8 +18,8 @@ from pddltools.diagnostics import Source
 from pddltools.dialects import language_server
 from pddltools.lsp.positions import Positions
 from pddltools.lsp.workspace import Document, Workspace
+from pddltools.syntax import Trivia, UnexpectedCharacter
 from pddltools.syntax.language import Language
-from pddltools.syntax.lexing import Trivia, UnexpectedCharacter
 
 #: The semantic token types this server sends, in the order of its legend.
 TOKEN_TYPES = ("namespace", "type", "function", "property", "enumMember", "method", "parameter", "keyword",

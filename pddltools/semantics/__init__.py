@@ -20,7 +20,7 @@ from pddltools.semantics.errors import (
     UndefinedValue,
     Unsupported,
 )
-from pddltools.semantics.evaluate import Evaluator, Unsatisfied, ground
+from pddltools.semantics.evaluate import Evaluator, Unsatisfied
 from pddltools.semantics.grounding import Binding, Grounder
 from pddltools.semantics.metric import metric_value
 from pddltools.semantics.preferences import ConstraintResult, evaluate_constraints, holds_over, state_violations
@@ -53,7 +53,6 @@ __all__ = [
     "apply",
     "collect",
     "evaluate_constraints",
-    "ground",
     "holds_over",
     "interference",
     "metric_value",

@@ -15,5 +15,6 @@ from __future__ import annotations
 
 from pddltools.syntax.errors import ParseError
 from pddltools.syntax.language import Header, Language, SectionParse
+from pddltools.syntax.lexing import Trivia, UnexpectedCharacter
 
-__all__ = ["Header", "Language", "ParseError", "SectionParse"]
+__all__ = ["Header", "Language", "ParseError", "SectionParse", "Trivia", "UnexpectedCharacter"]

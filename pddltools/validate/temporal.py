@@ -41,13 +41,15 @@ from pddltools.semantics import (
     Unsatisfied,
     apply,
     collect,
-    ground,
     interference,
     split,
     state_violations,
 )
 from pddltools.semantics.apply import resolve as resolve_values
 from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows
+
+# not through the package: importing the submodule `semantics.ground` rebinds the package's `ground`
+from pddltools.semantics.evaluate import ground
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import GroundAtom, GroundFluent, Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
