@@ -181,8 +181,10 @@ def test_four_campaigns_at_once_on_one_database_and_work_folder(tmp_path: Path) 
     folder = reproducer("run-concurrent-same-workdir", tmp_path)
     argv = [PY, str(CHILD), str(CAP_MB)]
     problems = [f"line/line-0{i}.pddl" for i in range(1, 5)]
+    # --resume, as a campaign started on several machines at once is: one that starts after another has
+    # stored every run keeps them (without it, S024 refuses to replace them, which is right on its own)
     run = ["run", *problems, "--domain", "line/domain.pddl", "--db", "conc.db", "--workdir", "runs-conc",
-           "--wall", "30", "--memory", "512", "--jobs", "2", "--no-validate"]
+           "--wall", "30", "--memory", "512", "--jobs", "2", "--no-validate", "--resume"]
     for k in range(2):
         run += ["--planner", f"P{k}={PY} planners/slow_walker.py {{problem}} {{plan}} 0.0{k}"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
