@@ -29,18 +29,18 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pddltools.score.ipc2023 import Voided, void_invalid
 from pddltools.score.reference import References
 from pddltools.score.rules import (
-    EntrantScore,
     ProblemScore,
     Scores,
-    entrant_score,
+    Voided,
     group_runs,
     log_time_points,
     quality,
     rank,
     ratio,
+    solved_problems,
+    voided_entrant_score,
 )
 from pddltools.score.store import Run
 
@@ -98,8 +98,8 @@ def agile_2014(times: dict[str, float]) -> dict[str, float]:
 
 def score_classical(runs: Sequence[Run], rules: str, references: References | None = None) -> Scores:
     rule = CLASSICAL[rules]
-    refs = references or References.of({})
     if rule.kind == "bounded":
+        refs = references or References.of({})
         unbounded = sorted({r.problem_path for r in runs if r.status == "solved" and refs.get(r.problem_path) is None})
         if unbounded:
             raise MissingBounds(unbounded)
@@ -109,29 +109,23 @@ def score_classical(runs: Sequence[Run], rules: str, references: References | No
     ignored: list[str] = []
     notes: list[str] = []
     unreferenced = 0
-    for problem in sorted(by_problem):
-        entries = by_problem[problem]
-        domain = domain_of[problem]
-        if rule.void_on_invalid:
-            void_invalid(voided, entries, domain, problem)
-        solved = {name: run for name, run in entries.items() if run.status == "solved"}
-        if not solved:
-            ignored.append(problem)
-            continue
-        reference = refs.get(problem)
+    for item in solved_problems(by_problem, domain_of, ignored, references,
+                                voided if rule.void_on_invalid else None):
+        problem, domain, solved, reference = item.problem, item.domain, item.solved, item.reference
         if reference is None and rule.kind in ("sat", "opt"):
             unreferenced += 1
         points, measures = _points(rule, solved, reference)
         for name, reason in _wrong(rule, solved, reference, notes, problem):
             voided.setdefault((name, domain), Voided(name, domain, problem, reason, solved[name].plan_hash))
-        for name, run in entries.items():
+        for name, run in item.entries.items():
             problems.append(ProblemScore(name, domain, problem, points.get(name, 0.0), run.status, measures.get(name)))
     if unreferenced and rule.kind in ("sat", "opt"):
         what = "C* is the cheapest valid plan found" if rule.kind == "sat" else "optimality is checked against " \
             "the cheapest valid plan found"
         notes.append(f"{unreferenced} solved problem(s) have no reference cost: there {what}")
     domains = sorted(set(domain_of.values()))
-    totals = [_entrant(name, domains, problems, voided, rule.disqualify) for name in sorted(set(names.values()))]
+    totals = [voided_entrant_score(name, domains, problems, voided, disqualify=rule.disqualify)
+              for name in sorted(set(names.values()))]
     return Scores(rules, tuple(rank(totals)), tuple(problems), tuple(ignored), (), tuple(domains),
                   tuple(voided[key] for key in sorted(voided)), tuple(notes))
 
@@ -180,16 +174,6 @@ def _wrong(rule: ClassicalRules, solved: dict[str, Run], reference: float | None
 
 def _slack(cost: float) -> float:
     return _TOLERANCE * max(1.0, abs(cost))
-
-
-def _entrant(name: str, domains: list[str], problems: list[ProblemScore], voided: dict[tuple[str, str], Voided],
-             disqualify: bool) -> EntrantScore:
-    entry = entrant_score(name, domains, problems, voided.keys())
-    bad_domains = sum(1 for entrant, _ in voided if entrant == name)
-    if disqualify and bad_domains > 1:
-        return EntrantScore(entry.name, entry.total, entry.solved, entry.domains, entry.solved_by_domain,
-                            disqualified=True)
-    return entry
 
 
 __all__ = ["AGILE_LIMIT", "CLASSICAL", "CLASSICAL_RULES", "USES_REFERENCE", "ClassicalRules", "MissingBounds",

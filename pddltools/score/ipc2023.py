@@ -13,47 +13,30 @@ the entry (it is ranked after every qualified entry, its total shown as scored).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
 
 from pddltools.score.reference import References
 from pddltools.score.rules import (
     Direction,
-    EntrantScore,
     ProblemScore,
     Scores,
+    Voided,
     checked_reference,
-    entrant_score,
     group_runs,
     log_time_points,
     problem_points,
     rank,
+    solved_problems,
     suboptimal,
+    void_invalid,
+    voided_entrant_score,
 )
 from pddltools.score.store import Run
 
 AGILE_LIMIT = 300.0  # seconds of CPU time: the agile track's time limit, where the score reaches 0
 
-
-@dataclass(frozen=True)
-class Voided:
-    """`entrant` solves nothing in `domain`: its plan for `problem` was invalid (`reason` says how)."""
-
-    entrant: str
-    domain: str
-    problem: str
-    reason: str
-    plan_hash: str | None = None
-
-
-def void_invalid(voided: dict[tuple[str, str], Voided], entries: Mapping[str, Run], domain: str,
-                 problem: str) -> None:
-    """Record, for each entrant whose run on `problem` left an invalid plan, that `domain` is void for it
-    (the first such problem is the one named): the rules where an invalid plan zeroes a domain."""
-    for name, run in sorted(entries.items()):
-        if run.status == "invalid-plan":
-            why = run.reason or "invalid plan"
-            voided.setdefault((name, domain), Voided(name, domain, problem, why, run.plan_hash))
+# Voided and void_invalid were defined here first: importers of them from this module keep working
+__all__ = ["AGILE_LIMIT", "Voided", "agile_points", "score_numeric", "void_invalid"]
 
 
 def agile_points(cpu: float) -> float:
@@ -68,15 +51,8 @@ def score_numeric(runs: Sequence[Run], rules: str, direction: Direction, referen
     problems: list[ProblemScore] = []
     ignored: list[str] = []
     notes: list[str] = []
-    for problem in sorted(by_problem):
-        entries = by_problem[problem]
-        domain = domain_of[problem]
-        void_invalid(voided, entries, domain, problem)
-        solved = {name: run for name, run in entries.items() if run.status == "solved"}
-        if not solved:
-            ignored.append(problem)
-            continue
-        reference = None if references is None else references.get(problem)
+    for item in solved_problems(by_problem, domain_of, ignored, references, voided):
+        problem, domain, solved, reference = item.problem, item.domain, item.solved, item.reference
         if rules == "ipc2023-numeric-agile":
             points = {name: agile_points(run.cpu) for name, run in solved.items()}
             measures = {name: run.cpu for name, run in solved.items()}
@@ -88,16 +64,10 @@ def score_numeric(runs: Sequence[Run], rules: str, direction: Direction, referen
             for p in suboptimal(solved, domain, problem, reference=reference):
                 voided.setdefault((p.entrant, domain), Voided(
                     p.entrant, domain, problem, f"not optimal: costs {p.cost:g}, {p.against()}", p.plan_hash))
-        for name, run in entries.items():
+        for name, run in item.entries.items():
             problems.append(ProblemScore(name, domain, problem, points.get(name, 0.0), run.status,
                                          measures.get(name)))
     domains = sorted(set(domain_of.values()))
-    totals = [_entrant(name, domains, problems, voided) for name in sorted(set(names.values()))]
+    totals = [voided_entrant_score(name, domains, problems, voided) for name in sorted(set(names.values()))]
     return Scores(rules, tuple(rank(totals)), tuple(problems), tuple(ignored), (), tuple(domains),
                   tuple(voided[key] for key in sorted(voided)), tuple(notes))
-
-
-def _entrant(name: str, domains: list[str], problems: list[ProblemScore],
-             voided: dict[tuple[str, str], Voided]) -> EntrantScore:
-    bad_domains = sum(1 for entrant, _ in voided if entrant == name)
-    return replace(entrant_score(name, domains, problems, voided.keys()), disqualified=bad_domains > 1)

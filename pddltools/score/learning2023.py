@@ -27,18 +27,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pddltools.score.ipc2023 import Voided, void_invalid
 from pddltools.score.reference import References
 from pddltools.score.rules import (
-    EntrantScore,
     ProblemScore,
     Scores,
-    entrant_score,
+    Voided,
     group_runs,
     log_time_points,
     quality,
     rank,
     ratio,
+    solved_problems,
+    voided_entrant_score,
 )
 from pddltools.score.store import Run
 
@@ -53,41 +53,29 @@ def level_of(problem_path: str) -> str:
 
 
 def score_learning(runs: Sequence[Run], rules: str, references: References | None = None) -> Scores:
-    refs = references or References.of({})
     names, by_problem, domain_of = group_runs(runs)
     voided: dict[tuple[str, str], Voided] = {}
     problems: list[ProblemScore] = []
     ignored: list[str] = []
     unreferenced = 0
-    for problem in sorted(by_problem):
-        entries = by_problem[problem]
-        domain = domain_of[problem]
-        void_invalid(voided, entries, domain, problem)
-        solved = {name: run for name, run in entries.items() if run.status == "solved"}
-        if not solved:
-            ignored.append(problem)
-            continue
+    for item in solved_problems(by_problem, domain_of, ignored, references, voided):
+        solved = item.solved
         if rules == "ipc2023-learning-agile":
             measures = {name: run.cpu for name, run in solved.items()}
             points = {name: log_time_points(t, PLAN_LIMIT) for name, t in measures.items()}
         else:
             measures = {name: quality(run) for name, run in solved.items()}
             best = min(measures.values())
-            reference = refs.get(problem)
-            unreferenced += reference is None
-            c_star = best if reference is None else min(best, reference)
+            unreferenced += item.reference is None
+            c_star = best if item.reference is None else min(best, item.reference)
             points = {name: ratio(c_star, c) for name, c in measures.items()}
-        for name, run in entries.items():
-            problems.append(ProblemScore(name, domain, problem, points.get(name, 0.0), run.status, measures.get(name)))
+        for name, run in item.entries.items():
+            problems.append(ProblemScore(name, item.domain, item.problem, points.get(name, 0.0), run.status,
+                                         measures.get(name)))
     notes = ([f"{unreferenced} solved task(s) have no reference cost: there C* is the cheapest valid plan found"]
              if unreferenced else [])
     domains = sorted(set(domain_of.values()))
-    totals = []
-    for name in sorted(set(names.values())):
-        entry = entrant_score(name, domains, problems, voided.keys())
-        bad = sum(1 for entrant, _ in voided if entrant == name)
-        totals.append(EntrantScore(entry.name, entry.total, entry.solved, entry.domains, entry.solved_by_domain,
-                                   disqualified=bad > 1))
+    totals = [voided_entrant_score(name, domains, problems, voided) for name in sorted(set(names.values()))]
     return Scores(rules, tuple(rank(totals)), tuple(problems), tuple(ignored), (), tuple(domains),
                   tuple(voided[key] for key in sorted(voided)), tuple(notes))
 

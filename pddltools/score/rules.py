@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,6 @@ from pddltools.score.store import Run
 from pddltools.score.verdicts import count_actions
 
 if TYPE_CHECKING:
-    from pddltools.score.ipc2023 import Voided
     from pddltools.score.reference import References
 
 NUMERIC_RULES = ("ipc2023-numeric-sat", "ipc2023-numeric-opt", "ipc2023-numeric-agile")
@@ -90,6 +89,17 @@ class Penalty:
 
 
 REFERENCE = "the reference (optimal cost)"
+
+
+@dataclass(frozen=True)
+class Voided:
+    """`entrant` solves nothing in `domain`: its plan for `problem` was invalid (`reason` says how)."""
+
+    entrant: str
+    domain: str
+    problem: str
+    reason: str
+    plan_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +165,46 @@ def group_runs(runs: Iterable[Run]) -> tuple[dict[tuple[str, str], str], dict[st
     return names, by_problem, domain_of
 
 
+@dataclass(frozen=True)
+class SolvedProblem:
+    """A problem some entrant solved, as the rules score it."""
+
+    problem: str
+    domain: str
+    entries: Mapping[str, Run]  # every entrant's run
+    solved: dict[str, Run]  # the runs that earn points (status `solved`)
+    reference: float | None  # its reference cost (or cost bound), when the rules read one
+
+
+def solved_problems(by_problem: Mapping[str, Mapping[str, Run]], domain_of: Mapping[str, str], ignored: list[str],
+                    references: References | None = None,
+                    voided: dict[tuple[str, str], Voided] | None = None) -> Iterator[SolvedProblem]:
+    """The problems of `group_runs` in path order, each some entrant solved with its runs and reference; a
+    problem nobody solved is appended to `ignored` instead. With `voided` (the rules where an invalid plan
+    zeroes a domain), every problem's invalid plans are recorded there first (`void_invalid`), solved or
+    not, in the same order, so the first such problem is the one named."""
+    for problem in sorted(by_problem):
+        entries = by_problem[problem]
+        domain = domain_of[problem]
+        if voided is not None:
+            void_invalid(voided, entries, domain, problem)
+        solved = {name: run for name, run in entries.items() if run.status == "solved"}
+        if not solved:
+            ignored.append(problem)
+            continue
+        yield SolvedProblem(problem, domain, entries, solved, None if references is None else references.get(problem))
+
+
+def void_invalid(voided: dict[tuple[str, str], Voided], entries: Mapping[str, Run], domain: str,
+                 problem: str) -> None:
+    """Record, for each entrant whose run on `problem` left an invalid plan, that `domain` is void for it
+    (the first such problem is the one named): the rules where an invalid plan zeroes a domain."""
+    for name, run in sorted(entries.items()):
+        if run.status == "invalid-plan":
+            why = run.reason or "invalid plan"
+            voided.setdefault((name, domain), Voided(name, domain, problem, why, run.plan_hash))
+
+
 def score(runs: Sequence[Run], rules: str, direction: Direction = metric_direction,
           references: References | None = None) -> Scores:
     """`references`: the reference (best known or optimal) cost, or the cost bound, of each problem, for
@@ -183,20 +233,15 @@ def score(runs: Sequence[Run], rules: str, direction: Direction = metric_directi
     penalties: list[Penalty] = []
     ignored: list[str] = []
     notes: list[str] = []
-    for problem in sorted(by_problem):
-        entries = by_problem[problem]
-        solved = {name: run for name, run in entries.items() if run.status == "solved"}
-        if not solved:
-            ignored.append(problem)
-            continue
-        reference = references.get(problem) if references is not None and rules != "ipc2011-time" else None
+    for item in solved_problems(by_problem, domain_of, ignored, None if rules == "ipc2011-time" else references):
+        problem, solved, reference = item.problem, item.solved, item.reference
         way = direction(problem) if rules == "ipc2008-sat" else ""
         points, measures = problem_points(rules, solved, way, reference)
         if rules == "ipc2008-opt":
             reference = checked_reference(solved, problem, reference, notes)
-            penalties.extend(suboptimal(solved, domain_of[problem], problem, reference=reference))
-        for name, run in entries.items():
-            problems.append(ProblemScore(name, domain_of[problem], problem, points.get(name, 0.0), run.status,
+            penalties.extend(suboptimal(solved, item.domain, problem, reference=reference))
+        for name, run in item.entries.items():
+            problems.append(ProblemScore(name, item.domain, problem, points.get(name, 0.0), run.status,
                                          measures.get(name)))
     penalised = {(p.entrant, p.domain) for p in penalties}
     domains = sorted(set(domain_of.values()))
@@ -223,6 +268,15 @@ def entrant_score(name: str, domains: Sequence[str], problems: Sequence[ProblemS
         if not void:
             per_domain[item.domain] += item.score if mean_over is None else item.score / mean_over[item.domain]
     return EntrantScore(name, sum(per_domain.values()), sum(solved.values()), per_domain, solved)
+
+
+def voided_entrant_score(name: str, domains: Sequence[str], problems: Sequence[ProblemScore],
+                         voided: Mapping[tuple[str, str], Voided], *, disqualify: bool = True) -> EntrantScore:
+    """`entrant_score` where a voided domain scores nothing and solves nothing; with `disqualify`, invalid
+    plans in more than one domain disqualify the entry (the rules since 2018)."""
+    entry = entrant_score(name, domains, problems, voided.keys())
+    bad_domains = sum(1 for entrant, _ in voided if entrant == name)
+    return replace(entry, disqualified=disqualify and bad_domains > 1)
 
 
 def quality(run: Run) -> float:

@@ -22,6 +22,37 @@ from pddltools.diagnostics import InputError, error
 #: invalid, so it scores nothing and voids nothing, and the report lists it among the unexplained errors.
 STATUSES = ("solved", "unsolved", "timeout", "memout", "crash", "invalid-plan", "unjudged")
 
+# The runs table's columns at version 4, which rebuilt it (versions 1 to 3 had made the first of them,
+# version 5 added two): both the new table's definition and the copy of the rows are written from it.
+_RUNS_4: tuple[tuple[str, str], ...] = (
+    ("id", "INTEGER PRIMARY KEY"),
+    ("planner", "TEXT NOT NULL"),
+    ("track", "TEXT NOT NULL"),
+    ("config", "TEXT NOT NULL"),
+    ("domain_path", "TEXT NOT NULL"),
+    ("domain_hash", "TEXT NOT NULL"),
+    ("problem_path", "TEXT NOT NULL"),
+    ("problem_hash", "TEXT NOT NULL"),
+    ("status", "TEXT NOT NULL CHECK (status IN "
+               "('solved', 'unsolved', 'timeout', 'memout', 'crash', 'invalid-plan', 'unjudged'))"),
+    ("wall", "REAL NOT NULL"),
+    ("cpu", "REAL NOT NULL"),
+    ("peak_memory", "INTEGER NOT NULL"),
+    ("returncode", "INTEGER"),
+    ("plan_hash", "TEXT"),
+    ("plan_text", "TEXT"),
+    ("value", "REAL"),
+    ("length", "INTEGER"),
+    ("reason", "TEXT NOT NULL DEFAULT ''"),
+    ("finished_at", "REAL NOT NULL"),
+    ("domain", "TEXT NOT NULL DEFAULT ''"),
+    ("wall_limit", "REAL"),
+    ("cpu_limit", "REAL"),
+    ("memory_limit", "INTEGER"),
+)
+_RUNS_4_NAMES = ", ".join(name for name, _ in _RUNS_4)
+_RUNS_4_DECLARED = ",\n        ".join(f"{name} {declared}" for name, declared in _RUNS_4)
+
 # Each entry moves the schema from version i to i+1; `PRAGMA user_version` records where a file is.
 # Never edit a released step: add one.
 MIGRATIONS: tuple[str, ...] = (
@@ -79,40 +110,12 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # Version 4: the status `unjudged`. SQLite cannot change a CHECK constraint in place: the table is
     # copied into one that allows it, with its ids and its index.
-    """
+    f"""
     CREATE TABLE runs_4 (
-        id INTEGER PRIMARY KEY,
-        planner TEXT NOT NULL,
-        track TEXT NOT NULL,
-        config TEXT NOT NULL,
-        domain_path TEXT NOT NULL,
-        domain_hash TEXT NOT NULL,
-        problem_path TEXT NOT NULL,
-        problem_hash TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN
-            ('solved', 'unsolved', 'timeout', 'memout', 'crash', 'invalid-plan', 'unjudged')),
-        wall REAL NOT NULL,
-        cpu REAL NOT NULL,
-        peak_memory INTEGER NOT NULL,
-        returncode INTEGER,
-        plan_hash TEXT,
-        plan_text TEXT,
-        value REAL,
-        length INTEGER,
-        reason TEXT NOT NULL DEFAULT '',
-        finished_at REAL NOT NULL,
-        domain TEXT NOT NULL DEFAULT '',
-        wall_limit REAL,
-        cpu_limit REAL,
-        memory_limit INTEGER,
+        {_RUNS_4_DECLARED},
         UNIQUE (planner, track, config, domain_path, problem_path)
     );
-    INSERT INTO runs_4 (id, planner, track, config, domain_path, domain_hash, problem_path, problem_hash, status,
-                        wall, cpu, peak_memory, returncode, plan_hash, plan_text, value, length, reason,
-                        finished_at, domain, wall_limit, cpu_limit, memory_limit)
-        SELECT id, planner, track, config, domain_path, domain_hash, problem_path, problem_hash, status,
-               wall, cpu, peak_memory, returncode, plan_hash, plan_text, value, length, reason,
-               finished_at, domain, wall_limit, cpu_limit, memory_limit FROM runs;
+    INSERT INTO runs_4 ({_RUNS_4_NAMES}) SELECT {_RUNS_4_NAMES} FROM runs;
     DROP TABLE runs;
     ALTER TABLE runs_4 RENAME TO runs;
     CREATE INDEX runs_by_domain ON runs (track, domain);
