@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -31,9 +30,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-TURN3 = REPO.parent / "shared" / "fuzz" / "turn3"
-sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fuzzing import TURN3, child_env, hostile_planners  # the stand-ins, as the tests set them up
 
 STORM = """
 import os, signal, sys, time
@@ -46,15 +45,10 @@ for _ in range(int(sys.argv[1])):
 while True:
     time.sleep(1)
 """
-FILLER = """
-for n in range(4000):  # 4 GB at most, should nothing stop it
-    with open(f"fill-{n}", "wb") as handle:
-        handle.write(b"x" * (1 << 20))
-"""
 # The runner with its own peak resident memory written to standard error as it exits.
-RUNNER = ("import atexit, resource, sys\n"
-          "atexit.register(lambda: print('PEAK_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
-          "file=sys.stderr))\n"
+RUNNER = ("import atexit, sys\n"
+          "from tests.fuzzing import peak_mb\n"
+          "atexit.register(lambda: print('PEAK_MB', peak_mb(), file=sys.stderr))\n"
           "from pddltools.cli import main\n"
           "sys.exit(main())\n")
 
@@ -104,14 +98,8 @@ def hostile(wall: float = 10.0) -> list[dict[str, Any]]:
     found = []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        for name in ("run-plan-symlink", "run-plan-fifo-hang", "run-plan-size-memory", "run-concurrent-same-workdir"):
-            for planner in (TURN3 / name / "planners").iterdir():
-                shutil.copy(planner, root / planner.name)
-        shutil.copytree(TURN3 / "run-plan-symlink" / "line", root / "line")
-        (root / "filler.py").write_text(FILLER)
-        secret = root / "shadow"
-        secret.write_text("root:$6$SECRET:19000:0:99999:7:::\n")
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+        secret = hostile_planners(root, "root:$6$SECRET:19000:0:99999:7:::\n")
+        env = child_env()
         for n, (name, command) in enumerate(_stand_ins(secret).items()):
             db = root / f"r{n}.db"
             argv = [sys.executable, "-c", RUNNER, "run", "line/line-01.pddl", "--domain", "line/domain.pddl",
@@ -121,11 +109,12 @@ def hostile(wall: float = 10.0) -> list[dict[str, Any]]:
             began = time.monotonic()
             done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, timeout=600)
             elapsed = time.monotonic() - began
-            peak = next((int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("PEAK_KB")), 0)
+            peak = next((float(line.split()[1]) for line in done.stderr.splitlines()
+                         if line.startswith("PEAK_MB")), 0.0)
             connection = sqlite3.connect(db)
             status, reason, run_wall = connection.execute("SELECT status, reason, wall FROM runs").fetchone()
             connection.close()
-            found.append({"stand-in": name, "status": status, "reason": reason[:110], "runner_peak_mb": peak // 1024,
+            found.append({"stand-in": name, "status": status, "reason": reason[:110], "runner_peak_mb": round(peak),
                           "runner_seconds": round(elapsed, 2), "planner_seconds": round(run_wall, 2),
                           "after_the_run": round(elapsed - run_wall, 2)})
             shutil.rmtree(root / f"runs{n}", ignore_errors=True)

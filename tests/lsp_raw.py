@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import select
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.fuzzing import PYTHON_LOOP, cap_address_space, child_env
+
 #: The server's address space: a frame read whole, or a message kept without bound, ends it here.
 ADDRESS_SPACE = 3 << 30
 
@@ -21,18 +20,12 @@ class RawServer:
     """`pddltools lsp` in a child process (address space capped), spoken to byte by byte."""
 
     def __init__(self, python_loop: bool = False) -> None:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
         # the Python parse loop for every thread of the server (the variant's default, not a context)
-        start = ("import contextvars, pddltools.syntax.testing as t; t._current = contextvars.ContextVar("
-                 "'variant', default=t.Variant(compiled=False)); " if python_loop else "") + (
+        start = (PYTHON_LOOP if python_loop else "") + (
                  "import sys; from pddltools.lsp.server import main; sys.exit(main())")
-
-        def cap() -> None:
-            resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-
         self.process = subprocess.Popen([sys.executable, "-c", start], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-                                        preexec_fn=cap)
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=child_env(),
+                                        preexec_fn=lambda: cap_address_space(ADDRESS_SPACE))
         self.buffer = b""
         self.next_id = 100
 

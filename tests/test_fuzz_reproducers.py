@@ -11,28 +11,23 @@ Run as a script (`python tests/test_fuzz_reproducers.py compiled FILE...`), this
 
 from __future__ import annotations
 
-import json
-import os
-import resource
-import signal
-import subprocess
 import sys
 import time
 import traceback
 from pathlib import Path
 from typing import Any
 
-from pddltools.syntax.testing import parser_variant
+if __name__ == "__main__":  # the child: this worktree's tests.* importable as when pytest runs
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-REPO = Path(__file__).resolve().parents[1]
-FUZZ = REPO.parent / "shared" / "fuzz"
+from pddltools.syntax.testing import parser_variant
+from tests.fuzzing import FUZZ, PATHS, Hang, alarm, emit, peak_mb, run_child
 
 #: Seconds a file may take in the child (parsing every way, printing, parsing the print): generous, as
 #: CI machines are slow and shared; before the fixes these files took from 12 s to hours.
 PER_FILE = 8
 #: Peak memory growth a file may cause in the child, in MB (the enum range took 237 MB).
 MEMORY_MB = 100
-PATHS = ("compiled", "python")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -117,18 +112,6 @@ def _plan(path: Path) -> dict[str, Any]:
     return {"plan": ("tree", [str(step) for step in plan.steps], True)}
 
 
-class _Hang(Exception):
-    pass
-
-
-def _on_alarm(signum: int, frame: object) -> None:
-    raise _Hang
-
-
-def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
 def child(path_kind: str, files: list[str]) -> None:
     compiled = path_kind == "compiled"
     from pddltools.pddl.parser import parse_text as pddl_text
@@ -139,29 +122,26 @@ def child(path_kind: str, files: list[str]) -> None:
     # build the parsers before measuring memory: their tables are not the files' doing
     pddl_text("(define (domain d) (:predicates (p)))")
     rddl_text("domain d { pvariables { p : { state-fluent, bool, default = false }; }; cpfs { p' = p; }; reward = 0; }")
-    signal.signal(signal.SIGALRM, _on_alarm)
     for name in files:
         path = Path(name)
-        print(json.dumps({"file": path.name, "started": True}), flush=True)
-        before = _peak_mb()
+        emit({"file": path.name, "started": True})
+        before = peak_mb()
         began = time.perf_counter()
-        signal.alarm(PER_FILE)
         try:
-            if path.suffix == ".pddl":
-                outcomes = _pddl(path, compiled)
-            elif path.suffix == ".rddl":
-                outcomes = _rddl(path)
-            else:
-                outcomes = _plan(path)
+            with alarm(PER_FILE):
+                if path.suffix == ".pddl":
+                    outcomes = _pddl(path, compiled)
+                elif path.suffix == ".rddl":
+                    outcomes = _rddl(path)
+                else:
+                    outcomes = _plan(path)
             crash = None
-        except _Hang:
+        except Hang:
             outcomes, crash = {}, f"still running after {PER_FILE} s"
         except BaseException:  # anything but a diagnostic is the finding itself
             outcomes, crash = {}, traceback.format_exc()
-        finally:
-            signal.alarm(0)
-        print(json.dumps({"file": path.name, "outcomes": outcomes, "crash": crash,
-                          "seconds": time.perf_counter() - began, "memory_mb": _peak_mb() - before}), flush=True)
+        emit({"file": path.name, "outcomes": outcomes, "crash": crash, "seconds": time.perf_counter() - began,
+              "memory_mb": peak_mb() - before})
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -179,19 +159,10 @@ if __name__ != "__main__":
     FILES = reproducers()
     needs_fuzz = pytest.mark.skipif(not FILES, reason=f"the fuzz reproducers are not at {FUZZ}")
 
-    def run_child(path_kind: str) -> dict[str, dict[str, Any]]:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-        args = [sys.executable, __file__, path_kind, *map(str, FILES)]
-        overall = 60 + PER_FILE * len(FILES)  # start-up, and every file at its bound
-        try:
-            done = subprocess.run(args, capture_output=True, text=True, timeout=overall, env=env, cwd=REPO)
-            out, err = done.stdout, done.stderr
-        except subprocess.TimeoutExpired as exc:
-            out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else exc.stdout or ""
-            err = f"the child ran past {overall} s"
+    def outcomes(path_kind: str) -> dict[str, dict[str, Any]]:
+        found, err = run_child([__file__, path_kind, *map(str, FILES)], timeout=60 + PER_FILE * len(FILES))
         results: dict[str, dict[str, Any]] = {}
-        for line in out.splitlines():
-            record = json.loads(line)
+        for record in found:
             if record.get("started"):
                 results[record["file"]] = {"crash": f"never finished: {err[-2000:]}", "outcomes": {}}
             else:
@@ -202,7 +173,7 @@ if __name__ != "__main__":
 
     @pytest.fixture(scope="module")
     def results() -> dict[str, dict[str, dict[str, Any]]]:
-        return {kind: run_child(kind) for kind in PATHS}
+        return {kind: outcomes(kind) for kind in PATHS}
 
     @needs_fuzz
     @pytest.mark.parametrize("path_kind", PATHS)

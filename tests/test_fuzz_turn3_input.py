@@ -15,11 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
-import os
-import resource
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,8 +22,10 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-TURN3 = REPO.parent / "shared" / "fuzz" / "turn3"
+if __name__ == "__main__":  # the child: this worktree's tests.* importable as when pytest runs
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fuzzing import REPO, TURN3, Hang, alarm, cap_address_space, check_findings, emit, run_child
 
 #: Seconds one command may take in the child (before the fixes: from 5 s to for ever).
 PER_CASE = 10
@@ -151,33 +148,22 @@ def deepest(kind: str, compiled: bool) -> tuple[int, Any]:
 # The child
 
 
-class _Hang(Exception):
-    pass
-
-
-def _on_alarm(signum: int, frame: object) -> None:
-    raise _Hang
-
-
 def _run(argv: list[str]) -> dict[str, Any]:
     from pddltools.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     began = time.perf_counter()
-    signal.alarm(PER_CASE)
     crash = None
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with alarm(PER_CASE), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 code: Any = main(argv)
             except SystemExit as exc:  # argparse's usage errors
                 code = exc.code
-    except _Hang:
+    except Hang:
         code, crash = None, f"still running after {PER_CASE} s"
     except BaseException:
         code, crash = None, traceback.format_exc()
-    finally:
-        signal.alarm(0)
     text = out.getvalue() + err.getvalue()
     if "Traceback" in text:
         crash = text[-3000:]
@@ -185,15 +171,14 @@ def _run(argv: list[str]) -> dict[str, Any]:
 
 
 def child(mode: str) -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-    signal.signal(signal.SIGALRM, _on_alarm)
+    cap_address_space(ADDRESS_SPACE)
     tmp = Path(tempfile.mkdtemp(prefix="turn3-"))
     if mode == "cases":
         for file, text in GROW.items():
             (tmp / file).write_text(text)
         for name, folder, argv, _, _ in CASES:
             filled = [a.replace("{dir}", str(TURN3 / folder)).replace("{tmp}", str(tmp)) for a in argv]
-            print(json.dumps({"case": name, **_run(filled)}), flush=True)
+            emit({"case": name, **_run(filled)})
         return
     (tmp / "problem.pddl").write_text(DEEP_PROBLEM)
     (tmp / "tick.plan").write_text("(tick)\n")
@@ -209,7 +194,7 @@ def child(mode: str) -> None:
                             ("compile", ["compile", str(domain), str(tmp / "problem.pddl"), "--target", "strips",
                                          "-o", str(tmp / f"out-{kind}"), "--force"])):
             stages[stage] = _run(argv)
-        print(json.dumps({"kind": kind, "depths": depths, "stages": stages}), flush=True)
+        emit({"kind": kind, "depths": depths, "stages": stages})
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -222,30 +207,17 @@ if __name__ != "__main__":
 
     needs_turn3 = pytest.mark.skipif(not TURN3.is_dir(), reason=f"the reproducers are not at {TURN3}")
 
-    def run_child(mode: str, key: str, count: int) -> dict[str, dict[str, Any]]:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-        overall = 60 + PER_CASE * count * 4
-        try:
-            done = subprocess.run([sys.executable, __file__, mode], capture_output=True, text=True,
-                                  timeout=overall, env=env, cwd=REPO)
-            out, err = done.stdout, done.stderr
-        except subprocess.TimeoutExpired as exc:
-            out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else exc.stdout or ""
-            err = f"the child ran past {overall} s"
-        found = {}
-        for line in out.splitlines():
-            record = json.loads(line)
-            found[record[key]] = record
-        found["_stderr"] = {"text": err[-3000:]}
-        return found
+    def records(mode: str, key: str, count: int) -> dict[str, dict[str, Any]]:
+        found, err = run_child([__file__, mode], timeout=60 + PER_CASE * count * 4)
+        return {**{record[key]: record for record in found}, "_stderr": {"text": err}}
 
     @pytest.fixture(scope="module")
     def cases() -> dict[str, dict[str, Any]]:
-        return run_child("cases", "case", len(CASES))
+        return records("cases", "case", len(CASES))
 
     @pytest.fixture(scope="module")
     def deep() -> dict[str, dict[str, Any]]:
-        return run_child("deep", "kind", len(KINDS) * 4)
+        return records("deep", "kind", len(KINDS) * 4)
 
     @needs_turn3
     @pytest.mark.parametrize(("name", "code", "expected"), [(c[0], c[3], c[4]) for c in CASES],
@@ -317,15 +289,6 @@ if __name__ != "__main__":
         assert answer is not None and answer["error"]["code"] == -32602, answer
         assert server.request("textDocument/hover", HOVER) is not None
 
-    def _check_json(path: Path) -> list[tuple[str, int, int]]:
-        from pddltools.cli import main
-
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-            main(["check", "--format", "json", str(path)])
-        return sorted((d["code"], d["line"] - 1, d["column"] - 1)
-                      for f in json.loads(out.getvalue())["files"] for d in f["diagnostics"])
-
     @needs_turn3
     @pytest.mark.parametrize("name", ["domain.pddl", "random-edit-1749.pddl"])
     def test_the_servers_syntax_diagnostics_are_checks(server: RawServer, name: str) -> None:
@@ -337,7 +300,7 @@ if __name__ != "__main__":
         assert found is not None
         shown = sorted((d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in found
                        if str(d["code"]).startswith("E1"))
-        assert shown == _check_json(path)
+        assert shown == sorted((code, line - 1, column - 1) for _, code, line, column, _ in check_findings([path]))
 
 
 if __name__ == "__main__":

@@ -15,83 +15,27 @@ is the child.
 from __future__ import annotations
 
 import json
-import os
 import random
-import resource
-import signal
-import subprocess
 import sys
 import time
 import traceback
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+if __name__ == "__main__":  # the child: this worktree's tests.* importable as when pytest runs
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fuzzing import REPO, Hang, alarm, cap_address_space, emit, mutate, run_child, use_python_loop
+
 PLANS = REPO / "corpus" / "plans" / "pddl+"
 HTN = REPO / "corpus" / "hddl" / "plans"
 PER_INPUT = 5  # seconds
 ADDRESS_SPACE = 3 << 30
 BUDGET = {"htn": 100, "pddlplus": 60}  # mutated inputs per parse path
-NUMBERS = ["²", "٣", "9" * 5000, "1e999999", "1e-999999", "1_0", "-1", "99999999999999999999", "1/3", "nan", "-0.5",
-           "0x10", "1e5", "00"]
-HOSTILE = ["²", "٣", "9" * 5000, "1e999999", "1e-999999", "1_0", "-1", "0", "99999999999999999999", "1/3", "nan",
-           "inf", "-0.5", "\x00", "🙂", "(", ")", "->", "root", "==>", "<==", ":", ";", "", "(tick)", "\t"]
-
-
-def mutate(text: str, rng: random.Random) -> str:
-    """One to three random edits of `text`."""
-    for _ in range(rng.randint(1, 3)):
-        lines = text.split("\n")
-        pick = rng.randrange(8)
-        at = rng.randrange(len(lines))
-        numbers = [(i, j) for i, line in enumerate(lines) for j, word in enumerate(line.split(" "))
-                   if word.strip("():[]").replace(".", "").isdigit()]
-        if pick >= 6 and numbers:  # a number (an id, a time, a duration) replaced by a hostile one
-            i, j = rng.choice(numbers)
-            words = lines[i].split(" ")
-            word = words[j]
-            core = word.strip("():[]")
-            words[j] = word.replace(core, rng.choice(NUMBERS), 1)
-            lines[i] = " ".join(words)
-        elif pick == 0:  # a word replaced by a hostile one
-            words = lines[at].split(" ")
-            words[rng.randrange(len(words))] = rng.choice(HOSTILE)
-            lines[at] = " ".join(words)
-        elif pick == 1:
-            del lines[at]
-        elif pick == 2:
-            lines.insert(at, lines[rng.randrange(len(lines))])
-        elif pick == 3:
-            other = rng.randrange(len(lines))
-            lines[at], lines[other] = lines[other], lines[at]
-        elif pick == 4:
-            lines[at] = lines[at][:rng.randrange(len(lines[at]) + 1)]
-        else:
-            lines.insert(at, rng.choice(HOSTILE) + " " + rng.choice(HOSTILE))
-        text = "\n".join(lines) if lines else ""
-    return text
 
 
 # ---------------------------------------------------------------------------------------------------
 # The child
-
-
-class _Hang(Exception):
-    pass
-
-
-def _on_alarm(signum: int, frame: object) -> None:
-    raise _Hang
-
-
-def _use_python_loop() -> None:
-    """Every parse of this process by the Python loop (the variant's default, so in every thread)."""
-    import contextvars
-
-    import pddltools.syntax.testing as testing
-
-    python_loop = testing.Variant(compiled=False)  # frozen: a shared default is safe
-    testing._current = contextvars.ContextVar("variant", default=python_loop)
 
 
 def _cases(target: str) -> list[tuple[Any, str, str]]:
@@ -115,41 +59,38 @@ def _cases(target: str) -> list[tuple[Any, str, str]]:
 
 
 def child(target: str, path: str) -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    cap_address_space(ADDRESS_SPACE)
     if path == "python":
-        _use_python_loop()
+        use_python_loop()
     from pddltools.diagnostics import Source
 
-    signal.signal(signal.SIGALRM, _on_alarm)
     seeds = _cases(target)
     rng = random.Random(f"{target}-30")  # the same inputs on every run and on both paths
     checked = 0
     for index in range(BUDGET[target]):
         task, text, name = seeds[index % len(seeds)]
         plan = mutate(text, rng)
-        signal.alarm(PER_INPUT)
         problem = None
         try:
-            if target == "htn":
-                from pddltools.hddl.verify import verify_plan
+            with alarm(PER_INPUT):
+                if target == "htn":
+                    from pddltools.hddl.verify import verify_plan
 
-                report = verify_plan(task, Source(plan, "fuzz.plan"))
-            else:
-                from pddltools.validate import validate_plan
+                    report = verify_plan(task, Source(plan, "fuzz.plan"))
+                else:
+                    from pddltools.validate import validate_plan
 
-                report = validate_plan(task, Source(plan, "fuzz.plan"))
+                    report = validate_plan(task, Source(plan, "fuzz.plan"))
             if report.verdict == "error" and not any(d.span is not None for d in report.diagnostics):
                 problem = f"an error without a place: {report.message}"
-        except _Hang:
+        except Hang:
             problem = f"still running after {PER_INPUT} s"
         except BaseException:
             problem = traceback.format_exc()[-3000:]
-        finally:
-            signal.alarm(0)
         checked += 1
         if problem is not None:
-            print(json.dumps({"seed": name, "input": plan[:3000], "problem": problem}), flush=True)
-    print(json.dumps({"checked": checked}), flush=True)
+            emit({"seed": name, "input": plan[:3000], "problem": problem})
+    emit({"checked": checked})
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -160,19 +101,15 @@ if __name__ != "__main__":
 
     from tests.lsp_raw import RawServer
 
-    def run_child(target: str, path: str) -> list[dict[str, Any]]:
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-        overall = 60 + PER_INPUT * BUDGET[target]
-        done = subprocess.run([sys.executable, __file__, target, path], capture_output=True, text=True,
-                              timeout=overall, env=env, cwd=REPO)
-        records = [json.loads(line) for line in done.stdout.splitlines()]
-        assert records and records[-1].get("checked") == BUDGET[target], done.stderr[-3000:]
+    def fuzz(target: str, path: str) -> list[dict[str, Any]]:
+        records, err = run_child([__file__, target, path], timeout=60 + PER_INPUT * BUDGET[target])
+        assert records and records[-1].get("checked") == BUDGET[target], err
         return records[:-1]
 
     @pytest.mark.parametrize("path", ["compiled", "python"])
     @pytest.mark.parametrize("target", ["htn", "pddlplus"])
     def test_mutated_plans_end_in_a_verdict(target: str, path: str) -> None:
-        assert run_child(target, path) == []
+        assert fuzz(target, path) == []
 
     VALID = ("(define (domain d) (:requirements :strips) (:predicates (p ?x) (q))\n"
              "  (:action a :parameters (?x) :precondition (p ?x) :effect (q)))\n")

@@ -15,9 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,32 +23,13 @@ import pytest
 
 from pddltools.cli import main
 from pddltools.schemas import schema
+from tests.fuzzing import REPO, TURN3, alarm
 
-REPO = Path(__file__).resolve().parents[1]
-TURN3 = REPO.parent / "shared" / "fuzz" / "turn3"
 CAR = REPO / "corpus" / "plans" / "pddl+" / "car"
 TEMPORAL = REPO / "corpus" / "plans" / "temporal"
 NUMERIC = REPO / "corpus" / "plans" / "numeric"
 #: seconds a command may take: generous (CI machines are slow and shared); each takes well under one
 TIMEOUT = 30
-
-
-class Hang(Exception):
-    pass
-
-
-@contextmanager
-def alarm(seconds: int) -> Iterator[None]:
-    def ring(signum: int, frame: object) -> None:
-        raise Hang(f"still running after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @pytest.fixture

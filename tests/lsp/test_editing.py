@@ -4,7 +4,6 @@ signature help and workspace symbols; quick fixes, asked for and applied."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -12,8 +11,8 @@ import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from pddltools.cli import main
 from pddltools.pddl.parser import parse_text
+from tests.fuzzing import check_findings
 
 from .conftest import REPO, close_document, doc_id, open_document, position_of
 
@@ -52,16 +51,12 @@ def apply(text: str, edits: list[lsp.TextEdit]) -> str:
     return text
 
 
-def findings(paths: list[Path], capsys: pytest.CaptureFixture[str]) -> list[tuple[str, str, int, str]]:
-    capsys.readouterr()
-    main(["check", "--format", "json", *map(str, paths)])
-    envelope = json.loads(capsys.readouterr().out)
-    return sorted((Path(f["path"]).name, d["code"], d["line"], d["message"])
-                  for f in envelope["files"] for d in f["diagnostics"])
+def findings(paths: list[Path]) -> list[tuple[str, str, int, str]]:
+    return [(name, code, line, message) for name, code, line, _, message in check_findings(paths)]
 
 
 async def test_renaming_a_predicate_used_200_times_in_5_files_keeps_the_findings(
-        client: LanguageClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        client: LanguageClient, tmp_path: Path) -> None:
     domain = tmp_path / "domain.pddl"
     domain.write_text(DOMAIN)
     problems = [tmp_path / f"p{i}.pddl" for i in range(4)]
@@ -69,7 +64,7 @@ async def test_renaming_a_predicate_used_200_times_in_5_files_keeps_the_findings
         path.write_text(problem(i, 48))
     files = [domain, *problems]
     texts = {path.resolve().as_uri(): path.read_text() for path in files}
-    before = findings(files, capsys)
+    before = findings(files)
     assert any(code == "E204" for _, code, _, _ in before)  # the ghost: findings to keep
     for path in files:
         await open_document(client, path)
@@ -88,7 +83,7 @@ async def test_renaming_a_predicate_used_200_times_in_5_files_keeps_the_findings
         path = next(p for p in files if p.resolve().as_uri() == uri)
         path.write_text(apply(texts[uri], list(edits)))
     assert "(stacked ?x - block ?y - block)" in domain.read_text()
-    after = findings(files, capsys)
+    after = findings(files)
     assert after == [(f, c, line, m.replace("stacked", "on")) for f, c, line, m in after]
     assert [(f, c, line) for f, c, line, _ in after] == [(f, c, line) for f, c, line, _ in before]
     assert [m.replace("stacked", "on") for _, _, _, m in after] == [m for _, _, _, m in before]

@@ -11,28 +11,17 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import resource
 import sys
 import traceback
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this worktree's tests.*, as pytest has them
 
-def _peak_mb() -> float:
-    """This process image's peak resident memory. Not `ru_maxrss`: Linux carries a parent's high-water mark
-    across fork and exec, so a child of a test process grown to a gigabyte would report that gigabyte;
-    /proc's VmHWM belongs to this image alone."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+from tests.fuzzing import cap_address_space, peak_mb
 
 
 def main(argv: list[str]) -> int:
-    cap = int(argv[0]) << 20
-    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+    cap_address_space(int(argv[0]) << 20)
     from pddltools.cli import main as cli
 
     for command in json.loads(argv[1]):
@@ -46,7 +35,7 @@ def main(argv: list[str]) -> int:
             except BaseException:  # a traceback is the finding itself
                 status = "raised"
                 err.write(traceback.format_exc())
-        peak = _peak_mb()
+        peak = peak_mb()
         print(json.dumps({"argv": command, "status": status, "out": out.getvalue()[-1_000_000:],
                           "err": err.getvalue()[-20000:], "peak_mb": peak}), flush=True)
     return 0

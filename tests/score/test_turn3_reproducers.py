@@ -26,11 +26,10 @@ from typing import Any
 import pytest
 
 from pddltools.score.store import Run, Store
+from tests.fuzzing import TURN3, child_env, hostile_planners
 
 from .processes import all_gone
 
-REPO = Path(__file__).resolve().parents[2]
-TURN3 = REPO.parent / "shared" / "fuzz" / "turn3"
 CHILD = Path(__file__).with_name("commands_child.py")
 PY = sys.executable
 CAP_MB = 2048  # the child's address space: the runner, its threads, the validator's imports
@@ -50,8 +49,7 @@ def reproducer(name: str, tmp: Path) -> Path:
 
 def commands(cwd: Path, *argvs: list[str]) -> list[dict[str, Any]]:
     """Run pddltools commands in one child process under the caps; what each one did."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([PY, str(CHILD), str(CAP_MB), json.dumps(list(argvs))], cwd=cwd, env=env,
+    done = subprocess.run([PY, str(CHILD), str(CAP_MB), json.dumps(list(argvs))], cwd=cwd, env=child_env(),
                           capture_output=True, text=True, timeout=HANG)
     results = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(results) == len(argvs), done.stderr[-3000:]
@@ -72,23 +70,10 @@ def rows(db: Path) -> dict[str, sqlite3.Row]:
 # ---------------------------------------------------------------------------------------------------
 # The planner's files: run-plan-symlink, run-plan-fifo-hang, run-plan-size-memory
 
-FILLER = """
-for n in range(400):  # 400 MB at most, should nothing stop it
-    with open(f"fill-{n}", "wb") as handle:
-        handle.write(b"x" * (1 << 20))
-"""
-
-
 def test_hostile_planners_each_end_as_a_crash_row_with_its_reason(tmp_path: Path) -> None:
     root = tmp_path / "campaign"
     root.mkdir()
-    for name in ("run-plan-symlink", "run-plan-fifo-hang", "run-plan-size-memory", "run-concurrent-same-workdir"):
-        for planner in (TURN3 / name / "planners").iterdir():
-            shutil.copy(planner, root / planner.name)
-    shutil.copytree(TURN3 / "run-plan-symlink" / "line", root / "line")
-    (root / "filler.py").write_text(FILLER)
-    secret = tmp_path / "shadow"
-    secret.write_text("root:$6$SECRET-HASH-LINE:19000:0:99999:7:::\n")
+    secret = hostile_planners(root, "root:$6$SECRET-HASH-LINE:19000:0:99999:7:::\n")
     planners = {
         "leak": f"symfile.py {{problem}} {{plan}} {secret}",
         "zero": "symzero.py {problem} {plan}",
@@ -154,7 +139,7 @@ def test_one_sigterm_stops_the_runner_while_a_worker_is_blocked(tmp_path: Path) 
     """run-plan-fifo-hang: one SIGTERM ended nothing while a worker was blocked in a system call."""
     line = TURN3 / "run-plan-fifo-hang" / "line"
     started = tmp_path / "started"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    env = child_env()
     process = subprocess.Popen([PY, "-c", BLOCKED, str(tmp_path), str(started), str(line / "domain.pddl"),
                                 str(line / "line-01.pddl")], env=env, stderr=subprocess.PIPE, text=True)
     try:
@@ -187,7 +172,7 @@ def test_four_campaigns_at_once_on_one_database_and_work_folder(tmp_path: Path) 
            "--wall", "30", "--memory", "512", "--jobs", "2", "--no-validate", "--resume"]
     for k in range(2):
         run += ["--planner", f"P{k}={PY} planners/slow_walker.py {{problem}} {{plan}} 0.0{k}"]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    env = child_env()
     campaigns = [subprocess.Popen([*argv, json.dumps([run])], cwd=folder, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True) for _ in range(4)]
     results = []

@@ -10,14 +10,16 @@ traceback or a state kept per happening fails here instead of stalling CI.
 from __future__ import annotations
 
 import json
-import resource
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[2]
-TURN3 = REPO.parent / "shared" / "fuzz" / "turn3"
+if __name__ == "__main__":  # the child: this worktree's tests.* importable as when pytest runs
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.fuzzing import REPO, TURN3, cap_address_space, child_env, peak_mb
+
 #: Seconds a child may take (loading the task, validating): generous, CI machines are shared; before
 #: the fixes the Zeno plan and the 5,000-step temporal plan never ended or took 32 s.
 TIMEOUT = 60
@@ -32,9 +34,9 @@ def child(folder: str, domain: str, problem: str, plan: str, delta: str | None) 
 
     base = TURN3 / folder
     task = GroundedTask.load(base / domain, base / problem)
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    before = peak_mb()
     report = validate_plan(task, base / plan, delta=Fraction(delta) if delta else None)
-    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    grown = peak_mb() - before
     found = report.to_json()
     found["grown_mb"] = grown
     print(json.dumps(found))
@@ -47,13 +49,11 @@ else:
 
     needs_turn3 = pytest.mark.skipif(not TURN3.is_dir(), reason=f"the reproducers are not at {TURN3}")
 
-    def _cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
-
     def judge(folder: str, domain: str, problem: str, plan: str, delta: str | None = None) -> dict[str, Any]:
         args = [sys.executable, __file__, folder, domain, problem, plan, *([delta] if delta else [])]
-        done = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT, preexec_fn=_cap,
-                              cwd=REPO, check=False)
+        done = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT,
+                              preexec_fn=lambda: cap_address_space(ADDRESS_SPACE), cwd=REPO, env=child_env(),
+                              check=False)
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
         found: dict[str, Any] = json.loads(done.stdout)
         return found
