@@ -1515,7 +1515,10 @@ _ENTRIES: tuple[Code, ...] = (
           it): pages were overwritten or cut off (a disk error, a copy taken mid-write, a tool that wrote
           into it). Example: `pddltools report results.sqlite` after a disk error overwrote a page of the
           file. Nothing is read from it, so no score or report is made from half the runs, and nothing is
-          written to it, so `run --resume` cannot make it worse. The message quotes SQLite's findings.""",
+          written to it, so `run --resume` cannot make it worse. The message quotes SQLite's findings.
+          A row holding a value its column cannot (text where a time belongs, a blob, an infinite time),
+          which SQLite itself lets another program write, is damage too: the message names the run and the
+          column.""",
           fix="Restore the file from a backup, or salvage its rows with `sqlite3 FILE .recover | sqlite3 NEW`, "
               "then run `pddltools run --resume --db NEW` to redo the runs that were lost."),
     # S010 (plan validation not installed) is retired: the validator is a plain import now. Not reused.
@@ -1567,11 +1570,14 @@ _ENTRIES: tuple[Code, ...] = (
           """The results file named does not exist or cannot be read.""",
           (), _SCORE, "Pass the file `pddltools run` wrote."),
     _code("S041", E, SCORE, "a results line that is not JSON",
-          """A line of a JSON-lines results file is not JSON; it is pointed at.""",
+          """A line of a JSON-lines results file is not JSON, or JSON too deep or with a number too long to
+          read (nested deeper than Python's reader follows, more than 4,300 digits); it is pointed at.""",
           (("results.jsonl", "{planner: lama}\n"),), _SCORE, "Write one JSON object per line."),
     _code("S042", E, SCORE, "a results line that is not a run",
           """A results line is JSON but not a run: not an object, a required field missing (planner,
-          domain, problem, plan, time, status, config), or a time that is not a number.""",
+          domain, problem, plan, time, status, config), or a field not of its kind: names (planner,
+          config, track, domain) are strings, paths non-empty strings (the plan's may be null), time and
+          cpu finite numbers of seconds of at least 0, memory a whole number of bytes.""",
           _run_line(time="fast"), _SCORE, "Give every field; time is a number of seconds."),
     _code("S043", E, SCORE, "a run with an unknown status",
           """A run's status is not one the scorer knows; the message lists those it does.""",

@@ -318,12 +318,20 @@ def _text(element: Element, tag: str, default: str | None = None) -> str:
     return (child.text or "").strip()
 
 
+#: a number as Java's `Double.parseDouble` reads it (decimal, `NaN`, `Infinity`): not Python's wider
+#: `float` syntax, which also takes `1_0` and other scripts' digits
+_JAVA_NUMBER = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)[fFdD]?")
+
+
 def _number(element: Element, tag: str, kind: type[int] | type[float]) -> float:
     text = _text(element, tag)
-    try:
-        return kind(float(text)) if kind is int else float(text)
-    except ValueError:
-        raise _fail("R351", f"<{tag}> of <{element.tag}> is not a number: {text!r}") from None
+    shown = repr(text) if len(text) <= 60 else repr(text[:60]) + "..."
+    if not _JAVA_NUMBER.fullmatch(text):
+        raise _fail("R351", f"<{tag}> of <{element.tag}> is not a number: {shown}")
+    value = float(text.rstrip("fFdD"))
+    if kind is int and not (math.isfinite(value) and abs(value) < 2**63):
+        raise _fail("R351", f"<{tag}> of <{element.tag}> is not a whole number in range: {shown}")
+    return int(value) if kind is int else value
 
 
 def _fluents(element: Element, outer: str, prefix: str) -> tuple[tuple[str, tuple[str, ...], str], ...]:

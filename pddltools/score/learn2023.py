@@ -19,7 +19,6 @@ name with numbers compared as numbers (p2 before p10): the ascending difficulty 
 from __future__ import annotations
 
 import hashlib
-import re
 import shlex
 import shutil
 from collections.abc import Callable, Sequence
@@ -31,6 +30,7 @@ from pddltools.score.limits import Limits, Outcome, run_limited
 from pddltools.score.runner import Executor, Job, Planner, run_jobs, rundir_for
 from pddltools.score.store import Knowledge, Run, Store, domain_name
 from pddltools.score.validation import PlanChecker
+from pddltools.wording import natural
 
 TRACK = "ipc2023-learning"
 CONFIG = "dk"
@@ -45,8 +45,8 @@ class Benchmark:
     testing: tuple[Path, ...]
 
 
-def _natural(path: Path) -> tuple[object, ...]:
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.name))
+def _natural(path: Path) -> tuple[tuple[int, str], ...]:
+    return natural(path.name)
 
 
 def _tasks(folder: Path, domain: Path) -> tuple[Path, ...]:

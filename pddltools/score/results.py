@@ -13,6 +13,9 @@ whose plan is missing or invalid counts as `invalid-plan`.
 from __future__ import annotations
 
 import json
+import math
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +29,10 @@ from pddltools.score.verdicts import PlanChecker, count_actions
 PLAN_CAP = 64 << 20
 REQUIRED = ("planner", "domain", "problem", "plan", "time", "status", "config")
 _ALIASES = {"time": "wall"}  # a field and the name `run --format json` also gives it
+#: the fields that name something: a string, or a number taken as its text (`"config": 2`)
+_NAMES = ("planner", "config", "track", "domain", "reason")
+#: the fields that are paths: a string (the plan's may be null)
+_PATHS = ("problem", "domain_path", "plan")
 
 
 def is_database(path: Path) -> bool:
@@ -76,6 +83,8 @@ def load_text(text: str, name: str, base: Path, checker: PlanChecker | None) -> 
         except RecursionError:
             raise Error([error("S041", "JSON nested deeper than a results line can be read (a run is one object "
                                        "of plain fields)", span)]) from None
+        except ValueError as exc:  # Python's bound on an integer's digits (4,300), not a JSON error
+            raise Error([error("S041", f"a number too long to read: {exc}", span)]) from None
         runs.append(_run(item, base, span, checker))
     return runs
 
@@ -86,7 +95,7 @@ def _run_document(text: str) -> list[Any] | None:
         return None
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError, as is a 5,000-digit number
         return None  # read line by line, each error where it is
     runs = data.get("runs") if isinstance(data, dict) else None
     return runs if isinstance(runs, list) else None
@@ -102,17 +111,15 @@ def _run(item: Any, base: Path, span: Span, checker: PlanChecker | None, which: 
     status = item["status"]
     if status not in STATUSES:
         raise Error([error("S043", f"{which}unknown status {status!r}; known: {', '.join(STATUSES)}", span)])
-    if not isinstance(item["time"], (int, float)):
-        raise Error([error("S042", f"{which}'time' must be a number of seconds", span)])
-    domain, problem = _domain_file(item, base), base / str(item["problem"])
+    _check_fields(item, which, span)
+    domain, problem = _domain_file(item, base), base / item["problem"]
     for path in (domain, problem):
-        if not path.is_file():
-            raise InputError([error("S044", f"{which}no such file: {path}", span)])
+        _check_file(path, which, span)
     plan_text = item.get("plan_text") if isinstance(item.get("plan_text"), str) else None
     value = length = None
     reason = str(item.get("reason") or "")
     if item["plan"] is not None:
-        plan_path = base / str(item["plan"])
+        plan_path = base / item["plan"]
         try:
             plan_text = read_capped(plan_path, PLAN_CAP)
         except PlanFileError as exc:
@@ -134,9 +141,54 @@ def _run(item: Any, base: Path, span: Span, checker: PlanChecker | None, which: 
         planner=str(item["planner"]), track=str(item.get("track", "")), config=str(item["config"]),
         domain=_domain_label(item, domain), domain_path=str(domain.resolve()), domain_hash=sha256_file(domain),
         problem_path=str(problem.resolve()), problem_hash=sha256_file(problem), status=status,
-        wall=float(item["time"]), cpu=float(item.get("cpu", item["time"])), peak_memory=int(item.get("memory", 0)),
+        wall=float(item["time"]), cpu=float(item.get("cpu", item["time"])), peak_memory=item.get("memory", 0),
         plan_hash=sha256_bytes(plan_text.encode()) if plan_text is not None else None, plan_text=plan_text,
         value=value, length=length, reason=reason)
+
+
+def _check_fields(item: dict[str, Any], which: str, span: Span) -> None:
+    """S042 unless every field a run is made of has its type: names are strings (or numbers), paths
+    strings without NUL, times finite numbers of seconds of at least 0, memory a whole number of bytes."""
+    def refuse(message: str) -> Error:
+        return Error([error("S042", f"{which}{message}", span)])
+
+    for name in _NAMES:
+        value = item.get(name, "")
+        if name == "reason" and value is None:  # no reason given
+            continue
+        if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+            raise refuse(f"{name!r} must be a string")
+    if not isinstance(item["domain"], str) and not item.get("domain_path"):
+        raise refuse("'domain' must be a string: the domain file's path")
+    for name in _PATHS:
+        value = item.get(name)
+        if value is None and name != "problem":
+            continue
+        if not isinstance(value, str) or not value or "\0" in value:
+            raise refuse(f"{name!r} must be a path (a non-empty string)" + (", or null" if name == "plan" else ""))
+    for name in ("time", "cpu"):
+        value = item.get(name, 0.0)
+        if not _number(value) or not math.isfinite(value) or value < 0:
+            raise refuse(f"{name!r} must be a number of seconds (at least 0)")
+    memory = item.get("memory", 0)
+    if not isinstance(memory, int) or isinstance(memory, bool) or not 0 <= memory < 1 << 63:
+        raise refuse("'memory' must be a whole number of bytes (at least 0)")
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e300
+
+
+def _check_file(path: Path, which: str, span: Span) -> None:
+    """S044 unless `path` is a file (a name too long, a folder, a missing file: each said)."""
+    try:
+        if stat.S_ISREG(os.stat(path).st_mode):
+            return
+        why = "not a regular file"
+    except OSError as exc:
+        why = "no such file" if isinstance(exc, FileNotFoundError) else (exc.strerror or str(exc)).lower()
+    shown = str(path) if len(str(path)) <= 200 else str(path)[:200] + "..."
+    raise InputError([error("S044", f"{which}{why}: {shown}", span)])
 
 
 def _domain_file(item: dict[str, Any], base: Path) -> Path:

@@ -14,13 +14,13 @@ Planners are only counted, never named, so the report stays anonymous.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pddltools.score.store import Run
+from pddltools.wording import natural
 
 
 @dataclass(frozen=True)
@@ -58,10 +58,6 @@ class DomainSelection:
                 "candidates": [c.__dict__ for c in self.candidates]}
 
 
-def _natural(text: str) -> list[Any]:
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
-
-
 def select(runs: Sequence[Run], thresholds: Thresholds = Thresholds()) -> list[DomainSelection]:
     by_domain: dict[str, dict[str, list[Run]]] = defaultdict(lambda: defaultdict(list))
     entrants = {(r.planner, r.config) for r in runs}
@@ -78,7 +74,7 @@ def _select_domain(domain: str, problems: dict[str, list[Run]], planners: int, t
         best = min((r.wall for r in solved), default=None)
         trivial = len(solved) == planners and all(r.wall <= t.trivial_time for r in solved)
         rows.append((problem, len(solved), best, trivial))
-    rows.sort(key=lambda row: (-row[1], row[2] if row[2] is not None else float("inf"), _natural(row[0])))
+    rows.sort(key=lambda row: (-row[1], row[2] if row[2] is not None else float("inf"), natural(row[0])))
     total = len(rows)
     solved_some = sum(1 for row in rows if row[1] > 0)
     trivial_count = sum(1 for row in rows if row[3])

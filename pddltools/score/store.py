@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
@@ -217,6 +218,38 @@ class Knowledge:
 
 
 _RUN_COLUMNS = tuple(f.name for f in fields(Run))
+
+
+def _column_kinds() -> tuple[tuple[tuple[type, ...], bool], ...]:
+    """For each of Run's fields, in order: the Python types SQLite may give back for it, and whether it
+    may be NULL (read off the field's annotation: `str`, `float`, `int`, each maybe `| None`)."""
+    kinds: dict[str, tuple[type, ...]] = {"str": (str,), "float": (float, int), "int": (int,)}
+    out = []
+    for f in fields(Run):
+        base, _, rest = str(f.type).partition(" | ")
+        out.append((kinds[base], rest == "None"))
+    return tuple(out)
+
+
+_RUN_KINDS = _column_kinds()
+_TIMES = ("wall", "cpu", "finished_at", "wall_limit", "cpu_limit")  # seconds, finite (a metric value may not be)
+
+
+def _checked_row(row: Sequence[Any], name: str) -> Sequence[Any]:
+    """`row` if each of its values has its field's type: SQLite keeps whatever another program wrote into
+    a column (text in a REAL one, infinity), which would fail far from here, in a score or a report."""
+    for column, value, (types, nullable) in zip(_RUN_COLUMNS, row, _RUN_KINDS, strict=True):
+        if value is None and nullable:
+            continue
+        finite = not isinstance(value, (int, float)) or column not in _TIMES or math.isfinite(value)
+        if not isinstance(value, types) or not finite:
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:60] + "..."
+            what = "a number" if float in types else "a whole number" if int in types else "text"
+            raise InputError([error("S004", f"{name} is damaged: the run of {row[0]!r} on {row[6]!r} has {column} "
+                                            f"= {shown}, not {what}")])
+    return row
+
+
 _KNOWLEDGE_COLUMNS = tuple(f.name for f in fields(Knowledge))
 
 
@@ -355,7 +388,8 @@ class Store:
             params = (track,)
         sql += " ORDER BY id"
         with self._reading():
-            runs = [Run(*row) for row in self._db.execute(sql, params)]
+            rows = self._db.execute(sql, params).fetchall()
+        runs = [Run(*_checked_row(row, self.path)) for row in rows]
         # Rows written at schema version 1 have no domain name: it is the domain file's folder name.
         return [r if r.domain else replace(r, domain=domain_name(r.domain_path)) for r in runs]
 

@@ -8,7 +8,6 @@ every instance with each planner's status, time, plan cost and plan verdict.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from html import escape
 from pddltools.score.limits import MB
 from pddltools.score.rules import quality
 from pddltools.score.store import Run
-from pddltools.wording import count
+from pddltools.wording import count, natural
 
 # a limit, or "no plan found", explains every other status; `unjudged`: the validator could not judge the plan
 UNEXPLAINED = ("crash", "invalid-plan", "unjudged")
@@ -42,11 +41,6 @@ def table(table_id: str, header: Sequence[Cell], rows: Iterable[Sequence[Cell]])
     head = "<tr>" + "".join(c.html("th") for c in header) + "</tr>"
     body = "".join("<tr>" + "".join(c.html() for c in row) + "</tr>" for row in rows)
     return f'<table id="{table_id}"><thead>{head}</thead><tbody>{body}</tbody></table>'
-
-
-def natural(text: str) -> tuple[tuple[int, str], ...]:
-    """A sort key putting instance-2 before instance-10."""
-    return tuple((int(part), "") if part.isdigit() else (-1, part) for part in re.split(r"(\d+)", text))
 
 
 def _instance_key(run: Run) -> tuple[object, ...]:
