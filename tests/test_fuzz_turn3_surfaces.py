@@ -20,6 +20,9 @@ address-space cap, each input under an alarm; the child reports only what went w
   with a registered code. Action values of every range: a value or ValueError (which ends the session).
 - Frames: messages split at random places, with stray NULs and chunks of any size, read back whole and in
   order by the server's reader; a frame over the limit and a peer closing mid-message are R-codes.
+- The language server's frames (pddltools/lsp/framing.py, in process; tests/test_fuzz_turn3_targets.py
+  sends mutated frames to a running server): every intact frame is read back, in order, past broken
+  ones (a bad or missing Content-Length, junk or overlong header lines), each reported, none taken.
 
 Run as a script (`python tests/test_fuzz_turn3_surfaces.py compiled|python`), this module is the child.
 """
@@ -50,7 +53,7 @@ from tests.fuzzing import PATHS, REPO, Hang, alarm, cap_address_space, emit, mut
 PER_INPUT = 5  # seconds
 ADDRESS_SPACE = 3 << 30
 #: inputs per target and parse path
-BUDGET = {"results": 100, "store": 40, "messages": 250, "tasks": 40, "values": 300, "frames": 60}
+BUDGET = {"results": 100, "store": 40, "messages": 200, "tasks": 40, "values": 300, "frames": 60, "lsp": 30}
 COSTS = REPO / "corpus" / "plans" / "costs"
 SPLIT = REPO / "corpus" / "rddl" / "split"
 
@@ -333,6 +336,56 @@ def _frames(rng: random.Random, messages: list[Any]) -> str | None:
 
 
 # ---------------------------------------------------------------------------------------------------
+# The language server's frames
+
+HEADERS = [b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n", b"X-Junk: 1\r\n",
+           b"Content-Lenght: 12\r\n", b"Content-Length: -3\r\n", b"Content-Length: 99999999999999999999\r\n",
+           b"Content-Length: \xd9\xa3\r\n", b"Content-Length: " + b"9" * 20000 + b"\r\n",
+           b"X: " + b"y" * 20000 + b"\r\n", b"content-length :  7\r\n"]
+
+
+def _lsp(rng: random.Random) -> str | None:
+    """Frames read by the server's reader: each intact frame's body comes back, in order, whatever broken
+    frames (a bad or missing length, junk or overlong header lines) stand between them, each of which
+    is reported as not a frame, never taken for one."""
+    import io
+
+    from pddltools.lsp.framing import FrameReader
+
+    bodies = [json.dumps({"jsonrpc": "2.0", "id": n, "method": "m", "params": {"x": "y" * rng.randint(0, 300)}}
+                         ).encode() for n in range(rng.randint(1, 6))]
+    stream, intact, broken = b"", [], 0
+    for body in bodies:
+        header = b"Content-Length: %d\r\n" % len(body)
+        if rng.random() < 0.4:  # a broken header: the body is then read as junk, up to the next header
+            extra = rng.choice(HEADERS)
+            header = extra if extra.startswith(b"Content-Length") and rng.random() < 0.5 else header + extra
+            if not (extra.startswith(b"Content-Type") or extra == b"content-length :  7\r\n"):
+                broken += 1
+            else:
+                intact.append(body if extra.startswith(b"Content-Type") else body[:7])
+        else:
+            intact.append(body)
+        stream += b"\r\n" * rng.randint(0, 1) + header + b"\r\n" + body
+
+    async def read() -> str | None:
+        reader = FrameReader(io.BytesIO(stream), None)
+        got, problems = [], 0
+        while (found := await reader.frame()) is not None:
+            body, problem = found
+            if body is not None:
+                got.append(body)
+            problems += problem is not None
+        if [b for b in got if b in bodies or b in intact] != intact:
+            return f"read {len(got)} bodies, {problems} problems; {len(intact)} frames were intact"
+        if problems < broken:
+            return f"{broken} broken frames, {problems} reported"
+        return None
+
+    return asyncio.run(read())
+
+
+# ---------------------------------------------------------------------------------------------------
 # The child
 
 
@@ -353,6 +406,7 @@ def child(path: str) -> None:
         "tasks": lambda rng, n: _task(rng),
         "values": lambda rng, n: _value(rng),
         "frames": lambda rng, n: _frames(rng, messages),
+        "lsp": lambda rng, n: _lsp(rng),
     }
     try:
         for target, run in targets.items():
