@@ -16,11 +16,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
+    """Answer `initialize` before importing pygls (a second of CPU; `lsp.quickstart`), then serve."""
+    import importlib.util
+    import sys
+
+    missing = [name for name in ("pygls", "lsprotocol") if importlib.util.find_spec(name) is None]
+    if missing:
+        return _needs_extra(f"No module named {missing[0]!r}")
+    from pddltools.lsp.quickstart import open_session
+
+    opening = open_session(sys.stdin.buffer, sys.stdout.buffer)
     try:
         from pddltools.lsp.server import main
     except ImportError as exc:
-        import sys
+        return _needs_extra(str(exc))
+    return main(opening)
 
-        sys.stderr.write(f"pddltools lsp needs pygls and lsprotocol (pip install 'pddltools[lsp]'): {exc}\n")
-        return ExitCode.USAGE
-    return main()
+
+def _needs_extra(why: str) -> int:
+    import sys
+
+    sys.stderr.write(f"pddltools lsp needs pygls and lsprotocol (pip install 'pddltools[lsp]'): {why}\n")
+    return ExitCode.USAGE

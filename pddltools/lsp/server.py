@@ -37,6 +37,7 @@ from pddltools.lsp.navigation import (
 )
 from pddltools.lsp.outline import document_symbols
 from pddltools.lsp.positions import Positions
+from pddltools.lsp.quickstart import Opening
 from pddltools.lsp.rename import RenameRefused, highlights, places, rename
 from pddltools.lsp.structure import LEGEND, folding_ranges, semantic_tokens, signature_help
 from pddltools.lsp.workspace import Document, Workspace
@@ -424,6 +425,7 @@ def domain_of(ls: PDDLServer, uri: str) -> str | None:
     return found[0] if found is not None else None
 
 
-def main() -> int:
-    serve_stdio(server)  # pygls' start_io, with every frame checked (lsp/framing.py)
+def main(opening: Opening | None = None) -> int:
+    """Serve stdio; `opening` is what `lsp.quickstart` read (and answered) before pygls was imported."""
+    serve_stdio(server, opening=opening)  # pygls' start_io, with every frame checked (lsp/framing.py)
     return 0
