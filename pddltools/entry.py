@@ -2,7 +2,9 @@
 
 `pddltools --version` is answered here, with nothing imported but the compiled parser's file: the command
 line (`pddltools.cli`) costs argparse, typing and the exit codes' enum, a quarter of what a bare Python
-takes to start. Everything else goes to `pddltools.cli.main`, which answers `--version` the same way.
+takes to start. `pddltools lsp` as editors start it goes straight to the language server, whose first
+reply an editor waits for. Everything else goes to `pddltools.cli.main`, which answers `--version` the
+same way.
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ def main(argv: list[str] | None = None, *, prog: str = "pddltools") -> int:
     if arguments == ["--version"]:
         print(version())
         return 0
+    if arguments in (["lsp"], ["lsp", "--stdio"]):  # as editors start the server: it answers at once
+        from pddltools.lsp.cli import serve
+
+        return serve()
     from pddltools.cli import main as command_line
 
     return command_line(arguments, prog=prog)

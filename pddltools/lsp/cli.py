@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
 from pddltools.exit_codes import ExitCode
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -16,7 +19,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    """Answer `initialize` before importing pygls (a second of CPU; `lsp.quickstart`), then serve."""
+    return serve()
+
+
+def serve() -> int:
+    """Answer `initialize` before importing pygls (a second of CPU; `lsp.quickstart`), then serve.
+    `pddltools lsp` as editors start it comes here from `pddltools.entry` without the command line."""
     import importlib.util
     import sys
 
