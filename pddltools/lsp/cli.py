@@ -34,8 +34,11 @@ def serve() -> int:
     from pddltools.lsp.quickstart import open_session
 
     opening = open_session(sys.stdin.buffer, sys.stdout.buffer)
-    try:
-        from pddltools.lsp.server import main
+    from pddltools.codecache import AttrsCode, MethodCode
+
+    try:  # the protocol's attrs classes and the server's dataclasses, their methods compiled once
+        with AttrsCode("lsp-protocol"), MethodCode("lsp-server"):
+            from pddltools.lsp.server import main
     except ImportError as exc:
         return _needs_extra(str(exc))
     return main(opening)
