@@ -103,9 +103,14 @@ class Replies:
         self.server = server
 
     def error(self, ident: Any, code: int, message: str) -> None:
-        reply = {"jsonrpc": "2.0", "id": ident if isinstance(ident, int | str) else None,
-                 "error": {"code": code, "message": message}}
-        body = json.dumps(reply).encode()
+        self._write({"jsonrpc": "2.0", "id": ident if isinstance(ident, int | str) else None,
+                     "error": {"code": code, "message": message}})
+
+    def notify(self, method: str, params: dict[str, Any]) -> None:
+        self._write({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def _write(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode()
         writer = self.server.protocol.writer
         if writer is not None:
             writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
@@ -176,6 +181,13 @@ async def _serve(server: LanguageServer, reader: FrameReader, stop: threading.Ev
     replies = Replies(server)
     if opening is not None and opening.answered is not None:
         reply = replay_initialize(server, opening.answered)
+        if reply is not None and "error" in reply and opening.fallback is not None:
+            # answered already: pygls takes the request without the capabilities it cannot read
+            replies.notify("window/showMessage", {"type": 2, "message": (
+                "pddltools lsp: the client's capabilities do not fit the protocol "
+                f"({reply['error'].get('message', '')[:200]}); the server runs as for a client that states "
+                "only its position encodings")})
+            reply = replay_initialize(server, opening.fallback)
         if reply is None or reply.get("result") != opening.reply:
             logger.error("pygls' answer to initialize differs from the one sent (lsp/quickstart.py): %s", reply)
     while not stop.is_set():

@@ -87,13 +87,16 @@ def _object(value: Any) -> dict[str, Any]:
 
 class Opening:
     """What was read before the hand-off: the bytes the full reader must see first (`unread`), or the
-    `initialize` request answered here (`answered`, its body, and `reply`, the result sent)."""
+    `initialize` request answered here (`answered`, its body, and `reply`, the result sent). `fallback`:
+    the same request with only the capabilities read here, for pygls when the client's whole capabilities
+    do not fit the protocol (the reply sent depends on nothing else)."""
 
     def __init__(self, unread: bytes = b"", answered: bytes | None = None,
-                 reply: dict[str, Any] | None = None) -> None:
+                 reply: dict[str, Any] | None = None, fallback: bytes | None = None) -> None:
         self.unread = unread
         self.answered = answered
         self.reply = reply
+        self.fallback = fallback
 
     def stream(self, rest: BinaryIO) -> BinaryIO:
         """The input as the full reader must read it: the unread bytes, then `rest`."""
@@ -135,7 +138,28 @@ def open_session(stdin: BinaryIO, stdout: BinaryIO) -> Opening:
     stdout.write(b"Content-Length: %d\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n%s"
                  % (len(reply), reply))
     stdout.flush()
-    return Opening(answered=body, reply=result)
+    return Opening(answered=body, reply=result, fallback=json.dumps({**message, "params": _read_parts(message["params"])
+                                                                     }).encode())
+
+
+def _read_parts(params: dict[str, Any]) -> dict[str, Any]:
+    """`params` with only what `initialize_result` reads of the client's capabilities (checked by
+    `_initialize_request`), the process and the root."""
+    capabilities = params["capabilities"]
+    general = capabilities.get("general", {})
+    text = capabilities.get("textDocument", {})
+    kept: dict[str, Any] = {}
+    if "positionEncodings" in general:
+        kept["general"] = {"positionEncodings": general["positionEncodings"]}
+    synchronization = {name: value for name, value in text.get("synchronization", {}).items()
+                       if name in ("willSave", "willSaveWaitUntil") and value is not None}
+    rename = {"prepareSupport": text["rename"]["prepareSupport"]} if "prepareSupport" in text.get("rename", {}) else {}
+    if synchronization or rename:
+        kept["textDocument"] = {**({"synchronization": synchronization} if synchronization else {}),
+                                **({"rename": rename} if rename else {})}
+    return {"processId": params.get("processId"), "rootUri": params.get("rootUri"),
+            **({"rootPath": params["rootPath"]} if isinstance(params.get("rootPath"), str) else {}),
+            "capabilities": kept}
 
 
 def _initialize_request(message: Any) -> bool:

@@ -128,3 +128,50 @@ def test_a_bad_first_frame_is_answered_and_the_session_goes_on() -> None:
     assert replies[0]["error"]["code"] == -32700
     assert replies[1]["result"] == initialize_result({"capabilities": {}})
     assert done.returncode == 0
+
+
+def test_capabilities_pygls_cannot_read_leave_it_what_the_reply_was_made_of(pygls_server: Any) -> None:
+    from pddltools.lsp.framing import replay_initialize
+
+    request = _initialize({"workspace": 5, "general": {"positionEncodings": ["utf-8"]},
+                           "textDocument": {"hover": {"contentFormat": 3}, "rename": {"prepareSupport": True}}})
+    opening = open_session(io.BytesIO(_frame(request)), io.BytesIO())
+    assert opening.answered is not None and opening.fallback is not None
+    refused = replay_initialize(pygls_server, opening.answered)
+    assert refused is not None and refused["error"]["code"] == -32602
+    taken = replay_initialize(pygls_server, opening.fallback)
+    assert taken is not None and taken["result"] == opening.reply
+    assert opening.reply is not None and opening.reply["capabilities"]["positionEncoding"] == "utf-8"
+    assert opening.reply["capabilities"]["renameProvider"] == {"prepareProvider": True}
+
+
+def test_a_client_whose_capabilities_do_not_fit_is_told_and_served() -> None:
+    """End to end: the reply was sent before pygls read the capabilities; it says so to the user, and the
+    documents opened after are checked."""
+    pytest.importorskip("pygls")
+    uri = "file:///nowhere/broken.pddl"
+    data = (_frame(_initialize({"workspace": 5}, ident=1))
+            + _frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                "uri": uri, "languageId": "pddl", "version": 1, "text": "(define (domain d) (:predicates (p)"}}}))
+    server = subprocess.Popen([sys.executable, "-m", "pddltools", "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, cwd=REPO)
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(data)
+    server.stdin.flush()
+    messages = []
+    while not any(m.get("method") == "textDocument/publishDiagnostics" for m in messages):
+        length = 0
+        while (line := server.stdout.readline()) not in (b"\r\n", b""):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        assert length, messages
+        messages.append(json.loads(server.stdout.read(length)))
+    server.stdin.write(_frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+                       + _frame({"jsonrpc": "2.0", "method": "exit"}))
+    server.stdin.close()
+    assert server.wait(60) == 0
+    assert messages[0]["id"] == 1 and messages[0]["result"] == initialize_result({"capabilities": {}})
+    shown = [m["params"]["message"] for m in messages if m.get("method") == "window/showMessage"]
+    assert len(shown) == 1 and "do not fit the protocol" in shown[0]
+    (published,) = [m["params"] for m in messages if m.get("method") == "textDocument/publishDiagnostics"]
+    assert published["uri"] == uri and [d["code"] for d in published["diagnostics"]][:1] == ["E107"]  # never closed
