@@ -9,13 +9,17 @@ of `--repeat` runs, so a busy machine inflates it less than wall time would:
 - `pddltools validate` of the repository's 10-line ADL task (`corpus/plans/adl`) and one plan;
 - `pddltools check` of the bundled example;
 - the language server: a fresh `pddltools lsp` answering `initialize` (the time to its reply, wall, as an
-  editor waits for it), then `shutdown`/`exit`;
+  editor waits for it), then `shutdown`/`exit`; the CPU of that whole session; and the wall time from
+  the start to the first diagnostics of a small domain opened right after `initialized` (what an editor
+  shows first: it waits for pygls and the parser to be imported, after the reply to `initialize`);
+- a keystroke on the largest IPC problem of `../shared/corpus` to the diagnostics of that version (wall,
+  the server's pause for typing included), when the corpus is there (`--no-keystroke` leaves it out);
 - VAL's `Validate` on the same task and plan, when `--val PATH` names a built VAL.
 
-Issue 29's targets: `validate` of a small task at most 0.08 s of CPU, `--version` at most 0.05 s,
-`initialize` at most 0.3 s.
+Each row shows its target where issue 29 or 31 sets one: `validate` of a small task at most 0.08 s of
+CPU, `--version` at most 0.05 s, `initialize` at most 0.3 s, a keystroke to diagnostics at most 0.2 s.
 
-    python benchmarks/startup.py [--repeat 5] [--val /path/to/Validate] [--json out.json]
+    python benchmarks/startup.py [--repeat 5] [--val /path/to/Validate] [--json out.json] [--no-keystroke]
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 ADL = REPO / "corpus" / "plans" / "adl"
 HELLO = REPO / "corpus" / "pddl" / "examples" / "hello"
+CORPUS = REPO.parent / "shared" / "corpus" / "pddl"
 PDDLTOOLS = [sys.executable, "-m", "pddltools"]
 #: Users' Pythons keep compiled byte code; a shell that sets PYTHONDONTWRITEBYTECODE would have every run
 #: compile every module again (about 0.1 s more here), which is not what a user pays.
@@ -60,8 +65,24 @@ def read_frame(stream: object) -> dict[str, object]:
     return json.loads(stream.read(length))  # type: ignore[attr-defined,no-any-return]
 
 
-def lsp_initialize() -> tuple[float, float]:
-    """(wall seconds from start to the `initialize` reply, CPU seconds of the whole server process)."""
+def _open(uri: str, text: str) -> bytes:
+    return frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+        "uri": uri, "languageId": "pddl", "version": 1, "text": text}}})
+
+
+def _diagnostics(stream: object, uri: str, version: int) -> None:
+    """Read until the diagnostics of `uri` at `version` or later are published."""
+    while True:
+        message = read_frame(stream)
+        params = message.get("params")
+        if message.get("method") == "textDocument/publishDiagnostics" and isinstance(params, dict) \
+                and params.get("uri") == uri and (params.get("version") or 0) >= version:
+            return
+
+
+def lsp_initialize(first: Path | None = None) -> tuple[float, float, float | None]:
+    """(wall seconds from start to the `initialize` reply, CPU seconds of the whole server process, and
+    with `first` the wall seconds from start to the first diagnostics of `first` opened after it)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     server = subprocess.Popen([*PDDLTOOLS, "lsp"], cwd=REPO, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -74,12 +95,73 @@ def lsp_initialize() -> tuple[float, float]:
         pass
     wall = time.perf_counter() - started
     assert reply.get("id") == 1, reply
+    shown = None
+    if first is not None:
+        server.stdin.write(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+        server.stdin.write(_open(first.as_uri(), first.read_text(encoding="utf-8")))
+        server.stdin.flush()
+        _diagnostics(server.stdout, first.as_uri(), 1)
+        shown = time.perf_counter() - started
     server.stdin.write(frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))
     server.stdin.write(frame({"jsonrpc": "2.0", "method": "exit"}))
     server.stdin.close()
     server.wait(30)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), shown
+
+
+def largest_problem() -> Path | None:
+    problems = [p for p in CORPUS.rglob("*.pddl") if p.is_file() and "domain" not in p.name] if CORPUS.is_dir() else []
+    return max(problems, key=lambda p: p.stat().st_size) if problems else None
+
+
+def _cpu_of(pid: int) -> float:
+    """The CPU seconds process `pid` has used so far (Linux: /proc/PID/stat's utime + stime)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def keystrokes(problem: Path, repeat: int) -> list[tuple[float, float]]:
+    """(wall, server CPU) seconds from a one-character edit of `problem` (a space before its last
+    parenthesis, typed and undone in turn) to the diagnostics of that version, `repeat` times, in one
+    server. The wall time includes the server's pause for typing; the CPU time does not, and is what a
+    busy machine inflates least."""
+    text = problem.read_text(encoding="utf-8")
+    at = text.rindex(")")
+    edited = text[:at] + " " + text[at:]
+    uri = problem.as_uri()
+    server = subprocess.Popen([*PDDLTOOLS, "lsp"], cwd=REPO, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL)
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                              "params": {"processId": os.getpid(), "rootUri": None, "capabilities": {}}}))
+    server.stdin.write(frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
+    server.stdin.write(_open(uri, text))
+    server.stdin.flush()
+    _diagnostics(server.stdout, uri, 1)
+    times = []
+    for version in range(2, repeat + 2):
+        started, cpu = time.perf_counter(), _cpu_of(server.pid)
+        server.stdin.write(frame({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": edited if version % 2 == 0 else text}]}}))
+        server.stdin.flush()
+        _diagnostics(server.stdout, uri, version)
+        times.append((time.perf_counter() - started, _cpu_of(server.pid) - cpu))
+    server.stdin.write(frame({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}))
+    server.stdin.write(frame({"jsonrpc": "2.0", "method": "exit"}))
+    server.stdin.close()
+    server.wait(60)
+    return times
+
+
+#: The rows' targets (issue 29: start-up; issue 31: the language server's keystroke).
+TARGETS = {
+    "pddltools --version": 0.05,
+    "pddltools validate (10-line ADL task)": 0.08,
+    "pddltools lsp: initialize reply (wall)": 0.3,
+    "pddltools lsp: keystroke on the largest IPC problem to diagnostics (wall, median)": 0.2,
+}
 
 
 def main() -> int:
@@ -87,6 +169,7 @@ def main() -> int:
     options.add_argument("--repeat", type=int, default=5)
     options.add_argument("--val", type=Path, help="VAL's Validate binary")
     options.add_argument("--json", type=Path, help="also write the rows here")
+    options.add_argument("--no-keystroke", action="store_true", help="leave out the keystroke on the largest problem")
     args = options.parse_args()
 
     commands: dict[str, list[str]] = {
@@ -105,13 +188,26 @@ def main() -> int:
         cpu_of(argv)  # a first run fills the caches (the grammar's tables, the OS's file cache)
         rows[name] = min(cpu_of(argv) for _ in range(args.repeat))
     initialize = [lsp_initialize() for _ in range(args.repeat)]
-    rows["pddltools lsp: initialize reply (wall)"] = min(wall for wall, _ in initialize)
-    rows["pddltools lsp: whole session (CPU)"] = min(cpu for _, cpu in initialize)
+    rows["pddltools lsp: initialize reply (wall)"] = min(wall for wall, _, _ in initialize)
+    rows["pddltools lsp: whole session (CPU)"] = min(cpu for _, cpu, _ in initialize)
+    shown = [lsp_initialize(HELLO / "domain.pddl")[2] for _ in range(args.repeat)]
+    rows["pddltools lsp: start to the first diagnostics of a small domain (wall)"] = min(s for s in shown if s)
+    problem = None if args.no_keystroke else largest_problem()
+    if problem is not None:
+        typed = keystrokes(problem, max(args.repeat, 3))
+        rows["pddltools lsp: keystroke on the largest IPC problem to diagnostics (wall, median)"] = \
+            sorted(wall for wall, _ in typed)[len(typed) // 2]
+        rows["pddltools lsp: keystroke on the largest IPC problem (server CPU, median)"] = \
+            sorted(cpu for _, cpu in typed)[len(typed) // 2]
 
     width = max(map(len, rows))
-    print(f"{'command':<{width}}  seconds")
+    print(f"{'command':<{width}}  seconds  target")
     for name, seconds in rows.items():
-        print(f"{name:<{width}}  {seconds:7.3f}")
+        target = TARGETS.get(name)
+        verdict = "" if target is None else f"  <= {target:.2f} {'met' if seconds <= target else 'NOT met'}"
+        print(f"{name:<{width}}  {seconds:7.3f}{verdict}")
+    if problem is not None:
+        print(f"(largest problem: {problem.relative_to(CORPUS)}, {problem.stat().st_size / 1e6:.1f} MB)")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
     return 0

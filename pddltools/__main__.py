@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from pddltools.cli import main
+from pddltools.entry import main
 
 sys.exit(main(prog="python -m pddltools"))

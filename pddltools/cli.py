@@ -14,7 +14,6 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pddltools import __version__
 from pddltools.cli_options import add_fmt_mode, parse_command_line
 from pddltools.exit_codes import ExitCode, worst
 from pddltools.wording import count
@@ -54,29 +53,9 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
 
 
 def _version() -> str:
-    compiled = _speedups_built()
-    parser = ("compiled parser" if compiled
-              else "parser in pure Python: pddltools.syntax._speedups was not built (no C compiler at install time)")
-    return f"pddltools {__version__} ({parser})"
+    from pddltools.entry import version
 
-
-def _speedups_built() -> bool:
-    """Whether the compiled parser loads, found beside the package rather than imported through
-    `pddltools.syntax`, whose import pulls in the diagnostics and rich (most of `--version`'s cost)."""
-    import importlib.machinery
-    import importlib.util
-
-    folder = Path(__file__).parent / "syntax"
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        spec = importlib.util.spec_from_file_location("pddltools.syntax._speedups", folder / f"_speedups{suffix}")
-        if spec is None or spec.loader is None or not Path(spec.origin or "").is_file():
-            continue
-        try:
-            spec.loader.exec_module(importlib.util.module_from_spec(spec))
-        except ImportError:
-            return False
-        return True
-    return False
+    return version()
 
 
 def build_parser(command: str | None = None, *, prog: str = "pddltools",

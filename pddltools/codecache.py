@@ -52,15 +52,18 @@ class MethodCode:
     def open(self) -> MethodCode:
         if not enabled or getattr(dataclasses, "exec", None) is not None:  # off, or another build is open
             return self
+        self._load()
+        dataclasses.exec = self._exec  # type: ignore[attr-defined]  # shadows the builtin in that module
+        self._patched = True
+        return self
+
+    def _load(self) -> None:
         try:
             loaded = marshal.loads(self.path.read_bytes())
         except (OSError, EOFError, ValueError, TypeError):
             loaded = {}
         if isinstance(loaded, dict):
             self.known = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, CodeType)}
-        dataclasses.exec = self._exec  # type: ignore[attr-defined]  # shadows the builtin in that module
-        self._patched = True
-        return self
 
     def __enter__(self) -> MethodCode:
         return self.open()
@@ -83,7 +86,7 @@ class MethodCode:
     def close(self) -> None:
         if not self._patched:
             return
-        del dataclasses.exec  # type: ignore[attr-defined]
+        self._unpatch()
         self._patched = False
         if not self.fresh:
             return
@@ -94,3 +97,51 @@ class MethodCode:
             os.replace(temporary, self.path)  # whole, or not at all: another process may be reading it
         except OSError:
             pass  # a read-only home: the next run compiles again
+
+    def _unpatch(self) -> None:
+        del dataclasses.exec  # type: ignore[attr-defined]
+
+
+#: The future flags `attr._make` compiles its scripts with: it imports annotations from __future__, and
+#: `compile` passes the calling module's future flags on (`__future__.annotations.compiler_flag`).
+_ATTRS_FLAGS = 0x1000000
+
+
+class AttrsCode(MethodCode):
+    """The same for the classes of `attrs` (lsprotocol's thousand protocol classes, which the language
+    server imports: compiling their methods is a third of its start-up). attrs writes each class's methods
+    as one script and compiles it with `compile(script, filename, "exec")` in `attr._make`; while open,
+    that `compile` takes the code from the cache, keyed by the file name attrs gives (which the code
+    carries) and the script. Without attrs installed, opening does nothing."""
+
+    def open(self) -> AttrsCode:
+        try:
+            from attr import _make
+        except ImportError:
+            return self
+        if not enabled or getattr(_make, "compile", None) is not None:
+            return self
+        self._load()
+        _make.compile = self._compile  # type: ignore[attr-defined]  # shadows the builtin in that module
+        self._patched = True
+        return self
+
+    def __enter__(self) -> AttrsCode:
+        return self.open()
+
+    def _compile(self, source: Any, filename: str, mode: str, *args: Any, **kwargs: Any) -> CodeType:
+        if args or kwargs or not isinstance(source, str) or not isinstance(filename, str):
+            plain: CodeType = builtins.compile(source, filename, mode, *args, **kwargs)  # not a call attrs makes
+            return plain
+        key = f"{mode}\0{filename}\0{source}"
+        code = self.known.get(key)
+        if code is None:
+            code = builtins.compile(source, filename, mode, _ATTRS_FLAGS, True)  # what attr._make compiles
+            self.fresh = True
+        self.used[key] = code
+        return code
+
+    def _unpatch(self) -> None:
+        from attr import _make
+
+        del _make.compile  # type: ignore[attr-defined]

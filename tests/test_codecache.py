@@ -1,7 +1,9 @@
 """The AST's classes built through `pddltools.codecache` are the classes `dataclasses` builds without it:
-every generated method of every node class has the same code, and the cache survives between runs."""
+every generated method of every node class has the same code, and the cache survives between runs; the
+same for classes of `attrs` (the language server's protocol types) built through `AttrsCode`."""
 
 from __future__ import annotations
+import __future__
 
 import dataclasses
 import importlib.util
@@ -100,3 +102,65 @@ def test_a_command_keeps_the_code_of_its_modules_dataclasses(tmp_path: Path) -> 
     odd = subprocess.run([sys.executable, "-m", "pddltools", "../x"], env=env, capture_output=True, text=True)
     assert odd.returncode == 2
     assert sorted(p.name.split("-")[1] for p in (tmp_path / "pddltools").glob("command-*")) == ["validate"]
+
+
+ATTRS_MODULE = '''
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.define
+class Position:
+    line: int
+    character: int = 0
+
+
+@attrs.frozen(order=True, kw_only=True)
+class Range:
+    start: Position
+    end: Position = attrs.field(factory=lambda: Position(0))
+    label: str | None = attrs.field(default=None, eq=False)
+
+
+@attrs.define(slots=False)
+class Loose:
+    items: list[int] = attrs.field(factory=list, validator=attrs.validators.instance_of(list))
+'''
+
+
+def _attrs_build(folder: Path, cache: str | None) -> dict[tuple[str, str], object]:
+    """The generated methods' code of a fresh build of ATTRS_MODULE (through `AttrsCode(cache)` when given)."""
+    pytest.importorskip("attrs")
+    path = folder / "protocol_probe.py"
+    path.write_text(ATTRS_MODULE, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("protocol_probe", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        if cache is None:
+            spec.loader.exec_module(module)
+        else:
+            with codecache.AttrsCode(cache) as opened:
+                spec.loader.exec_module(module)
+            assert opened.used, "attrs compiled nothing through the cache"
+    finally:
+        del sys.modules[spec.name]
+    return {(cls.__name__, name): method.__code__ for cls in (module.Position, module.Range, module.Loose)
+            for name, method in vars(cls).items()
+            if inspect.isfunction(method) and method.__code__.co_filename.startswith("<attrs generated")}
+
+
+def test_attrs_classes_built_through_the_cache_have_attrs_own_code(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    compiled = _attrs_build(tmp_path, "probe-attrs")
+    (written,) = (tmp_path / "pddltools").glob("probe-attrs-*.code")
+    stamp = written.stat().st_mtime_ns
+    cached = _attrs_build(tmp_path, "probe-attrs")
+    plain = _attrs_build(tmp_path, None)
+    assert len(plain) >= 10 and {"__init__", "__eq__", "__repr__"} <= {name for _, name in plain}
+    assert compiled == cached == plain  # code objects: byte code, constants, names, flags, file name
+    assert written.stat().st_mtime_ns == stamp, "a build that compiled nothing afresh rewrote the cache"
+    assert __future__.annotations.compiler_flag == codecache._ATTRS_FLAGS

@@ -20,8 +20,9 @@ print(json.dumps({"status": status, "out": out.getvalue(), "modules": sorted(sys
 """
 
 
-def run(*argv: str) -> dict[str, object]:
-    done = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=ROOT, capture_output=True, text=True,
+def run(*argv: str, entry: str = "pddltools.cli") -> dict[str, object]:
+    probe = PROBE.replace("from pddltools.cli import main", f"from {entry} import main")
+    done = subprocess.run([sys.executable, "-c", probe, *argv], cwd=ROOT, capture_output=True, text=True,
                           timeout=120, check=True)
     result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
     return result
@@ -37,6 +38,20 @@ def test_version_names_the_parser_in_use_without_importing_the_parser_or_rich() 
     modules = result["modules"]
     assert isinstance(modules, list)
     assert "rich" not in modules and "pddltools.syntax" not in modules and "lark" not in modules
+
+
+def test_the_entry_point_answers_version_without_the_command_line() -> None:
+    """The console script's `--version` imports neither argparse nor `pddltools.cli`, and says what the
+    command line's --version says; anything else goes to the command line."""
+    result = run("--version", entry="pddltools.entry")
+    assert result["status"] == 0 and result["out"] == run("--version")["out"]
+    modules = result["modules"]
+    assert isinstance(modules, list)
+    assert "argparse" not in modules and "typing" not in modules
+    ours = {m for m in modules if m.startswith("pddltools")}
+    assert ours - {"pddltools.syntax._speedups"} == {"pddltools", "pddltools.entry"}  # the parser's file only
+    explained = run("explain", "E110", entry="pddltools.entry")
+    assert explained["status"] == 0 and "E110" in str(explained["out"]) and "pddltools.cli" in explained["modules"]
 
 
 def test_validating_a_sequential_plan_imports_neither_rich_nor_the_temporal_validators() -> None:

@@ -24,17 +24,29 @@ _SEVERITY = {Severity.ERROR: lsp.DiagnosticSeverity.Error, Severity.WARNING: lsp
              Severity.INFO: lsp.DiagnosticSeverity.Hint}
 
 
-def findings(workspace: Workspace, doc: Document) -> list[Diagnostic]:
-    """Every finding about `doc`, located in it (or without a place)."""
+def findings(workspace: Workspace, doc: Document, *, slow: bool = True) -> list[Diagnostic]:
+    """Every finding about `doc`, located in it (or without a place); `slow=False` leaves out relaxed
+    reachability's (`slow_findings_left_out` says whether that left anything out)."""
     if doc.language == "rddl":
         return _rddl_findings(workspace, doc)
     extension = language_server(doc.language, doc.text)
     if extension is not None:
         return list(extension.findings(workspace, doc))
-    return _pddl_findings(workspace, doc)
+    return _pddl_findings(workspace, doc, slow)
 
 
-def _pddl_findings(workspace: Workspace, doc: Document) -> list[Diagnostic]:
+def slow_findings_left_out(workspace: Workspace, doc: Document) -> bool:
+    """Whether `findings(..., slow=False)` may leave out findings of `doc` or, for a domain, of its open
+    problems (relaxed reachability needs a problem): `doc` is a PDDL problem, or a domain with open problems."""
+    if doc.language != "pddl" or language_server(doc.language, doc.text) is not None:
+        return False
+    node = workspace.pddl(doc).node
+    if isinstance(node, ast.Domain):
+        return bool(workspace.problems_of(node, doc.uri))
+    return isinstance(node, ast.Problem)
+
+
+def _pddl_findings(workspace: Workspace, doc: Document, slow: bool = True) -> list[Diagnostic]:
     parsed = workspace.pddl(doc)
     out = [*parsed.syntax, *parsed.warnings]
     node = parsed.node
@@ -42,7 +54,7 @@ def _pddl_findings(workspace: Workspace, doc: Document) -> list[Diagnostic]:
         return out
     unreliable = set(parsed.unreliable)
     if isinstance(node, ast.Domain):
-        report = check(node)
+        report = check(node, reachability=slow)
     else:
         found, resolution = workspace.domain_and_resolution(doc, node)
         where = word_span(node.span, node.domain, 1, 8)
@@ -58,7 +70,7 @@ def _pddl_findings(workspace: Workspace, doc: Document) -> list[Diagnostic]:
             out.append(Diagnostic("L003", Severity.WARNING, resolution.ambiguity(), where))
         domain = found[1]
         unreliable |= domain.unreliable
-        report = check(domain.node, [node])  # type: ignore[arg-type]
+        report = check(domain.node, [node], reachability=slow)  # type: ignore[arg-type]
     out += [f for f in report.findings if f.code not in unreliable and _in(f, doc)]
     return out
 
@@ -102,9 +114,10 @@ def to_lsp(diagnostics: Iterable[Diagnostic], doc: Document, positions: Position
     return out
 
 
-def publishable(workspace: Workspace, doc: Document, encoding: str = "utf-16") -> tuple[int, list[lsp.Diagnostic]]:
+def publishable(workspace: Workspace, doc: Document, encoding: str = "utf-16", *,
+                slow: bool = True) -> tuple[int, list[lsp.Diagnostic]]:
     """The document's version and its diagnostics, ready to publish (of a snapshot: the live document
-    may change while they are computed)."""
+    may change while they are computed); `slow=False`: without relaxed reachability's findings."""
     snapshot = Document(doc.uri, doc.text, doc.version, doc.language)
     positions = Positions(snapshot.text, encoding)
-    return snapshot.version, to_lsp(findings(workspace, snapshot), snapshot, positions, workspace)
+    return snapshot.version, to_lsp(findings(workspace, snapshot, slow=slow), snapshot, positions, workspace)

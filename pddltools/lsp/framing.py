@@ -24,10 +24,7 @@ from typing import Any, BinaryIO
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
-#: The longest header line read (the LSP has two short headers).
-MAX_HEADER_LINE = 8192
-#: The largest message body taken: a didOpen of a 256 MB file is refused, not read.
-MAX_BODY = 256 << 20
+from pddltools.lsp.quickstart import MAX_BODY, MAX_HEADER_LINE, Opening
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32602, -32603
 
@@ -106,9 +103,14 @@ class Replies:
         self.server = server
 
     def error(self, ident: Any, code: int, message: str) -> None:
-        reply = {"jsonrpc": "2.0", "id": ident if isinstance(ident, int | str) else None,
-                 "error": {"code": code, "message": message}}
-        body = json.dumps(reply).encode()
+        self._write({"jsonrpc": "2.0", "id": ident if isinstance(ident, int | str) else None,
+                     "error": {"code": code, "message": message}})
+
+    def notify(self, method: str, params: dict[str, Any]) -> None:
+        self._write({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def _write(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode()
         writer = self.server.protocol.writer
         if writer is not None:
             writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
@@ -145,8 +147,49 @@ def dispatch(server: LanguageServer, replies: Replies, body: bytes) -> None:
             replies.error(ident, INTERNAL_ERROR, f"Internal error: {type(exc).__name__}")
 
 
-async def _serve(server: LanguageServer, reader: FrameReader, stop: threading.Event) -> None:
+class _Held:
+    """A writer that keeps what pygls writes (its reply to the `initialize` already answered)."""
+
+    def __init__(self) -> None:
+        self.data = b""
+
+    def write(self, data: bytes) -> None:
+        self.data += data
+
+    def close(self) -> None:
+        pass
+
+
+def replay_initialize(server: LanguageServer, body: bytes) -> dict[str, Any] | None:
+    """Hand pygls the `initialize` request `lsp.quickstart` answered, keeping its reply from the client;
+    return that reply (None if pygls wrote none)."""
+    writer, include_headers = server.protocol.writer, server.protocol._include_headers
+    held = _Held()
+    server.protocol.set_writer(held, include_headers=False)
+    try:
+        dispatch(server, Replies(server), body)
+    finally:
+        server.protocol.set_writer(writer, include_headers=include_headers)  # type: ignore[arg-type]
+    if not held.data:
+        return None
+    reply: dict[str, Any] = json.loads(held.data.rpartition(b"\r\n\r\n")[2])  # an error reply comes framed
+    return reply
+
+
+async def _serve(server: LanguageServer, reader: FrameReader, stop: threading.Event,
+                 opening: Opening | None = None) -> None:
     replies = Replies(server)
+    if opening is not None and opening.answered is not None:
+        reply = replay_initialize(server, opening.answered)
+        if reply is not None and "error" in reply and opening.fallback is not None:
+            # answered already: pygls takes the request without the capabilities it cannot read
+            replies.notify("window/showMessage", {"type": 2, "message": (
+                "pddltools lsp: the client's capabilities do not fit the protocol "
+                f"({reply['error'].get('message', '')[:200]}); the server runs as for a client that states "
+                "only its position encodings")})
+            reply = replay_initialize(server, opening.fallback)
+        if reply is None or reply.get("result") != opening.reply:
+            logger.error("pygls' answer to initialize differs from the one sent (lsp/quickstart.py): %s", reply)
     while not stop.is_set():
         frame = await reader.frame()
         if frame is None:
@@ -158,16 +201,18 @@ async def _serve(server: LanguageServer, reader: FrameReader, stop: threading.Ev
         dispatch(server, replies, body)
 
 
-def serve_stdio(server: LanguageServer, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
-    """`server.start_io()`, with the frames read here."""
+def serve_stdio(server: LanguageServer, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
+                opening: Opening | None = None) -> None:
+    """`server.start_io()`, with the frames read here; `opening` is what `lsp.quickstart` read first."""
     from pygls.io_ import StdoutWriter
 
     stop = threading.Event()
     server._stop_event = stop  # what pygls' shutdown sets to end the loop
     server.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
-    reader = FrameReader(stdin or sys.stdin.buffer, server.thread_pool)
+    stream = stdin or sys.stdin.buffer
+    reader = FrameReader(opening.stream(stream) if opening is not None else stream, server.thread_pool)
     try:
-        asyncio.run(_serve(server, reader, stop))
+        asyncio.run(_serve(server, reader, stop, opening))
     except BrokenPipeError:
         logger.error("Connection to the client is lost! Shutting down the server.")
     except (KeyboardInterrupt, SystemExit):

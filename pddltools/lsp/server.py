@@ -2,7 +2,10 @@
 
 Diagnostics are published on open and save at once, and on change after a short pause in typing
 (`DEBOUNCE` seconds: a burst of keystrokes costs one check, not one per key); they are computed in a
-worker thread so that hover and completion keep answering meanwhile. Parses are cached by document
+worker thread so that hover and completion keep answering meanwhile. After a change, a problem's
+findings come in two rounds: all but relaxed reachability's at once (a tenth of a second on the largest
+IPC problem), then, after `SETTLE` more seconds without typing, all of them (reachability grounds the
+task: most of a second there). Parses are cached by document
 version. Every handler is guarded: an unexpected exception is logged to the client and answered with
 "nothing here", never allowed to stop the server.
 """
@@ -24,7 +27,7 @@ from pddltools import __version__
 from pddltools.dialects import language_server
 from pddltools.lsp.actions import code_actions
 from pddltools.lsp.completion import complete
-from pddltools.lsp.diagnostics import publishable
+from pddltools.lsp.diagnostics import publishable, slow_findings_left_out
 from pddltools.lsp.formatting import Refused, formatted, range_changes
 from pddltools.lsp.framing import serve_stdio
 from pddltools.lsp.navigation import (
@@ -37,12 +40,14 @@ from pddltools.lsp.navigation import (
 )
 from pddltools.lsp.outline import document_symbols
 from pddltools.lsp.positions import Positions
+from pddltools.lsp.quickstart import Opening
 from pddltools.lsp.rename import RenameRefused, highlights, places, rename
 from pddltools.lsp.structure import LEGEND, folding_ranges, semantic_tokens, signature_help
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast
 
 DEBOUNCE = 0.15  # seconds of quiet after a change before it is checked
+SETTLE = 0.5  # seconds more of quiet before a changed problem's relaxed reachability is analysed
 RENAME_FAILED = -32803  # the protocol's RequestFailed: the client shows the message
 _R = TypeVar("_R")
 log = logging.getLogger("pddltools.lsp")
@@ -74,13 +79,14 @@ class PDDLServer(LanguageServer):
                                                      + traceback.format_exc()))
 
     # -- diagnostics -----------------------------------------------------------------------------
-    def schedule(self, uri: str, delay: float) -> None:
+    def schedule(self, uri: str, delay: float, *, typing: bool = False) -> None:
+        """Check `uri` after `delay` seconds; `typing`: in two rounds (see the module's docstring)."""
         previous = self.pending.pop(uri, None)
         if previous is not None:
             previous.cancel()
-        self.pending[uri] = asyncio.get_running_loop().create_task(self._check(uri, delay))
+        self.pending[uri] = asyncio.get_running_loop().create_task(self._check(uri, delay, typing))
 
-    async def _check(self, uri: str, delay: float) -> None:
+    async def _check(self, uri: str, delay: float, typing: bool = False) -> None:
         try:
             if delay:
                 await asyncio.sleep(delay)
@@ -88,10 +94,12 @@ class PDDLServer(LanguageServer):
             if doc is None:
                 return
             encoding = self.encoding
-            version, diagnostics = await asyncio.to_thread(publishable, self.store, doc, encoding)
-            self.text_document_publish_diagnostics(
-                lsp.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=diagnostics))
-            await self._recheck_problems(doc, encoding)
+            if typing:
+                await self._publish(doc, encoding, slow=False)
+                if not await asyncio.to_thread(slow_findings_left_out, self.store, doc):
+                    return
+                await asyncio.sleep(SETTLE)  # a keystroke meanwhile cancels this task (`schedule`)
+            await self._publish(doc, encoding, slow=True)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -100,15 +108,19 @@ class PDDLServer(LanguageServer):
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
 
-    async def _recheck_problems(self, doc: Document, encoding: str) -> None:
-        """A changed domain changes its open problems' findings: publish theirs again."""
+    async def _publish(self, doc: Document, encoding: str, *, slow: bool) -> None:
+        """Publish the document's diagnostics (`slow=False`: without relaxed reachability's), then those
+        of its open problems if it is a domain: a changed domain changes their findings."""
+        version, diagnostics = await asyncio.to_thread(publishable, self.store, doc, encoding, slow=slow)
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=doc.uri, version=version, diagnostics=diagnostics))
         if doc.language != "pddl":
             return
         node = self.store.pddl(doc).node
         if not isinstance(node, ast.Domain):
             return
         for problem in await asyncio.to_thread(self.store.problems_of, node, doc.uri):
-            version, diagnostics = await asyncio.to_thread(publishable, self.store, problem, encoding)
+            version, diagnostics = await asyncio.to_thread(publishable, self.store, problem, encoding, slow=slow)
             self.text_document_publish_diagnostics(
                 lsp.PublishDiagnosticsParams(uri=problem.uri, version=version, diagnostics=diagnostics))
 
@@ -153,7 +165,7 @@ def did_change(ls: PDDLServer, params: lsp.DidChangeTextDocumentParams) -> None:
     uri = params.text_document.uri
     text = ls.workspace.get_text_document(uri).source  # pygls has applied the (incremental) changes
     if ls.store.change(uri, text, params.text_document.version) is not None:
-        ls.schedule(uri, DEBOUNCE)
+        ls.schedule(uri, DEBOUNCE, typing=True)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
@@ -424,6 +436,7 @@ def domain_of(ls: PDDLServer, uri: str) -> str | None:
     return found[0] if found is not None else None
 
 
-def main() -> int:
-    serve_stdio(server)  # pygls' start_io, with every frame checked (lsp/framing.py)
+def main(opening: Opening | None = None) -> int:
+    """Serve stdio; `opening` is what `lsp.quickstart` read (and answered) before pygls was imported."""
+    serve_stdio(server, opening=opening)  # pygls' start_io, with every frame checked (lsp/framing.py)
     return 0
