@@ -1497,14 +1497,19 @@ _ENTRIES: tuple[Code, ...] = (
           """`ppddl simulate` or `ppddl serve` cannot run the problem: an effect reads a fluent with no value,
           two effects of a step give a fluent different values, the metric reads an undefined fluent, or no
           problem of the files can be served. The message says which.""",
-          fix="Give every fluent the effects and the metric read a value in :init."),
+          (("domain.pddl", "(define (domain d)\n  (:requirements :probabilistic-effects :numeric-fluents)\n"
+                           "  (:predicates (p)) (:functions (f))\n"
+                           "  (:action a :effect (probabilistic 1/2 (increase (f) 1))))\n"),
+           ("problem.pddl", "(define (problem q) (:domain d) (:init) (:goal (p)))\n")),
+          ("ppddl", "simulate", "domain.pddl", "problem.pddl", "--rounds", "1", "--horizon", "5"),
+          "Give every fluent the effects and the metric read a value in :init."),
     _code("E942", E, PPSIM, "a step of a PPDDL round that is over",
           """A program using `pddltools.ppddl.simulation` stepped a round after it ended (goal reached,
-          horizon, done or a disabled action).""",
+          horizon, done or a disabled action). Example: a loop that does not test Round.over.""",
           fix="Start a new round (Simulator.reset) once Round.over is true."),
     _code("E943", E, PPSIM, "an unknown PPDDL policy",
           """The PPDDL policies are random (uniformly among the applicable actions, as mdpsim's mdpclient) and
-          noop (done at once).""",
+          noop (done at once). Example: simulation.policy_of("greedy", 0).""",
           fix="Pass --policy random or --policy noop."),
     _code("E945", E, MDPSIM, "an mdpsim message that is not plain XML",
           """A peer sent malformed XML, text outside any element, or XML with entities or a DTD (refused).
@@ -1516,16 +1521,18 @@ _ENTRIES: tuple[Code, ...] = (
           fix="Send every element mdpsim's messages have (see docs/commands/ppddl.md)."),
     _code("E947", E, MDPSIM, "an mdpsim message of an unknown kind",
           """The root element is none of mdpsim's messages (session-request, session-init, round-request,
-          round-init, state, act, done, error, end-round, end-session).""",
+          round-init, state, act, done, error, end-round, end-session). Example: <actions/> (RDDLSim's).""",
           fix="Send mdpsim's messages only."),
     _code("E948", E, MDPSIM, "an mdpsim message too large, cut short or stalled",
           """A message grew past the size limit before its element closed, the peer closed in its middle, or
           it did not arrive whole within the stall timeout (--stall) of its first byte plus a second for each
-          16 KB: neither silence nor a trickle can hold the server.""",
+          16 KB: neither silence nor a trickle can hold the server. Example: a client that sends "<act>" and
+          then nothing.""",
           fix="Send each message whole and promptly, and close only between messages."),
     _code("E950", E, MDPSIM, "the mdpsim client cannot play the session",
           """`ppddl client` met a server that closed, refused the problem (bad problem), answered out of order
-          or sent a bad message; the message says which.""",
+          or sent a bad message; the message says which. Example: a problem name the server does not
+          serve (its reply is bad problem).""",
           fix="Connect to a server that serves the problem (its name as the problem file writes it)."),
     _code("E951", E, MDPSIM, "a PPDDL results log that cannot be scored",
           """`ppddl score` reads the JSON-lines log `ppddl serve` writes; a line is not a JSON object, or no
