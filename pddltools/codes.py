@@ -1507,10 +1507,15 @@ _ENTRIES: tuple[Code, ...] = (
           """A program using `pddltools.ppddl.simulation` stepped a round after it ended (goal reached,
           horizon, done or a disabled action). Example: a loop that does not test Round.over.""",
           fix="Start a new round (Simulator.reset) once Round.over is true."),
-    _code("E943", E, PPSIM, "an unknown PPDDL policy",
-          """The PPDDL policies are random (uniformly among the applicable actions, as mdpsim's mdpclient) and
-          noop (done at once). Example: simulation.policy_of("greedy", 0).""",
-          fix="Pass --policy random or --policy noop."),
+    _code("E943", E, PPSIM, "a PPDDL problem or policy the command line names that does not exist",
+          """The files hold no problem of the name given with --problem (or several problems and no --problem,
+          or a problem whose domain no file given defines), or the policy is none of random (uniformly among
+          the applicable actions, as mdpsim's mdpclient) and noop (done at once).""",
+          (("coin.pddl", "(define (domain coin) (:requirements :probabilistic-effects)\n  (:predicates (heads))\n"
+                         "  (:action flip :effect (probabilistic 1/2 (heads))))\n"
+                         "(define (problem toss) (:domain coin) (:init) (:goal (heads)))\n"),),
+          ("ppddl", "simulate", "coin.pddl", "--problem", "tosss"),
+          "Name a problem the files define (toss), with its domain's file among them."),
     _code("E945", E, MDPSIM, "an mdpsim message that is not plain XML",
           """A peer sent malformed XML, text outside any element, or XML with entities or a DTD (refused).
           Example: a client that sends <session-request><name>x</session-request>.""",

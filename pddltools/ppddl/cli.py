@@ -150,7 +150,7 @@ def _tasks(files: list[str], skipped: list[Diagnostic]) -> dict[str, Any]:
         problem = node.problem if isinstance(node, PPDDLProblem) else node
         found = domains.get(problem.domain)
         if found is None:
-            skipped.append(error("E110", f"problem {problem.name} is of domain {problem.domain}, which no file "
+            skipped.append(error("E943", f"problem {problem.name} is of domain {problem.domain}, which no file "
                                  "given defines: not served", problem.span))
             continue
         try:

@@ -105,13 +105,13 @@ def load_task(paths: Sequence[str | Path], name: str | None = None) -> Task:
     if len(problems) != 1:
         names = ", ".join(_problem_name(d) for d, _ in problems) or "none"
         what = f"no problem named {name}" if name is not None else f"one problem to simulate, found {names}"
-        raise Error([error("E110", f"expected {what} in {', '.join(map(str, paths))}"
+        raise Error([error("E943", f"expected {what} in {', '.join(map(str, paths))}"
                            + (" (give its name)" if name is None and problems else ""))])
     node, problem_path = problems[0]
     problem = node.problem if isinstance(node, PPDDLProblem) else node
     found = domains.get(problem.domain)
     if found is None:
-        raise Error([error("E110", f"problem {problem.name} is of domain {problem.domain}, which "
+        raise Error([error("E943", f"problem {problem.name} is of domain {problem.domain}, which "
                            f"{', '.join(map(str, paths))} do not define", problem.span)])
     domain, domain_path = found
     return task_of(domain, node, domain_path, problem_path)
@@ -336,7 +336,7 @@ def policy_of(name: str, seed: int) -> Policy:
         return RandomPolicy(seed)
     if name == "noop":
         return DonePolicy()
-    raise Error([error("E943", f"unknown policy {name!r}: the policies are {', '.join(POLICIES)}")])
+    raise Error([error("E943", f"no policy {name!r}: the policies are {', '.join(POLICIES)}")])
 
 
 # ---------------------------------------------------------------------------------------------------
