@@ -137,7 +137,7 @@ def test_bad_actions_do_not_ground() -> None:
 
 def test_confidence_interval_uses_student_t() -> None:
     low, high = confidence_interval([0.0, 1.0, 2.0])
-    assert high - 1 == pytest.approx(4.303 * 1 / 3 ** 0.5)
+    assert high - 1 == pytest.approx(4.303 * 1 / 3 ** 0.5) == 1 - low
     assert confidence_interval([3.0]) == (3.0, 3.0)
 
 
