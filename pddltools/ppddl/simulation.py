@@ -120,7 +120,7 @@ def load_task(paths: Sequence[str | Path], name: str | None = None) -> Task:
 def task_of(domain: ast.Domain, node: ast.Problem | PPDDLProblem, domain_path: str = "",
             problem_path: str = "") -> Task:
     problem = node.problem if isinstance(node, PPDDLProblem) else node
-    rewards = any(r.name == ":rewards" for r in domain.requirements)
+    rewards = any(r.name in (":rewards", ":mdp") for r in domain.requirements)  # :mdp is both PPDDL flags
     # the grounded semantics reads the deterministic stand-in (every outcome at once), so that what it
     # knows of the domain (which predicates some effect changes) counts every outcome; the effects
     # sampled are the schemas' own, kept in `effects`
