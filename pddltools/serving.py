@@ -8,6 +8,7 @@ descriptor shortage in the accept loop, are logged by a `Throttle`: at most once
 with how many were held back. A protocol's server subclasses it and makes one `Session` per connection;
 the session takes itself off `waiting` once its session-request is in, and reads every message with
 the protocol's reader under the idle, stall and minimum-rate limits (`rddlsim.protocol.Reader`).
+`read_results` reads the log back for the scorers.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
+
+from pddltools.diagnostics import InputError, error
+from pddltools.reading import read_input_text
 
 
 def default_max_connections() -> int:
@@ -78,6 +82,25 @@ class ResultsLog:
 
     def close(self) -> None:
         self._file.close()
+
+
+def read_results(path: str | Path, code: str) -> list[dict[str, Any]]:
+    """The records of a results log (JSON objects, one a line; other JSON values skipped). Raises
+    `InputError` when the file cannot be read, and `InputError` with `code` naming the line that is not
+    JSON."""
+    text = read_input_text(path, f"results log {path}")
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            # a server killed while writing leaves at most its last line torn: every earlier one is whole
+            raise InputError([error(code, f"{path}:{number}: not a JSON line")]) from None
+        if isinstance(record, dict):
+            records.append(record)
+    return records
 
 
 class Session(Protocol):

@@ -17,13 +17,11 @@ problems instead (their reward-oriented tables), ties broken by time likewise.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pddltools.diagnostics import InputError, error
-from pddltools.reading import read_input_text
+from pddltools.serving import read_results
 
 ORDERS = ("successes", "reward")
 
@@ -76,20 +74,12 @@ class ClientScore:
 
 
 def read_records(path: str) -> list[dict[str, Any]]:
-    """The records of a results log; `LogError` (E951) for a line that is not a JSON object."""
-    text = read_input_text(Path(path))
-    records = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise LogError([error("E951", f"{path}:{number}: not JSON ({exc})")]) from None
-        if not isinstance(record, dict):
-            raise LogError([error("E951", f"{path}:{number}: not a JSON object")])
-        records.append(record)
-    return records
+    """The records of a results log; `LogError` (E951) for a line that is not JSON, or a log that cannot be
+    read."""
+    try:
+        return read_results(path, "E951")
+    except InputError as exc:
+        raise LogError(exc.diagnostics) from None
 
 
 def _number(record: dict[str, Any], key: str, default: float = 0.0) -> float:
