@@ -10,9 +10,10 @@ competitions reported three numbers, and so does this:
 A client's rounds on a problem are those of its last session on it (a session that ran out of time
 counts its missing rounds as failures: the rounds counted are the session's planned rounds).
 
-Ranking: by the successful rounds summed over every problem, ties broken by the smaller total time (the
-goal-oriented ranking of IPPC-2006 and IPPC-2008); `--by reward` ranks by the mean reward summed over the
-problems instead (their reward-oriented tables), ties broken by time likewise.
+Ranking (what `ppddl score` prints, best first): by the successful rounds summed over every problem, ties
+broken by the smaller total time, as the goal-oriented tables of IPPC-2006 and IPPC-2008 order planners;
+`--by reward` ranks by the mean reward summed over the problems instead (for problems whose reward is
+more than reaching the goal), ties broken by time likewise.
 """
 
 from __future__ import annotations
