@@ -21,7 +21,7 @@ As mdpsim, and where we differ:
 - limits mdpsim lacks (shared with `rddl serve`, `pddltools.serving`): a connection must send its
   session-request within `idle` seconds, every message must arrive whole within `stall` seconds of its
   first byte (plus one per 16 KB), at most `max_connections` are open, and the log lines of the crowd are
-  rate-limited.
+  rate-limited; a client silent `stall` seconds past its session's time is cut off (mdpsim would wait).
 """
 
 from __future__ import annotations
@@ -128,12 +128,15 @@ class _Session:
             self.note(logging.WARNING, f"the client does not take messages ({type(exc).__name__}); session ended")
             raise _EndSession from None
 
-    async def receive(self, deadline: float | None = None) -> Message:
-        """The next message. A session's clock does not close the connection (mdpsim waits as long as the
-        client takes): only the stall limit and, before the session-request, the idle limit do."""
+    async def receive(self) -> Message:
+        """The next message. mdpsim waits for it as long as the client takes; here a client silent past its
+        session's time (and `stall` seconds of grace) is cut off, so that it cannot hold its connection for
+        ever."""
+        deadline = self.session_start + self.config.time_ms / 1000 + self.config.stall
         try:
             message = await self.reader.message(deadline, self.config.stall)
         except TimeoutError:
+            self.note(logging.WARNING, "the client said nothing past the session's time; session ended")
             raise _EndSession from None
         except ProtocolError as exc:
             self.note(logging.WARNING, f"{exc}; session ended")

@@ -303,3 +303,17 @@ def test_idle_and_trickling_connections_are_cut_off_and_the_cap_evicts_the_oldes
     text = caplog.text
     assert "sent nothing within 0.3 s" in text or "did not finish" in text
     assert "--max-connections" in text
+
+
+def test_a_client_silent_past_its_session_time_is_cut_off(tmp_path: Path) -> None:
+    async def run() -> bytes:
+        async with running_server(tmp_path / "log.jsonl", rounds=1, time_ms=200, stall=0.2) as (_, port):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"<session-request><name>raw</name><problem>toss</problem></session-request>"
+                         b"<round-request/>")
+            received = await asyncio.wait_for(reader.read(), 5)  # three messages, then the close
+            writer.close()
+            return received
+
+    lines = asyncio.run(run()).splitlines()
+    assert [line[:12] for line in lines] == [b"<session-ini", b"<round-init>", b"<state><flue"]
