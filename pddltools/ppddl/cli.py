@@ -64,6 +64,8 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     serve.add_argument("--max-connections", type=_positive, default=None, metavar="N",
                        help="connections open at once (default: what the open-file limit leaves room for, at "
                             "most 4096); past it the oldest that has not sent its session-request is closed")
+    serve.add_argument("--max-message", type=_positive, default=4 << 20, metavar="BYTES",
+                       help="the largest message accepted (default 4 MiB)")
     serve.add_argument("--format", choices=FORMATS, default="text")
     serve.set_defaults(func=run_serve)
 
@@ -178,7 +180,7 @@ def run_serve(args: argparse.Namespace) -> int:
         render_rich(skipped, stderr_console())
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     config = ServerConfig(rounds=args.rounds, time_ms=args.time, turns=args.turns, seed=args.seed, stall=args.stall,
-                          idle=args.idle, max_connections=args.max_connections or 0)
+                          idle=args.idle, max_connections=args.max_connections or 0, max_message=args.max_message)
 
     async def main() -> int:
         server = MdpsimServer(tasks, config, results)

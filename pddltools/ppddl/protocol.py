@@ -44,8 +44,15 @@ from xml.etree.ElementTree import Element
 from pddltools.diagnostics import error
 from pddltools.rddlsim.protocol import ProtocolError, Reader, parse_element
 
-#: no mdpsim message of a sensible task comes near this (a state of 100,000 atoms is about 6 MB: raise it)
-MAX_MESSAGE = 8 << 20
+#: no mdpsim message of a sensible task comes near this (IPPC-2008's largest states are some 100 KB);
+#: `ppddl serve --max-message` raises it
+MAX_MESSAGE = 4 << 20
+
+
+def _depth_change(data: bytearray, start: int, end: int) -> int:
+    """How the element depth changes over `data[start:end]` (whole tags only)."""
+    opened = data.count(b"<", start, end) - data.count(b"<?", start, end) - data.count(b"<!", start, end)
+    return opened - 2 * data.count(b"</", start, end) - data.count(b"/>", start, end)
 
 
 def _fail(code: str, message: str) -> ProtocolError:
@@ -323,33 +330,62 @@ class MdpsimReader(Reader):
     too_large, cut_short, stalled_code = "E948", "E948", "E948"
     ending = "its element closing"
 
+    #: the message being read: its root's closing tag, how far it has been counted and the depth there
+    _close: bytes = b""
+    _at, _depth, _nested = 0, 0, 0
+
     def split(self) -> bytes | None:
+        """The first element of the buffer, found by counting in C (`bytes.count`), each byte once however
+        the message is cut into reads: the depth after a point is the `<`s before it, less the `<?` and
+        `<!` (declarations, comments), less two for each `</` and one for each `/>`. The element ends at
+        the first closing tag of the root's name after which the depth is 0 (no mdpsim message nests its root
+        in itself: a peer that does so again and again, or closes the root by another name, is refused)."""
         buffer = self.buffer
-        start = buffer.find(b"<")
-        if start < 0:
-            if buffer.strip():
+        if not self._close:
+            start = buffer.find(b"<")
+            if buffer[:len(buffer) if start < 0 else start].strip():
                 raise _fail("E945", f"text outside any element: {bytes(buffer[:40])!r}")
-            return None
-        if buffer[:start].strip():
-            raise _fail("E945", f"text outside any element: {bytes(buffer[:min(start, 40)])!r}")
-        depth, at = 0, start
-        while True:
-            opening = buffer.find(b"<", at)
-            if opening < 0:
+            if start < 0:
+                buffer.clear()
                 return None
-            closing = buffer.find(b">", opening)
-            if closing < 0:
+            del buffer[:start]
+            end = buffer.find(b">")
+            if end < 0:
                 return None
-            inside = buffer[opening + 1:closing]
-            if inside.startswith(b"/"):
-                depth -= 1
-            elif not inside.endswith(b"/") and not inside.startswith((b"?", b"!")):
-                depth += 1
-            at = closing + 1
-            if depth <= 0 and not inside.startswith((b"?", b"!")):
-                frame = bytes(buffer[start:at])
-                del buffer[:at]
+            first = bytes(buffer[1:end])
+            if first.startswith((b"?", b"!")) or first.endswith(b"/") or first.startswith(b"/"):
+                # a declaration before the root, an empty root or a stray end tag: the tag alone is the
+                # message (defusedxml refuses what is not a whole element)
+                frame = bytes(buffer[:end + 1])
+                del buffer[:end + 1]
                 return frame
+            name = first.split()[0] if first.split() else b""
+            self._close, self._at, self._depth, self._nested = b"</" + name, end + 1, 1, 0
+        close = self._close
+        at, depth = self._at, self._depth
+        while True:
+            found = buffer.find(close, at)
+            end = buffer.find(b">", found) if found >= 0 else -1
+            if end < 0:
+                # counted up to the last `<` only: a tag cut by the read is counted whole next time
+                last = found if found >= 0 else buffer.rfind(b"<", at)
+                safe = last if last >= 0 and buffer.find(b">", last) < 0 else len(buffer)
+                depth += _depth_change(buffer, at, safe)
+                if depth <= 0:  # closed, but by tags of other names (mdpsim's reader would stop here)
+                    raise _fail("E945", f"<{close[2:].decode(errors='replace')[:40]}> closed by a tag of another "
+                                        "name")
+                self._at, self._depth = safe, depth
+                return None
+            depth += _depth_change(buffer, at, end + 1)
+            at = end + 1
+            if depth <= 0:
+                frame = bytes(buffer[:at])
+                del buffer[:at]
+                self._close, self._at, self._depth = b"", 0, 0
+                return frame
+            self._nested += 1
+            if self._nested > 16:  # no mdpsim message holds an element of its root's name
+                raise _fail("E945", f"<{close[2:].decode(errors='replace')[:40]}> nested in itself again and again")
 
     async def message(self, deadline: float | None = None, stall: float | None = None) -> Message | None:
         """The next message, or None when the peer closed between messages."""

@@ -127,6 +127,17 @@ def test_text_outside_an_element_and_a_message_cut_short_are_refused() -> None:
     assert caught.value.diagnostics[0].code == "E948"
 
 
+@pytest.mark.parametrize(("data", "says"), [
+    (b"<a>" + b"<a></a>" * 100_000, "nested in itself"),
+    (b"<a>" * 10 + b"</b>" * 10, "closed by a tag of another name"),
+])
+def test_framing_refuses_what_no_mdpsim_message_is_at_once(data: bytes, says: str) -> None:
+    """A frame is found by counting in C; the inputs that would make it look at every tag are refused."""
+    with pytest.raises(ProtocolError) as caught:
+        asyncio.run(_frames([data[i:i + 4096] for i in range(0, len(data), 4096)]))
+    assert caught.value.diagnostics[0].code == "E945" and says in caught.value.diagnostics[0].message
+
+
 # ---------------------------------------------------------------------------------------------------
 # sessions
 
