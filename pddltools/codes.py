@@ -1517,8 +1517,9 @@ _ENTRIES: tuple[Code, ...] = (
           ("ppddl", "simulate", "coin.pddl", "--problem", "tosss"),
           "Name a problem the files define (toss), with its domain's file among them."),
     _code("E945", E, MDPSIM, "an mdpsim message that is not plain XML",
-          """A peer sent malformed XML, text outside any element, or XML with entities or a DTD (refused).
-          Example: a client that sends <session-request><name>x</session-request>.""",
+          """A peer sent malformed XML, text outside any element, an element closed by a tag of another name
+          or nested in itself again and again (no mdpsim message is), or XML with entities or a DTD
+          (refused). Example: a client that sends <session-request><name>x</session-request>.""",
           fix="Send plain XML elements, one per message, without entities or a DOCTYPE."),
     _code("E946", E, MDPSIM, "an mdpsim message without a field it needs",
           """A message lacks an element mdpsim's protocol requires, or holds a non-number where a number is
