@@ -1495,8 +1495,8 @@ _ENTRIES: tuple[Code, ...] = (
     # --- PPDDL simulation, mdpsim's protocol and the IPPC's PPDDL scores -------------------------------
     _code("E941", E, PPSIM, "a PPDDL problem that cannot be simulated",
           """`ppddl simulate` or `ppddl serve` cannot run the problem: an effect reads a fluent with no value,
-          two effects of a step give a fluent different values, the metric reads an undefined fluent, or no
-          problem of the files can be served. The message says which.""",
+          two effects of a step give a fluent different values, or the metric reads an undefined fluent. The
+          message says which.""",
           (("domain.pddl", "(define (domain d)\n  (:requirements :probabilistic-effects :numeric-fluents)\n"
                            "  (:predicates (p)) (:functions (f))\n"
                            "  (:action a :effect (probabilistic 1/2 (increase (f) 1))))\n"),
@@ -1509,8 +1509,9 @@ _ENTRIES: tuple[Code, ...] = (
           fix="Start a new round (Simulator.reset) once Round.over is true."),
     _code("E943", E, PPSIM, "a PPDDL problem or policy the command line names that does not exist",
           """The files hold no problem of the name given with --problem (or several problems and no --problem,
-          or a problem whose domain no file given defines), or the policy is none of random (uniformly among
-          the applicable actions, as mdpsim's mdpclient) and noop (done at once).""",
+          a problem whose domain no file given defines, or no problem at all for `ppddl serve`), or the policy
+          is none of random (uniformly among the applicable actions, as mdpsim's mdpclient) and noop (done at
+          once).""",
           (("coin.pddl", "(define (domain coin) (:requirements :probabilistic-effects)\n  (:predicates (heads))\n"
                          "  (:action flip :effect (probabilistic 1/2 (heads))))\n"
                          "(define (problem toss) (:domain coin) (:init) (:goal (heads)))\n"),),

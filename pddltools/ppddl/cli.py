@@ -170,8 +170,8 @@ def run_serve(args: argparse.Namespace) -> int:
     skipped: list[Diagnostic] = []
     tasks = _tasks(args.files, skipped)
     if not tasks:
-        return _emit([*skipped, error("E941", "no problem of the files can be served")], args.format, command,
-                     args.files)
+        missing = error("E943", "no problem of the files given can be served (give the domain and problem files)")
+        return _emit([*skipped, missing], args.format, command, args.files)
     try:
         results = ResultsLog(args.log)
     except OSError as exc:
