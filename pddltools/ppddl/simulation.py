@@ -96,7 +96,7 @@ def _problem_name(node: Any) -> str:
 
 def load_task(paths: Sequence[str | Path], name: str | None = None) -> Task:
     """The problem `name` (or the only one) among the definitions of `paths`, with its domain; raises
-    `Error` (E110 when there is no such problem or domain)."""
+    `Error` (E943 when there is no such problem or domain)."""
     definitions: list[tuple[Any, str]] = [(d, str(p)) for p in paths for d in read_definitions(p)]
     domains = {d.name: (d, p) for d, p in definitions if isinstance(d, ast.Domain)}
     problems = [(d, p) for d, p in definitions if isinstance(d, ast.Problem | PPDDLProblem)]
