@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`rddl serve` under a crowd: real clients served while idle and trickling connections hold on.
+"""`rddl serve` (or `ppddl serve`, `--protocol mdpsim`) under a crowd: real clients served while idle and
+trickling connections hold on.
 
 The server runs in a child process under an open-file limit (`--nofile`, default 1,024, the common
 default of Linux); this process then opens `--idle` connections that never send a byte and `--slow`
@@ -10,6 +11,7 @@ its descriptors and resident memory, and its log (bytes, lines, tracebacks).
 
     python benchmarks/rddl_serve_load.py
     python benchmarks/rddl_serve_load.py --idle 1100 --slow 20 --clients 5 --json /tmp/load.json
+    python benchmarks/rddl_serve_load.py --protocol mdpsim      # ppddl serve, mdpsim's messages
 
 Before issue 30 the 1,100 idle connections took every descriptor: no real client was served, the slow
 ones outlived `--stall`, and the accept loop logged tens of thousands of tracebacks.
@@ -33,10 +35,23 @@ REPO = Path(__file__).resolve().parents[1]
 FOLDER = REPO / "corpus" / "rddl" / "split"
 INSTANCE = "split_1"
 HEADER = b'<?xml version="1.0" encoding="UTF-8"?>\n'
+COIN = REPO / "corpus" / "ppddl" / "coin.pddl"
+#: the server's command line after `pddltools`, per protocol
+SERVERS = {"rddlsim": ["rddl", "serve", str(FOLDER)], "mdpsim": ["ppddl", "serve", str(COIN)]}
+PROTOCOL = "rddlsim"
 
 
 def _frame(xml: str) -> bytes:
+    if PROTOCOL == "mdpsim":  # one element, no header and no end byte
+        return xml.encode()
     return HEADER + xml.encode() + b"\0"
+
+
+def _request(name: str) -> bytes:
+    if PROTOCOL == "mdpsim":
+        return _frame(f"<session-request><name>{name}</name><problem>toss</problem></session-request>")
+    return _frame(f"<session-request><problem-name>{INSTANCE}</problem-name><client-name>{name}</client-name>"
+                  "</session-request>")
 
 
 def start_server(log: Path, nofile: int, stall: float, idle: float, memory: int) -> tuple[subprocess.Popen[str], int]:
@@ -45,7 +60,7 @@ def start_server(log: Path, nofile: int, stall: float, idle: float, memory: int)
             "resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)); "
             "mb and resource.setrlimit(resource.RLIMIT_AS, (mb << 20, mb << 20)); "
             "from pddltools.cli import main; sys.exit(main())")
-    command = [sys.executable, "-c", code, str(nofile), str(memory), "rddl", "serve", str(FOLDER), "--port", "0",
+    command = [sys.executable, "-c", code, str(nofile), str(memory), *SERVERS[PROTOCOL], "--port", "0",
                "--rounds", "2",
                "--log", str(log.with_suffix(".jsonl")), "--stall", f"{stall:g}", "--idle", f"{idle:g}",
                "--format", "json"]
@@ -61,25 +76,27 @@ def start_server(log: Path, nofile: int, stall: float, idle: float, memory: int)
 
 
 async def _message(reader: asyncio.StreamReader) -> bytes:
-    return await asyncio.wait_for(reader.readuntil(b"\0"), 60)
+    ending = b"\n" if PROTOCOL == "mdpsim" else b"\0"  # mdpsim's server ends each message with a newline
+    return await asyncio.wait_for(reader.readuntil(ending), 60)
 
 
 async def play(port: int, name: str) -> float:
-    """One whole session with the no-op policy; its seconds."""
+    """One whole session with the no-op policy (mdpsim: `<done/>`); its seconds."""
     began = time.monotonic()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(_frame(f"<session-request><problem-name>{INSTANCE}</problem-name>"
-                        f"<client-name>{name}</client-name></session-request>"))
+    writer.write(_request(name))
     message = await _message(reader)
     assert b"session-init" in message, message[:200]
-    rounds = int(message.split(b"<num-rounds>")[1].split(b"<")[0])
+    mdpsim = PROTOCOL == "mdpsim"
+    rounds = int(message.split(b"<rounds>" if mdpsim else b"<num-rounds>")[1].split(b"<")[0])
+    end, turn, act = (b"<end-round>", b"<state>", "<done/>") if mdpsim else (b"<round-end>", b"<turn>", "<actions/>")
     for _ in range(rounds):
         writer.write(_frame("<round-request/>"))
         assert b"round-init" in await _message(reader)
-        while b"<round-end>" not in (message := await _message(reader)):
-            assert b"<turn>" in message, message[:200]
-            writer.write(_frame("<actions/>"))
-    assert b"session-end" in await _message(reader)
+        while end not in (message := await _message(reader)):
+            assert turn in message, message[:200]
+            writer.write(_frame(act))
+    assert (b"end-session" if mdpsim else b"session-end") in await _message(reader)
     writer.close()
     return time.monotonic() - began
 
@@ -89,8 +106,7 @@ async def trickle(port: int, cap: float) -> float | None:
     still open after `cap` seconds)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     began = time.monotonic()
-    data = _frame(f"<session-request><problem-name>{INSTANCE}</problem-name><client-name>slow</client-name>"
-                  "</session-request>")
+    data = _request("slow")
     try:
         for byte in data:
             writer.write(bytes([byte]))
@@ -148,8 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle-timeout", type=float, default=10.0, help="the server's --idle (default 10)")
     parser.add_argument("--memory", type=int, default=0, metavar="MB",
                         help="the server's address-space limit (default none)")
+    parser.add_argument("--protocol", choices=sorted(SERVERS), default="rddlsim",
+                        help="rddlsim: `rddl serve` (default); mdpsim: `ppddl serve`")
     parser.add_argument("--json", metavar="FILE", help="also write the numbers here")
     args = parser.parse_args(argv)
+    global PROTOCOL
+    PROTOCOL = args.protocol
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = args.idle + args.slow + args.clients + 64
     if soft < wanted:

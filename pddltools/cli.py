@@ -131,6 +131,11 @@ COMMAND_TABLE: tuple[Commands, ...] = (
               "serve every instance of the folders over the RDDLSim protocol",
               "play one session against an RDDLSim server",
               "IPPC scores from a results log"), group="rddl"),
+    Commands("pddltools.ppddl.cli", ("simulate", "serve", "client", "score"),
+             ("run rounds of a PPDDL problem offline under a policy, as mdpsim simulates it",
+              "serve every problem of the files over mdpsim's protocol",
+              "play one session against an mdpsim server",
+              "IPPC scores (successes, mean reward, time) from a results log"), group="ppddl"),
     Commands("pddltools.lsp.cli", ("lsp",),
              ("the language server for PDDL, HDDL and RDDL (Language Server Protocol over stdio, for editors)",)),
     Commands("pddltools.explain", ("explain",), ("explain a diagnostic code (E201, R106 ...), or list every code",)),
@@ -140,6 +145,7 @@ COMMAND_TABLE: tuple[Commands, ...] = (
 #: The groups of commands, with their help lines.
 GROUPS: dict[str, str] = {
     "rddl": "parse, type-check, format and simulate RDDL; serve and play the RDDLSim protocol",
+    "ppddl": "simulate PPDDL as mdpsim does; serve and play mdpsim's protocol; IPPC scores",
 }
 
 

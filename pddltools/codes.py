@@ -98,7 +98,7 @@ def _code(code: str, severity: Severity, area: str, title: str, explanation: str
 #: Codes outside the input area that also mean "not used as it must be" (exit 2): an output folder that
 #: cannot be written or a name not among the choices, an instance or policy the command line names that
 #: does not exist or does not load, a results log that holds nothing to score.
-_USAGE = frozenset({"E804", "E806", "E807", "R300", "R340", "R370", "R371"})
+_USAGE = frozenset({"E804", "E806", "E807", "R300", "R340", "R370", "R371", "E943", "E951"})
 
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO
@@ -109,6 +109,7 @@ FORMAT = "formatter"
 RSYNTAX, RTYPES, RSIM, RDDLSIM, SCORE = (
     "RDDL syntax", "RDDL types", "RDDL simulation", "RDDLSim protocol", "scorer")
 TESTS = "domain tests"
+PPSIM, MDPSIM = "PPDDL simulation", "mdpsim protocol"
 
 # Small inputs the examples below vary.
 _BLOCKS = """(define (domain blocks)
@@ -1491,6 +1492,60 @@ _ENTRIES: tuple[Code, ...] = (
           log has no baselines for, `rddl score` simulates them from the RDDL files, and none of those
           given defines it. Example: scoring a log of lamp_1 with --rddl pointing at another folder.""",
           fix="Pass --rddl with the folders that define every instance in the log."),
+    # --- PPDDL simulation, mdpsim's protocol and the IPPC's PPDDL scores -------------------------------
+    _code("E941", E, PPSIM, "a PPDDL problem that cannot be simulated",
+          """`ppddl simulate` or `ppddl serve` cannot run the problem: an effect reads a fluent with no value,
+          two effects of a step give a fluent different values, or the metric reads an undefined fluent. The
+          message says which.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :probabilistic-effects :numeric-fluents)\n"
+                           "  (:predicates (p)) (:functions (f))\n"
+                           "  (:action a :effect (probabilistic 1/2 (increase (f) 1))))\n"),
+           ("problem.pddl", "(define (problem q) (:domain d) (:init) (:goal (p)))\n")),
+          ("ppddl", "simulate", "domain.pddl", "problem.pddl", "--rounds", "1", "--horizon", "5"),
+          "Give every fluent the effects and the metric read a value in :init."),
+    _code("E942", E, PPSIM, "a step of a PPDDL round that is over",
+          """A program using `pddltools.ppddl.simulation` stepped a round after it ended (goal reached,
+          horizon, done or a disabled action). Example: a loop that does not test Round.over.""",
+          fix="Start a new round (Simulator.reset) once Round.over is true."),
+    _code("E943", E, PPSIM, "a PPDDL problem or policy the command line names that does not exist",
+          """The files hold no problem of the name given with --problem (or several problems and no --problem,
+          a problem whose domain no file given defines, or no problem at all for `ppddl serve`), or the policy
+          is none of random (uniformly among the applicable actions, as mdpsim's mdpclient) and noop (done at
+          once).""",
+          (("coin.pddl", "(define (domain coin) (:requirements :probabilistic-effects)\n  (:predicates (heads))\n"
+                         "  (:action flip :effect (probabilistic 1/2 (heads))))\n"
+                         "(define (problem toss) (:domain coin) (:init) (:goal (heads)))\n"),),
+          ("ppddl", "simulate", "coin.pddl", "--problem", "tosss"),
+          "Name a problem the files define (toss), with its domain's file among them."),
+    _code("E945", E, MDPSIM, "an mdpsim message that is not plain XML",
+          """A peer sent malformed XML, text outside any element, an element closed by a tag of another name
+          or nested in itself again and again (no mdpsim message is), or XML with entities or a DTD
+          (refused). Example: a client that sends <session-request><name>x</session-request>.""",
+          fix="Send plain XML elements, one per message, without entities or a DOCTYPE."),
+    _code("E946", E, MDPSIM, "an mdpsim message without a field it needs",
+          """A message lacks an element mdpsim's protocol requires, or holds a non-number where a number is
+          required. Example: a <round-init> without <time-left>, an <act> without <action>.""",
+          fix="Send every element mdpsim's messages have (see docs/commands/ppddl.md)."),
+    _code("E947", E, MDPSIM, "an mdpsim message of an unknown kind",
+          """The root element is none of mdpsim's messages (session-request, session-init, round-request,
+          round-init, state, act, done, error, end-round, end-session). Example: <actions/> (RDDLSim's).""",
+          fix="Send mdpsim's messages only."),
+    _code("E948", E, MDPSIM, "an mdpsim message too large, cut short or stalled",
+          """A message grew past the size limit before its element closed, the peer closed in its middle, or
+          it did not arrive whole within the stall timeout (--stall) of its first byte plus a second for each
+          16 KB: neither silence nor a trickle can hold the server. Example: a client that sends "<act>" and
+          then nothing.""",
+          fix="Send each message whole and promptly, and close only between messages."),
+    _code("E950", E, MDPSIM, "the mdpsim client cannot play the session",
+          """`ppddl client` met a server that closed, refused the problem (bad problem), answered out of order
+          or sent a bad message; the message says which. Example: a problem name the server does not
+          serve (its reply is bad problem).""",
+          fix="Connect to a server that serves the problem (its name as the problem file writes it)."),
+    _code("E951", E, MDPSIM, "a PPDDL results log that cannot be scored",
+          """`ppddl score` reads the JSON-lines log `ppddl serve` writes; a line is not a JSON object, or no
+          session finished.""",
+          (("log.jsonl", "end-session p01 30\n"),), ("ppddl", "score", "log.jsonl"),
+          "Pass the log written by `pddltools ppddl serve --log`."),
     # --- runner and scorer -----------------------------------------------------------------------------
     _code("S001", E, SCORE, "not a results database",
           """The file given is not a results database: not an SQLite database at all, or another program's

@@ -17,7 +17,9 @@ class Outcome(ast.Node):
     """One branch of a probabilistic effect: `effect` happens with `probability`."""
 
     probability: Fraction
-    effect: Any  # a PDDL effect (or a nested probabilistic one)
+    #: a PDDL effect or a nested probabilistic one; typed as a node so that `walk`, `map_children` and
+    #: `substitute` reach it (a field typed `Any` is no child of the tree)
+    effect: ast.Node
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,7 +114,8 @@ def printed(node: PPDDLProblem) -> str:
 def _stand_in(node: Probabilistic | Outcome) -> Any:
     if isinstance(node, Outcome):
         return node.effect
-    return ast.AndEffect(tuple(o.effect for o in node.outcomes), span=node.span)
+    outcomes: tuple[Any, ...] = tuple(o.effect for o in node.outcomes)  # PDDL effects, or nested choices
+    return ast.AndEffect(outcomes, span=node.span)
 
 
 def _definitions(node: Any) -> tuple[Any, ...]:

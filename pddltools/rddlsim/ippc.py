@@ -17,7 +17,6 @@ The rules are named for the competitions that used them; they differ in the rand
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -25,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pddltools.diagnostics import Error, InputError, error
-from pddltools.reading import read_input_text
+from pddltools.serving import read_results
 
 BASELINES = ("random", "noop")
 
@@ -88,21 +87,9 @@ class ClientScore:
 
 def read_records(path: str | Path) -> list[dict[str, Any]]:
     try:
-        text = read_input_text(path, f"results log {path}")
+        return read_results(path, "R370")
     except InputError as exc:
         raise LogError(exc.diagnostics) from None
-    records = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            # a server killed while writing leaves at most its last line torn: every earlier one is whole
-            raise LogError([error("R370", f"{path}:{number}: not a JSON line")]) from None
-        if isinstance(record, dict):
-            records.append(record)
-    return records
 
 
 def round_means(records: Iterable[Mapping[str, Any]], trials: int | None = None

@@ -431,7 +431,15 @@ def _stalled(stall: float | None) -> str:
 
 
 class Reader:
-    """Frames from a stream: buffers until NUL, refuses more than `limit` bytes without one."""
+    """Frames from a stream: buffers until NUL, refuses more than `limit` bytes without one.
+
+    Another protocol's framing (mdpsim's: one whole element, no NUL) overrides `split` and the codes and
+    words of its errors, and keeps the limits."""
+
+    #: the codes of a message over the limit, one cut short by the peer's close, and a stalled one
+    too_large, cut_short, stalled_code = "R353", "R354", "R355"
+    #: what ends a message, for the error over the limit
+    ending = "its NUL end"
 
     def __init__(self, stream: asyncio.StreamReader, limit: int = MAX_MESSAGE) -> None:
         self.stream = stream
@@ -444,6 +452,15 @@ class Reader:
         """Part of a message has arrived, its NUL not yet."""
         return bool(self.buffer.strip())
 
+    def split(self) -> bytes | None:
+        """The first whole frame taken off the buffer (without its NUL), or None while there is none."""
+        end = self.buffer.find(END)
+        if end < 0:
+            return None
+        frame = bytes(self.buffer[:end])
+        del self.buffer[:end + 1]
+        return frame
+
     async def read_frame(self, deadline: float | None = None, stall: float | None = None) -> bytes | None:
         """The next frame without its NUL, or None when the peer closed cleanly between messages.
 
@@ -454,23 +471,22 @@ class Reader:
         """
         loop = asyncio.get_running_loop()
         while True:
-            end = self.buffer.find(END)
-            if end >= 0:
-                frame = bytes(self.buffer[:end])
-                del self.buffer[:end + 1]
+            frame = self.split()
+            if frame is not None:
                 self.began = loop.time() if self.partial else None  # the next message's start, if it began
                 if frame.strip():
                     return frame
                 continue  # stray NULs between messages
             if len(self.buffer) > self.limit:
-                raise MessageTooLarge([error("R353", f"a message over {self.limit} bytes without its NUL end")])
+                raise MessageTooLarge([error(self.too_large, f"a message over {self.limit} bytes without "
+                                             f"{self.ending}")])
             wait = None if deadline is None else deadline - loop.time()
             if stall is not None and self.partial:
                 if self.began is None:
                     self.began = loop.time()
                 allowed = self.began + stall + len(self.buffer) / MIN_RATE - loop.time()
                 if allowed <= 0 and (deadline is None or loop.time() < deadline):
-                    raise Stalled([error("R355", _stalled(stall))])
+                    raise Stalled([error(self.stalled_code, _stalled(stall))])
                 wait = allowed if wait is None else min(wait, allowed)
             if wait is not None and wait <= 0:
                 raise TimeoutError
@@ -479,11 +495,11 @@ class Reader:
                     chunk = await self.stream.read(65536)
             except TimeoutError:
                 if self.partial and (deadline is None or loop.time() < deadline):
-                    raise Stalled([error("R355", _stalled(stall))]) from None
+                    raise Stalled([error(self.stalled_code, _stalled(stall))]) from None
                 raise
             if not chunk:
                 if self.partial:
-                    raise _fail("R354", "the peer closed in the middle of a message")
+                    raise _fail(self.cut_short, "the peer closed in the middle of a message")
                 return None
             self.buffer += chunk
 

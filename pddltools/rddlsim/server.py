@@ -37,18 +37,11 @@ import asyncio
 import base64
 import contextlib
 import datetime
-import errno
 import itertools
-import json
 import logging
 import math
-import os
-import resource
-import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pddltools.diagnostics import Diagnostic, Error, error
@@ -70,6 +63,7 @@ from pddltools.rddlsim.protocol import (
     SessionRequest,
     Turn,
 )
+from pddltools.serving import LimitedServer, ResultsLog, Throttle, default_max_connections
 
 LOG = logging.getLogger("pddltools.rddlsim.server")
 
@@ -84,61 +78,6 @@ class ServerConfig:
     folder: str = ""
     idle: float = 10.0  # seconds a new connection may take to send its session-request
     max_connections: int = 0  # open at once; 0: as many as the descriptor limit leaves room for
-
-
-def default_max_connections() -> int:
-    """Connections the process's open-file limit leaves room for, and at most 4,096. 128 descriptors are
-    kept back: for the results log, the listening sockets and the event loop, and because asyncio accepts
-    up to its backlog (100) at a time, before the server sees any of them and can close one."""
-    try:
-        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    except (OSError, ValueError):
-        return 1024
-    if soft == resource.RLIM_INFINITY:
-        return 4096
-    return max(8, min(4096, soft - 128))
-
-
-class Throttle:
-    """Log lines of one kind at most once per `every` seconds, each saying how many were held back:
-    a crowd of idle connections, or a descriptor shortage, must not flood the log."""
-
-    def __init__(self, log: logging.Logger, every: float = 10.0) -> None:
-        self.log = log
-        self.every = every
-        self._last: dict[str, float] = {}
-        self._held: dict[str, int] = {}
-
-    def note(self, kind: str, message: str, level: int = logging.WARNING) -> None:
-        now = time.monotonic()
-        last = self._last.get(kind)
-        if last is not None and now - last < self.every:
-            self._held[kind] = self._held.get(kind, 0) + 1
-            return
-        held = self._held.pop(kind, 0)
-        self._last[kind] = now
-        self.log.log(level, "%s%s", message, f" (and {held} more like it in the last {now - last:.0f} s)"
-                     if held and last is not None else "")
-
-
-class ResultsLog:
-    """Append-only JSON lines; each record is on disk (fsync) when `append` returns."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.path, "ab")  # noqa: SIM115 - open for the server's whole life
-        self._lock = threading.Lock()
-
-    def append(self, record: Mapping[str, Any]) -> None:
-        line = (json.dumps(dict(record), sort_keys=True) + "\n").encode("utf-8")
-        with self._lock:
-            self._file.write(line)
-            self._file.flush()
-            os.fsync(self._file.fileno())
-
-    def close(self) -> None:
-        self._file.close()
 
 
 class _EndSession(Exception):
@@ -164,18 +103,17 @@ class _Pool:
         self.idle.setdefault(name, []).append(simulator)
 
 
-class RDDLSimServer:
+class RDDLSimServer(LimitedServer):
     def __init__(self, problems: Mapping[str, Problem], config: ServerConfig, results: ResultsLog) -> None:
+        super().__init__(LOG, config.max_connections, config.max_message)
         self.problems = problems
         self.config = config
         self.results = results
         self.pool = _Pool(problems)
         self._ids = itertools.count(1)
-        self.active: set[asyncio.Task[None]] = set()
-        self.open: dict[_Session, None] = {}  # every connection, oldest first
-        self.waiting: dict[_Session, None] = {}  # those that have not sent their session-request, oldest first
-        self.cap = config.max_connections or default_max_connections()
-        self.throttle = Throttle(LOG)
+
+    def new_session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> _Session:
+        return _Session(self, next(self._ids), reader, writer)
 
     def prepare(self) -> list[Diagnostic]:
         """Compile every instance once (the simulators wait in the pool); those that cannot be simulated
@@ -195,45 +133,6 @@ class RDDLSimServer:
         self.problems = served
         self.pool.problems = served
         return failed
-
-    async def start(self, host: str = "127.0.0.1", port: int = 2323) -> asyncio.Server:
-        asyncio.get_running_loop().set_exception_handler(self._loop_error)
-        return await asyncio.start_server(self._accept, host, port, limit=self.config.max_message + 65536)
-
-    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        """Out of descriptors in the accept loop (asyncio retries a second later): one line, not a traceback
-        per failed accept."""
-        exc = context.get("exception")
-        if isinstance(exc, OSError) and exc.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
-            self.throttle.note("descriptors", f"cannot accept a connection: {exc.strerror} ({len(self.open)} "
-                                              f"open, at most {self.cap}); retrying", logging.ERROR)
-            return
-        loop.default_exception_handler(context)
-
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if len(self.open) >= self.cap:
-            oldest = next(iter(self.waiting), None)
-            if oldest is None:
-                self.throttle.note("refused", f"{len(self.open)} connections open, all in session (at most "
-                                              f"{self.cap}, --max-connections): a new one refused")
-                writer.transport.abort()
-                return
-            self.throttle.note("evicted", f"{len(self.open)} connections open (at most {self.cap}, "
-                                          "--max-connections): the oldest without a session-request closed")
-            oldest.close_quietly()
-        task = asyncio.current_task()
-        if task is not None:
-            self.active.add(task)
-        session = _Session(self, next(self._ids), reader, writer)
-        self.open[session] = None
-        self.waiting[session] = None
-        try:
-            await session.run()
-        finally:
-            self.open.pop(session, None)
-            self.waiting.pop(session, None)
-            if task is not None:
-                self.active.discard(task)
 
 
 class _Session:
@@ -498,4 +397,4 @@ def bound_port(listener: asyncio.Server) -> int:
     return port
 
 
-__all__ = ["Error", "RDDLSimServer", "ResultsLog", "ServerConfig", "serve"]
+__all__ = ["Error", "RDDLSimServer", "ResultsLog", "ServerConfig", "Throttle", "default_max_connections", "serve"]

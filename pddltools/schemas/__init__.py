@@ -19,7 +19,7 @@ from pddltools.exit_codes import ExitCode
 COMMANDS = ("parse", "check", "validate", "validate-batch", "compile", "unmap", "ground", "test", "fmt", "view", "run",
             "learn", "score",
             "select", "report", "rddl parse", "rddl check", "rddl fmt", "rddl simulate", "rddl serve", "rddl client",
-            "rddl score", "explain")
+            "rddl score", "ppddl simulate", "ppddl serve", "ppddl client", "ppddl score", "explain")
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 

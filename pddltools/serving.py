@@ -1,0 +1,173 @@
+"""What the simulation servers share (`rddl serve` speaks RDDLSim's protocol, `ppddl serve` mdpsim's): the
+results log, and an asyncio server no crowd of idle connections can lock.
+
+`LimitedServer` keeps at most `cap` connections open at once (by default what the process's descriptor
+limit leaves room for); a connection beyond that makes room by closing the oldest one that has not yet
+sent its session-request (or is refused, when every open one is in session). Those closings, and a
+descriptor shortage in the accept loop, are logged by a `Throttle`: at most once per ten seconds each,
+with how many were held back. A protocol's server subclasses it and makes one `Session` per connection;
+the session takes itself off `waiting` once its session-request is in, and reads every message with
+the protocol's reader under the idle, stall and minimum-rate limits (`rddlsim.protocol.Reader`).
+`read_results` reads the log back for the scorers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import logging
+import os
+import resource
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+from pddltools.diagnostics import InputError, error
+from pddltools.reading import read_input_text
+
+
+def default_max_connections() -> int:
+    """Connections the process's open-file limit leaves room for, and at most 4,096. 128 descriptors are
+    kept back: for the results log, the listening sockets and the event loop, and because asyncio accepts
+    up to its backlog (100) at a time, before the server sees any of them and can close one."""
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (OSError, ValueError):
+        return 1024
+    if soft == resource.RLIM_INFINITY:
+        return 4096
+    return max(8, min(4096, soft - 128))
+
+
+class Throttle:
+    """Log lines of one kind at most once per `every` seconds, each saying how many were held back:
+    a crowd of idle connections, or a descriptor shortage, must not flood the log."""
+
+    def __init__(self, log: logging.Logger, every: float = 10.0) -> None:
+        self.log = log
+        self.every = every
+        self._last: dict[str, float] = {}
+        self._held: dict[str, int] = {}
+
+    def note(self, kind: str, message: str, level: int = logging.WARNING) -> None:
+        now = time.monotonic()
+        last = self._last.get(kind)
+        if last is not None and now - last < self.every:
+            self._held[kind] = self._held.get(kind, 0) + 1
+            return
+        held = self._held.pop(kind, 0)
+        self._last[kind] = now
+        self.log.log(level, "%s%s", message, f" (and {held} more like it in the last {now - last:.0f} s)"
+                     if held and last is not None else "")
+
+
+class ResultsLog:
+    """Append-only JSON lines; each record is on disk (fsync) when `append` returns."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.path, "ab")  # noqa: SIM115 - open for the server's whole life
+        self._lock = threading.Lock()
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        line = (json.dumps(dict(record), sort_keys=True) + "\n").encode("utf-8")
+        with self._lock:
+            self._file.write(line)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def read_results(path: str | Path, code: str) -> list[dict[str, Any]]:
+    """The records of a results log (JSON objects, one a line; other JSON values skipped). Raises
+    `InputError` when the file cannot be read, and `InputError` with `code` naming the line that is not
+    JSON."""
+    text = read_input_text(path, f"results log {path}")
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            # a server killed while writing leaves at most its last line torn: every earlier one is whole
+            raise InputError([error(code, f"{path}:{number}: not a JSON line")]) from None
+        if isinstance(record, dict):
+            records.append(record)
+    return records
+
+
+class Session(Protocol):
+    """One connection's session, as `LimitedServer` holds it."""
+
+    def close_quietly(self) -> None:
+        """Close to make room for a newer connection (its end is not worth a log line of its own)."""
+
+    async def run(self) -> None:
+        """The whole session; returns when the connection is closed."""
+
+
+class LimitedServer:
+    """An asyncio server with a connection cap; subclasses make the sessions (`new_session`)."""
+
+    def __init__(self, log: logging.Logger, max_connections: int, max_message: int) -> None:
+        self.log = log
+        self.max_message = max_message
+        self.active: set[asyncio.Task[None]] = set()
+        self.open: dict[Session, None] = {}  # every connection, oldest first
+        self.waiting: dict[Session, None] = {}  # those that have not sent their session-request, oldest first
+        self.cap = max_connections or default_max_connections()
+        self.throttle = Throttle(log)
+
+    def new_session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Session:
+        raise NotImplementedError
+
+    async def start(self, host: str = "127.0.0.1", port: int = 2323) -> asyncio.Server:
+        asyncio.get_running_loop().set_exception_handler(self._loop_error)
+        return await asyncio.start_server(self._accept, host, port, limit=self.max_message + 65536)
+
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """Out of descriptors in the accept loop (asyncio retries a second later): one line, not a traceback
+        per failed accept."""
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+            self.throttle.note("descriptors", f"cannot accept a connection: {exc.strerror} ({len(self.open)} "
+                                              f"open, at most {self.cap}); retrying", logging.ERROR)
+            return
+        loop.default_exception_handler(context)
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if len(self.open) >= self.cap:
+            oldest = next(iter(self.waiting), None)
+            if oldest is None:
+                self.throttle.note("refused", f"{len(self.open)} connections open, all in session (at most "
+                                              f"{self.cap}, --max-connections): a new one refused")
+                writer.transport.abort()
+                return
+            self.throttle.note("evicted", f"{len(self.open)} connections open (at most {self.cap}, "
+                                          "--max-connections): the oldest without a session-request closed")
+            self.waiting.pop(oldest, None)
+            oldest.close_quietly()
+        task = asyncio.current_task()
+        if task is not None:
+            self.active.add(task)
+        session = self.new_session(reader, writer)
+        self.open[session] = None
+        self.waiting[session] = None
+        try:
+            await session.run()
+        finally:
+            self.open.pop(session, None)
+            self.waiting.pop(session, None)
+            if task is not None:
+                self.active.discard(task)
+
+    def stop_sessions(self) -> None:
+        for task in list(self.active):
+            task.cancel()
