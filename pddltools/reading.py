@@ -17,6 +17,7 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import InputError, Source, Span, decode_source, error
 
 #: The default cap on one input, in bytes. The largest planning files in use (grounded domains,
@@ -35,7 +36,7 @@ def input_limit() -> int:
     return MAX_INPUT_BYTES
 
 
-def read_input(path: str | Path, name: str | None = None, *, code: str = "E001", span: Span | None = None,
+def read_input(path: str | Path, name: str | None = None, *, code: CodeId = "E001", span: Span | None = None,
                limit: int | None = None, truncate: bool = False) -> bytes:
     """The bytes of the file at `path`, or `InputError` (`code`, placed at `span`) saying why not.
 
@@ -44,7 +45,7 @@ def read_input(path: str | Path, name: str | None = None, *, code: str = "E001",
     shown = name if name is not None else str(path)
     cap = input_limit() if limit is None else limit
 
-    def refuse(why: str, which: str = code) -> InputError:
+    def refuse(why: str, which: CodeId = code) -> InputError:
         return InputError([error(which, why, span)])
 
     try:
@@ -71,7 +72,7 @@ def read_input(path: str | Path, name: str | None = None, *, code: str = "E001",
         os.close(fd)
 
 
-def _read(fd: int, shown: str, cap: int, code: str, span: Span | None, truncate: bool, hint: int) -> bytes:
+def _read(fd: int, shown: str, cap: int, code: CodeId, span: Span | None, truncate: bool, hint: int) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -97,7 +98,7 @@ def _read(fd: int, shown: str, cap: int, code: str, span: Span | None, truncate:
             raise _too_large(shown, cap, code, span)
 
 
-def _too_large(shown: str, cap: int, code: str, span: Span | None) -> InputError:
+def _too_large(shown: str, cap: int, code: CodeId, span: Span | None) -> InputError:
     return InputError([error("E004" if code == "E001" else code,
                              f"cannot read {shown}: it is larger than the {cap >> 20:,} MB pddltools reads "
                              f"from one file (set {_ENVIRONMENT} to raise the limit)", span)])
@@ -113,7 +114,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_stream_text(stream: BinaryIO, name: str, *, code: str = "E001") -> str:
+def read_stream_text(stream: BinaryIO, name: str, *, code: CodeId = "E001") -> str:
     """What a pipe on standard input holds, as UTF-8 text, up to the same cap as a file."""
     cap = input_limit()
     data = stream.read(cap + 1)
@@ -126,7 +127,7 @@ def read_stream_text(stream: BinaryIO, name: str, *, code: str = "E001") -> str:
                                       f"offset {exc.start})")]) from None
 
 
-def read_input_text(path: str | Path, name: str | None = None, *, code: str = "E001", span: Span | None = None,
+def read_input_text(path: str | Path, name: str | None = None, *, code: CodeId = "E001", span: Span | None = None,
                     errors: str = "strict") -> str:
     """`read_input` decoded as UTF-8; with errors="strict", text that is not UTF-8 is an `InputError`."""
     data = read_input(path, name, code=code, span=span)

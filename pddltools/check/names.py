@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pddltools.check.codes import finding
 from pddltools.check.features import DURATION, TOTAL_TIME
 from pddltools.check.symbols import DomainSymbols, ObjectInfo, ProblemSymbols, article, suggestion, types_text
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import type_names
@@ -143,7 +144,7 @@ class NameChecker:
         self.check_fit(term, types, expected.type, f"argument {position} of {owner}", variable=_is_var(term))
 
     def check_fit(self, node: ast.Node, types: tuple[str, ...], required: ast.TypeRef | None, what: str,
-                  *, variable: bool, code: str = "E207") -> None:
+                  *, variable: bool, code: CodeId = "E207") -> None:
         key = (types, required, variable)
         verdict = self._fits.get(key)
         if verdict is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Error, Span, error
 
 
@@ -9,5 +10,5 @@ class CompileError(Error):
     """A task the compiler refuses, with the reason as a diagnostic."""
 
 
-def compile_error(code: str, message: str, span: Span | None = None) -> CompileError:
+def compile_error(code: CodeId, message: str, span: Span | None = None) -> CompileError:
     return CompileError([error(code, message, span)])

@@ -24,6 +24,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedToken
 from lark.lexer import PatternRE, PatternStr
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, warning
 from pddltools.pddl import ast
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
@@ -84,7 +85,7 @@ class Builder(Transformer[Tok, Any]):
     source: Source
     warnings: list[Diagnostic]
 
-    def _warn(self, code: str, message: str, start: int, end: int) -> None:
+    def _warn(self, code: CodeId, message: str, start: int, end: int) -> None:
         self.warnings.append(warning(code, message, Span(self.source, start, end)))
 
     def _span(self, first: Tok, last: Tok) -> Span:
@@ -687,7 +688,7 @@ def run_parser(parser_of: Callable[[bool, bool], Parser], source: Source, failur
     return source, result, build_warnings, prelude
 
 
-def _error(code: str, message: str, span: Span | None) -> Diagnostic:
+def _error(code: CodeId, message: str, span: Span | None) -> Diagnostic:
     from pddltools.diagnostics import error
 
     return error(code, message, span)
