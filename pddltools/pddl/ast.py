@@ -13,12 +13,13 @@ Numbers are exact: integer literals are `int`, decimal literals `fractions.Fract
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, TypeAlias, TypeVar
 
 from pddltools import tree
 from pddltools.codecache import MethodCode
+from pddltools.diagnostics import Span
 from pddltools.tree import Tree
 
 # The dataclass methods of the classes below are compiled once and kept (start-up: `pddltools.codecache`).
@@ -521,6 +522,8 @@ class Problem(Node):
     constraints: Formula | None = None
     metric: Metric | None = None
     length: Length | None = None
+    #: where `(:domain NAME)` names the domain: the NAME, for findings about the problem's domain
+    domain_span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 _methods.close()

@@ -371,7 +371,7 @@ class Builder(Transformer[Tok, Any]):
 
     # -- problems ------------------------------------------------------------------------------
     def problem_domain(self, c: list[Tok]) -> tuple[str, Any, int]:
-        return section_value("domain", _intern(c[1].value), c[0].start_pos)
+        return section_value("domain", (_intern(c[1].value), self._tok(c[1])), c[0].start_pos)
 
     def init(self, c: list[Any]) -> tuple[str, Any, int]:
         return section_value("init", _flatten(c[1:-1]), c[0].start_pos)
@@ -442,9 +442,13 @@ def assemble_domain(name: str, items: Sequence[Any], span: Span) -> ast.Domain:
 def assemble_problem(name: str, items: Sequence[tuple[str, Any, int]], span: Span, warnings: list[Diagnostic],
                      header: tuple[int, int]) -> ast.Problem:
     """The problem from its sections' (kind, value, start), as `assemble_domain`; `header` is the
-    range a missing (:domain ...) is reported on."""
+    range a missing (:domain ...) is reported on. The `domain` section's value is (name, span of the
+    name): the span is kept in the problem (`domain_span`) for findings about its domain."""
     fields: dict[str, Any] = {}
     for kind, value, start in items:
+        if kind == "domain":
+            value, where = value
+            fields.setdefault("domain_span", where)
         if kind in ("requirements", "objects", "init"):
             fields[kind] = fields.get(kind, ()) + value
         elif kind in fields:
