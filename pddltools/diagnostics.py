@@ -193,12 +193,23 @@ class InputError(Error):
     """A file that cannot be read as text at all (missing, a directory, binary)."""
 
 
+class CompileError(Error):
+    """A task a compiler pass or the grounder refuses (codes E8xx), with the reason as a diagnostic.
+
+    Defined here, below both, because the compiler uses the grounder (`pddltools.analysis`) and the
+    grounder refuses in the compiler's terms; `pddltools.compile.errors` is where passes take it from."""
+
+
 def error(code: CodeId, message: str, span: Span | None = None) -> Diagnostic:
     return Diagnostic(code, Severity.ERROR, message, span)
 
 
 def warning(code: CodeId, message: str, span: Span | None = None) -> Diagnostic:
     return Diagnostic(code, Severity.WARNING, message, span)
+
+
+def compile_error(code: CodeId, message: str, span: Span | None = None) -> CompileError:
+    return CompileError([error(code, message, span)])
 
 
 def decode_source(data: bytes, name: str) -> Source:

@@ -14,6 +14,7 @@ import errno
 import os
 import select
 import stat
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -143,3 +144,14 @@ def read_source(path: str | Path, display_name: str | None = None) -> Source:
     """Read a file as text, or raise `InputError` saying why it cannot be read."""
     name = display_name if display_name is not None else str(path)
     return decode_source(read_input(path, name), name)
+
+
+def pddl_files(paths: Sequence[str], suffixes: Sequence[str] = (".pddl",)) -> Iterator[Path]:
+    """The files named, and every file below the folders named whose suffix is one of `suffixes`
+    (*.pddl; parse and check also take *.hddl), in a stable order."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes and p.is_file())
+        else:
+            yield path

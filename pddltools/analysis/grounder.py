@@ -25,7 +25,7 @@ from itertools import product
 from pddltools.analysis.program import Literal as EffectLiteral
 from pddltools.analysis.program import effect_literals, precondition, schemas_of
 from pddltools.analysis.reach import Reachability
-from pddltools.compile.errors import CompileError, compile_error
+from pddltools.diagnostics import CompileError, compile_error
 from pddltools.pddl import ast
 from pddltools.semantics.state import GroundAtom
 

@@ -22,13 +22,13 @@ from pddltools import wording
 from pddltools.check.numeric import Fragment
 from pddltools.check.report import CheckReport, check_files, check_problem_alone
 from pddltools.check.tracks import Fit
-from pddltools.cli import pddl_files
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Severity, render_github, render_rich
 from pddltools.dialects import suffixes, track_ids
 from pddltools.domain_finder import DomainFinder, Resolution
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
+from pddltools.reading import pddl_files
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
 _TITLE_NAMES = 10  # problems named in a block's heading; the JSON's `pairs` lists them all
