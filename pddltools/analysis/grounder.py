@@ -105,9 +105,9 @@ def _refuse_unsupported(domain: ast.Domain, problem: ast.Problem) -> None:
     for formula in (problem.constraints, domain.constraints):
         if formula is not None:
             raise refuse("trajectory constraints", formula)
-    for node in (problem.goal.walk() if problem.goal is not None else ()):
-        if isinstance(node, ast.Preference):
-            raise refuse("preferences", node)
+    for sub in (problem.goal.walk() if problem.goal is not None else ()):
+        if isinstance(sub, ast.Preference):
+            raise refuse("preferences", sub)
 
 
 class _Grounder:
