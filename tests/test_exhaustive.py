@@ -16,18 +16,20 @@ from pddltools.pddl import ast, printer
 ROOT = Path(__file__).resolve().parents[1]
 AST = ROOT / "pddltools" / "pddl" / "ast.py"
 
-#: The consumers that match `Formula` or `Effect` exhaustively: how many `assert_never`s each has.
+#: The consumers that match `Formula`, `Effect` or `Expression` exhaustively: how many `assert_never`s each has.
 CONSUMERS = {
     "pddltools/compile/formulas.py": 5,  # the Rewriter (formulas, effects), nnf, flattening effects twice
     "pddltools/compile/disjunction.py": 1,  # conditional effects split by the disjuncts of their condition
-    "pddltools/pddl/printer.py": 1,  # how a long formula or effect is broken into lines
-    "pddltools/check/names.py": 2,  # names, arities and types in conditions and effects
+    "pddltools/pddl/printer.py": 1,  # how a long formula, effect or expression is broken into lines
+    "pddltools/check/names.py": 3,  # names, arities and types in conditions, effects and numbers
+    "pddltools/check/numeric.py": 1,  # the degree of an expression (the numeric track's fragment)
     "pddltools/check/features.py": 2,  # the requirements conditions and effects use
     "pddltools/check/durative.py": 1,  # a durative action's effects say when they happen
     "pddltools/check/pddlplus.py": 1,  # what a precondition tests
     "pddltools/analysis/grounder.py": 1,  # a condition grounded
     "pddltools/analysis/relax.py": 1,  # a condition's relaxed disjuncts
     "pddltools/analysis/program.py": 1,  # the literals an action's effects add and delete
+    "pddltools/analysis/intervals.py": 1,  # the range of a numeric expression
 }
 
 UNIONS = {"Formula": ast.Formula, "Effect": ast.Effect, "Expression": ast.Expression, "Term": ast.Term,
@@ -48,23 +50,26 @@ def test_every_formula_effect_and_expression_prints_on_one_line() -> None:
 
 
 def test_mypy_names_each_consumer_of_a_node_it_does_not_handle(tmp_path: Path) -> None:
-    # ast.py with a formula `(until a b)` and an effect `(cease e)` more in their unions, checked in its
-    # place (--shadow-file)
+    # ast.py with a formula `(until a b)`, an effect `(cease e)` and an expression `(sqrt e)` more in their
+    # unions, checked in its place (--shadow-file)
     text = AST.read_text(encoding="utf-8")
     formula, effect = "Formula: TypeAlias = (\n    Atom\n", "Effect: TypeAlias = Atom | "
-    assert formula in text and effect in text
+    expression = "Expression: TypeAlias = Variable | "
+    assert formula in text and effect in text and expression in text
     added = ("@dataclass(frozen=True, slots=True)\nclass Until(Node):\n    left: Formula\n    right: Formula\n\n\n"
-             "@dataclass(frozen=True, slots=True)\nclass Cease(Node):\n    body: Effect\n\n\n")
+             "@dataclass(frozen=True, slots=True)\nclass Cease(Node):\n    body: Effect\n\n\n"
+             "@dataclass(frozen=True, slots=True)\nclass Sqrt(Node):\n    arg: Expression\n\n\n")
     shadow = tmp_path / "ast.py"
     shadow.write_text(text.replace(formula, added + "Formula: TypeAlias = (\n    Until\n    | Atom\n")
-                      .replace(effect, "Effect: TypeAlias = Cease | Atom | "), encoding="utf-8")
+                      .replace(effect, "Effect: TypeAlias = Cease | Atom | ")
+                      .replace(expression, "Expression: TypeAlias = Sqrt | Variable | "), encoding="utf-8")
     cache = tmp_path / "cache"
     if (ROOT / ".mypy_cache").is_dir():  # a copy: the shadowed ast.py must not enter the repository's cache
         shutil.copytree(ROOT / ".mypy_cache", cache)
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir", str(cache),
                            "--shadow-file", str(AST), str(shadow), *CONSUMERS],
                           capture_output=True, text=True, cwd=ROOT, check=False)
-    unhandled = [line for line in done.stdout.splitlines()
-                 if '"assert_never" has incompatible type' in line and ("Until" in line or "Cease" in line)]
+    unhandled = [line for line in done.stdout.splitlines() if '"assert_never" has incompatible type' in line
+                 and any(added in line for added in ("Until", "Cease", "Sqrt"))]
     found = {path: sum(line.startswith(path + ":") for line in unhandled) for path in CONSUMERS}
     assert found == CONSUMERS, done.stdout
