@@ -97,12 +97,39 @@ def _each_import(tree: ast.AST) -> Iterator[tuple[str, str | None]]:
 IMPORTS = {name: _imports(tree) for name, tree in TREES.items()}
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_attributes(tree: ast.AST) -> Iterator[tuple[str, str]]:
+    """(module, name) of each `module._name` read through an imported module (`from pddltools.pddl import
+    printer` ... `printer._FLAT`): a private name taken without importing it."""
+    modules: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pddltools"):
+            modules.update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names
+                           if f"{node.module}.{a.name}" in MODULES)
+        elif isinstance(node, ast.Import):
+            modules.update((a.asname, a.name) for a in node.names if a.name.startswith("pddltools") and a.asname)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules \
+                and _private(node.attr):
+            yield modules[node.value.id], node.attr
+
+
 def test_no_private_name_crosses_a_package() -> None:
     crossing = [f"{name} imports {module}.{imported}" for name, found in IMPORTS.items()
                 for module, imported in found
-                if imported is not None and imported.startswith("_") and not imported.startswith("__")
-                and _package(module) != _package(name)]
+                if imported is not None and _private(imported) and _package(module) != _package(name)]
+    crossing += [f"{name} reads {module}.{attribute}" for name, tree in TREES.items()
+                 for module, attribute in private_attributes(tree) if _package(module) != _package(name)]
     assert crossing == []
+
+
+def test_a_private_name_read_through_its_module_is_seen() -> None:
+    tree = ast.parse("from pddltools.pddl import printer\nimport pddltools.codes as codes\n"
+                     "printer._FLAT\ncodes._USAGE\nprinter.to_pddl\nprinter.__doc__")
+    assert list(private_attributes(tree)) == [("pddltools.pddl.printer", "_FLAT"), ("pddltools.codes", "_USAGE")]
 
 
 # -------------------------------------------------------------------------------------------------
