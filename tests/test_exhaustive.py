@@ -20,6 +20,8 @@ AST = ROOT / "pddltools" / "pddl" / "ast.py"
 CONSUMERS = {
     "pddltools/compile/formulas.py": 5,  # the Rewriter (formulas, effects), nnf, flattening effects twice
     "pddltools/compile/disjunction.py": 1,  # conditional effects split by the disjuncts of their condition
+    "pddltools/compile/type_predicates.py": 1,  # typed quantifiers guarded by type predicates
+    "pddltools/compile/costs.py": 1,  # action costs taken out of effects
     "pddltools/pddl/printer.py": 1,  # how a long formula, effect or expression is broken into lines
     "pddltools/check/names.py": 3,  # names, arities and types in conditions, effects and numbers
     "pddltools/check/numeric.py": 1,  # the degree of an expression (the numeric track's fragment)
