@@ -1,4 +1,4 @@
-"""How the contingent nodes print: the printer's rules for its own nodes and the layout of its files.
+"""How the contingent PDDL nodes print: the printer's rules for its own nodes and the layout of its files.
 
 Apart from `contingent/dialect.py` (which registers the language, with its checks) so that a node prints
 without importing the checker: the AST is below the checks (docs/architecture.md, "Floors").
@@ -20,16 +20,11 @@ from pddltools.contingent.ast import (
 from pddltools.pddl import ast, printer
 from pddltools.pddl.printer import INDENT, add_printer_rules, flat, pretty, sexp, typed
 
+
 add_printer_rules(InitOneOf, lambda n: sexp("oneof", *map(flat, n.parts)), lambda n: ("oneof", list(n.parts)))
-
-
 add_printer_rules(InitOr, lambda n: sexp("or", *map(flat, n.parts)), lambda n: ("or", list(n.parts)))
-
-
 add_printer_rules(InitInvariant, lambda n: sexp("invariant", *map(flat, n.parts)),
                   lambda n: ("invariant", list(n.parts)))
-
-
 add_printer_rules(Unknown, lambda n: sexp("unknown", flat(n.atom)))
 
 

@@ -1,4 +1,4 @@
-"""How the MAPDDL nodes print: the printer's rules for its own nodes and the layout of its files.
+"""How the MA-PDDL nodes print: the printer's rules for its own nodes and the layout of its files.
 
 Apart from `mapddl/dialect.py` (which registers the language, with its checks) so that a node prints
 without importing the checker: the AST is below the checks (docs/architecture.md, "Floors").

@@ -24,8 +24,6 @@ def probability_text(p: Fraction) -> str:
 
 
 add_printer_rules(Outcome, lambda n: f"{probability_text(n.probability)} {flat(n.effect)}")
-
-
 add_printer_rules(Probabilistic, lambda n: sexp("probabilistic", *map(flat, n.outcomes)),
                   lambda n: ("probabilistic", list(n.outcomes)))
 
