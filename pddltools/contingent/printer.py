@@ -20,7 +20,6 @@ from pddltools.contingent.ast import (
 from pddltools.pddl import ast, printer
 from pddltools.pddl.printer import INDENT, add_printer_rules, flat, pretty, sexp, typed
 
-
 add_printer_rules(InitOneOf, lambda n: sexp("oneof", *map(flat, n.parts)), lambda n: ("oneof", list(n.parts)))
 add_printer_rules(InitOr, lambda n: sexp("or", *map(flat, n.parts)), lambda n: ("or", list(n.parts)))
 add_printer_rules(InitInvariant, lambda n: sexp("invariant", *map(flat, n.parts)),
