@@ -26,6 +26,7 @@ CONSUMERS = {
     "pddltools/check/names.py": 3,  # names, arities and types in conditions, effects and numbers
     "pddltools/check/numeric.py": 1,  # the degree of an expression (the numeric track's fragment)
     "pddltools/check/features.py": 2,  # the requirements conditions and effects use
+    "pddltools/check/facts.py": 1,  # what effects read
     "pddltools/check/durative.py": 1,  # a durative action's effects say when they happen
     "pddltools/check/pddlplus.py": 1,  # what a precondition tests
     "pddltools/analysis/grounder.py": 1,  # a condition grounded

@@ -10,6 +10,7 @@ once per domain and shared with the compiler and the semantics.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from pddltools.pddl import ast
 from pddltools.pddl.changes import Changes, changes
@@ -77,20 +78,25 @@ class DomainFacts:
 
     def _effect(self, effect: ast.Effect, mentioned: set[str]) -> None:
         for node in ast.effect_parts(effect):
-            if isinstance(node, ast.When):
-                self._condition(node.condition, mentioned)
-            elif isinstance(node, ast.Not):
-                if isinstance(node.body, ast.Atom):
-                    self.read_predicates.add(node.body.predicate)
-                    self._condition_terms(node.body.args, mentioned)
-            elif isinstance(node, ast.Atom):
-                self.read_predicates.add(node.predicate)
-                self._condition_terms(node.args, mentioned)
-            elif isinstance(node, ast.Assign):
-                if node.op != "assign":  # increase, decrease, scale-*: the old value is read
-                    self.first_function_reads.setdefault(node.fluent.function, node.fluent)
-                self._condition_terms(node.fluent.args, mentioned)
-                self._condition(node.value, mentioned)
+            match node:
+                case ast.When():
+                    self._condition(node.condition, mentioned)
+                case ast.Not():
+                    if isinstance(node.body, ast.Atom):
+                        self.read_predicates.add(node.body.predicate)
+                        self._condition_terms(node.body.args, mentioned)
+                case ast.Atom():
+                    self.read_predicates.add(node.predicate)
+                    self._condition_terms(node.args, mentioned)
+                case ast.Assign():
+                    if node.op != "assign":  # increase, decrease, scale-*: the old value is read
+                        self.first_function_reads.setdefault(node.fluent.function, node.fluent)
+                    self._condition_terms(node.fluent.args, mentioned)
+                    self._condition(node.value, mentioned)
+                case ast.AndEffect() | ast.ForallEffect() | ast.Timed():
+                    pass  # effect_parts goes on into their parts
+                case _:
+                    assert_never(node)
 
     def _condition_terms(self, terms: tuple[ast.Term, ...], mentioned: set[str]) -> None:
         for term in terms:
