@@ -10,7 +10,7 @@ import argparse
 import importlib
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -218,17 +218,6 @@ def _stdout() -> Console:
 # pddltools parse
 
 
-def pddl_files(paths: Sequence[str], suffixes: Sequence[str] = (".pddl",)) -> Iterator[Path]:
-    """The files named, and every file below the folders named whose suffix is one of `suffixes`
-    (*.pddl; parse and check also take *.hddl), in a stable order."""
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes and p.is_file())
-        else:
-            yield path
-
-
 def _summary_line(path: Path, info: dict[str, Any]) -> str:
     counts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in info["counts"].items() if v)
     head = f"{info['kind']} {info['name']}"
@@ -246,6 +235,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     statuses: list[ExitCode] = []
     started = time.perf_counter()
     from pddltools.dialects import suffixes
+    from pddltools.reading import pddl_files
 
     paths = list(pddl_files(args.paths, suffixes()))
     with progress_bar(err) as progress:

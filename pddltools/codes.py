@@ -6,6 +6,11 @@ are raised but not registered here, and for raising sites whose message does not
 meaning). `pddltools explain CODE` prints an entry; the documentation's codes reference is generated
 from this table.
 
+Each code is declared here once, by `_code(...)`; `pddltools/code_ids.py`, generated from this table by
+`python scripts/generate_code_ids.py`, turns the codes into a type (`CodeId`) that every function taking
+a code is typed with, so that `mypy --strict` rejects a code that is not declared here. Run the script
+after adding a code.
+
 The entries are grouped by the tool that reports them (`area`), in the order of their codes.
 """
 
@@ -16,6 +21,7 @@ import json
 import shlex
 from dataclasses import dataclass, field
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Severity
 
 
@@ -38,7 +44,7 @@ class Example:
 class Code:
     """One diagnostic code: its default severity, a one-line meaning, and a longer explanation."""
 
-    code: str
+    code: CodeId
     severity: Severity
     title: str
     area: str
@@ -88,7 +94,7 @@ def render_text(entry: Code) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _code(code: str, severity: Severity, area: str, title: str, explanation: str,
+def _code(code: CodeId, severity: Severity, area: str, title: str, explanation: str,
           files: tuple[tuple[str, str], ...] = (), command: tuple[str, ...] = (), fix: str = "") -> Code:
     example = Example(files, command, fix) if fix else None
     return Code(code, severity, title, area, " ".join(explanation.split()), example,
@@ -98,7 +104,7 @@ def _code(code: str, severity: Severity, area: str, title: str, explanation: str
 #: Codes outside the input area that also mean "not used as it must be" (exit 2): an output folder that
 #: cannot be written or a name not among the choices, an instance or policy the command line names that
 #: does not exist or does not load, a results log that holds nothing to score.
-_USAGE = frozenset({"E804", "E806", "E807", "R300", "R340", "R370", "R371", "E943", "E951"})
+_USAGE: frozenset[CodeId] = frozenset({"E804", "E806", "E807", "R300", "R340", "R370", "R371", "E943", "E951"})
 
 
 E, W, INFO = Severity.ERROR, Severity.WARNING, Severity.INFO

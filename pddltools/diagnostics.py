@@ -19,6 +19,8 @@ from pddltools.markup import escape
 if TYPE_CHECKING:  # rich is imported by whoever makes a console, not by every parse
     from rich.console import Console
 
+    from pddltools.code_ids import CodeId
+
 
 class Source:
     """The text of one input file, with a lazily built index from offsets to lines and columns.
@@ -144,7 +146,7 @@ class Severity(StrEnum):
 class Diagnostic:
     """One finding: a stable code, a severity, a message in a domain author's words, and a place."""
 
-    code: str
+    code: CodeId
     severity: Severity
     message: str
     span: Span | None = None
@@ -191,12 +193,23 @@ class InputError(Error):
     """A file that cannot be read as text at all (missing, a directory, binary)."""
 
 
-def error(code: str, message: str, span: Span | None = None) -> Diagnostic:
+class CompileError(Error):
+    """A task a compiler pass or the grounder refuses (codes E8xx), with the reason as a diagnostic.
+
+    Defined here, below both, because the compiler uses the grounder (`pddltools.analysis`) and the
+    grounder refuses in the compiler's terms; `pddltools.compile.errors` is where passes take it from."""
+
+
+def error(code: CodeId, message: str, span: Span | None = None) -> Diagnostic:
     return Diagnostic(code, Severity.ERROR, message, span)
 
 
-def warning(code: str, message: str, span: Span | None = None) -> Diagnostic:
+def warning(code: CodeId, message: str, span: Span | None = None) -> Diagnostic:
     return Diagnostic(code, Severity.WARNING, message, span)
+
+
+def compile_error(code: CodeId, message: str, span: Span | None = None) -> CompileError:
+    return CompileError([error(code, message, span)])
 
 
 def decode_source(data: bytes, name: str) -> Source:

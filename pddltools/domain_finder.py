@@ -68,7 +68,10 @@ def classify(text: str) -> tuple[Kind | None, str | None]:
 
 
 def domain_name_span(source: Source) -> Span | None:
-    """Where a problem's text says `(:domain NAME)`: the NAME, for findings about its domain."""
+    """Where a problem's text says `(:domain NAME)`: the NAME, for findings about its domain.
+
+    Reads the text again: a parsed problem keeps this place itself (`Problem.domain_span`), which the
+    checker and the language server use; only `validate`'s command still calls this."""
     found = _PROBLEM_DOMAIN.search(_COMMENT.sub(lambda m: " " * len(m.group()), source.text))
     return Span(source, found.start(1), found.end(1)) if found else None
 

@@ -14,9 +14,11 @@ import errno
 import os
 import select
 import stat
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import InputError, Source, Span, decode_source, error
 
 #: The default cap on one input, in bytes. The largest planning files in use (grounded domains,
@@ -35,7 +37,7 @@ def input_limit() -> int:
     return MAX_INPUT_BYTES
 
 
-def read_input(path: str | Path, name: str | None = None, *, code: str = "E001", span: Span | None = None,
+def read_input(path: str | Path, name: str | None = None, *, code: CodeId = "E001", span: Span | None = None,
                limit: int | None = None, truncate: bool = False) -> bytes:
     """The bytes of the file at `path`, or `InputError` (`code`, placed at `span`) saying why not.
 
@@ -44,7 +46,7 @@ def read_input(path: str | Path, name: str | None = None, *, code: str = "E001",
     shown = name if name is not None else str(path)
     cap = input_limit() if limit is None else limit
 
-    def refuse(why: str, which: str = code) -> InputError:
+    def refuse(why: str, which: CodeId = code) -> InputError:
         return InputError([error(which, why, span)])
 
     try:
@@ -71,7 +73,7 @@ def read_input(path: str | Path, name: str | None = None, *, code: str = "E001",
         os.close(fd)
 
 
-def _read(fd: int, shown: str, cap: int, code: str, span: Span | None, truncate: bool, hint: int) -> bytes:
+def _read(fd: int, shown: str, cap: int, code: CodeId, span: Span | None, truncate: bool, hint: int) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:
@@ -97,7 +99,7 @@ def _read(fd: int, shown: str, cap: int, code: str, span: Span | None, truncate:
             raise _too_large(shown, cap, code, span)
 
 
-def _too_large(shown: str, cap: int, code: str, span: Span | None) -> InputError:
+def _too_large(shown: str, cap: int, code: CodeId, span: Span | None) -> InputError:
     return InputError([error("E004" if code == "E001" else code,
                              f"cannot read {shown}: it is larger than the {cap >> 20:,} MB pddltools reads "
                              f"from one file (set {_ENVIRONMENT} to raise the limit)", span)])
@@ -113,7 +115,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def read_stream_text(stream: BinaryIO, name: str, *, code: str = "E001") -> str:
+def read_stream_text(stream: BinaryIO, name: str, *, code: CodeId = "E001") -> str:
     """What a pipe on standard input holds, as UTF-8 text, up to the same cap as a file."""
     cap = input_limit()
     data = stream.read(cap + 1)
@@ -126,7 +128,7 @@ def read_stream_text(stream: BinaryIO, name: str, *, code: str = "E001") -> str:
                                       f"offset {exc.start})")]) from None
 
 
-def read_input_text(path: str | Path, name: str | None = None, *, code: str = "E001", span: Span | None = None,
+def read_input_text(path: str | Path, name: str | None = None, *, code: CodeId = "E001", span: Span | None = None,
                     errors: str = "strict") -> str:
     """`read_input` decoded as UTF-8; with errors="strict", text that is not UTF-8 is an `InputError`."""
     data = read_input(path, name, code=code, span=span)
@@ -142,3 +144,14 @@ def read_source(path: str | Path, display_name: str | None = None) -> Source:
     """Read a file as text, or raise `InputError` saying why it cannot be read."""
     name = display_name if display_name is not None else str(path)
     return decode_source(read_input(path, name), name)
+
+
+def pddl_files(paths: Sequence[str], suffixes: Sequence[str] = (".pddl",)) -> Iterator[Path]:
+    """The files named, and every file below the folders named whose suffix is one of `suffixes`
+    (*.pddl; parse and check also take *.hddl), in a stable order."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes and p.is_file())
+        else:
+            yield path

@@ -204,8 +204,9 @@ def _shifter(cls: type) -> Callable[[Any, Source, int], Any]:
     layout = _layout(cls)
     arguments = []
     for index, name in enumerate(layout.all_fields):
-        if index == layout.span_index:
-            arguments.append("None if (span := node.span) is None else new_span(source, (span.offset"
+        if index == layout.span_index or (index not in layout.child_indices and _is_position(cls, name)):
+            # the node's span, and any other position it keeps (a problem's `domain_span`)
+            arguments.append(f"None if (span := node.{name}) is None else new_span(source, (span.offset"
                              " if span.origin.__class__ is Source else span.start) + delta, span.length)")
         elif index not in layout.child_indices:
             arguments.append(f"node.{name}")
@@ -226,6 +227,15 @@ _SHIFT_FIELD = {
     "nodes": "(tuple([(get(type(x)) or generate(type(x)))(x, source, delta) for x in v]) if (v := {0}) else v)",
     "any": "shifted({0}, source, delta)",
 }
+
+
+def _is_position(cls: type, name: str) -> bool:
+    """Whether field `name` holds a span (or None) besides the node's own."""
+    try:
+        hint = typing.get_type_hints(cls)[name]
+    except (NameError, TypeError, KeyError):
+        return False
+    return Span in (typing.get_args(hint) or (hint,))
 
 
 def _field_shape(cls: type, name: str) -> str:

@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.util
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+from typing import get_args
 
 import pytest
 
@@ -19,8 +24,8 @@ from pddltools.codes import CHECK, REGISTRY, Code, near
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pddltools"
 CODE = re.compile(r"^[EWIRSVCTLP]\d{3}$")
-# Sources that mention codes without raising them: the registry itself.
-NOT_RAISING = {PACKAGE / "codes.py"}
+# Sources that mention codes without raising them: the registry itself, and the type generated from it.
+NOT_RAISING = {PACKAGE / "codes.py", PACKAGE / "code_ids.py"}
 
 
 @functools.cache
@@ -212,3 +217,52 @@ def test_explain_alone_lists_every_code(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["explain", "--format", "json"]) == 0
     listed = json.loads(capsys.readouterr().out)["codes"]
     assert [item["code"] for item in listed] == list(REGISTRY)
+
+
+# -------------------------------------------------------------------------------------------------
+# Codes as a type: pddltools/code_ids.py is generated from the registry, and mypy rejects a stray code
+
+ROOT = PACKAGE.parent
+
+
+def _generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("generate_code_ids", ROOT / "scripts" / "generate_code_ids.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_code_type_is_generated_from_the_registry_and_up_to_date() -> None:
+    from pddltools.code_ids import CodeId
+
+    assert set(get_args(CodeId)) == set(REGISTRY)
+    rendered = _generator().render(list(REGISTRY))
+    assert (PACKAGE / "code_ids.py").read_text(encoding="utf-8") == rendered, \
+        "pddltools/code_ids.py is out of date: run python scripts/generate_code_ids.py"
+
+
+def test_the_generator_writes_one_code_a_line_in_order() -> None:
+    text = _generator().render(["W101", "E001"])
+    assert text.index('    "E001",\n') < text.index('    "W101",\n')
+    assert "CodeId: TypeAlias = Literal[" in text
+
+
+def mypy_errors(tmp_path: Path, snippet: str, *extra: str) -> list[str]:
+    """mypy --strict's error lines for `snippet`, a module importing pddltools (the repository's cache)."""
+    module = tmp_path / "snippet.py"
+    module.write_text(snippet, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir",
+                           str(ROOT / ".mypy_cache"), *extra, str(module)],
+                          capture_output=True, text=True, cwd=ROOT, check=False)
+    return [line for line in done.stdout.splitlines() if ": error:" in line]
+
+
+def test_mypy_rejects_a_code_that_is_not_registered(tmp_path: Path) -> None:
+    errors = mypy_errors(tmp_path, """from pddltools.check.codes import finding
+from pddltools.diagnostics import error, warning
+ok = error("E201", "undeclared type")
+wrong = [error("E999", "no such code"), warning("W1O1", "a letter O"), finding("e201", "lower case", None)]
+""")
+    assert [line.split(":")[1] for line in errors] == ["4", "4", "4"], errors
+    assert all("incompatible type" in line for line in errors)

@@ -5,7 +5,8 @@ the registry's languages apart, no private name crosses a package, and no import
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
 
 import pytest
@@ -96,32 +97,153 @@ def _each_import(tree: ast.AST) -> Iterator[tuple[str, str | None]]:
 IMPORTS = {name: _imports(tree) for name, tree in TREES.items()}
 
 
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_attributes(tree: ast.AST) -> Iterator[tuple[str, str]]:
+    """(module, name) of each `module._name` read through an imported module (`from pddltools.pddl import
+    printer` ... `printer._FLAT`): a private name taken without importing it."""
+    modules: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pddltools"):
+            modules.update((a.asname or a.name, f"{node.module}.{a.name}") for a in node.names
+                           if f"{node.module}.{a.name}" in MODULES)
+        elif isinstance(node, ast.Import):
+            modules.update((a.asname, a.name) for a in node.names if a.name.startswith("pddltools") and a.asname)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules \
+                and _private(node.attr):
+            yield modules[node.value.id], node.attr
+
+
 def test_no_private_name_crosses_a_package() -> None:
     crossing = [f"{name} imports {module}.{imported}" for name, found in IMPORTS.items()
                 for module, imported in found
-                if imported is not None and imported.startswith("_") and not imported.startswith("__")
-                and _package(module) != _package(name)]
+                if imported is not None and _private(imported) and _package(module) != _package(name)]
+    crossing += [f"{name} reads {module}.{attribute}" for name, tree in TREES.items()
+                 for module, attribute in private_attributes(tree) if _package(module) != _package(name)]
     assert crossing == []
 
 
-def test_no_import_cycle_spans_two_packages() -> None:
-    graph = {name: {m for m, _ in found if m in MODULES and m != name} for name, found in IMPORTS.items()}
-    reach: dict[str, set[str]] = {}
+def test_a_private_name_read_through_its_module_is_seen() -> None:
+    tree = ast.parse("from pddltools.pddl import printer\nimport pddltools.codes as codes\n"
+                     "printer._FLAT\ncodes._USAGE\nprinter.to_pddl\nprinter.__doc__")
+    assert list(private_attributes(tree)) == [("pddltools.pddl.printer", "_FLAT"), ("pddltools.codes", "_USAGE")]
 
-    def reached(start: str) -> set[str]:
+
+# -------------------------------------------------------------------------------------------------
+# Floors: the table in docs/architecture.md is the rule
+
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
+_ROW = re.compile(r"^\| (\d+)\. ([a-z ]+) \| (.+) \|$")
+
+#: Imports that climb a floor, each with why it is still there. semantics/ is being rewritten elsewhere:
+#: `static_predicates` now lives in pddltools.pddl.changes (floor 3), where semantics should take it.
+KNOWN_CLIMBS = {("pddltools.semantics.evaluate", "pddltools.compile.statics")}
+
+
+def floor_table(text: str) -> dict[str, tuple[int, str]]:
+    """Entry (a module, or `pddltools.*.cli`) → (floor, floor's name), from the "Floors" section."""
+    section = text.split("\n## Floors\n", 1)[1].split("\n## ", 1)[0]
+    table = {}
+    for line in section.splitlines():
+        row = _ROW.match(line)
+        if row:
+            for entry in re.findall(r"`([\w.*]+)`", row[3]):
+                assert entry not in table, f"{entry} is on two floors"
+                table[entry] = (int(row[1]), row[2])
+    return table
+
+
+FLOORS = floor_table(ARCHITECTURE.read_text(encoding="utf-8"))
+
+
+def floor_of(module: str, table: dict[str, tuple[int, str]] = FLOORS) -> tuple[int, str]:
+    """The floor of the most specific entry naming `module` or a package above it."""
+    parts = module.split(".")
+    for length in range(len(parts), 0, -1):
+        head = parts[:length]
+        for entry in (".".join(head), ".".join([*head[:-2], "*", head[-1]]) if length > 2 else None):
+            if entry in table:
+                return table[entry]
+    raise KeyError(module)
+
+
+def _unit(module: str) -> tuple[str, int]:
+    """A package's modules on one floor: what imports must not go round between."""
+    return _package(module), floor_of(module)[0]
+
+
+def _edges() -> list[tuple[str, str]]:
+    return [(name, module) for name, found in IMPORTS.items() for module, _ in found
+            if module in MODULES and module != name and (name, module) not in KNOWN_CLIMBS]
+
+
+def test_every_module_stands_on_a_floor_of_the_architecture_page() -> None:
+    unplaced = []
+    for name in MODULES:
+        try:
+            floor_of(name)
+        except KeyError:
+            unplaced.append(name)
+    assert unplaced == [], "add them to the Floors table of docs/architecture.md"
+    assert floor_of("pddltools.check.cli")[1] == "commands" and floor_of("pddltools.check.report")[1] == "passes"
+    assert floor_of("pddltools.hddl.verify")[1] == "validation" and floor_of("pddltools.hddl.ast")[1] == "languages"
+
+
+def test_no_module_imports_from_a_higher_floor() -> None:
+    climbing = [f"{name} ({floor_of(name)[1]}) imports {module} ({floor_of(module)[1]})"
+                for name, module in _edges() if floor_of(module)[0] > floor_of(name)[0]]
+    assert climbing == []
+
+
+def test_the_known_climbs_are_still_there() -> None:
+    # when one goes, its entry goes: the list never hides a new import
+    assert all(module in {m for m, _ in IMPORTS[name]} for name, module in KNOWN_CLIMBS)
+
+
+def closing_cycles(edges: list[tuple[str, str]], unit: Callable[[str], Hashable]) -> list[tuple[Hashable, Hashable]]:
+    """The imports between two units (`unit` of each module) from which a chain of imports leads back."""
+    graph: dict[Hashable, set[Hashable]] = {}
+    for name, module in edges:
+        if unit(module) != unit(name):
+            graph.setdefault(unit(name), set()).add(unit(module))
+    reach: dict[Hashable, set[Hashable]] = {}
+
+    def reached(start: Hashable) -> set[Hashable]:
         if start not in reach:
             seen, stack = {start}, [start]
             while stack:
-                for nxt in graph[stack.pop()] - seen:
+                for nxt in graph.get(stack.pop(), set()) - seen:
                     seen.add(nxt)
                     stack.append(nxt)
             reach[start] = seen
         return reach[start]
 
-    spanning = [(a, b) for a in graph for b in graph[a] if _package(a) != _package(b) and a in reached(b)]
-    assert spanning == []
+    return sorted(((a, b) for a in graph for b in graph[a] if a in reached(b)), key=str)
+
+
+def test_no_import_cycle_spans_two_packages() -> None:
+    """Between the packages of one floor (a language's package counts once per floor it spans), imports
+    go one way: no chain leads back, through imports at any depth."""
+    assert closing_cycles(_edges(), _unit) == []
     assert not any(m.startswith("pddltools.hddl") for name in MODULES if name.startswith("pddltools.check")
-                   for m in graph[name])
+                   for m, _ in IMPORTS[name])
+
+
+def test_the_floor_rule_sees_a_climb_and_a_cycle() -> None:
+    table = floor_table("\n## Floors\n| 1. low | `a`, `a.*.cli` |\n| 2. high | `b`, `a.x.cli` |\n## Next\n")
+    assert floor_of("a.y.cli", table) == (1, "low") and floor_of("a.x.cli", table) == (2, "high")
+    assert floor_of("b.c", table)[0] > floor_of("a.c", table)[0]
+    with pytest.raises(KeyError):
+        floor_of("c", table)
+    edges = [("p.one", "q.two"), ("q.two", "r.x"), ("r.y", "p.three"), ("q.two", "q.four")]
+    def top(module: str) -> str:
+        return module.split(".")[0]
+
+    assert closing_cycles(edges, top) == [("p", "q"), ("q", "r"), ("r", "p")]
+    assert closing_cycles(edges[:2], top) == []
 
 
 @pytest.mark.parametrize(("name", "expected"), [("d.pddl", "pddl"), ("d.HDDL", "hddl"), ("d.txt", "pddl")])

@@ -68,7 +68,8 @@ class _Builder:
             if holding:
                 return self.value(holding[0])
             return self.value(next(arg for arg in args if arg is not type(None)))
-        simple: dict[Any, Any] = {str: "s", int: 1, bool: True, float: 1.5, Fraction: Fraction(1, 2)}
+        simple: dict[Any, Any] = {str: "s", int: 1, bool: True, float: 1.5, Fraction: Fraction(1, 2),
+                                  Span: _span(7)}  # a position a node keeps besides its own span
         return simple[hint]
 
 

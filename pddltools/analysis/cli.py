@@ -93,7 +93,8 @@ def run_ground(args: argparse.Namespace) -> int:
 
 
 def _write(task: Any, args: argparse.Namespace, outdir: Path) -> list[str]:
-    from pddltools.analysis import sas, strips
+    from pddltools.analysis import sas
+    from pddltools.compile import strips
     from pddltools.compile.planmap import FORMAT
 
     outdir.mkdir(parents=True, exist_ok=True)

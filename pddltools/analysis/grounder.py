@@ -21,11 +21,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
+from typing import assert_never
 
 from pddltools.analysis.program import Literal as EffectLiteral
 from pddltools.analysis.program import effect_literals, precondition, schemas_of
 from pddltools.analysis.reach import Reachability
-from pddltools.compile.errors import CompileError, compile_error
+from pddltools.diagnostics import CompileError, compile_error
 from pddltools.pddl import ast
 from pddltools.semantics.state import GroundAtom
 
@@ -105,9 +106,9 @@ def _refuse_unsupported(domain: ast.Domain, problem: ast.Problem) -> None:
     for formula in (problem.constraints, domain.constraints):
         if formula is not None:
             raise refuse("trajectory constraints", formula)
-    for node in (problem.goal.walk() if problem.goal is not None else ()):
-        if isinstance(node, ast.Preference):
-            raise refuse("preferences", node)
+    for sub in (problem.goal.walk() if problem.goal is not None else ()):
+        if isinstance(sub, ast.Preference):
+            raise refuse("preferences", sub)
 
 
 class _Grounder:
@@ -201,30 +202,37 @@ class _Grounder:
             return term.name
         raise compile_error("E801", "the grounder does not read object fluents", term.span)
 
-    def formula(self, f: ast.Node, b: dict[str, str]) -> Ground:
-        if isinstance(f, ast.Atom):
-            key = (f.predicate, *(self.term(a, b) for a in f.args))
-            if f.predicate in self.fluent:
-                found = self.index.get(key)
-                return False if found is None else ("lit", found, True)
-            return key in self.init_facts
-        if isinstance(f, ast.Not):
-            return _negate(self.formula(f.body, b))
-        if isinstance(f, ast.And):
-            return _junction("and", [self.formula(p, b) for p in f.parts])
-        if isinstance(f, ast.Or):
-            return _junction("or", [self.formula(p, b) for p in f.parts])
-        if isinstance(f, ast.Imply):
-            return _junction("or", [_negate(self.formula(f.condition, b)), self.formula(f.consequence, b)])
-        if isinstance(f, ast.Exists | ast.Forall):
-            parts = [self.formula(f.body, inner) for inner in self._bindings(f.variables, b)]
-            return _junction("or" if isinstance(f, ast.Exists) else "and", parts)
-        if isinstance(f, ast.Comparison):
-            if f.op == "=" and isinstance(f.left, ast.Variable | ast.Constant) \
-                    and isinstance(f.right, ast.Variable | ast.Constant):
-                return self.term(f.left, b) == self.term(f.right, b)
-            raise compile_error("E801", "the grounder does not read numeric conditions", f.span)
-        raise compile_error("E801", f"the grounder does not read {type(f).__name__.lower()} conditions", f.span)
+    def formula(self, f: ast.Formula, b: dict[str, str]) -> Ground:
+        match f:
+            case ast.Atom():
+                key = (f.predicate, *(self.term(a, b) for a in f.args))
+                if f.predicate in self.fluent:
+                    found = self.index.get(key)
+                    return False if found is None else ("lit", found, True)
+                return key in self.init_facts
+            case ast.Not():
+                return _negate(self.formula(f.body, b))
+            case ast.And():
+                return _junction("and", [self.formula(p, b) for p in f.parts])
+            case ast.Or():
+                return _junction("or", [self.formula(p, b) for p in f.parts])
+            case ast.Imply():
+                return _junction("or", [_negate(self.formula(f.condition, b)), self.formula(f.consequence, b)])
+            case ast.Exists() | ast.Forall():
+                parts = [self.formula(f.body, inner) for inner in self._bindings(f.variables, b)]
+                return _junction("or" if isinstance(f, ast.Exists) else "and", parts)
+            case ast.Comparison():
+                if f.op == "=" and isinstance(f.left, ast.Variable | ast.Constant) \
+                        and isinstance(f.right, ast.Variable | ast.Constant):
+                    return self.term(f.left, b) == self.term(f.right, b)
+                raise compile_error("E801", "the grounder does not read numeric conditions", f.span)
+            case (ast.Preference() | ast.Timed() | ast.Always() | ast.Sometime() | ast.Within() | ast.AtMostOnce()
+                  | ast.SometimeAfter() | ast.SometimeBefore() | ast.AlwaysWithin() | ast.HoldDuring()
+                  | ast.HoldAfter()):
+                raise compile_error("E801", f"the grounder does not read {type(f).__name__.lower()} conditions",
+                                    f.span)
+            case _:
+                assert_never(f)
 
     def _bindings(self, variables: tuple[ast.TypedName, ...], b: dict[str, str]) -> Iterator[dict[str, str]]:
         names = [v.name for v in variables]

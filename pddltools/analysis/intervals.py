@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import assert_never
 
 from pddltools.analysis.program import Schema, schemas_of
 from pddltools.pddl import ast
@@ -85,21 +86,25 @@ class Ranges:
         self.ranges[name] = new
         return True
 
-    def value(self, e: ast.Node) -> Interval:
-        if isinstance(e, ast.Number):
-            return Interval(Fraction(e.value), Fraction(e.value))
-        if isinstance(e, ast.FunctionTerm):
-            found = self.ranges.get(e.function)
-            return found if found is not None else ANY
-        if isinstance(e, ast.Arithmetic):
-            parts = [self.value(a) for a in e.args]
-            result = parts[0]
-            if e.op == "-" and len(parts) == 1:
-                return Interval(-result.hi, -result.lo)
-            for p in parts[1:]:
-                result = _combine(e.op, result, p)
-            return result
-        return ANY  # ?duration, #t, total-time, is-violated: anything
+    def value(self, e: ast.Expression) -> Interval:
+        match e:
+            case ast.Number():
+                return Interval(Fraction(e.value), Fraction(e.value))
+            case ast.FunctionTerm():
+                found = self.ranges.get(e.function)
+                return found if found is not None else ANY
+            case ast.Arithmetic():
+                parts = [self.value(a) for a in e.args]
+                result = parts[0]
+                if e.op == "-" and len(parts) == 1:
+                    return Interval(-result.hi, -result.lo)
+                for p in parts[1:]:
+                    result = _combine(e.op, result, p)
+                return result
+            case ast.Variable() | ast.Constant() | ast.ContinuousTime() | ast.IsViolated():
+                return ANY  # ?duration, an object, #t, is-violated: anything
+            case _:
+                assert_never(e)
 
     def possible(self, c: ast.Comparison) -> bool:
         """Whether `c` can hold in some reachable state (False only when the ranges prove it cannot)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import assert_never, cast
 
 from pddltools.analysis.relax import Branch, Pattern, branches
 from pddltools.pddl import ast
@@ -94,23 +95,29 @@ def _timed(condition: ast.Formula | None, times: tuple[str, ...]) -> ast.Formula
 
 def effect_literals(schema: Schema) -> Iterator[Literal]:
     """Every add and delete effect of `schema`, with what it is under, in source order."""
-    stack: list[tuple[ast.Node, tuple[ast.TypedName, ...], tuple[ast.Formula, ...], str | None]] = []
+    stack: list[tuple[ast.Effect, tuple[ast.TypedName, ...], tuple[ast.Formula, ...], str | None]] = []
     if schema.effect is not None:
         stack.append((schema.effect, (), (), None))
     while stack:
         node, variables, conditions, time = stack.pop()
-        if isinstance(node, ast.AndEffect):
-            stack.extend((p, variables, conditions, time) for p in reversed(node.parts))
-        elif isinstance(node, ast.ForallEffect):
-            stack.append((node.body, variables + node.variables, conditions, time))
-        elif isinstance(node, ast.When):
-            stack.append((node.body, variables, (*conditions, node.condition), time))
-        elif isinstance(node, ast.Timed):
-            stack.append((node.body, variables, conditions, node.time))
-        elif isinstance(node, ast.Atom):
-            yield Literal(schema, node, True, variables, conditions, time)
-        elif isinstance(node, ast.Not) and isinstance(node.body, ast.Atom):
-            yield Literal(schema, node.body, False, variables, conditions, time)
+        match node:
+            case ast.AndEffect():
+                stack.extend((p, variables, conditions, time) for p in reversed(node.parts))
+            case ast.ForallEffect():
+                stack.append((node.body, variables + node.variables, conditions, time))
+            case ast.When():
+                stack.append((node.body, variables, (*conditions, node.condition), time))
+            case ast.Timed():
+                stack.append((cast(ast.Effect, node.body), variables, conditions, node.time))
+            case ast.Atom():
+                yield Literal(schema, node, True, variables, conditions, time)
+            case ast.Not():
+                if isinstance(node.body, ast.Atom):
+                    yield Literal(schema, node.body, False, variables, conditions, time)
+            case ast.Assign():
+                pass  # no literal: numbers are not atoms
+            case _:
+                assert_never(node)
 
 
 def build(domain: ast.Domain, problem: ast.Problem, numeric: NumericTest | None = None,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import count, product
+from typing import assert_never, cast
 
 from pddltools.pddl import ast
 
@@ -59,7 +60,7 @@ FALSE: tuple[Branch, ...] = ()
 _fresh = count(1)
 
 
-def branches(formula: ast.Node | None) -> tuple[Branch, ...]:
+def branches(formula: ast.Formula | None) -> tuple[Branch, ...]:
     """The disjuncts of `formula` (none: it can never hold; one empty branch: it always may)."""
     if formula is None:
         return TRUE
@@ -74,44 +75,49 @@ def _term(term: ast.Node, renamed: dict[str, str]) -> str | None:
     return None  # an object fluent: its value depends on the state
 
 
-def _dnf(f: ast.Node, positive: bool, renamed: dict[str, str]) -> tuple[Branch, ...]:
-    if isinstance(f, ast.Atom):
-        args = tuple(_term(a, renamed) for a in f.args)
-        if any(a is None for a in args):
-            return TRUE
-        pattern = Pattern(f.predicate, args, f)  # type: ignore[arg-type]
-        return (Branch(atoms=(pattern,)),) if positive else (Branch(negative=(pattern,)),)
-    if isinstance(f, ast.Not):
-        return _dnf(f.body, not positive, renamed)
-    if isinstance(f, ast.And | ast.Or):
-        conjunction = isinstance(f, ast.And) == positive
-        parts = [_dnf(p, positive, renamed) for p in f.parts]
-        return _conjoin(parts) if conjunction else _disjoin(parts)
-    if isinstance(f, ast.Imply):  # (imply a b) is (or (not a) b)
-        parts = [_dnf(f.condition, not positive, renamed), _dnf(f.consequence, positive, renamed)]
-        return _disjoin(parts) if positive else _conjoin(parts)
-    if isinstance(f, ast.Exists | ast.Forall):
-        if isinstance(f, ast.Exists) != positive:  # a universal reading: generously true
-            return TRUE
-        inner = dict(renamed)
-        variables = []
-        for v in f.variables:
-            fresh = f"{v.name}#{next(_fresh)}"
-            inner[v.name] = fresh
-            variables.append(ast.TypedName(fresh, v.type, span=v.span))
-        body = _dnf(f.body, positive, inner)
-        return tuple(Branch(variables=tuple(variables)) + b for b in body)
-    if isinstance(f, ast.Comparison):
-        left, right = _object_term(f.left, renamed), _object_term(f.right, renamed)
-        if f.op == "=" and left is not None and right is not None:
-            pair = (left, right, f)
-            return (Branch(equal=(pair,)),) if positive else (Branch(distinct=(pair,)),)
-        if positive:
-            return (Branch(numeric=(f,)),)
-        return TRUE  # a negated comparison: not worth reading
-    if isinstance(f, ast.Timed):
-        return _dnf(f.body, positive, renamed)
-    return TRUE  # preferences, trajectory constraints: not conditions on a state
+def _dnf(f: ast.Formula, positive: bool, renamed: dict[str, str]) -> tuple[Branch, ...]:
+    match f:
+        case ast.Atom():
+            args = tuple(_term(a, renamed) for a in f.args)
+            if any(a is None for a in args):
+                return TRUE
+            pattern = Pattern(f.predicate, args, f)  # type: ignore[arg-type]
+            return (Branch(atoms=(pattern,)),) if positive else (Branch(negative=(pattern,)),)
+        case ast.Not():
+            return _dnf(f.body, not positive, renamed)
+        case ast.And() | ast.Or():
+            conjunction = isinstance(f, ast.And) == positive
+            parts = [_dnf(p, positive, renamed) for p in f.parts]
+            return _conjoin(parts) if conjunction else _disjoin(parts)
+        case ast.Imply():  # (imply a b) is (or (not a) b)
+            parts = [_dnf(f.condition, not positive, renamed), _dnf(f.consequence, positive, renamed)]
+            return _disjoin(parts) if positive else _conjoin(parts)
+        case ast.Exists() | ast.Forall():
+            if isinstance(f, ast.Exists) != positive:  # a universal reading: generously true
+                return TRUE
+            inner = dict(renamed)
+            variables = []
+            for v in f.variables:
+                fresh = f"{v.name}#{next(_fresh)}"
+                inner[v.name] = fresh
+                variables.append(ast.TypedName(fresh, v.type, span=v.span))
+            body = _dnf(f.body, positive, inner)
+            return tuple(Branch(variables=tuple(variables)) + b for b in body)
+        case ast.Comparison():
+            left, right = _object_term(f.left, renamed), _object_term(f.right, renamed)
+            if f.op == "=" and left is not None and right is not None:
+                pair = (left, right, f)
+                return (Branch(equal=(pair,)),) if positive else (Branch(distinct=(pair,)),)
+            if positive:
+                return (Branch(numeric=(f,)),)
+            return TRUE  # a negated comparison: not worth reading
+        case ast.Timed():
+            return _dnf(cast(ast.Formula, f.body), positive, renamed)
+        case (ast.Preference() | ast.Always() | ast.Sometime() | ast.Within() | ast.AtMostOnce() | ast.SometimeAfter()
+              | ast.SometimeBefore() | ast.AlwaysWithin() | ast.HoldDuring() | ast.HoldAfter()):
+            return TRUE  # preferences, trajectory constraints: not conditions on a state
+        case _:
+            assert_never(f)
 
 
 def _object_term(e: ast.Node, renamed: dict[str, str]) -> str | None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pddltools.analysis.grounder import GroundTask, Literal, Operator
-from pddltools.compile.errors import compile_error
+from pddltools.diagnostics import compile_error
 from pddltools.semantics.state import GroundAtom
 
 

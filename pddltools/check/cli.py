@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +20,15 @@ from rich.markup import escape
 
 from pddltools import wording
 from pddltools.check.numeric import Fragment
-from pddltools.check.report import CheckReport, check_files, check_problem_alone, in_file_order
+from pddltools.check.report import CheckReport, check_files, check_problem_alone
 from pddltools.check.tracks import Fit
-from pddltools.cli import pddl_files
 from pddltools.consoles import stderr_console, stdout_console
-from pddltools.diagnostics import Diagnostic, InputError, Severity, render_github, render_rich
+from pddltools.diagnostics import Diagnostic, Severity, render_github, render_rich
 from pddltools.dialects import suffixes, track_ids
-from pddltools.domain_finder import DomainFinder, Resolution, domain_name_span
+from pddltools.domain_finder import DomainFinder, Resolution
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
-from pddltools.reading import read_source
+from pddltools.reading import pddl_files
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
 _TITLE_NAMES = 10  # problems named in a block's heading; the JSON's `pairs` lists them all
@@ -124,11 +123,9 @@ class Block:
         if self.missing is not None:
             return check_problem_alone(self.missing.problem, self.missing.missing())
         assert self.domain is not None
-        report = check_files(self.domain, self.problems, strict=strict, tracks=tracks, invariants=invariants)
-        notes = [_ambiguity(r) for r in self.found.values() if r.ambiguous]
-        if not notes:
-            return report
-        return replace(report, findings=tuple(in_file_order([*report.findings, *notes], report.files)))
+        ambiguous = {path: found.ambiguity() for path, found in self.found.items() if found.ambiguous}
+        return check_files(self.domain, self.problems, strict=strict, tracks=tracks, invariants=invariants,
+                           ambiguous=ambiguous)
 
     def title(self) -> str:
         if self.missing is not None:
@@ -171,14 +168,6 @@ def pair_files(files: Sequence[str], domain: str | None = None) -> list[Block]:
         block.problems.append(str(path))
         block.found[str(path)] = found
     return [*blocks.values(), *unpaired]
-
-
-def _ambiguity(found: Resolution) -> Diagnostic:
-    try:
-        span = domain_name_span(read_source(found.problem))
-    except InputError:
-        span = None
-    return Diagnostic("W300", Severity.WARNING, found.ambiguity(), span)
 
 
 def render_report(report: CheckReport, out: Console, *, verbose: bool = False, compact: bool = False) -> None:

@@ -7,6 +7,8 @@ Quantifiers, conjunctions, preferences and conditional effects may wrap the time
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from pddltools.check.codes import finding
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
@@ -37,16 +39,19 @@ def _conditions(formula: ast.Formula, action: str, found: list[Diagnostic]) -> N
 
 def _effects(effect: ast.Effect, action: str, found: list[Diagnostic]) -> None:
     for node in ast.effect_parts(effect, into_timed=False):
-        if isinstance(node, ast.AndEffect | ast.ForallEffect):
-            continue
-        if isinstance(node, ast.When):
-            _conditions(node.condition, action, found)
-        elif isinstance(node, ast.Timed):
-            if node.time == "all":
-                found.append(finding("E452", f"an effect of durative action {action} happens at start or at end, "
-                                     "not over all", node.span))
-        elif isinstance(node, ast.Assign) and any(isinstance(n, ast.ContinuousTime) for n in node.value.walk()):
-            continue  # a continuous effect runs over the whole action
-        else:
-            found.append(finding("E452", f"this effect of durative action {action} must say when it happens: "
-                                 "wrap it in (at start ...) or (at end ...)", node.span))
+        match node:
+            case ast.AndEffect() | ast.ForallEffect():
+                continue  # effect_parts goes on into their parts
+            case ast.When():
+                _conditions(node.condition, action, found)
+            case ast.Timed():
+                if node.time == "all":
+                    found.append(finding("E452", f"an effect of durative action {action} happens at start or at "
+                                         "end, not over all", node.span))
+            case ast.Assign() if any(isinstance(n, ast.ContinuousTime) for n in node.value.walk()):
+                continue  # a continuous effect runs over the whole action
+            case ast.Atom() | ast.Not() | ast.Assign():
+                found.append(finding("E452", f"this effect of durative action {action} must say when it happens: "
+                                     "wrap it in (at start ...) or (at end ...)", node.span))
+            case _:
+                assert_never(node)

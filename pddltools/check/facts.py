@@ -3,30 +3,49 @@ for the checks that need it.
 
 Several checks ask the same questions (which predicates do effects add? which functions are ever
 assigned? which parameters are mentioned?); walking a large domain once for all of them keeps checking
-the corpus within twice the time of parsing it.
+the corpus within twice the time of parsing it. What effects change is `pddltools.pddl.changes`, computed
+once per domain and shared with the compiler and the semantics.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from pddltools.pddl import ast
+from pddltools.pddl.changes import Changes, changes
 
 
 @dataclass
 class DomainFacts:
+    #: what effects add, delete and update: the one computation the compiler and the semantics share
+    changes: Changes
     read_predicates: set[str] = field(default_factory=set)  # in conditions and effects
-    added: set[str] = field(default_factory=set)
-    deleted: set[str] = field(default_factory=set)
-    changed_functions: set[str] = field(default_factory=set)  # any update
-    assigned_functions: set[str] = field(default_factory=set)  # `assign` (sets a value without reading)
     first_function_reads: dict[str, ast.FunctionTerm] = field(default_factory=dict)
     preferences: set[str] = field(default_factory=set)
     mentioned: dict[int, set[str]] = field(default_factory=dict)  # id(structure) → variables it mentions
 
+    @property
+    def added(self) -> frozenset[str]:
+        return self.changes.added
+
+    @property
+    def deleted(self) -> frozenset[str]:
+        return self.changes.deleted
+
+    @property
+    def changed_functions(self) -> frozenset[str]:
+        """Functions some effect updates."""
+        return self.changes.updated_functions
+
+    @property
+    def assigned_functions(self) -> frozenset[str]:
+        """Functions some effect sets with `assign` (a value given without reading the old one)."""
+        return self.changes.assigned_functions
+
     @classmethod
     def of(cls, domain: ast.Domain) -> DomainFacts:
-        facts = cls()
+        facts = cls(changes(domain))
         if domain.constraints is not None:
             facts._condition(domain.constraints, set())
         for structure in (*domain.structures, *domain.processes, *domain.events):
@@ -59,26 +78,25 @@ class DomainFacts:
 
     def _effect(self, effect: ast.Effect, mentioned: set[str]) -> None:
         for node in ast.effect_parts(effect):
-            if isinstance(node, ast.When):
-                self._condition(node.condition, mentioned)
-            elif isinstance(node, ast.Not):
-                if isinstance(node.body, ast.Atom):
-                    self.deleted.add(node.body.predicate)
-                    self.read_predicates.add(node.body.predicate)
-                    self._condition_terms(node.body.args, mentioned)
-            elif isinstance(node, ast.Atom):
-                self.added.add(node.predicate)
-                self.read_predicates.add(node.predicate)
-                self._condition_terms(node.args, mentioned)
-            elif isinstance(node, ast.Assign):
-                function = node.fluent.function
-                self.changed_functions.add(function)
-                if node.op == "assign":
-                    self.assigned_functions.add(function)
-                else:  # increase, decrease, scale-*: the old value is read
-                    self.first_function_reads.setdefault(function, node.fluent)
-                self._condition_terms(node.fluent.args, mentioned)
-                self._condition(node.value, mentioned)
+            match node:
+                case ast.When():
+                    self._condition(node.condition, mentioned)
+                case ast.Not():
+                    if isinstance(node.body, ast.Atom):
+                        self.read_predicates.add(node.body.predicate)
+                        self._condition_terms(node.body.args, mentioned)
+                case ast.Atom():
+                    self.read_predicates.add(node.predicate)
+                    self._condition_terms(node.args, mentioned)
+                case ast.Assign():
+                    if node.op != "assign":  # increase, decrease, scale-*: the old value is read
+                        self.first_function_reads.setdefault(node.fluent.function, node.fluent)
+                    self._condition_terms(node.fluent.args, mentioned)
+                    self._condition(node.value, mentioned)
+                case ast.AndEffect() | ast.ForallEffect() | ast.Timed():
+                    pass  # effect_parts goes on into their parts
+                case _:
+                    assert_never(node)
 
     def _condition_terms(self, terms: tuple[ast.Term, ...], mentioned: set[str]) -> None:
         for term in terms:

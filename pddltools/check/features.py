@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import assert_never, cast
 
 from pddltools.check.facts import DomainFacts
 from pddltools.diagnostics import Span
@@ -241,44 +242,50 @@ class _Detector:
 
     def formula(self, formula: ast.Formula, positive: bool) -> None:
         """`positive`: whether the formula occurs under an even number of negations."""
-        stack: list[tuple[ast.Node, bool]] = [(formula, positive)]
+        stack: list[tuple[ast.Formula, bool]] = [(formula, positive)]
         while stack:
             node, positive = stack.pop()
-            if isinstance(node, ast.Atom):
-                if not positive:
-                    self.use(Feature.NEGATIVE_PRECONDITIONS, node)
-                self.terms(node.args)
-            elif isinstance(node, ast.Not):
-                stack.append((node.body, not positive))
-            elif isinstance(node, ast.And):
-                if not positive and len(node.parts) > 1:
-                    self.use(Feature.DISJUNCTIVE_PRECONDITIONS, node)
-                stack.extend((part, positive) for part in reversed(node.parts))
-            elif isinstance(node, ast.Or):
-                if positive and len(node.parts) > 1:
-                    self.use(Feature.DISJUNCTIVE_PRECONDITIONS, node)
-                stack.extend((part, positive) for part in reversed(node.parts))
-            elif isinstance(node, ast.Imply):
-                if positive:
-                    self.use(Feature.DISJUNCTIVE_PRECONDITIONS, node)
-                stack.append((node.consequence, positive))
-                stack.append((node.condition, not positive))
-            elif isinstance(node, ast.Exists | ast.Forall):
-                existential = isinstance(node, ast.Exists) == positive
-                self.use(Feature.EXISTENTIAL_PRECONDITIONS if existential else Feature.UNIVERSAL_PRECONDITIONS, node)
-                self.typed(node.variables)
-                stack.append((node.body, positive))
-            elif isinstance(node, ast.Comparison):
-                self.comparison(node)
-            elif isinstance(node, ast.Preference):
-                self.use(Feature.PREFERENCES, node)
-                stack.append((node.body, positive))
-            elif isinstance(node, ast.Timed):
-                stack.append((node.body, positive))
-            else:  # the PDDL 3 modal operators: their sub-formulas are ordinary conditions
-                self.use(Feature.TRAJECTORY_CONSTRAINTS, node)
-                stack.extend((child, positive) for child in reversed(list(node.children()))
-                             if not isinstance(child, ast.Number))
+            match node:
+                case ast.Atom():
+                    if not positive:
+                        self.use(Feature.NEGATIVE_PRECONDITIONS, node)
+                    self.terms(node.args)
+                case ast.Not():
+                    stack.append((node.body, not positive))
+                case ast.And():
+                    if not positive and len(node.parts) > 1:
+                        self.use(Feature.DISJUNCTIVE_PRECONDITIONS, node)
+                    stack.extend((part, positive) for part in reversed(node.parts))
+                case ast.Or():
+                    if positive and len(node.parts) > 1:
+                        self.use(Feature.DISJUNCTIVE_PRECONDITIONS, node)
+                    stack.extend((part, positive) for part in reversed(node.parts))
+                case ast.Imply():
+                    if positive:
+                        self.use(Feature.DISJUNCTIVE_PRECONDITIONS, node)
+                    stack.append((node.consequence, positive))
+                    stack.append((node.condition, not positive))
+                case ast.Exists() | ast.Forall():
+                    existential = isinstance(node, ast.Exists) == positive
+                    self.use(Feature.EXISTENTIAL_PRECONDITIONS if existential else Feature.UNIVERSAL_PRECONDITIONS,
+                             node)
+                    self.typed(node.variables)
+                    stack.append((node.body, positive))
+                case ast.Comparison():
+                    self.comparison(node)
+                case ast.Preference():
+                    self.use(Feature.PREFERENCES, node)
+                    stack.append((node.body, positive))
+                case ast.Timed():
+                    stack.append((cast(ast.Formula, node.body), positive))  # a condition's body is a formula
+                case (ast.Always() | ast.Sometime() | ast.Within() | ast.AtMostOnce() | ast.SometimeAfter()
+                      | ast.SometimeBefore() | ast.AlwaysWithin() | ast.HoldDuring() | ast.HoldAfter()):
+                    # the PDDL 3 modal operators: their sub-formulas are ordinary conditions
+                    self.use(Feature.TRAJECTORY_CONSTRAINTS, node)
+                    stack.extend((cast(ast.Formula, child), positive) for child in reversed(node.child_list())
+                                 if not isinstance(child, ast.Number))
+                case _:
+                    assert_never(node)
 
     def comparison(self, node: ast.Comparison) -> None:
         if node.op == "=" and self.is_object_term(node.left) and self.is_object_term(node.right):
@@ -320,18 +327,24 @@ class _Detector:
 
     def effect(self, effect: ast.Effect) -> None:
         for node in ast.effect_parts(effect):
-            if isinstance(node, ast.ForallEffect):
-                self.use(Feature.UNIVERSAL_EFFECTS, node)
-                self.typed(node.variables)
-            elif isinstance(node, ast.When):
-                self.use(Feature.CONDITIONAL_EFFECTS, node)
-                self.formula(node.condition, True)
-            elif isinstance(node, ast.Atom):
-                self.terms(node.args)
-            elif isinstance(node, ast.Not) and isinstance(node.body, ast.Atom):
-                self.terms(node.body.args)
-            elif isinstance(node, ast.Assign):
-                self.assignment(node)
+            match node:
+                case ast.ForallEffect():
+                    self.use(Feature.UNIVERSAL_EFFECTS, node)
+                    self.typed(node.variables)
+                case ast.When():
+                    self.use(Feature.CONDITIONAL_EFFECTS, node)
+                    self.formula(node.condition, True)
+                case ast.Atom():
+                    self.terms(node.args)
+                case ast.Not():
+                    if isinstance(node.body, ast.Atom):
+                        self.terms(node.body.args)
+                case ast.Assign():
+                    self.assignment(node)
+                case ast.AndEffect() | ast.Timed():
+                    pass  # effect_parts goes on into their parts
+                case _:
+                    assert_never(node)
 
     def assignment(self, node: ast.Assign) -> None:
         function = node.fluent.function

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import assert_never, cast
 
 from pddltools.check.codes import finding
 from pddltools.check.features import DURATION, TOTAL_TIME
 from pddltools.check.symbols import DomainSymbols, ObjectInfo, ProblemSymbols, article, suggestion, types_text
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import type_names
@@ -96,22 +98,27 @@ class NameChecker:
     # -- formulas --------------------------------------------------------------------------------
 
     def formula(self, formula: ast.Formula, scope: Scope, place: Place) -> None:
-        stack: list[tuple[ast.Node, Scope]] = [(formula, scope)]
+        stack: list[tuple[ast.Formula, Scope]] = [(formula, scope)]
         while stack:
             node, scope = stack.pop()
-            if isinstance(node, ast.Atom):
-                self.atom(node, scope, place)
-            elif isinstance(node, ast.Comparison):
-                self.comparison(node, scope, place)
-            elif isinstance(node, ast.Exists | ast.Forall):
-                self.declared_types(node.variables)
-                stack.append((node.body, {**scope, **_scope(node.variables)}))
-            elif isinstance(node, ast.Preference):
-                stack.append((node.body, scope))
-            else:
-                for child in reversed(list(node.children())):
-                    if not isinstance(child, ast.Number):
-                        stack.append((child, scope))
+            match node:
+                case ast.Atom():
+                    self.atom(node, scope, place)
+                case ast.Comparison():
+                    self.comparison(node, scope, place)
+                case ast.Exists() | ast.Forall():
+                    self.declared_types(node.variables)
+                    stack.append((node.body, {**scope, **_scope(node.variables)}))
+                case ast.Preference():
+                    stack.append((node.body, scope))
+                case (ast.Not() | ast.And() | ast.Or() | ast.Imply() | ast.Timed() | ast.Always() | ast.Sometime()
+                      | ast.Within() | ast.AtMostOnce() | ast.SometimeAfter() | ast.SometimeBefore()
+                      | ast.AlwaysWithin() | ast.HoldDuring() | ast.HoldAfter()):
+                    # the parts that are formulas: a deadline or a time is a number, read as written
+                    stack.extend((cast(ast.Formula, child), scope) for child in reversed(node.child_list())
+                                 if not isinstance(child, ast.Number))
+                case _:
+                    assert_never(node)
 
     def atom(self, atom: ast.Atom, scope: Scope, place: Place) -> None:
         decl = self.symbols.predicates.get(atom.predicate)
@@ -143,7 +150,7 @@ class NameChecker:
         self.check_fit(term, types, expected.type, f"argument {position} of {owner}", variable=_is_var(term))
 
     def check_fit(self, node: ast.Node, types: tuple[str, ...], required: ast.TypeRef | None, what: str,
-                  *, variable: bool, code: str = "E207") -> None:
+                  *, variable: bool, code: CodeId = "E207") -> None:
         key = (types, required, variable)
         verdict = self._fits.get(key)
         if verdict is None:
@@ -239,28 +246,33 @@ class NameChecker:
         stack: list[ast.Expression] = [expression]
         while stack:
             node = stack.pop()
-            if isinstance(node, ast.Arithmetic):
-                stack.extend(reversed(node.args))
-            elif isinstance(node, ast.FunctionTerm):
-                self.numeric_function(node, scope, place)
-            elif isinstance(node, ast.Variable):
-                if node.name == DURATION:
-                    if not place.duration:
-                        self.duration_misuse(node, place)
-                elif node.name not in scope:
-                    self.free_variable(node, scope, place)
-                else:
-                    self.findings.append(finding("E209", f"{node.name} is an object, but a number is expected "
-                                                 "here", node.span))
-            elif isinstance(node, ast.Constant):
-                self.findings.append(finding("E209", f"{node.name} is an object, but a number is expected here",
-                                             node.span))
-            elif isinstance(node, ast.ContinuousTime):
-                if not place.continuous:
-                    self.findings.append(finding("E453", "#t may only be used in the effects of a durative action "
-                                                 "or a process", node.span))
-            elif isinstance(node, ast.IsViolated):
-                self.is_violated(node, place)
+            match node:
+                case ast.Arithmetic():
+                    stack.extend(reversed(node.args))
+                case ast.FunctionTerm():
+                    self.numeric_function(node, scope, place)
+                case ast.Variable():
+                    if node.name == DURATION:
+                        if not place.duration:
+                            self.duration_misuse(node, place)
+                    elif node.name not in scope:
+                        self.free_variable(node, scope, place)
+                    else:
+                        self.findings.append(finding("E209", f"{node.name} is an object, but a number is expected "
+                                                     "here", node.span))
+                case ast.Constant():
+                    self.findings.append(finding("E209", f"{node.name} is an object, but a number is expected here",
+                                                 node.span))
+                case ast.ContinuousTime():
+                    if not place.continuous:
+                        self.findings.append(finding("E453", "#t may only be used in the effects of a durative "
+                                                     "action or a process", node.span))
+                case ast.IsViolated():
+                    self.is_violated(node, place)
+                case ast.Number():
+                    pass
+                case _:
+                    assert_never(node)
 
     def numeric_function(self, term: ast.FunctionTerm, scope: Scope, place: Place) -> None:
         if term.function == TOTAL_TIME and place.metric and not term.args:
@@ -294,23 +306,29 @@ class NameChecker:
     # -- effects ---------------------------------------------------------------------------------
 
     def effect(self, effect: ast.Effect, scope: Scope, place: Place) -> None:
-        stack: list[tuple[ast.Node, Scope]] = [(effect, scope)]
+        stack: list[tuple[ast.Effect, Scope]] = [(effect, scope)]
         while stack:
             node, scope = stack.pop()
-            if isinstance(node, ast.AndEffect):
-                stack.extend((part, scope) for part in reversed(node.parts))
-            elif isinstance(node, ast.ForallEffect):
-                self.declared_types(node.variables)
-                stack.append((node.body, {**scope, **_scope(node.variables)}))
-            elif isinstance(node, ast.When):
-                self.formula(node.condition, scope, Place(place.what, place.objects))
-                stack.append((node.body, scope))
-            elif isinstance(node, ast.Timed | ast.Not):
-                stack.append((node.body, scope))
-            elif isinstance(node, ast.Atom):
-                self.atom(node, scope, place)
-            elif isinstance(node, ast.Assign):
-                self.assignment(node, scope, place)
+            match node:
+                case ast.AndEffect():
+                    stack.extend((part, scope) for part in reversed(node.parts))
+                case ast.ForallEffect():
+                    self.declared_types(node.variables)
+                    stack.append((node.body, {**scope, **_scope(node.variables)}))
+                case ast.When():
+                    self.formula(node.condition, scope, Place(place.what, place.objects))
+                    stack.append((node.body, scope))
+                case ast.Timed():
+                    stack.append((cast(ast.Effect, node.body), scope))
+                case ast.Not():
+                    if isinstance(node.body, ast.Atom):  # a delete; the parser admits nothing else here
+                        self.atom(node.body, scope, place)
+                case ast.Atom():
+                    self.atom(node, scope, place)
+                case ast.Assign():
+                    self.assignment(node, scope, place)
+                case _:
+                    assert_never(node)
 
     def assignment(self, node: ast.Assign, scope: Scope, place: Place) -> None:
         fluent = node.fluent
@@ -341,15 +359,18 @@ class NameChecker:
 
     def init(self, element: ast.InitElement, objects: Mapping[str, ObjectInfo]) -> None:
         place = Place("the initial state", objects)
-        if isinstance(element, ast.TimedInitial):
-            self.init(element.body, objects)
-        elif isinstance(element, ast.Not):
-            if isinstance(element.body, ast.Atom):
-                self.ground_atom(element.body, place)
-        elif isinstance(element, ast.Atom):
-            self.ground_atom(element, place)
-        else:
-            self.init_assignment(element, place)
+        match element:
+            case ast.TimedInitial():
+                self.init(element.body, objects)
+            case ast.Not():
+                if isinstance(element.body, ast.Atom):
+                    self.ground_atom(element.body, place)
+            case ast.Atom():
+                self.ground_atom(element, place)
+            case ast.InitAssignment():
+                self.init_assignment(element, place)
+            case _:
+                assert_never(element)
 
     def ground_atom(self, atom: ast.Atom, place: Place) -> None:
         """An init atom: the hot loop of checking a large problem, so the common case is inlined."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum, StrEnum
+from typing import assert_never
 
 from pddltools.check.features import DURATION, TOTAL_COST, object_functions
 from pddltools.pddl import ast
@@ -64,10 +65,15 @@ def numeric_fragment(domain: ast.Domain, problems: Iterable[ast.Problem], change
 
 
 def _degree(expression: ast.Expression, fluents: frozenset[str]) -> _Degree:
-    if isinstance(expression, ast.FunctionTerm):
-        return _Degree.LINEAR if expression.function in fluents else _Degree.CONSTANT
-    if not isinstance(expression, ast.Arithmetic):
-        return _Degree.CONSTANT  # numbers, #t, ?duration
+    match expression:
+        case ast.FunctionTerm():
+            return _Degree.LINEAR if expression.function in fluents else _Degree.CONSTANT
+        case ast.Number() | ast.ContinuousTime() | ast.Variable() | ast.Constant() | ast.IsViolated():
+            return _Degree.CONSTANT  # numbers, #t, ?duration
+        case ast.Arithmetic():
+            pass
+        case _:
+            assert_never(expression)
     degrees = [_degree(arg, fluents) for arg in expression.args]
     if expression.op in ("+", "-"):
         return max(degrees)

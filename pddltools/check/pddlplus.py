@@ -14,6 +14,7 @@ Where `#t` may stand at all (durative-action effects and processes) is the name 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import assert_never, cast
 
 from pddltools.check.codes import finding
 from pddltools.diagnostics import Diagnostic
@@ -105,20 +106,29 @@ def _tested(precondition: ast.Formula, derived: frozenset[str]) -> tuple[set[str
     positive: set[str] = set()
     negative: set[str] = set()
     functions: set[str] = set()
-    stack: list[tuple[ast.Node, bool]] = [(precondition, True)]
+    stack: list[tuple[ast.Formula, bool]] = [(precondition, True)]
     while stack:
         node, polarity = stack.pop()
-        if isinstance(node, ast.Atom):
-            (positive if polarity else negative).add(node.predicate)
-            if node.predicate in derived:
-                functions.add("*")
-            functions.update(n.function for n in node.walk() if isinstance(n, ast.FunctionTerm))
-        elif isinstance(node, ast.Not):
-            stack.append((node.body, not polarity))
-        elif isinstance(node, ast.Imply):
-            stack += [(node.condition, not polarity), (node.consequence, polarity)]
-        elif isinstance(node, ast.Comparison):
-            functions.update(n.function for n in node.walk() if isinstance(n, ast.FunctionTerm))
-        else:  # and, or, quantifiers, preferences: the parts keep the polarity
-            stack.extend((child, polarity) for child in node.children())
+        match node:
+            case ast.Atom():
+                (positive if polarity else negative).add(node.predicate)
+                if node.predicate in derived:
+                    functions.add("*")
+                functions.update(n.function for n in node.walk() if isinstance(n, ast.FunctionTerm))
+            case ast.Not():
+                stack.append((node.body, not polarity))
+            case ast.Imply():
+                stack += [(node.condition, not polarity), (node.consequence, polarity)]
+            case ast.Comparison():
+                functions.update(n.function for n in node.walk() if isinstance(n, ast.FunctionTerm))
+            case ast.And() | ast.Or():
+                stack.extend((part, polarity) for part in node.parts)
+            case ast.Exists() | ast.Forall() | ast.Preference() | ast.Timed():
+                stack.append((cast(ast.Formula, node.body), polarity))  # the body keeps the polarity
+            case (ast.Always() | ast.Sometime() | ast.Within() | ast.AtMostOnce() | ast.SometimeAfter()
+                  | ast.SometimeBefore() | ast.AlwaysWithin() | ast.HoldDuring() | ast.HoldAfter()):
+                stack.extend((cast(ast.Formula, child), polarity) for child in node.children()
+                             if not isinstance(child, ast.Number))  # no precondition holds one
+            case _:
+                assert_never(node)
     return positive, negative, functions

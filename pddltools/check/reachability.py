@@ -146,7 +146,7 @@ def _invariants(domain: ast.Domain, problem: ast.Problem, reach: Reachability) -
     """I413: the invariants (mutex groups) of the first problem's ground task, where the grounder reads it."""
     from pddltools.analysis.grounder import ground
     from pddltools.analysis.invariants import describe, invariants
-    from pddltools.compile.errors import CompileError
+    from pddltools.diagnostics import CompileError
 
     try:
         task = ground(domain, problem, reach)

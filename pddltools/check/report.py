@@ -20,7 +20,6 @@ from pddltools.check.requirements import check_requirements
 from pddltools.check.symbols import domain_symbols, problem_symbols
 from pddltools.check.tracks import Fit, Verdict, verdicts, with_errors
 from pddltools.diagnostics import Diagnostic, Error, InputError, Severity, Source, Span
-from pddltools.domain_finder import domain_name_span
 from pddltools.pddl import ast
 from pddltools.pddl.zero_ary import resolve_problem, resolve_zero_ary, zero_ary_functions
 from pddltools.reading import read_source
@@ -152,10 +151,12 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
 
 
 def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (), *, strict: bool = False,
-                tracks: Iterable[str] | None = None, invariants: bool = False) -> CheckReport:
+                tracks: Iterable[str] | None = None, invariants: bool = False,
+                ambiguous: Mapping[str, str] | None = None) -> CheckReport:
     """Read, parse and check files; syntax errors and unreadable files become findings too. Each file is
     read, and the domain checked, in its language (`pddltools.dialects`: HDDL for .hddl). `invariants`:
-    also the mutex groups of a PDDL task (I413, as `check --verbose` shows them)."""
+    also the mutex groups of a PDDL task (I413, as `check --verbose` shows them). `ambiguous`: problems
+    (by path) whose domain was one of several candidates, with what was chosen: W300 at `(:domain NAME)`."""
     from pddltools import dialects
 
     findings: list[Diagnostic] = []
@@ -171,12 +172,15 @@ def check_files(domain_path: str | Path, problem_paths: Sequence[str | Path] = (
             parsed.append(None)
             continue
         warnings: list[Diagnostic] = []
+        node = None
         try:
-            parsed.append(dialects.parse(source, "domain" if index == 0 else "problem", warnings))
+            node = dialects.parse(source, "domain" if index == 0 else "problem", warnings)
         except Error as exc:
             findings += exc.diagnostics
-            parsed.append(None)
+        parsed.append(node)
         findings += warnings
+        if index and ambiguous and str(path) in ambiguous:
+            findings.append(Diagnostic("W300", Severity.WARNING, ambiguous[str(path)], domain_name_span(node)))
     domain = parsed[0]
     files = tuple(str(p) for p in paths)
     if domain is None:
@@ -202,13 +206,22 @@ def check_problem_alone(problem_path: str | Path, missing_domain: str) -> CheckR
         return CheckReport((str(problem_path),), tuple(exc.diagnostics), None, {}, unreadable=True)
     from pddltools import dialects
 
+    node = None
     try:
-        dialects.parse(source, "problem", findings)  # in its language: a lone .hddl problem is read as HDDL
+        node = dialects.parse(source, "problem", findings)  # in its language: a lone .hddl problem is read as HDDL
     except Error as exc:
         findings += exc.diagnostics
-    where = domain_name_span(source)
-    findings.append(Diagnostic("E300", Severity.ERROR, missing_domain, where or Span(source, 0, 0)))
+    findings.append(Diagnostic("E300", Severity.ERROR, missing_domain, domain_name_span(node) or Span(source, 0, 0)))
     return CheckReport((str(problem_path),), tuple(in_file_order(findings, [str(problem_path)])), None)
+
+
+def domain_name_span(node: object) -> Span | None:
+    """Where a parsed problem, in any language, names its domain (`(:domain NAME)`), as the parser kept it."""
+    from pddltools import dialects
+
+    if node is None:
+        return None
+    return next((p.domain_span for p in dialects.pddl_parts(node) if isinstance(p, ast.Problem)), None)
 
 
 def _file_of(node: ast.Node) -> str:

@@ -202,7 +202,7 @@ def problem_symbols(symbols: DomainSymbols, problem: ast.Problem, domain_prefere
     bent = Severity.ERROR if strict else None
     if problem.domain != symbols.domain.name:
         found.append(finding("E301", f"the problem is for domain {problem.domain}, but the domain is "
-                             f"{symbols.domain.name}", problem_domain_span(problem)))
+                             f"{symbols.domain.name}", problem.domain_span or problem.span))
     table.objects.update(symbols.constants)
     for obj in problem.objects:
         for ref in _type_nodes(obj.type):
@@ -293,21 +293,6 @@ def _duplicate_parameters(found: list[Diagnostic], parameters: Iterable[ast.Type
             "W216", f"parameter {parameter.name} of {owner} is declared twice: names in a declaration are "
             f"placeholders and only positions count, so this is read as argument {arity} of {owner}",
             parameter.span, severity=severity, notes=notes))
-
-
-def problem_domain_span(problem: ast.Problem) -> Span | None:
-    """The span of the name in `(:domain NAME)`, found in the problem's text (the AST keeps no node for it)."""
-    span = problem.span
-    if span is None:
-        return None
-    text = span.text.lower()
-    at = text.find(":domain")
-    if at < 0:
-        return span
-    name_at = text.find(problem.domain, at + len(":domain"))
-    if name_at < 0:
-        return span
-    return Span(span.source, span.start + name_at, span.start + name_at + len(problem.domain))
 
 
 __all__ = ["DomainSymbols", "ObjectInfo", "ProblemSymbols", "article", "domain_symbols", "problem_symbols",

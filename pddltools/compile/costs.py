@@ -8,6 +8,7 @@ each action's cost expression for the back map. The domain stays domain-level.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import assert_never
 
 from pddltools.check.features import TOTAL_COST
 from pddltools.compile.task import ParsedTask, PassResult, identity
@@ -15,19 +16,20 @@ from pddltools.pddl import ast
 
 
 def _strip(effect: ast.Effect, costs: list[ast.Expression]) -> ast.Effect | None:
-    if isinstance(effect, ast.Assign) and effect.fluent.function == TOTAL_COST:
-        costs.append(effect.value)
-        return None
-    if isinstance(effect, ast.AndEffect):
-        parts = [p for p in (_strip(e, costs) for e in effect.parts) if p is not None]
-        return ast.AndEffect(tuple(parts))
-    if isinstance(effect, ast.When):
-        body = _strip(effect.body, costs)
-        return None if body is None else replace(effect, body=body)
-    if isinstance(effect, ast.ForallEffect):
-        body = _strip(effect.body, costs)
-        return None if body is None else replace(effect, body=body)
-    return effect
+    match effect:
+        case ast.Assign() if effect.fluent.function == TOTAL_COST:
+            costs.append(effect.value)
+            return None
+        case ast.AndEffect():
+            parts = [p for p in (_strip(e, costs) for e in effect.parts) if p is not None]
+            return ast.AndEffect(tuple(parts))
+        case ast.When() | ast.ForallEffect():
+            body = _strip(effect.body, costs)
+            return None if body is None else replace(effect, body=body)
+        case ast.Atom() | ast.Not() | ast.Assign() | ast.Timed():
+            return effect
+        case _:
+            assert_never(effect)
 
 
 def _functions(node: ast.Node | None) -> set[str]:

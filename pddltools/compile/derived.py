@@ -28,9 +28,9 @@ from dataclasses import replace
 
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import TRUE, Fresh, Rewriter, conjoin, disjoin, variables_in
-from pddltools.compile.statics import changed_predicates
 from pddltools.compile.task import Origin, ParsedTask, PassResult, identity, names_in_use, unique_name
 from pddltools.pddl import ast
+from pddltools.pddl.changes import changed_predicates
 from pddltools.semantics.derived import polarities, strata
 from pddltools.semantics.errors import NotStratified
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
+from typing import assert_never
 
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, contradicts, nnf
@@ -88,19 +89,23 @@ def dnf(formula: ast.Formula) -> list[ast.Formula]:
 
 
 def _effect_nnf(effect: ast.Effect) -> ast.Effect:
-    if isinstance(effect, ast.AndEffect):
-        return ast.AndEffect(tuple(_effect_nnf(p) for p in effect.parts))
-    if isinstance(effect, ast.When):
-        condition, body = nnf(effect.condition), _effect_nnf(effect.body)
-        cases = dnf(condition)
-        # Adds and deletes are idempotent, so an effect under a disjunction may fire once per disjunct
-        # that holds; an assignment may not (an increase would count twice), and keeps its disjunction.
-        if len(cases) > 1 and not any(isinstance(n, ast.Assign) for n in body.walk()):
-            return ast.AndEffect(tuple(ast.When(case, body) for case in cases))
-        return ast.When(condition, body) if cases else ast.AndEffect()
-    if isinstance(effect, ast.ForallEffect):
-        return replace(effect, body=_effect_nnf(effect.body))
-    return effect
+    match effect:
+        case ast.AndEffect():
+            return ast.AndEffect(tuple(_effect_nnf(p) for p in effect.parts))
+        case ast.When():
+            condition, body = nnf(effect.condition), _effect_nnf(effect.body)
+            cases = dnf(condition)
+            # Adds and deletes are idempotent, so an effect under a disjunction may fire once per disjunct
+            # that holds; an assignment may not (an increase would count twice), and keeps its disjunction.
+            if len(cases) > 1 and not any(isinstance(n, ast.Assign) for n in body.walk()):
+                return ast.AndEffect(tuple(ast.When(case, body) for case in cases))
+            return ast.When(condition, body) if cases else ast.AndEffect()
+        case ast.ForallEffect():
+            return replace(effect, body=_effect_nnf(effect.body))
+        case ast.Atom() | ast.Not() | ast.Assign() | ast.Timed():
+            return effect
+        case _:
+            assert_never(effect)
 
 
 def _normal(name: str, formula: ast.Formula, limit: int) -> list[ast.Formula]:

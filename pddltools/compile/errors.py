@@ -1,13 +1,11 @@
-"""The error the compiler raises (its codes, E8xx, are registered in `pddltools.codes`)."""
+"""The error the compiler raises (its codes, E8xx, are registered in `pddltools.codes`).
+
+`CompileError` is defined in `pddltools.diagnostics`, below the grounder (`pddltools.analysis`) that
+refuses tasks in the same terms; the passes take it from here.
+"""
 
 from __future__ import annotations
 
-from pddltools.diagnostics import Error, Span, error
+from pddltools.diagnostics import CompileError, compile_error
 
-
-class CompileError(Error):
-    """A task the compiler refuses, with the reason as a diagnostic."""
-
-
-def compile_error(code: str, message: str, span: Span | None = None) -> CompileError:
-    return CompileError([error(code, message, span)])
+__all__ = ["CompileError", "compile_error"]

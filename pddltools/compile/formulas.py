@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import assert_never
 
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import TypeHierarchy, objects_by_type, type_names, typed_objects
@@ -22,14 +23,21 @@ class Rewriter:
     to this class, as Unified Planning's compilers subclass one walker."""
 
     def formula(self, formula: ast.Formula) -> ast.Formula:
-        if isinstance(formula, ast.And):
-            return conjoin(self.formula(p) for p in formula.parts)
-        if isinstance(formula, ast.Or):
-            return disjoin(self.formula(p) for p in formula.parts)
-        if isinstance(formula, _CONNECTIVES):
-            # the sub-nodes that are no formula (a quantifier's variables, a time) come back unchanged
-            return formula.map_children(self._part)
-        return formula
+        match formula:
+            case ast.And():
+                return conjoin(self.formula(p) for p in formula.parts)
+            case ast.Or():
+                return disjoin(self.formula(p) for p in formula.parts)
+            case ast.Not() | ast.Imply() | ast.Exists() | ast.Forall() | ast.Preference() | ast.Timed():
+                # the sub-nodes that are no formula (a quantifier's variables, a time) come back unchanged
+                return formula.map_children(self._part)
+            case ast.Atom() | ast.Comparison():
+                return formula
+            case (ast.Always() | ast.Sometime() | ast.Within() | ast.AtMostOnce() | ast.SometimeAfter()
+                  | ast.SometimeBefore() | ast.AlwaysWithin() | ast.HoldDuring() | ast.HoldAfter()):
+                return formula  # trajectory constraints: the passes rewrite actions and goals, not these
+            case _:
+                assert_never(formula)
 
     def _part(self, node: ast.Node) -> ast.Node:
         return self.formula(node) if isinstance(node, _FORMULA_NODES) else node
@@ -39,13 +47,17 @@ class Rewriter:
         return self.formula(formula)
 
     def effect(self, effect: ast.Effect) -> ast.Effect:
-        if isinstance(effect, ast.AndEffect):
-            return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
-        if isinstance(effect, ast.When):
-            return ast.When(self.condition(effect.condition), self.effect(effect.body))
-        if isinstance(effect, ast.ForallEffect):
-            return replace(effect, body=self.effect(effect.body))
-        return self.literal(effect)
+        match effect:
+            case ast.AndEffect():
+                return ast.AndEffect(tuple(self.effect(p) for p in effect.parts))
+            case ast.When():
+                return ast.When(self.condition(effect.condition), self.effect(effect.body))
+            case ast.ForallEffect():
+                return replace(effect, body=self.effect(effect.body))
+            case ast.Atom() | ast.Not() | ast.Assign() | ast.Timed():
+                return self.literal(effect)
+            case _:
+                assert_never(effect)
 
     def literal(self, effect: ast.Effect) -> ast.Effect:
         """The rewritten effect part that is no `and`, `when` or `forall` (a literal, an assignment)."""
@@ -98,26 +110,31 @@ def nnf(formula: ast.Formula, positive: bool = True) -> ast.Formula:
 
     The feature detector reads connectives by polarity, so this form uses exactly the features the
     input did (`(not (and a b))` was already a disjunction)."""
-    if isinstance(formula, ast.Atom | ast.Comparison):
-        return formula if positive else ast.Not(formula)
-    if isinstance(formula, ast.Not):
-        return nnf(formula.body, not positive)
-    if isinstance(formula, ast.And):
-        parts = [nnf(p, positive) for p in formula.parts]
-        return conjoin(parts) if positive else disjoin(parts)
-    if isinstance(formula, ast.Or):
-        parts = [nnf(p, positive) for p in formula.parts]
-        return disjoin(parts) if positive else conjoin(parts)
-    if isinstance(formula, ast.Imply):
-        parts = [nnf(formula.condition, not positive), nnf(formula.consequence, positive)]
-        return disjoin(parts) if positive else conjoin(parts)
-    if isinstance(formula, ast.Exists):
-        body = nnf(formula.body, positive)
-        return ast.Exists(formula.variables, body) if positive else ast.Forall(formula.variables, body)
-    if isinstance(formula, ast.Forall):
-        body = nnf(formula.body, positive)
-        return ast.Forall(formula.variables, body) if positive else ast.Exists(formula.variables, body)
-    return formula if positive else ast.Not(formula)
+    match formula:
+        case ast.Atom() | ast.Comparison():
+            return formula if positive else ast.Not(formula)
+        case ast.Not():
+            return nnf(formula.body, not positive)
+        case ast.And():
+            parts = [nnf(p, positive) for p in formula.parts]
+            return conjoin(parts) if positive else disjoin(parts)
+        case ast.Or():
+            parts = [nnf(p, positive) for p in formula.parts]
+            return disjoin(parts) if positive else conjoin(parts)
+        case ast.Imply():
+            parts = [nnf(formula.condition, not positive), nnf(formula.consequence, positive)]
+            return disjoin(parts) if positive else conjoin(parts)
+        case ast.Exists():
+            body = nnf(formula.body, positive)
+            return ast.Exists(formula.variables, body) if positive else ast.Forall(formula.variables, body)
+        case ast.Forall():
+            body = nnf(formula.body, positive)
+            return ast.Forall(formula.variables, body) if positive else ast.Exists(formula.variables, body)
+        case (ast.Preference() | ast.Timed() | ast.Always() | ast.Sometime() | ast.Within() | ast.AtMostOnce()
+              | ast.SometimeAfter() | ast.SometimeBefore() | ast.AlwaysWithin() | ast.HoldDuring() | ast.HoldAfter()):
+            return formula if positive else ast.Not(formula)  # opaque to negation normal form
+        case _:
+            assert_never(formula)
 
 
 def is_literal(formula: ast.Formula) -> bool:
@@ -149,15 +166,19 @@ class Conditional:
 
 def flatten_effect(effect: ast.Effect | None, condition: ast.Formula = TRUE) -> list[Conditional]:
     """The primitive effects of an effect without `forall`, nested `when`s conjoined."""
-    if effect is None:
-        return []
-    if isinstance(effect, ast.AndEffect):
-        return [c for part in effect.parts for c in flatten_effect(part, condition)]
-    if isinstance(effect, ast.When):
-        return flatten_effect(effect.body, conjoin([condition, effect.condition]))
-    if isinstance(effect, ast.Atom | ast.Not | ast.Assign):
-        return [Conditional(condition, effect)]
-    raise ValueError(f"cannot flatten {type(effect).__name__} effects")
+    match effect:
+        case None:
+            return []
+        case ast.AndEffect():
+            return [c for part in effect.parts for c in flatten_effect(part, condition)]
+        case ast.When():
+            return flatten_effect(effect.body, conjoin([condition, effect.condition]))
+        case ast.Atom() | ast.Not() | ast.Assign():
+            return [Conditional(condition, effect)]
+        case ast.ForallEffect() | ast.Timed():
+            raise ValueError(f"cannot flatten {type(effect).__name__} effects")
+        case _:
+            assert_never(effect)
 
 
 def build_effect(items: Iterable[Conditional]) -> ast.Effect:
@@ -225,13 +246,16 @@ def variables_in(node: ast.Node) -> set[str]:
 def flat_effect(effect: ast.Effect) -> ast.Effect:
     """The effect with nested conjunctions merged into one (and repeated parts dropped)."""
     def parts(e: ast.Effect) -> Iterable[ast.Effect]:
-        if isinstance(e, ast.AndEffect):
-            for p in e.parts:
-                yield from parts(p)
-        elif isinstance(e, ast.When):
-            yield ast.When(e.condition, flat_effect(e.body))
-        elif isinstance(e, ast.ForallEffect):
-            yield ast.ForallEffect(e.variables, flat_effect(e.body))
-        else:
-            yield e
+        match e:
+            case ast.AndEffect():
+                for p in e.parts:
+                    yield from parts(p)
+            case ast.When():
+                yield ast.When(e.condition, flat_effect(e.body))
+            case ast.ForallEffect():
+                yield ast.ForallEffect(e.variables, flat_effect(e.body))
+            case ast.Atom() | ast.Not() | ast.Assign() | ast.Timed():
+                yield e
+            case _:
+                assert_never(e)
     return ast.AndEffect(tuple(dict.fromkeys(parts(effect))))

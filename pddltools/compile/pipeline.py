@@ -216,7 +216,7 @@ def compile_task(task: ParsedTask, remove: frozenset[Feature], *, strict: bool =
 
 def _ground(task: ParsedTask) -> PassResult:
     from pddltools.analysis.grounder import ground
-    from pddltools.analysis.strips import to_pddl
+    from pddltools.compile.strips import to_pddl
 
     return to_pddl(ground(task.domain, task.problem))
 

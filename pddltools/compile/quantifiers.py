@@ -37,9 +37,10 @@ from pddltools.compile.formulas import (
     nnf,
     variables_in,
 )
-from pddltools.compile.statics import Folder, static_predicates
+from pddltools.compile.statics import Folder
 from pddltools.compile.task import Origin, ParsedTask, PassResult, rewrite_actions, same_action
 from pddltools.pddl import ast
+from pddltools.pddl.changes import static_predicates
 
 MAX_NODES = 2_000_000
 NAMES = frozenset({Feature.EXISTENTIAL_PRECONDITIONS, Feature.UNIVERSAL_PRECONDITIONS, Feature.UNIVERSAL_EFFECTS})

@@ -7,7 +7,7 @@ occur in static atoms under a disjunction or an effect condition; each copy's gr
 then decided from the initial state, which usually collapses the disjunctions (`(imply (requires ?a r1)
 (available r1))` is `true` or `(available r1)` once `?a` is known). Copies whose precondition is false
 go. The result is problem-specific when any action was instantiated. A static predicate is one no effect
-adds or deletes.
+adds or deletes (`pddltools.pddl.changes`, shared with the checker and the semantics).
 """
 
 from __future__ import annotations
@@ -18,32 +18,10 @@ from pddltools.compile.disjunction import dnf_size
 from pddltools.compile.formulas import FALSE, TRUE, Rewriter, Universe, conjuncts, nnf
 from pddltools.compile.task import Origin, ParsedTask, PassResult, names_in_use, unique_name
 from pddltools.pddl import ast
+from pddltools.pddl.changes import static_predicates as static_predicates  # also for semantics.evaluate
 
 THRESHOLD = 64
 MAX_COPIES = 256
-
-
-def static_predicates(domain: ast.Domain) -> frozenset[str]:
-    changed: set[str] = set()
-    for s in domain.structures:
-        effect = getattr(s, "effect", None)
-        if effect is not None:
-            changed |= changed_predicates(effect)
-    return frozenset(p.name for p in domain.predicates if p.name not in changed) - {
-        d.name for d in domain.derived_predicates}
-
-
-def changed_predicates(effect: ast.Effect) -> set[str]:
-    """The predicates an effect adds or deletes (not those its conditions read)."""
-    if isinstance(effect, ast.Atom):
-        return {effect.predicate}
-    if isinstance(effect, ast.Not) and isinstance(effect.body, ast.Atom):
-        return {effect.body.predicate}
-    if isinstance(effect, ast.AndEffect):
-        return {p for part in effect.parts for p in changed_predicates(part)}
-    if isinstance(effect, ast.When | ast.ForallEffect | ast.Timed):
-        return changed_predicates(effect.body)  # type: ignore[arg-type]
-    return set()
 
 
 class Folder(Rewriter):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import assert_never
 
 from pddltools.compile.formulas import TRUE, Rewriter, conjoin, disjoin, nnf
 from pddltools.compile.task import ParsedTask, PassResult, identity, names_in_use, unique_name
@@ -44,22 +45,28 @@ class _Types(Rewriter):
         return out
 
     def formula(self, formula: ast.Formula) -> ast.Formula:
-        if isinstance(formula, ast.And | ast.Or):
-            return replace(formula, parts=tuple(self.formula(p) for p in formula.parts))
-        if isinstance(formula, ast.Not | ast.Preference):
-            return replace(formula, body=self.formula(formula.body))
-        if isinstance(formula, ast.Imply):
-            return ast.Imply(self.formula(formula.condition), self.formula(formula.consequence))
-        if isinstance(formula, ast.Exists):
-            return ast.Exists(_untyped(formula.variables),
-                              conjoin([*self.guards(formula.variables), self.formula(formula.body)]))
-        if isinstance(formula, ast.Forall):
-            guards = self.guards(formula.variables)
-            body = self.formula(formula.body)
-            if guards:
-                body = disjoin([*(nnf(ast.Not(g)) for g in guards), body])
-            return ast.Forall(_untyped(formula.variables), body)
-        return formula
+        match formula:
+            case ast.And() | ast.Or():
+                return replace(formula, parts=tuple(self.formula(p) for p in formula.parts))
+            case ast.Not() | ast.Preference():
+                return replace(formula, body=self.formula(formula.body))
+            case ast.Imply():
+                return ast.Imply(self.formula(formula.condition), self.formula(formula.consequence))
+            case ast.Exists():
+                return ast.Exists(_untyped(formula.variables),
+                                  conjoin([*self.guards(formula.variables), self.formula(formula.body)]))
+            case ast.Forall():
+                guards = self.guards(formula.variables)
+                body = self.formula(formula.body)
+                if guards:
+                    body = disjoin([*(nnf(ast.Not(g)) for g in guards), body])
+                return ast.Forall(_untyped(formula.variables), body)
+            case (ast.Atom() | ast.Comparison() | ast.Timed() | ast.Always() | ast.Sometime() | ast.Within()
+                  | ast.AtMostOnce() | ast.SometimeAfter() | ast.SometimeBefore() | ast.AlwaysWithin()
+                  | ast.HoldDuring() | ast.HoldAfter()):
+                return formula  # no variable of these is declared here (the targets have no time, no trajectory)
+            case _:
+                assert_never(formula)
 
     def effect(self, effect: ast.Effect) -> ast.Effect:
         if isinstance(effect, ast.ForallEffect):

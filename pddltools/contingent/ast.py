@@ -43,7 +43,7 @@ class ContingentDomain(ast.Node):
         return self.domain.name
 
     def __str__(self) -> str:
-        from pddltools.contingent.dialect import printed_domain
+        from pddltools.contingent.printer import printed_domain
 
         return printed_domain(self)
 
@@ -93,6 +93,6 @@ class ContingentProblem(ast.Node):
     hidden: tuple[Hidden, ...] = ()
 
     def __str__(self) -> str:
-        from pddltools.contingent.dialect import printed_problem
+        from pddltools.contingent.printer import printed_problem
 
         return printed_problem(self)

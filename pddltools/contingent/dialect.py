@@ -17,6 +17,7 @@ from typing import Any
 
 from lark import Token
 
+import pddltools.contingent.printer  # noqa: F401  (registers how the dialect's nodes print, as parsing needs)
 from pddltools.contingent.ast import (
     ContingentDomain,
     ContingentProblem,
@@ -32,7 +33,7 @@ from pddltools.diagnostics import Diagnostic
 from pddltools.dialects import dialect
 from pddltools.dialects.extension import Rules, implementation
 from pddltools.dialects.pddl import summary as pddl_summary
-from pddltools.pddl import ast, printer
+from pddltools.pddl import ast
 from pddltools.pddl.parser import (
     Builder,
     GrammarPathLexer,
@@ -41,7 +42,6 @@ from pddltools.pddl.parser import (
     assemble_problem,
     section_value,
 )
-from pddltools.pddl.printer import INDENT, add_printer_rules, flat, pretty, sexp, typed
 from pddltools.syntax.frozen import new_span
 from pddltools.syntax.lalr import Tok
 
@@ -165,43 +165,6 @@ class ContingentLexer(PDDLLexer):
 
 class ContingentGrammarPathLexer(GrammarPathLexer):
     """The lexer with the fast path switched off."""
-
-
-add_printer_rules(InitOneOf, lambda n: sexp("oneof", *map(flat, n.parts)), lambda n: ("oneof", list(n.parts)))
-add_printer_rules(InitOr, lambda n: sexp("or", *map(flat, n.parts)), lambda n: ("or", list(n.parts)))
-add_printer_rules(InitInvariant, lambda n: sexp("invariant", *map(flat, n.parts)),
-                  lambda n: ("invariant", list(n.parts)))
-add_printer_rules(Unknown, lambda n: sexp("unknown", flat(n.atom)))
-
-
-def _variable(v: StateVariable) -> str:
-    keyword = ":obs-variable" if v.observation else ":variable"
-    head = f"({v.name} {typed(v.parameters)})" if v.parameters else (f"({v.name})" if v.parenthesised else v.name)
-    return sexp(keyword, head, *map(flat, v.values))
-
-
-def printed_domain(node: ContingentDomain) -> str:
-    """PDDL's layout; a sensing action gets its :observe or :sensing-model after its effect."""
-    senses = {s.action: s for s in node.sensing}
-    sections = [_variable(v) for v in node.variables]
-    if node.default_sensing is not None:
-        sections.append(f"(:default-sensing-model {pretty(node.default_sensing, 1)})")
-    for structure in node.domain.structures:
-        text = printer.to_pddl(structure)
-        found = senses.get(getattr(structure, "name", ""))
-        if isinstance(structure, ast.Action) and found is not None:
-            keyword, value = ((":observe", found.observe) if found.observe is not None
-                              else (":sensing-model", found.model))
-            text = text[:-1] + f"\n{INDENT * 2}{keyword} {pretty(value, 2)})"  # before the action's closing ')'
-        sections.append(text)
-    return printer.domain(replace(node.domain, structures=()), sections)
-
-
-def printed_problem(node: ContingentProblem) -> str:
-    hidden = [sexp(":hidden", *map(flat, h.literals)) for h in node.hidden]
-    if node.problem is None:
-        return f"(define (problem {node.name})\n" + "\n".join(INDENT + h for h in hidden) + ")\n"
-    return printer.problem(node.problem, hidden)
 
 
 def _leaves(elements: Sequence[Any]) -> list[Any]:

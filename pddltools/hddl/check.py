@@ -17,7 +17,7 @@ from dataclasses import replace
 from pddltools.check.codes import finding
 from pddltools.check.names import NameChecker, Place
 from pddltools.check.report import CheckReport, check, in_file_order
-from pddltools.check.symbols import DomainSymbols, domain_symbols, problem_domain_span, problem_symbols, suggestion
+from pddltools.check.symbols import DomainSymbols, domain_symbols, problem_symbols, suggestion
 from pddltools.diagnostics import Diagnostic, Severity, Span
 from pddltools.hddl import ast
 from pddltools.hddl.network import Order, label
@@ -97,7 +97,7 @@ def _other_domain(problem: ast.HTNProblem, domain: ast.HTNDomain) -> Diagnostic:
     """W911: a problem naming another domain (pandaPIparser does not compare the names, and IPC-2020
     Barman-BDI's problems name barman_htn for domain barman_agent)."""
     return finding("W911", f"the HDDL problem names domain {problem.problem.domain}, but the domain is {domain.name} "
-                   "(HDDL planners do not compare the names)", problem_domain_span(problem.problem))
+                   "(HDDL planners do not compare the names)", problem.problem.domain_span or problem.span)
 
 
 # -------------------------------------------------------------------------------------------------

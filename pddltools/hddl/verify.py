@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, error
 from pddltools.hddl import ast
 from pddltools.hddl.matching import SEARCH_LIMIT, Candidate, Holds, Matcher, SearchTooLong
@@ -110,7 +111,7 @@ class _Verifier:
         self.position = {s.id: i for i, s in enumerate(plan.primitive)}
         self._below: dict[int, list[int]] | None = None
 
-    def fault(self, code: str, message: str, span: Span) -> None:
+    def fault(self, code: CodeId, message: str, span: Span) -> None:
         self.faults.append(error(code, message, span))
 
     def run(self) -> PlanReport:

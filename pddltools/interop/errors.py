@@ -11,21 +11,22 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Error, Span, error
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import TypeHierarchy
 
-TO_TARSKI = "E701"
-TO_UP = "E702"
-FROM_FRAMEWORK = "E703"
-MISSING = "E704"
+TO_TARSKI: CodeId = "E701"
+TO_UP: CodeId = "E702"
+FROM_FRAMEWORK: CodeId = "E703"
+MISSING: CodeId = "E704"
 
 
 class InteropError(Error):
     """A conversion refused: the diagnostics name each construct that cannot be carried, and where it is."""
 
 
-def refuse(code: str, target: str, construct: str, span: Span | None, why: str = "") -> InteropError:
+def refuse(code: CodeId, target: str, construct: str, span: Span | None, why: str = "") -> InteropError:
     message = f"{construct} cannot be expressed in {target}"
     if why:
         message += f": {why}"
@@ -41,7 +42,7 @@ def require(module: str, extra: str) -> ModuleType:
             from None
 
 
-def refuse_type_shapes(domain: ast.Domain, hierarchy: TypeHierarchy, code: str, target: str) -> None:
+def refuse_type_shapes(domain: ast.Domain, hierarchy: TypeHierarchy, code: CodeId, target: str) -> None:
     """Neither tarski nor Unified Planning has a type declared `- (either ...)` or a type with two
     parents: refuse the first such declaration where it stands."""
     for declared in domain.types:

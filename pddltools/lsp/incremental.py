@@ -232,6 +232,8 @@ def _shift_value(value: Any, source: Source, delta: int) -> Any:
 def _shift_nodes(value: Any, source: Source, delta: int) -> Any:
     if isinstance(value, Tree):
         return shift_spans(value, source, delta)
+    if isinstance(value, Span):  # a position a section keeps beside its nodes: the problem's (:domain NAME)
+        return shift_span(value, source, delta)
     if isinstance(value, tuple):
         return tuple([_shift_nodes(item, source, delta) for item in value])
     return value

@@ -72,20 +72,6 @@ def word_span(span: Span | None, name: str, skip: int = 0, tokens: int = 4) -> S
     return None
 
 
-def _keyword_word(span: Span | None, keyword: str, name: str) -> Span | None:
-    """The span of `name` after `keyword` inside `span` (`(:domain NAME)` in a problem)."""
-    if span is None:
-        return None
-    text = span.source.text
-    at = text.lower().find(keyword, span.start, min(span.end, span.start + 4000))
-    if at < 0:
-        return None
-    match = _TOKEN.search(text, at + len(keyword), span.end)
-    if match is None or match.group().lower() != name:
-        return None
-    return Span(span.source, match.start(), match.end())
-
-
 # -------------------------------------------------------------------------------------------------
 # Declarations
 
@@ -240,10 +226,8 @@ def _own_uses(node: ast.Node, parent: ast.Node | None, root: ast.Domain | ast.Pr
         word = word_span(span, node.name, 1, 5)
         if word is not None:
             yield Use("domain", node.name, word, declaration=True)
-    elif isinstance(node, ast.Problem):
-        word = _keyword_word(span, ":domain", node.domain)
-        if word is not None:
-            yield Use("domain", node.domain, word)
+    elif isinstance(node, ast.Problem) and node.domain_span is not None:  # where the parser found (:domain NAME)
+        yield Use("domain", node.domain, node.domain_span)
 
 
 def _typed_use(node: ast.TypedName, parent: ast.Node | None, root: ast.Domain | ast.Problem,

@@ -45,7 +45,7 @@ class MADomain(ast.Node):
         return self.domain.name
 
     def __str__(self) -> str:
-        from pddltools.mapddl.dialect import printed_domain
+        from pddltools.mapddl.printer import printed_domain
 
         return printed_domain(self)
 
@@ -60,6 +60,6 @@ class MAProblem(ast.Node):
         return self.problem.name
 
     def __str__(self) -> str:
-        from pddltools.mapddl.dialect import printed_problem
+        from pddltools.mapddl.printer import printed_problem
 
         return printed_problem(self)

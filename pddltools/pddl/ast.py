@@ -13,12 +13,13 @@ Numbers are exact: integer literals are `int`, decimal literals `fractions.Fract
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, TypeAlias, TypeVar
+from typing import Literal, TypeAlias, TypeVar, cast
 
 from pddltools import tree
 from pddltools.codecache import MethodCode
+from pddltools.diagnostics import Span
 from pddltools.tree import Tree
 
 # The dataclass methods of the classes below are compiled once and kept (start-up: `pddltools.codecache`).
@@ -338,18 +339,20 @@ class Assign(Node):
 Effect: TypeAlias = Atom | Not | AndEffect | ForallEffect | When | Assign | Timed
 
 
-def effect_parts(effect: Effect, *, into_timed: bool = True) -> Iterator[Node]:
+def effect_parts(effect: Effect, *, into_timed: bool = True) -> Iterator[Effect]:
     """`effect` and each effect inside it, depth first in source order, through `and`, `forall`, the
     body of `when` (not its condition: that is a formula) and, with `into_timed`, `at start`/`at end`:
     where a pass meets every effect once, and reaches the literals and assignments."""
-    stack: list[Node] = [effect]
+    stack: list[Effect] = [effect]
     while stack:
         node = stack.pop()
         yield node
         if isinstance(node, AndEffect):
             stack.extend(reversed(node.parts))
-        elif isinstance(node, ForallEffect | When) or (into_timed and isinstance(node, Timed)):
+        elif isinstance(node, ForallEffect | When):
             stack.append(node.body)
+        elif into_timed and isinstance(node, Timed):
+            stack.append(cast(Effect, node.body))  # a timed effect's body is an effect
 
 
 # ------------------------------------------------------------------------------------------------
@@ -521,6 +524,8 @@ class Problem(Node):
     constraints: Formula | None = None
     metric: Metric | None = None
     length: Length | None = None
+    #: where `(:domain NAME)` names the domain: the NAME, for findings about the problem's domain
+    domain_span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
 
 
 _methods.close()

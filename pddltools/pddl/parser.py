@@ -24,6 +24,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedToken
 from lark.lexer import PatternRE, PatternStr
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, warning
 from pddltools.pddl import ast
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
@@ -84,7 +85,7 @@ class Builder(Transformer[Tok, Any]):
     source: Source
     warnings: list[Diagnostic]
 
-    def _warn(self, code: str, message: str, start: int, end: int) -> None:
+    def _warn(self, code: CodeId, message: str, start: int, end: int) -> None:
         self.warnings.append(warning(code, message, Span(self.source, start, end)))
 
     def _span(self, first: Tok, last: Tok) -> Span:
@@ -370,7 +371,7 @@ class Builder(Transformer[Tok, Any]):
 
     # -- problems ------------------------------------------------------------------------------
     def problem_domain(self, c: list[Tok]) -> tuple[str, Any, int]:
-        return section_value("domain", _intern(c[1].value), c[0].start_pos)
+        return section_value("domain", (_intern(c[1].value), self._tok(c[1])), c[0].start_pos)
 
     def init(self, c: list[Any]) -> tuple[str, Any, int]:
         return section_value("init", _flatten(c[1:-1]), c[0].start_pos)
@@ -441,9 +442,13 @@ def assemble_domain(name: str, items: Sequence[Any], span: Span) -> ast.Domain:
 def assemble_problem(name: str, items: Sequence[tuple[str, Any, int]], span: Span, warnings: list[Diagnostic],
                      header: tuple[int, int]) -> ast.Problem:
     """The problem from its sections' (kind, value, start), as `assemble_domain`; `header` is the
-    range a missing (:domain ...) is reported on."""
+    range a missing (:domain ...) is reported on. The `domain` section's value is (name, span of the
+    name): the span is kept in the problem (`domain_span`) for findings about its domain."""
     fields: dict[str, Any] = {}
     for kind, value, start in items:
+        if kind == "domain":
+            value, where = value
+            fields.setdefault("domain_span", where)
         if kind in ("requirements", "objects", "init"):
             fields[kind] = fields.get(kind, ()) + value
         elif kind in fields:
@@ -687,7 +692,7 @@ def run_parser(parser_of: Callable[[bool, bool], Parser], source: Source, failur
     return source, result, build_warnings, prelude
 
 
-def _error(code: str, message: str, span: Span | None) -> Diagnostic:
+def _error(code: CodeId, message: str, span: Span | None) -> Diagnostic:
     from pddltools.diagnostics import error
 
     return error(code, message, span)

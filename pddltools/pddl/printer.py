@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, assert_never, get_args
 
 from pddltools.comments import Comments, Item, active, keep
 from pddltools.diagnostics import Diagnostic, Source
@@ -148,41 +148,58 @@ def _layout(node: Any) -> tuple[str, list[Any]] | None:
     added = _LAYOUTS.get(type(node))
     if added is not None:
         return added(node)
-    if isinstance(node, ast.And | ast.Or | ast.AndEffect):
-        return "and" if not isinstance(node, ast.Or) else "or", list(node.parts)
-    if isinstance(node, ast.Not):
-        return "not", [node.body]
-    if isinstance(node, ast.Imply):
-        return "imply", [node.condition, node.consequence]
-    if isinstance(node, ast.Exists | ast.Forall | ast.ForallEffect):
-        head = "exists" if isinstance(node, ast.Exists) else "forall"
-        return f"{head} ({_typed(node.variables)})", [node.body]
-    if isinstance(node, ast.When):
-        return "when", [node.condition, node.body]
-    if isinstance(node, ast.Preference):
-        return "preference" + (f" {node.name}" if node.name else ""), [node.body]
-    if isinstance(node, ast.Timed):
-        return ("over all" if node.time == "all" else f"at {node.time}"), [node.body]
-    if isinstance(node, ast.Always | ast.Sometime | ast.AtMostOnce):
-        return _flat(node)[1:].split(" ", 1)[0], [node.body]
-    if isinstance(node, ast.Within | ast.HoldAfter):
-        number = node.deadline if isinstance(node, ast.Within) else node.time
-        return f"{'within' if isinstance(node, ast.Within) else 'hold-after'} {_flat(number)}", [node.body]
-    if isinstance(node, ast.SometimeAfter):
-        return "sometime-after", [node.condition, node.consequence]
-    if isinstance(node, ast.SometimeBefore):
-        return "sometime-before", [node.condition, node.antecedent]
-    if isinstance(node, ast.AlwaysWithin):
-        return f"always-within {_flat(node.deadline)}", [node.condition, node.consequence]
-    if isinstance(node, ast.HoldDuring):
-        return f"hold-during {_flat(node.start)} {_flat(node.end)}", [node.body]
-    if isinstance(node, ast.Assign):
-        return f"{node.op} {_flat(node.fluent)}", [node.value]
-    if isinstance(node, ast.Arithmetic):
-        return node.op, list(node.args)
-    if isinstance(node, ast.Comparison):
-        return node.op, [node.left, node.right]
-    return None
+    return _pddl_layout(node) if isinstance(node, _LAID_OUT) else None
+
+
+def _pddl_layout(node: ast.Formula | ast.Effect | ast.Expression) -> tuple[str, list[Any]] | None:
+    match node:
+        case ast.And() | ast.AndEffect():
+            return "and", list(node.parts)
+        case ast.Or():
+            return "or", list(node.parts)
+        case ast.Not():
+            return "not", [node.body]
+        case ast.Imply():
+            return "imply", [node.condition, node.consequence]
+        case ast.Exists():
+            return f"exists ({_typed(node.variables)})", [node.body]
+        case ast.Forall() | ast.ForallEffect():
+            return f"forall ({_typed(node.variables)})", [node.body]
+        case ast.When():
+            return "when", [node.condition, node.body]
+        case ast.Preference():
+            return "preference" + (f" {node.name}" if node.name else ""), [node.body]
+        case ast.Timed():
+            return ("over all" if node.time == "all" else f"at {node.time}"), [node.body]
+        case ast.Always() | ast.Sometime() | ast.AtMostOnce():
+            return _flat(node)[1:].split(" ", 1)[0], [node.body]
+        case ast.Within():
+            return f"within {_flat(node.deadline)}", [node.body]
+        case ast.HoldAfter():
+            return f"hold-after {_flat(node.time)}", [node.body]
+        case ast.SometimeAfter():
+            return "sometime-after", [node.condition, node.consequence]
+        case ast.SometimeBefore():
+            return "sometime-before", [node.condition, node.antecedent]
+        case ast.AlwaysWithin():
+            return f"always-within {_flat(node.deadline)}", [node.condition, node.consequence]
+        case ast.HoldDuring():
+            return f"hold-during {_flat(node.start)} {_flat(node.end)}", [node.body]
+        case ast.Assign():
+            return f"{node.op} {_flat(node.fluent)}", [node.value]
+        case ast.Arithmetic():
+            return node.op, list(node.args)
+        case ast.Comparison():
+            return node.op, [node.left, node.right]
+        case (ast.Atom() | ast.Variable() | ast.Constant() | ast.FunctionTerm() | ast.Number() | ast.ContinuousTime()
+              | ast.IsViolated()):
+            return None  # leaves: printed on one line however long
+        case _:
+            assert_never(node)
+
+
+#: The classes of PDDL's closed unions of formulas, effects and expressions (what `_pddl_layout` matches).
+_LAID_OUT = (*get_args(ast.Formula), *get_args(ast.Effect), *get_args(ast.Expression))
 
 
 def _pretty(node: Any, depth: int) -> str:

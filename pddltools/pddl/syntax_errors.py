@@ -17,6 +17,7 @@ from lark import Token
 from lark.exceptions import UnexpectedToken
 from lark.lexer import PatternStr
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic, Source, Span, error
 from pddltools.syntax.lalr import Tok, UnexpectedInput
 from pddltools.syntax.lexing import NestingTooDeep, UnexpectedCharacter
@@ -151,7 +152,7 @@ def _unexpected(source: Source, token: Token | Tok, expected: set[str], parser: 
         message = f"expected {wanted}, found {found}"
     if found == "'-'" and "NUMBER" in expected and source.text[end:end + 2].strip()[:1].isdigit():
         message += ": a negative number is written with its sign touching the digits, as -3"
-    code = "E102" if at_end else "E103"
+    code: CodeId = "E102" if at_end else "E103"
     return error(code, message, Span(source, start, end))
 
 

@@ -46,7 +46,7 @@ class PPDDLProblem(ast.Node):
         return self.problem.name
 
     def __str__(self) -> str:
-        from pddltools.ppddl.dialect import printed
+        from pddltools.ppddl.printer import printed
 
         return printed(self)
 

@@ -21,8 +21,7 @@ from pddltools.diagnostics import Diagnostic
 from pddltools.dialects import dialect
 from pddltools.dialects.extension import Rules, dialect_track, implementation
 from pddltools.dialects.pddl import summary as pddl_summary
-from pddltools.pddl import ast, printer
-from pddltools.pddl.exact_numbers import format_number
+from pddltools.pddl import ast
 from pddltools.pddl.parser import (
     Builder,
     BuildError,
@@ -31,8 +30,8 @@ from pddltools.pddl.parser import (
     assemble_problem,
     section_value,
 )
-from pddltools.pddl.printer import add_printer_rules, flat, sexp
 from pddltools.ppddl.ast import Outcome, PPDDLFile, PPDDLProblem, Probabilistic
+from pddltools.ppddl.printer import probability_text  # and, imported, the printer rules of the nodes
 from pddltools.syntax.frozen import new_span
 from pddltools.syntax.lalr import Tok
 
@@ -92,25 +91,6 @@ class PPDDLGrammarPathLexer(GrammarPathLexer):
     """The lexer with the fast path switched off."""
 
 
-def _probability(p: Fraction) -> str:
-    """A decimal when it has one (0.4), else the fraction (1/3)."""
-    rest = p.denominator
-    for factor in (2, 5):
-        while rest % factor == 0:
-            rest //= factor
-    return format_number(p) if rest == 1 else f"{p.numerator}/{p.denominator}"
-
-
-add_printer_rules(Outcome, lambda n: f"{_probability(n.probability)} {flat(n.effect)}")
-add_printer_rules(Probabilistic, lambda n: sexp("probabilistic", *map(flat, n.outcomes)),
-                  lambda n: ("probabilistic", list(n.outcomes)))
-
-
-def printed(node: PPDDLProblem) -> str:
-    reward = [f"(:goal-reward {flat(node.goal_reward)})"] if node.goal_reward is not None else []
-    return printer.problem(node.problem, reward)
-
-
 def _stand_in(node: Probabilistic | Outcome) -> Any:
     if isinstance(node, Outcome):
         return node.effect
@@ -133,12 +113,12 @@ def _findings(domain: ast.Domain, problems: Sequence[ast.Problem]) -> list[Diagn
                 continue
             bad = [o for o in node.outcomes if not 0 <= o.probability <= 1]
             for outcome in bad:
-                found.append(finding("E922", f"probability {_probability(outcome.probability)} is not between 0 and 1",
-                                     outcome.span))
+                found.append(finding("E922", f"probability {probability_text(outcome.probability)} is not "
+                                     "between 0 and 1", outcome.span))
             total = sum((o.probability for o in node.outcomes), Fraction(0))
             if not bad and total > 1:
                 found.append(finding("E921", f"the probabilities of this probabilistic effect sum to "
-                                     f"{_probability(total)}, more than 1", node.span))
+                                     f"{probability_text(total)}, more than 1", node.span))
     return found
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from lark import Token, Transformer
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Source, Span
 from pddltools.rddl import ast
 
@@ -18,7 +19,7 @@ from pddltools.rddl import ast
 class BuildError(Exception):
     """Raised inside the transformer; turned into an `ParseError` with the right source."""
 
-    def __init__(self, code: str, message: str, start: int, end: int) -> None:
+    def __init__(self, code: CodeId, message: str, start: int, end: int) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic, error
 from pddltools.rddl import ast
 from pddltools.rddl.symbols import NUMERIC, TUPLE, UNKNOWN, SymbolTable, article, count, describe, enum_literal
@@ -44,7 +45,7 @@ class ExpressionTyper:
         self.objects = objects
         self.diagnostics = diagnostics
 
-    def report(self, code: str, message: str, node: object) -> None:
+    def report(self, code: CodeId, message: str, node: object) -> None:
         self.diagnostics.append(error(code, message, getattr(node, "span", None)))
 
     # --- compatibility --------------------------------------------------------------------------

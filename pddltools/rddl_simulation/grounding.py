@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic, Error, error
 from pddltools.rddl import ast
 from pddltools.rddl.symbols import SymbolTable
@@ -27,7 +28,7 @@ class GroundingError(Error):
     """The domain and instance do not fit together well enough to simulate (an undeclared object...)."""
 
 
-def fail(code: str, message: str, node: object = None) -> GroundingError:
+def fail(code: CodeId, message: str, node: object = None) -> GroundingError:
     return GroundingError([error(code, message, getattr(node, "span", None))])
 
 

@@ -23,6 +23,7 @@ from xml.etree.ElementTree import Element
 from defusedxml import DefusedXmlException  # type: ignore[import-untyped]
 from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Error, error
 from pddltools.rddl_simulation.grounding import Key, Value
 from pddltools.rddl_simulation.tuples import Vector, format_vector
@@ -45,7 +46,7 @@ class Stalled(ProtocolError):
     """Part of a message arrived, then nothing more for too long."""
 
 
-def _fail(code: str, message: str) -> ProtocolError:
+def _fail(code: CodeId, message: str) -> ProtocolError:
     return ProtocolError([error(code, message)])
 
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pddltools.cli import pddl_files
 from pddltools.diagnostics import Diagnostic, Span, error
 from pddltools.domain_finder import DomainFinder
-from pddltools.reading import read_source
+from pddltools.reading import pddl_files, read_source
 
 Pair = tuple[Path, Path]
 
