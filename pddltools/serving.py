@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import InputError, error
 from pddltools.reading import read_input_text
 
@@ -84,7 +85,7 @@ class ResultsLog:
         self._file.close()
 
 
-def read_results(path: str | Path, code: str) -> list[dict[str, Any]]:
+def read_results(path: str | Path, code: CodeId) -> list[dict[str, Any]]:
     """The records of a results log (JSON objects, one a line; other JSON values skipped). Raises
     `InputError` when the file cannot be read, and `InputError` with `code` naming the line that is not
     JSON."""

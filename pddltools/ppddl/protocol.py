@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from xml.etree.ElementTree import Element
 
+from pddltools.code_ids import CodeId
 from pddltools.diagnostics import error
 from pddltools.rddlsim.protocol import ProtocolError, Reader, parse_element
 
@@ -55,7 +56,7 @@ def _depth_change(data: bytearray, start: int, end: int) -> int:
     return opened - 2 * data.count(b"</", start, end) - data.count(b"/>", start, end)
 
 
-def _fail(code: str, message: str) -> ProtocolError:
+def _fail(code: CodeId, message: str) -> ProtocolError:
     return ProtocolError([error(code, message)])
 
 
@@ -327,7 +328,9 @@ class MdpsimReader(Reader):
     `limit` bytes a message, and a message must arrive whole within `stall` seconds of its first byte,
     plus one for each `rddlsim.protocol.MIN_RATE` bytes."""
 
-    too_large, cut_short, stalled_code = "E948", "E948", "E948"
+    too_large: CodeId = "E948"
+    cut_short: CodeId = "E948"
+    stalled_code: CodeId = "E948"
     ending = "its element closing"
 
     #: the message being read: its root's closing tag, how far it has been counted and the depth there

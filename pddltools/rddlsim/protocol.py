@@ -438,7 +438,9 @@ class Reader:
     words of its errors, and keeps the limits."""
 
     #: the codes of a message over the limit, one cut short by the peer's close, and a stalled one
-    too_large, cut_short, stalled_code = "R353", "R354", "R355"
+    too_large: CodeId = "R353"
+    cut_short: CodeId = "R354"
+    stalled_code: CodeId = "R355"
     #: what ends a message, for the error over the limit
     ending = "its NUL end"
 
