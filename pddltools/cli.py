@@ -53,7 +53,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
 
 
 def _version() -> str:
-    from pddltools.entry import version
+    from pddltools.version import version
 
     return version()
 

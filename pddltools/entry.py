@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from pddltools import __version__
+from pddltools.version import version
 
 
 def main(argv: list[str] | None = None, *, prog: str = "pddltools") -> int:
@@ -26,33 +26,3 @@ def main(argv: list[str] | None = None, *, prog: str = "pddltools") -> int:
     from pddltools.cli import main as command_line
 
     return command_line(arguments, prog=prog)
-
-
-def version() -> str:
-    """`pddltools 0.2.0 (compiled parser)`, or why the parser runs in pure Python."""
-    parser = ("compiled parser" if speedups_built()
-              else "parser in pure Python: pddltools.syntax._speedups was not built (no C compiler at install time)")
-    return f"pddltools {__version__} ({parser})"
-
-
-def speedups_built() -> bool:
-    """Whether the compiled parser loads, found beside the package rather than imported through
-    `pddltools.syntax`, whose import pulls in the parser's tables, the diagnostics and Lark."""
-    import importlib.machinery
-    import importlib.util
-    import os
-
-    folder = os.path.join(os.path.dirname(__file__), "syntax")
-    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-        path = os.path.join(folder, f"_speedups{suffix}")
-        if not os.path.isfile(path):
-            continue
-        spec = importlib.util.spec_from_file_location("pddltools.syntax._speedups", path)
-        if spec is None or spec.loader is None:
-            continue
-        try:
-            spec.loader.exec_module(importlib.util.module_from_spec(spec))
-        except ImportError:
-            return False
-        return True
-    return False
