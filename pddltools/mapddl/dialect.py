@@ -144,7 +144,7 @@ def printed_problem(node: MAProblem) -> str:
     return printer.problem(replace(node.problem, objects=()), [objects] if objects else [])
 
 
-def _centralised(node: MADomain) -> ast.Domain:
+def centralised_domain(node: MADomain) -> ast.Domain:
     """The CoDMAP centralised reading: each action's agent is its first parameter."""
     agents = {a.action: a.agent for a in node.agents}
     structures = tuple(replace(s, parameters=(agents[s.name], *s.parameters))
@@ -164,7 +164,7 @@ def _with_action_atoms(domain: ast.Domain) -> ast.Domain:
 
 def _definitions(node: Any) -> tuple[Any, ...]:
     if isinstance(node, MADomain):
-        return (_centralised(node),)
+        return (centralised_domain(node),)
     if isinstance(node, MAProblem):
         return (node.problem,)
     return (node,)
