@@ -96,6 +96,7 @@ def run_compile(args: argparse.Namespace) -> int:
     outdir: Path = args.output
     privacy: tuple[ParsedTask, Privacy] | None = None
     try:
+        _distinct_actions(domain)
         if isinstance(read_domain, MADomain):
             central, found = centralise(read_domain, read_problem if isinstance(read_problem, MAProblem) else problem)
             domain, problem = central.task.domain, central.task.problem
@@ -138,6 +139,21 @@ def run_compile(args: argparse.Namespace) -> int:
     else:
         _print_summary(result, summary)
     return ExitCode.OK
+
+
+def _distinct_actions(domain: ast.Domain) -> None:
+    """Refuse a domain defining an action twice (E211, as `check` says): a plan names actions by name, so
+    its steps could not be mapped back to the right one (fond-domains' earth-observation has two `slew`)."""
+    seen: dict[str, ast.Structure] = {}
+    for structure in domain.structures:
+        name = getattr(structure, "name", None)
+        if not isinstance(name, str) or isinstance(structure, ast.DerivedPredicate):
+            continue
+        first = seen.setdefault(name, structure)
+        if first is not structure:
+            where = f" (first at line {first.span.line})" if first.span is not None else ""
+            raise compile_error("E211", f"action {name} is defined twice{where}: a plan could not say which one "
+                                "it takes; rename one", structure.span)
 
 
 def _announcer(progress: Progress, spinner: TaskID, actions: int) -> OnPass:
