@@ -40,3 +40,19 @@ def test_a_comment_inside_an_mapddl_section_stays_on_its_line() -> None:
     at = next(i for i, line in enumerate(lines) if "; where a box is" in line)
     assert lines[at].strip().startswith("(at ?b - box ?p - place)")
     assert lines[at + 1].strip() == "(:private ?r - robot"
+
+
+def test_comments_around_a_sensing_action_stay_at_their_lines() -> None:
+    path = CORPUS / "contingent" / "commented-domain.pddl"
+    text = format_pddl(Source(path.read_text(encoding="utf-8"), str(path)), [])
+    lines = [line.strip() for line in text.splitlines()]
+    assert lines[lines.index("; moving reveals the neighbours") + 1] == "(:action move"
+    assert "(at ?p) ; only where the agent is" in text and "; one step" in lines[lines.index("(:action move") + 3]
+    assert lines[lines.index("(:action move") - 2] == ""  # the author's blank line between the actions
+    assert lines[lines.index("(:action move") + 4].endswith(")))) ; what is seen")  # trails its action
+
+
+def test_a_comment_trailing_a_broken_item_stays_on_its_last_line() -> None:
+    text = "(define (domain d)\n  (:predicates (p) (q))\n  (:action a\n    :parameters ()\n" \
+           "    :precondition (p) ; why\n    :effect (q)) ; what\n)\n"
+    assert "    :effect (q)) ; what\n" in format_pddl(Source(text, "d.pddl"), [])
