@@ -230,7 +230,7 @@ class Comments:
 
     def _trail(self, indices: list[int], pad: str, out: list[str]) -> None:
         for i in indices:
-            if self.ends_in_comment(out[-1]):
+            if self.ends_in_comment(out[-1].rsplit("\n", 1)[-1]):  # a chunk's last line, not an earlier one
                 out.append(self.comment(i, pad))
             else:
                 out[-1] += " " + self.comment(i, "")

@@ -11,10 +11,11 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from rich.table import Table
 
+from pddltools.compile.centralise import Privacy, centralise
 from pddltools.compile.determinise import MODES, determinise
 from pddltools.compile.errors import CompileError, compile_error
 from pddltools.compile.pipeline import TARGETS, OnPass, Result, compile_task, removals
@@ -24,6 +25,7 @@ from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, Source, error, render_rich
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of
+from pddltools.mapddl.ast import MADomain, MAProblem
 from pddltools.pddl import ast
 from pddltools.progress import in_words, progress_bar
 from pddltools.reading import read_input_text, read_source
@@ -32,6 +34,9 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
     from pddltools.validate.report import PlanReport
+
+#: The target that only reads an MA-PDDL task centrally (CoDMAP's centralised reading), removing nothing.
+CENTRALISED = "centralised"
 
 #: Estimated actions from which a compilation is announced as large before it is made: IPC-2023
 #: rubiks-cube's 12 actions become 48,408 and take most of a minute to compile and write.
@@ -45,8 +50,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("domain", metavar="DOMAIN")
     p.add_argument("problem", metavar="PROBLEM")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--target", choices=TARGETS, help="strips (no typing, no ADL), typed-strips, or "
-                       "grounded-strips (STRIPS with costs, then ground, as `pddltools ground` does)")
+    which.add_argument("--target", choices=(*TARGETS, CENTRALISED),
+                       help="strips (no typing, no ADL), typed-strips, grounded-strips (STRIPS with costs, then "
+                            "ground, as `pddltools ground` does), or centralised (an MA-PDDL task as one classical "
+                            "task for all agents, nothing else removed; MA-PDDL is read so before any target)")
     which.add_argument("--remove", metavar="F1,F2", help="features to remove, by their check names")
     p.add_argument("--determinise", choices=MODES, metavar="MODE",
                    help="a FOND or PPDDL task as a classical one: all-outcomes (one action per outcome) or "
@@ -82,11 +89,21 @@ def run_compile(args: argparse.Namespace) -> int:
         stderr_console().print("pddltools compile: give --target, --remove or --determinise", markup=False)
         return ExitCode.USAGE
     try:
-        domain, problem = _read(args.domain, ast.Domain), _read(args.problem, ast.Problem)
+        read_domain, read_problem = _parse(args.domain, "domain"), _parse(args.problem, "problem")
+        domain, problem = _part(read_domain, ast.Domain, args.domain), _part(read_problem, ast.Problem, args.problem)
     except Error as exc:
         return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "compile", inputs)
     outdir: Path = args.output
+    privacy: tuple[ParsedTask, Privacy] | None = None
     try:
+        _distinct_actions(domain)
+        if isinstance(read_domain, MADomain):
+            central, found = centralise(read_domain, read_problem if isinstance(read_problem, MAProblem) else problem)
+            domain, problem = central.task.domain, central.task.problem
+            privacy = central.task, found
+        elif args.target == CENTRALISED:
+            raise compile_error("E801", f"the centralised target reads MA-PDDL tasks (:agent, :private); {args.domain} "
+                                "is not one: give another target", domain.span)
         weak, named = determinise(ParsedTask(domain, problem), args.determinise or "all-outcomes")
         if args.determinise is None and any(o.outcome is not None for o in weak.origins.values()):
             raise compile_error("E801", "the task has actions with several outcomes (oneof, probabilistic): "
@@ -94,7 +111,7 @@ def run_compile(args: argparse.Namespace) -> int:
         if args.determinise is not None:
             domain, problem = weak.task.domain, weak.task.problem
         remove = removals(args.target, args.remove.split(",") if args.remove else ()) \
-            if args.target is not None or args.remove is not None else frozenset()
+            if args.target not in (None, CENTRALISED) or args.remove is not None else frozenset()
         if outdir.exists() and not outdir.is_dir():
             raise compile_error("E804", f"{outdir} is not a folder")
         if outdir.is_dir() and any(outdir.iterdir()) and not args.force:
@@ -102,12 +119,13 @@ def run_compile(args: argparse.Namespace) -> int:
         with progress_bar(stderr_console(), counted=False) as progress:
             spinner = progress.add_task("compiling")
             on_pass = _announcer(progress, spinner, len(domain.actions))
-            result = compile_task(ParsedTask(domain, problem), remove, strict=args.target is not None,
+            result = compile_task(ParsedTask(domain, problem), remove, strict=args.target not in (None, CENTRALISED),
                                   method=args.method, on_pass=on_pass, ground=args.target == "grounded-strips")
             if args.determinise is not None:
                 result = replace(result, origins=compose(weak.origins, result.origins))
             progress.update(spinner, description=f"writing {outdir}")
-            written = _write(result, args, outdir, (weak.task, named) if args.determinise is not None else None)
+            determinised = (weak.task, named) if args.determinise is not None else None
+            written = _write(result, args, outdir, determinised, privacy)
     except CompileError as exc:
         return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "compile", inputs)
     if written is not None:
@@ -121,6 +139,21 @@ def run_compile(args: argparse.Namespace) -> int:
     else:
         _print_summary(result, summary)
     return ExitCode.OK
+
+
+def _distinct_actions(domain: ast.Domain) -> None:
+    """Refuse a domain defining an action twice (E211, as `check` says): a plan names actions by name, so
+    its steps could not be mapped back to the right one (fond-domains' earth-observation has two `slew`)."""
+    seen: dict[str, ast.Structure] = {}
+    for structure in domain.structures:
+        name = getattr(structure, "name", None)
+        if not isinstance(name, str) or isinstance(structure, ast.DerivedPredicate):
+            continue
+        first = seen.setdefault(name, structure)
+        if first is not structure:
+            where = f" (first at line {first.span.line})" if first.span is not None else ""
+            raise compile_error("E211", f"action {name} is defined twice{where}: a plan could not say which one "
+                                "it takes; rename one", structure.span)
 
 
 def _announcer(progress: Progress, spinner: TaskID, actions: int) -> OnPass:
@@ -137,11 +170,17 @@ def _announcer(progress: Progress, spinner: TaskID, actions: int) -> OnPass:
     return on_pass
 
 
-def _read(path: str, kind: type) -> Any:
-    """The PDDL domain or problem a file holds, read in its language (a FOND domain, a PPDDL problem)."""
+def _parse(path: str, kind: Literal["domain", "problem"]) -> Any:
+    """A domain or problem file as its language reads it (a FOND domain, a PPDDL or MA-PDDL problem)."""
     from pddltools import dialects
 
-    node = dialects.parse(read_source(path), "domain" if kind is ast.Domain else "problem")
+    return dialects.parse(read_source(path), kind)
+
+
+def _part(node: Any, kind: type, path: str) -> Any:
+    """The PDDL domain or problem a parsed file holds."""
+    from pddltools import dialects
+
     found = next((part for part in dialects.pddl_parts(node) if isinstance(part, kind)), None)
     if found is None:
         message = (f"expected a domain file, but {path} holds no PDDL domain" if kind is ast.Domain
@@ -151,9 +190,10 @@ def _read(path: str, kind: type) -> Any:
 
 
 def _write(result: Result, args: argparse.Namespace, outdir: Path,
-           weak: tuple[ParsedTask, dict[str, str]] | None = None) -> OSError | None:
-    """Write the compiled task and its plan map (and the determinised task, for checking weak plans);
-    the error if that failed."""
+           weak: tuple[ParsedTask, dict[str, str]] | None = None,
+           privacy: tuple[ParsedTask, Privacy] | None = None) -> OSError | None:
+    """Write the compiled task and its plan map (and the determinised task, for checking weak plans; the
+    centralised task and the agents' privacy, for checking a joint plan); the error if that failed."""
     target = args.target or (f"remove:{args.remove}" if args.remove else f"determinise:{args.determinise}")
     plan_map = to_json(result, str(Path(args.domain).resolve()), str(Path(args.problem).resolve()), target)
     try:
@@ -165,6 +205,13 @@ def _write(result: Result, args: argparse.Namespace, outdir: Path,
             plan_map["determinised"] = {"domain": str((outdir / "determinised-domain.pddl").resolve()),
                                         "problem": str((outdir / "determinised-problem.pddl").resolve()),
                                         "actions": named}
+        if privacy is not None:
+            central, found = privacy
+            (outdir / "centralised-domain.pddl").write_text(str(central.domain) + "\n", encoding="utf-8")
+            (outdir / "centralised-problem.pddl").write_text(str(central.problem) + "\n", encoding="utf-8")
+            plan_map["multi_agent"] = {"domain": str((outdir / "centralised-domain.pddl").resolve()),
+                                       "problem": str((outdir / "centralised-problem.pddl").resolve()),
+                                       **found.to_json()}
         (outdir / "domain.pddl").write_text(str(result.task.domain) + "\n", encoding="utf-8")
         (outdir / "problem.pddl").write_text(str(result.task.problem) + "\n", encoding="utf-8")
         (outdir / "plan-map.json").write_text(json.dumps(plan_map, indent=1) + "\n", encoding="utf-8")
@@ -215,30 +262,44 @@ def run_unmap(args: argparse.Namespace) -> int:
         chosen = outcomes(plan_map, text)
     except CompileError as exc:
         return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "unmap", inputs)
-    plan = format_plan(steps)
-    weak = plan_map.data.get("determinised")
+    weak, multi = plan_map.data.get("determinised"), plan_map.data.get("multi_agent")
+    agents: list[str | None] = _agents(steps, multi) if isinstance(multi, dict) else [None] * len(steps)
+    plan = format_plan(steps, [f"agent {a}" if a is not None else None for a in agents])
+    privacy = _privacy(steps, agents, multi) if isinstance(multi, dict) else []
     if isinstance(weak, dict):  # a weak plan: each step with the outcome it relies on, on the determinised task
         named = weak.get("actions", {})
         relied = format_plan([(named.get(f"{name}/{o}", name) if o is not None else name, a)
                               for (name, a), o in zip(steps, chosen, strict=True)])
         report, unjudged = _judge(weak, relied, f"{args.plan}, as a weak plan")
+    elif isinstance(multi, dict):  # the joint plan, on the centralised task
+        report, unjudged = _judge(multi, plan, f"{args.plan}, as a joint plan")
     else:
         report, unjudged = _judge(plan_map.data.get("original") or {}, plan, f"{args.plan}, mapped back")
     value = _value(report)
     if args.format == "json":
         files = placed(inputs, report.diagnostics if report is not None else ())
         files[1]["ok"] = report is None or report.valid
+        extra: dict[str, Any] = {}
+        if isinstance(multi, dict):
+            per_agent: dict[str, list[dict[str, Any]]] = {}
+            for n, ((name, a), agent) in enumerate(zip(steps, agents, strict=True), 1):
+                if agent is not None:
+                    per_agent.setdefault(agent, []).append({"step": n, "action": name, "args": list(a)})
+            extra = {"agents": per_agent, "privacy": privacy}
         print_json(envelope("unmap", files, {"files": len(files), "steps": len(steps)},
-                            steps=[{"action": name, "args": list(a), **({"outcome": o} if o is not None else {})}
-                                   for (name, a), o in zip(steps, chosen, strict=True)],
+                            steps=[{"action": name, "args": list(a), **({"outcome": o} if o is not None else {}),
+                                    **({"agent": g} if g is not None else {})}
+                                   for (name, a), o, g in zip(steps, chosen, agents, strict=True)],
                             original=plan_map.data.get("original"),
                             valid=report.valid if report is not None else None, value=value,
-                            report=report.to_json() if report is not None else None, not_validated=unjudged),
+                            report=report.to_json() if report is not None else None, not_validated=unjudged,
+                            **extra),
                    indent=1)
     else:
         sys.stdout.write(plan)
         if value is not None:
-            where = "as a weak plan" if isinstance(weak, dict) else "on the original task"
+            where = "as a weak plan" if isinstance(weak, dict) else \
+                "as a joint plan" if isinstance(multi, dict) else "on the original task"
             sys.stdout.write(f"; cost = {value} ({where})\n")
         err = stderr_console()
         if report is not None and not report.valid:
@@ -247,7 +308,28 @@ def run_unmap(args: argparse.Namespace) -> int:
             print_report(err, report)
         elif unjudged:
             err.print(f"pddltools unmap: the plan was not validated: {unjudged}", markup=False)
+        for line in privacy:
+            err.print(f"pddltools unmap: {line}", markup=False)
     return ExitCode.FINDINGS if report is not None and not report.valid else ExitCode.OK
+
+
+def _agents(steps: list[tuple[str, tuple[str, ...]]], multi: dict[str, Any]) -> list[str | None]:
+    """Each step's agent in a centralised MA-PDDL task: its first argument, for an action with an agent."""
+    agent_types = multi.get("agent_types", {})
+    return [a[0] if name in agent_types and a else None for name, a in steps]
+
+
+def _privacy(steps: list[tuple[str, tuple[str, ...]]], agents: list[str | None], multi: dict[str, Any]) -> list[str]:
+    """Steps of an agent that name an object private to another agent (the centralised task allows them;
+    the agents, each knowing its own private objects only, could not execute them)."""
+    owner = {o: agent for agent, objects in multi.get("private_objects", {}).items() for o in objects}
+    found = []
+    for n, ((name, args), agent) in enumerate(zip(steps, agents, strict=True), 1):
+        for arg in args:
+            if agent is not None and owner.get(arg, agent) != agent:
+                found.append(f"step {n} ({name} {' '.join(args)}) of agent {agent} names {arg}, "
+                             f"private to {owner[arg]}")
+    return found
 
 
 def _judge(original: Any, plan: str, name: str) -> tuple[PlanReport | None, str | None]:

@@ -6,9 +6,11 @@ Fields: `format` ("pddltools-plan-map/1"), `original` ({"domain", "problem"}: th
 "args": for each original parameter, the index of the compiled argument that gives it or the
 constant, as {"constant": name}}, and for a determinised action "outcome": the original's outcome, from
 1), `determinised` (when a FOND or PPDDL task was determinised: the determinised task's files and
-each "ACTION/N" outcome's action in it, for checking a plan as a weak plan), `costs` (original action ->
-its cost expression, when costs were
-removed) and `passes` (the pipeline's report).
+each "ACTION/N" outcome's action in it, for checking a plan as a weak plan), `multi_agent` (when an MA-PDDL task was
+centralised: the centralised task's files, `agent_parameter` (0: each agent action's first argument
+is its agent), `agent_types` (action -> its agent's type), `private_objects` (agent -> its private
+objects) and `private_predicates` (agent type -> predicates private to each agent of it)), `costs`
+(original action -> its cost expression, when costs were removed) and `passes` (the pipeline's report).
 """
 
 from __future__ import annotations
@@ -102,5 +104,8 @@ def unmap(plan_map: PlanMap, text: str) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
-def format_plan(steps: list[tuple[str, tuple[str, ...]]]) -> str:
-    return "".join(f"({' '.join((name, *args))})\n" for name, args in steps)
+def format_plan(steps: list[tuple[str, tuple[str, ...]]], notes: list[str | None] | None = None) -> str:
+    """The steps in IPC plan format; a step's note (its agent) as a comment after it."""
+    marks = notes if notes is not None else [None] * len(steps)
+    return "".join(f"({' '.join((name, *args))})" + (f" ; {note}" if note else "") + "\n"
+                   for (name, args), note in zip(steps, marks, strict=True))

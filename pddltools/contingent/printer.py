@@ -7,13 +7,16 @@ without importing the checker: the AST is below the checks (docs/architecture.md
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
+from pddltools.comments import Item
 from pddltools.contingent.ast import (
     ContingentDomain,
     ContingentProblem,
     InitInvariant,
     InitOneOf,
     InitOr,
+    Sensing,
     StateVariable,
     Unknown,
 )
@@ -33,20 +36,40 @@ def _variable(v: StateVariable) -> str:
     return sexp(keyword, head, *map(flat, v.values))
 
 
+def _sensing_action(node: ast.Action, found: Sensing) -> str:
+    """PDDL's layout of an action, its :observe or :sensing-model a part after its effect, so that the
+    comments around each part stay with it."""
+    keyword, value = (":observe", found.observe) if found.observe is not None else (":sensing-model", found.model)
+    params = node.parameters
+    items = [Item(printer.around(params[0], params[-1], 2, 1) if params else None,
+                  partial(printer.typed_list, ":parameters ", params, 2))]
+    if node.vars:
+        items.append(Item(printer.around(node.vars[0], node.vars[-1], 2, 1),
+                          partial(printer.typed_list, ":vars ", node.vars, 2)))
+    items += [printer.slot(k, v, 2) for k, v in ((":precondition", node.precondition), (":effect", node.effect))
+              if v is not None]
+    items.append(printer.slot(keyword, value, 2))
+    region = printer.span(node)
+    comment = printer.head_comment(items, region)
+    chunks = printer.lay(items, region, INDENT * 2)
+    return f"(:action {node.name}{comment}\n" + printer.close(chunks, INDENT)
+
+
 def printed_domain(node: ContingentDomain) -> str:
-    """PDDL's layout; a sensing action gets its :observe or :sensing-model after its effect."""
+    """PDDL's layout; a sensing action gets its :observe or :sensing-model after its effect. Every part is
+    an item with its source, so that the author's comments stay where they were."""
     senses = {s.action: s for s in node.sensing}
-    sections = [_variable(v) for v in node.variables]
+    sections = [Item(printer.span(v), partial(_variable, v)) for v in node.variables]
     if node.default_sensing is not None:
-        sections.append(f"(:default-sensing-model {pretty(node.default_sensing, 1)})")
+        default = node.default_sensing
+        sections.append(Item(printer.around(default, default, 2, 1),
+                             lambda: f"(:default-sensing-model {pretty(default, 1)})"))
     for structure in node.domain.structures:
-        text = printer.to_pddl(structure)
         found = senses.get(getattr(structure, "name", ""))
         if isinstance(structure, ast.Action) and found is not None:
-            keyword, value = ((":observe", found.observe) if found.observe is not None
-                              else (":sensing-model", found.model))
-            text = text[:-1] + f"\n{INDENT * 2}{keyword} {pretty(value, 2)})"  # before the action's closing ')'
-        sections.append(text)
+            sections.append(Item(printer.span(structure), partial(_sensing_action, structure, found)))
+        else:
+            sections.append(printer.structure_item(structure, printer.to_pddl))
     return printer.domain(replace(node.domain, structures=()), sections)
 
 

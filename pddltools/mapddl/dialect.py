@@ -106,7 +106,7 @@ class MAGrammarPathLexer(GrammarPathLexer):
     """The lexer with the fast path switched off."""
 
 
-def _centralised(node: MADomain) -> ast.Domain:
+def centralised_domain(node: MADomain) -> ast.Domain:
     """The CoDMAP centralised reading: each action's agent is its first parameter."""
     agents = {a.action: a.agent for a in node.agents}
     structures = tuple(replace(s, parameters=(agents[s.name], *s.parameters))
@@ -126,7 +126,7 @@ def _with_action_atoms(domain: ast.Domain) -> ast.Domain:
 
 def _definitions(node: Any) -> tuple[Any, ...]:
     if isinstance(node, MADomain):
-        return (_centralised(node),)
+        return (centralised_domain(node),)
     if isinstance(node, MAProblem):
         return (node.problem,)
     return (node,)

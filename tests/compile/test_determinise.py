@@ -79,3 +79,12 @@ def test_a_weak_plan_that_relies_on_the_wrong_outcome_is_invalid(tmp_path: Path,
 def test_compiling_a_nondeterministic_task_asks_for_a_determinisation(tmp_path: Path) -> None:
     assert main(["compile", str(CORPUS / "fond" / "domain.pddl"), str(CORPUS / "fond" / "problem.pddl"),
                  "--remove", "typing", "-o", str(tmp_path / "x")]) == 1
+
+
+def test_a_domain_defining_an_action_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (CORPUS / "fond" / "domain.pddl").read_text()
+    at = text.index("(:action put-down")
+    (tmp_path / "domain.pddl").write_text(text[:at] + text[at:].replace("put-down", "pick-up", 1))
+    assert main(["compile", str(tmp_path / "domain.pddl"), str(CORPUS / "fond" / "problem.pddl"),
+                 "--determinise", "all-outcomes", "-o", str(tmp_path / "out")]) == 1
+    assert "E211" in capsys.readouterr().err and not (tmp_path / "out").exists()
