@@ -12,9 +12,10 @@ validator then needs a step (`--delta`) to approximate the change by constant ra
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import TypeVar
 
 from pddltools.pddl import ast
 from pddltools.semantics.errors import ArithmeticFault, SemanticsError, UndefinedValue, Unsupported
@@ -144,38 +145,29 @@ class Motion:
     def __init__(self, ev: Evaluator, state: State, running: Sequence[Flow]) -> None:
         self.ev = ev
         self.state = state
-        self.by_fluent: dict[GroundFluent, list[Flow]] = {}
-        for flow in running:
-            self.by_fluent.setdefault(flow.fluent, []).append(flow)
+        self.by_fluent = by_fluent(running)
         self.polys: dict[GroundFluent, Poly] = {}
-        pending = set(self.by_fluent)
-        while pending:
-            progress = False
-            for fluent in sorted(pending):
-                try:
-                    rate: Poly | None = None
-                    for flow in self.by_fluent[fluent]:
-                        term = self.poly(flow.rate, flow.binding, pending)
-                        if flow.sign < 0:
-                            term = -term
-                        rate = term if rate is None else rate + term
-                except _Waiting:
-                    continue
-                assert rate is not None  # every fluent here has a flow
-                self.polys[fluent] = rate.integral(self._start(fluent))
-                pending.discard(fluent)
-                progress = True
-            if not progress:
-                cycle = ", ".join(show_atom(f) for f in sorted(pending))
-                raise NotPolynomial(f"the change of {cycle} is not polynomial in time: a rate depends on the "
-                                    "fluent it changes, directly or through others (as in dv/dt = -k v)",
-                                    self.by_fluent[min(pending)][0].rate.span)
+        solve_in_order(self.by_fluent, self.polys, self._solve, self._cycle)
 
-    def _start(self, fluent: GroundFluent) -> Fraction | int:
-        found = self.state.values.get(fluent)
-        if found is None or isinstance(found, str):
-            raise UndefinedValue(show_atom(fluent))
-        return found
+    def _solve(self, fluent: GroundFluent, pending: set[GroundFluent]) -> Poly | None:
+        """The fluent's value as a polynomial, or None while its rate reads a fluent not solved yet."""
+        try:
+            rate: Poly | None = None
+            for flow in self.by_fluent[fluent]:
+                term = self.poly(flow.rate, flow.binding, pending)
+                if flow.sign < 0:
+                    term = -term
+                rate = term if rate is None else rate + term
+        except _Waiting:
+            return None
+        assert rate is not None  # every fluent here has a flow
+        return rate.integral(start_value(self.state, fluent))
+
+    def _cycle(self, pending: list[GroundFluent]) -> None:
+        cycle = ", ".join(show_atom(f) for f in pending)
+        raise NotPolynomial(f"the change of {cycle} is not polynomial in time: a rate depends on the "
+                            "fluent it changes, directly or through others (as in dv/dt = -k v)",
+                            self.by_fluent[pending[0]][0].rate.span)
 
     def poly(self, expr: ast.Expression, b: Binding, pending: set[GroundFluent] | None = None) -> Poly:
         """An expression as a polynomial in the time since `state`."""
@@ -191,7 +183,7 @@ class Motion:
             if pending and key in pending:
                 raise _Waiting
             found = self.polys.get(key)
-            return found if found is not None else Poly.const(self._start(key))
+            return found if found is not None else Poly.const(start_value(self.state, key))
         if isinstance(expr, ast.Arithmetic):
             args = [self.poly(a, b, pending) for a in expr.args]
             if expr.op == "+":
@@ -251,6 +243,47 @@ def comparisons(ev: Evaluator, formula: ast.Formula | None, b: Binding) -> Itera
     elif isinstance(formula, ast.Exists | ast.Forall):
         for inner in ev.grounder.bindings(formula.variables, b):
             yield from comparisons(ev, formula.body, inner)
+
+
+def by_fluent(running: Sequence[Flow]) -> dict[GroundFluent, list[Flow]]:
+    """The flows grouped by the fluent they change, in the order given."""
+    grouped: dict[GroundFluent, list[Flow]] = {}
+    for flow in running:
+        grouped.setdefault(flow.fluent, []).append(flow)
+    return grouped
+
+
+S = TypeVar("S")
+
+
+def solve_in_order(grouped: Mapping[GroundFluent, object], solved: dict[GroundFluent, S],
+                   solve: Callable[[GroundFluent, set[GroundFluent]], S | None],
+                   cycle: Callable[[list[GroundFluent]], None]) -> None:
+    """Solve each changing fluent once the fluents its rate reads are solved (into `solved`, which
+    `solve` reads): `solve(fluent, pending)` gives its solution, or None while its rate reads a fluent
+    still pending. When none of the pending fluents can be solved their rates read each other, and
+    `cycle(pending)` (sorted) solves them together or raises."""
+    pending = set(grouped)
+    while pending:
+        progress = False
+        for fluent in sorted(pending):
+            found = solve(fluent, pending)
+            if found is None:
+                continue
+            solved[fluent] = found
+            pending.discard(fluent)
+            progress = True
+        if not progress:
+            cycle(sorted(pending))
+            pending.clear()
+
+
+def start_value(state: State, fluent: GroundFluent) -> Number:
+    """A changing fluent's value at the start of the stretch (it must be a number)."""
+    found = state.values.get(fluent)
+    if found is None or isinstance(found, str):
+        raise UndefinedValue(show_atom(fluent))
+    return found
 
 
 class _Waiting(Exception):

@@ -25,8 +25,8 @@ from fractions import Fraction
 from itertools import pairwise
 
 from pddltools.pddl import ast
-from pddltools.semantics.continuous import Flow
-from pddltools.semantics.errors import ArithmeticFault, UndefinedValue
+from pddltools.semantics.continuous import Flow, by_fluent, solve_in_order, start_value
+from pddltools.semantics.errors import ArithmeticFault
 from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.polynomial import PRECISION, Poly, first_root
@@ -248,25 +248,18 @@ class ExpMotion:
     def __init__(self, ev: Evaluator, state: State, running: Sequence[Flow]) -> None:
         self.ev = ev
         self.state = state
-        self.by_fluent: dict[GroundFluent, list[Flow]] = {}
-        for flow in running:
-            self.by_fluent.setdefault(flow.fluent, []).append(flow)
+        self.by_fluent = by_fluent(running)
         self.polys: dict[GroundFluent, ExpPoly] = {}
-        pending = set(self.by_fluent)
-        while pending:
-            progress = False
-            for fluent in sorted(pending):
-                a, f = self._rate(fluent, pending)
-                if set(a) - {fluent}:
-                    continue  # it reads another fluent not solved yet
-                own, x0 = a.get(fluent, Fraction(0)), self._start(fluent)
-                # x = e^(a t) (x0 + ∫ e^(-a s) f(s) ds)
-                self.polys[fluent] = (ExpPoly.const(x0) + f.shifted(-own).integral()).shifted(own)
-                pending.discard(fluent)
-                progress = True
-            if not progress:
-                self._system(sorted(pending))
-                pending.clear()
+        solve_in_order(self.by_fluent, self.polys, self._solve, self._system)
+
+    def _solve(self, fluent: GroundFluent, pending: set[GroundFluent]) -> ExpPoly | None:
+        """The fluent's value, or None while its rate reads another fluent not solved yet."""
+        a, f = self._rate(fluent, pending)
+        if set(a) - {fluent}:
+            return None
+        own, x0 = a.get(fluent, Fraction(0)), start_value(self.state, fluent)
+        # x = e^(a t) (x0 + ∫ e^(-a s) f(s) ds)
+        return (ExpPoly.const(x0) + f.shifted(-own).integral()).shifted(own)
 
     def _rate(self, fluent: GroundFluent, unknown: set[GroundFluent]) -> _Affine:
         return _combine((self._affine(flow.rate, flow.binding, unknown), Fraction(flow.sign))
@@ -289,7 +282,7 @@ class ExpMotion:
             values.extend([value] * multiplicity)
         v = [[vectors[k][i] for k in range(n)] for i in range(n)]  # eigenvectors as columns
         inverse = _inverse(v)
-        start = [Fraction(self._start(x)) for x in fluents]
+        start = [Fraction(start_value(self.state, x)) for x in fluents]
         solved: list[ExpPoly] = []
         for k in range(n):
             g = ExpPoly({})
@@ -305,12 +298,6 @@ class ExpMotion:
                     total = total + solved[k].scaled(v[i][k])
             self.polys[x] = total
 
-    def _start(self, fluent: GroundFluent) -> Number:
-        found = self.state.values.get(fluent)
-        if found is None or isinstance(found, str):
-            raise UndefinedValue(show_atom(fluent))
-        return found
-
     def _affine(self, expr: ast.Expression, b: Binding, unknown: set[GroundFluent]) -> _Affine:
         """`expr` as a linear form in the `unknown` fluents with constant coefficients, plus a function of
         time (the fluents solved already, the constant ones)."""
@@ -325,7 +312,7 @@ class ExpMotion:
             if key in unknown:
                 return {key: Fraction(1)}, ExpPoly({})
             found = self.polys.get(key)
-            return {}, found if found is not None else ExpPoly.const(self._start(key))
+            return {}, found if found is not None else ExpPoly.const(start_value(self.state, key))
         if isinstance(expr, ast.Variable):
             value = b.get(expr.name)
             if isinstance(value, int | Fraction):
