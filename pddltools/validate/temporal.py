@@ -54,7 +54,7 @@ from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import GroundAtom, GroundFluent, Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
-from pddltools.validate.happenings import clock, one_happening
+from pddltools.validate.happenings import clock, window
 from pddltools.validate.kinds import is_pddlplus
 from pddltools.validate.loop import Event, Time, run
 from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World
@@ -410,15 +410,18 @@ class Timeline(Time):
         return world.settle(state, 0)
 
     def happenings(self) -> Iterator[tuple[Number, list[Event]]]:
-        events, ticks, tolerance = self.events, self.ticks, self.tolerance
-        i = 0
-        while i < len(events):
+        events, ticks = self.events, self.ticks
+        # VAL's grouping (`one_happening`), each event's clock and the window in doubles, read once
+        clocks, wide = [clock(e) for e in events], window(self.tolerance)
+        i, n = 0, len(events)
+        while i < n:
             self.now, self.tick = events[i].time, ticks[i]
-            happening = []
-            opened = clock(events[i])
-            while i < len(events) and one_happening(opened, clock(events[i]), tolerance):  # VAL's grouping
-                happening.append(events[i])
-                i += 1
+            last = clocks[i] + wide
+            j = i + 1
+            while j < n and not clocks[j] > last:
+                j += 1
+            happening = events[i:j]
+            i = j
             yield self.now, happening
 
     def _follow(self) -> None:
