@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from pddltools.pddl import ast
 from pddltools.semantics.errors import ArithmeticFault, SemanticsError, UndefinedValue, Unsupported
@@ -25,6 +25,7 @@ from pddltools.semantics.polynomial import Poly
 from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, normal, show_atom
 
 Happening = ast.Process | ast.Event
+S = TypeVar("S")
 
 
 #: The largest magnitude a double holds (VAL's arithmetic): an approximation past it has diverged.
@@ -139,15 +140,41 @@ def _rate(value: ast.Expression, owner: Ground | Running) -> ast.Expression:
                       "(* #t RATE)", value.span)
 
 
-class Motion:
-    """The fluents a set of running processes changes, from `state` on, as polynomials in the time since."""
+class ClosedForm(Generic[S]):
+    """The fluents a set of flows changes, from `state` on, each solved in closed form (`polys`) as a
+    function of the time since: `_solve` solves one fluent once those its rate reads are solved, and
+    `_cycle` fluents whose rates read each other (`solve_in_order`)."""
 
     def __init__(self, ev: Evaluator, state: State, running: Sequence[Flow]) -> None:
         self.ev = ev
         self.state = state
         self.by_fluent = by_fluent(running)
-        self.polys: dict[GroundFluent, Poly] = {}
+        self.polys: dict[GroundFluent, S] = {}
         solve_in_order(self.by_fluent, self.polys, self._solve, self._cycle)
+
+    def _solve(self, fluent: GroundFluent, pending: set[GroundFluent]) -> S | None:
+        raise NotImplementedError
+
+    def _cycle(self, pending: list[GroundFluent]) -> None:
+        raise NotImplementedError
+
+    def key(self, expr: ast.Expression, b: Binding) -> GroundFluent | None:
+        """The fluent `expr` reads, when it is one (a 0-ary function written without parentheses too)."""
+        return fluent_key(self.ev, expr, b, self.state)
+
+
+def fluent_key(ev: Evaluator, expr: ast.Expression, b: Binding, state: State) -> GroundFluent | None:
+    """The fluent `expr` is, ground in `state`; None when it is not a fluent."""
+    if isinstance(expr, ast.FunctionTerm):
+        # a 0-ary fluent (most PDDL+ fluents are) is its own key: no call to ground its arguments
+        return ev.fluent(expr, b, state) if expr.args else (expr.function,)
+    if isinstance(expr, ast.Constant) and expr.name in ev.constant_functions:
+        return (expr.name,)
+    return None
+
+
+class Motion(ClosedForm[Poly]):
+    """The fluents a set of running processes changes, from `state` on, as polynomials in the time since."""
 
     def _solve(self, fluent: GroundFluent, pending: set[GroundFluent]) -> Poly | None:
         """The fluent's value as a polynomial, or None while its rate reads a fluent not solved yet."""
@@ -173,12 +200,7 @@ class Motion:
         """An expression as a polynomial in the time since `state`."""
         if isinstance(expr, ast.Number):
             return Poly.const(expr.value)
-        key: GroundFluent | None = None
-        if isinstance(expr, ast.FunctionTerm):
-            # a 0-ary fluent (most PDDL+ fluents are) is its own key: no call to ground its arguments
-            key = self.ev.fluent(expr, b, self.state) if expr.args else (expr.function,)
-        elif isinstance(expr, ast.Constant) and expr.name in self.ev.constant_functions:
-            key = (expr.name,)
+        key = self.key(expr, b)
         if key is not None:
             if pending and key in pending:
                 raise _Waiting
@@ -251,9 +273,6 @@ def by_fluent(running: Sequence[Flow]) -> dict[GroundFluent, list[Flow]]:
     for flow in running:
         grouped.setdefault(flow.fluent, []).append(flow)
     return grouped
-
-
-S = TypeVar("S")
 
 
 def solve_in_order(grouped: Mapping[GroundFluent, object], solved: dict[GroundFluent, S],

@@ -25,9 +25,8 @@ from fractions import Fraction
 from itertools import pairwise
 
 from pddltools.pddl import ast
-from pddltools.semantics.continuous import Flow, by_fluent, solve_in_order, start_value
+from pddltools.semantics.continuous import ClosedForm, start_value
 from pddltools.semantics.errors import ArithmeticFault
-from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.polynomial import PRECISION, Poly, first_root
 from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, show_atom
@@ -239,18 +238,11 @@ def _combine(parts: Iterable[tuple[_Affine, Fraction]]) -> _Affine:
     return {x: c for x, c in a.items() if c}, f
 
 
-class ExpMotion:
+class ExpMotion(ClosedForm[ExpPoly]):
     """The fluents a set of flows changes, from `state` on, as exponential polynomials in the time since;
     raises `NotLinear` when a rate is not linear with constant coefficients in the changing fluents, or
     when fluents whose rates read each other form a system whose matrix has eigenvalues that are not
     rational or is not diagonalizable (oscillations: `dx/dt = y, dy/dt = -x`)."""
-
-    def __init__(self, ev: Evaluator, state: State, running: Sequence[Flow]) -> None:
-        self.ev = ev
-        self.state = state
-        self.by_fluent = by_fluent(running)
-        self.polys: dict[GroundFluent, ExpPoly] = {}
-        solve_in_order(self.by_fluent, self.polys, self._solve, self._system)
 
     def _solve(self, fluent: GroundFluent, pending: set[GroundFluent]) -> ExpPoly | None:
         """The fluent's value, or None while its rate reads another fluent not solved yet."""
@@ -265,7 +257,7 @@ class ExpMotion:
         return _combine((self._affine(flow.rate, flow.binding, unknown), Fraction(flow.sign))
                         for flow in self.by_fluent[fluent])
 
-    def _system(self, fluents: list[GroundFluent]) -> None:
+    def _cycle(self, fluents: list[GroundFluent]) -> None:
         """`x' = A x + f(t)` for fluents whose rates read each other: with `A = V D V^-1` (rational
         eigenvalues, diagonalizable), `y = V^-1 x` is a set of decoupled equations."""
         unknown = set(fluents)
@@ -303,11 +295,7 @@ class ExpMotion:
         time (the fluents solved already, the constant ones)."""
         if isinstance(expr, ast.Number):
             return {}, ExpPoly.const(expr.value)
-        key: GroundFluent | None = None
-        if isinstance(expr, ast.FunctionTerm):
-            key = self.ev.fluent(expr, b, self.state) if expr.args else (expr.function,)
-        elif isinstance(expr, ast.Constant) and expr.name in self.ev.constant_functions:
-            key = (expr.name,)
+        key = self.key(expr, b)
         if key is not None:
             if key in unknown:
                 return {key: Fraction(1)}, ExpPoly({})
