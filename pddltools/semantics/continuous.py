@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, assert_never
 
 from pddltools.pddl import ast
 from pddltools.semantics.errors import ArithmeticFault, SemanticsError, UndefinedValue, Unsupported
@@ -109,22 +109,24 @@ def flows(ev: Evaluator, owner: Ground | Running, state: State) -> list[Flow]:
     return out
 
 
-def _flows(ev: Evaluator, effect: ast.Node | None, b: Binding, s: State, owner: Ground | Running,
+def _flows(ev: Evaluator, effect: ast.Effect | None, b: Binding, s: State, owner: Ground | Running,
            out: list[Flow]) -> None:
-    if effect is None:
-        return
-    if isinstance(effect, ast.AndEffect):
-        for part in effect.parts:
-            _flows(ev, part, b, s, owner, out)
-    elif isinstance(effect, ast.ForallEffect):
-        for inner in ev.grounder.bindings(effect.variables, b):
-            _flows(ev, effect.body, inner, s, owner, out)
-    elif isinstance(effect, ast.Assign) and effect.op in ("increase", "decrease"):
-        out.append(Flow(ev.fluent(effect.fluent, b, s), 1 if effect.op == "increase" else -1,
-                        _rate(effect.value, owner), b, owner))
-    else:
-        raise Unsupported(f"the {owner.kind} {owner} has an effect that is not a continuous increase or decrease "
-                          f"({effect}): processes change fluents only continuously", effect.span)
+    match effect:
+        case None:
+            return
+        case ast.AndEffect(parts=parts):
+            for part in parts:
+                _flows(ev, part, b, s, owner, out)
+        case ast.ForallEffect(variables=variables, body=body):
+            for inner in ev.grounder.bindings(variables, b):
+                _flows(ev, body, inner, s, owner, out)
+        case ast.Assign(op="increase" | "decrease" as op, fluent=fluent, value=value):
+            out.append(Flow(ev.fluent(fluent, b, s), 1 if op == "increase" else -1, _rate(value, owner), b, owner))
+        case ast.Assign() | ast.Atom() | ast.Not() | ast.When() | ast.Timed():
+            raise Unsupported(f"the {owner.kind} {owner} has an effect that is not a continuous increase or "
+                              f"decrease ({effect}): processes change fluents only continuously", effect.span)
+        case _:
+            assert_never(effect)
 
 
 def _rate(value: ast.Expression, owner: Ground | Running) -> ast.Expression:
@@ -250,21 +252,28 @@ class Motion(ClosedForm[Poly]):
 def comparisons(ev: Evaluator, formula: ast.Formula | None, b: Binding) -> Iterator[tuple[ast.Comparison, Binding]]:
     """Every numeric comparison in `formula`, with its binding (quantifiers expanded): where a condition's
     truth can change in time."""
-    if formula is None:
-        return
-    if isinstance(formula, ast.Comparison):
-        yield formula, b
-    elif isinstance(formula, ast.And | ast.Or):
-        for part in formula.parts:
-            yield from comparisons(ev, part, b)
-    elif isinstance(formula, ast.Not):
-        yield from comparisons(ev, formula.body, b)
-    elif isinstance(formula, ast.Imply):
-        yield from comparisons(ev, formula.condition, b)
-        yield from comparisons(ev, formula.consequence, b)
-    elif isinstance(formula, ast.Exists | ast.Forall):
-        for inner in ev.grounder.bindings(formula.variables, b):
-            yield from comparisons(ev, formula.body, inner)
+    match formula:
+        case None:
+            return
+        case ast.Comparison():
+            yield formula, b
+        case ast.And(parts=parts) | ast.Or(parts=parts):
+            for part in parts:
+                yield from comparisons(ev, part, b)
+        case ast.Not(body=body):
+            yield from comparisons(ev, body, b)
+        case ast.Imply(condition=condition, consequence=consequence):
+            yield from comparisons(ev, condition, b)
+            yield from comparisons(ev, consequence, b)
+        case ast.Exists(variables=variables, body=body) | ast.Forall(variables=variables, body=body):
+            for inner in ev.grounder.bindings(variables, b):
+                yield from comparisons(ev, body, inner)
+        case (ast.Atom() | ast.Preference() | ast.Timed() | ast.Always() | ast.Sometime() | ast.Within()
+              | ast.AtMostOnce() | ast.SometimeAfter() | ast.SometimeBefore() | ast.AlwaysWithin()
+              | ast.HoldDuring() | ast.HoldAfter()):
+            return  # no comparison whose truth changes in time
+        case _:
+            assert_never(formula)
 
 
 def by_fluent(running: Sequence[Flow]) -> dict[GroundFluent, list[Flow]]:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction
 from math import lcm
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
@@ -108,25 +108,31 @@ class _NonPositive(Exception):
         self.step = step
 
 
-def _effect_reads(task: GroundedTask, effect: ast.Node, b: Binding, s: State, fp: Footprint) -> None:
+def _effect_reads(task: GroundedTask, effect: ast.Effect, b: Binding, s: State, fp: Footprint) -> None:
+    """Add what `effect` reads (its conditions and the values it assigns) in `s` to `fp`."""
     ev = task.evaluator
-    if isinstance(effect, ast.AndEffect):
-        for part in effect.parts:
-            _effect_reads(task, part, b, s, fp)
-    elif isinstance(effect, ast.ForallEffect):
-        for inner in ev.grounder.bindings(effect.variables, b):
-            _effect_reads(task, effect.body, inner, s, fp)
-    elif isinstance(effect, ast.When):
-        atoms, fluents = ev.reads(effect.condition, b, s)
-        fp.read_atoms |= atoms
-        fp.read_fluents |= fluents
-        _effect_reads(task, effect.body, b, s, fp)
-    elif isinstance(effect, ast.Assign):
-        atoms, fluents = ev.reads(effect.value, b, s)
-        fp.read_atoms |= atoms
-        fp.read_fluents |= fluents
-    elif isinstance(effect, ast.Timed):
-        _effect_reads(task, effect.body, b, s, fp)
+    match effect:
+        case ast.AndEffect(parts=parts):
+            for part in parts:
+                _effect_reads(task, part, b, s, fp)
+        case ast.ForallEffect(variables=variables, body=body):
+            for inner in ev.grounder.bindings(variables, b):
+                _effect_reads(task, body, inner, s, fp)
+        case ast.When(condition=condition, body=body):
+            atoms, fluents = ev.reads(condition, b, s)
+            fp.read_atoms |= atoms
+            fp.read_fluents |= fluents
+            _effect_reads(task, body, b, s, fp)
+        case ast.Assign(value=value):
+            atoms, fluents = ev.reads(value, b, s)
+            fp.read_atoms |= atoms
+            fp.read_fluents |= fluents
+        case ast.Timed(body=body):
+            _effect_reads(task, body, b, s, fp)  # type: ignore[arg-type]  # an effect's body is an effect
+        case ast.Atom() | ast.Not():
+            pass  # an add or a delete reads nothing
+        case _:
+            assert_never(effect)
 
 
 def _state_free(task: GroundedTask, node: ast.Node) -> bool:
