@@ -39,6 +39,7 @@ from pddltools.validate.verdict import finish, invalid_step
 
 if TYPE_CHECKING:
     from pddltools.semantics import Footprint, Split
+    from pddltools.semantics.compiled import Collect, Holds
     from pddltools.validate.trace import Trace
 
 
@@ -56,6 +57,8 @@ class Event:
     # set at its happening: what it changes (and, on a timeline, what it reads, for interference)
     effects: Effects | None = None
     footprint: Footprint | None = None
+    # its conditions with their tests, and its compiled effect (`Time.checks`), once looked up
+    compiled: tuple[list[tuple[ast.Formula, Holds]], Collect | None] | None = None
 
     @property
     def label(self) -> str:
@@ -91,6 +94,8 @@ class Time:
 
     #: whether the events of a happening, and of happenings close together, must not interfere
     concurrent = False
+    #: whether an event may fail for more than its conditions (`admit`: a durative step's duration)
+    admits = False
 
     def __init__(self, task: GroundedTask, plan: Plan, name: str, recorder: Trace | None) -> None:
         self.task = task
@@ -100,6 +105,8 @@ class Time:
         self.ev = task.evaluator
         self.actions = resolve_steps(task, plan)
         self.soft: frozenset[str] = frozenset()
+        self._checks: dict[tuple[int, str], tuple[GroundAction | None, list[tuple[ast.Formula, Holds]],
+                                                  Collect | None]] = {}
 
     def start(self) -> State:
         """The initial state, told to the recorder."""
@@ -116,16 +123,36 @@ class Time:
     def begin(self, now: Number, happening: list[Event], state: State) -> None:
         """The happening starts (in `state`, the state before it)."""
 
+    def checks(self, event: Event) -> tuple[list[tuple[ast.Formula, Holds]], Collect | None]:
+        """The event's conditions, each with its test (`test`), and its compiled effect: looked up once
+        per distinct ground action (by identity: `resolve` shares one per distinct step) and kind."""
+        compiled = event.compiled
+        if compiled is not None:
+            return compiled
+        action = event.action
+        key = (id(action), event.kind)
+        found = self._checks.get(key)
+        if found is None or found[0] is not action:  # not the action of another step, gone since
+            effect = event.effect() if action is not None else None
+            found = self._checks[key] = (action, [(c, self.test(c)) for c in event.conditions()],
+                                         self.ev.effect(effect) if effect is not None else None)
+        compiled = event.compiled = (found[1], found[2])
+        return compiled
+
+    def test(self, formula: ast.Formula) -> Holds:
+        """How a condition is read: exactly, by its compiled meaning."""
+        return self.ev.compiled(formula)
+
     def collect(self, event: Event, state: State) -> Effects:
         """The event's effects, read in the state before its happening."""
         out = Effects()
         if event.til is not None:
             self.task.apply_init_element(event.til, out)
         else:
-            effect = event.effect()
+            assert event.action is not None
+            effect = self.checks(event)[1]
             if effect is not None:
-                assert event.action is not None
-                self.ev.effect(effect)(event.action.binding, state, out)
+                effect(event.action.binding, state, out)
         return out
 
     def interfere(self, now: Number, happening: list[Event], state: State) -> PlanReport | None:
@@ -136,10 +163,6 @@ class Time:
     def admit(self, event: Event, now: Number, state: State) -> PlanReport | None:
         """A fault of the event other than its conditions (a durative step's duration)."""
         return None
-
-    def holds(self, formula: ast.Formula, event: Event, state: State) -> bool:
-        assert event.action is not None
-        return self.ev.holds(formula, event.action.binding, state)
 
     def unmet(self, event: Event, formula: ast.Formula, now: Number, state: State) -> PlanReport:
         """The report of an event whose condition is false."""
@@ -168,7 +191,7 @@ class Time:
 
 def run(time: Time) -> PlanReport:
     """Validate a plan in the kind of time `time` gives: the one loop over its happenings."""
-    ev, soft = time.ev, time.soft
+    ev, soft, admits, checks = time.ev, time.soft, time.admits, time.checks
     violations: Counter[str] = Counter()
     now: Number = 0
     happening: list[Event] = []
@@ -187,23 +210,25 @@ def run(time: Time) -> PlanReport:
                 action = event.action
                 if action is None or event.step is None:
                     continue  # a timed initial literal has no conditions
-                failed = time.admit(event, now, state)
-                if failed is not None:
-                    return failed
-                for condition in event.conditions():
-                    if not time.holds(condition, event, state):
+                if admits:
+                    failed = time.admit(event, now, state)
+                    if failed is not None:
+                        return failed
+                binding = action.binding
+                for condition, test in (event.compiled or checks(event))[0]:
+                    if not test(binding, state):
                         return time.unmet(event, condition, now, state)
-                    if action.schema.name in soft:
-                        violations.update(state_violations(ev, condition, action.binding, state))
+                    if soft and action.schema.name in soft:
+                        violations.update(state_violations(ev, condition, binding, state))
             if len(happening) == 1:  # the usual happening: its one event's effects, not a merged copy
                 only = happening[0]
-                merged = only.effects if only.effects is not None else time.collect(only, state)
+                merged = only.effects if only.effects is not None else _collect(time, only, state)
                 only.effects = merged
             else:
                 merged = Effects()
                 for event in happening:
                     if event.effects is None:
-                        event.effects = time.collect(event, state)
+                        event.effects = _collect(time, event, state)
                     merged.merge(event.effects)
             state = time.apply(now, happening, merged, state)
             failed = time.after(now, happening, state)
@@ -213,6 +238,18 @@ def run(time: Time) -> PlanReport:
     except SemanticsError as exc:
         return time.fault(exc, now, happening)
     return time.finish(state, violations)
+
+
+def _collect(time: Time, event: Event, state: State) -> Effects:
+    """An event's effects where nothing interferes (`Time.collect` without a footprint)."""
+    effect = (event.compiled or time.checks(event))[1]
+    out = Effects()
+    if effect is not None:
+        assert event.action is not None
+        effect(event.action.binding, state, out)
+    elif event.til is not None:
+        time.task.apply_init_element(event.til, out)
+    return out
 
 
 class Steps(Time):

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect, resolve
-from pddltools.semantics.compiled import Holds
+from pddltools.semantics.compiled import Collect, Holds
 from pddltools.semantics.continuous import (
     Flow,
     Ground,
@@ -824,8 +824,12 @@ class Instants(Time):
         scale = world.scale = lcm(*{s.time.denominator for s in plan.steps if s.time is not None},
                                   plan.end.denominator if plan.end is not None else 1)
         # sorted by time alone: the sort is stable and the steps come in index order, so ties keep it
-        self.timed = sorted(((_ticks(s.time, scale), Event(s.time, "action", s, a))  # type: ignore[arg-type]
-                             for s, a in zip(plan.steps, self.actions, strict=True)), key=itemgetter(0))
+        events = [Event(s.time, "action", s, a) for s, a in zip(plan.steps, self.actions, strict=True)]  # type: ignore[arg-type]
+        compiled: dict[int, tuple[list[tuple[ast.Formula, Holds]], Collect | None]] = {}
+        for event in events:  # each distinct step's conditions and effect, looked up once (`checks`)
+            found = compiled.get(id(event.action))
+            event.compiled = found if found is not None else compiled.setdefault(id(event.action), self.checks(event))
+        self.timed = sorted(((_ticks(e.time, scale), e) for e in events), key=itemgetter(0))
         last = self.timed[-1][1].time if self.timed else None
         self.end = plan.end if plan.end is not None else last if last is not None else Fraction(0)
         self.now: Number = 0  # in ticks
@@ -856,7 +860,7 @@ class Instants(Time):
             j = i + 1
             while j < n and timed[j][0] == time:
                 j += 1
-            yield time, [event for _, event in timed[i:j]]
+            yield time, [timed[i][1]] if j == i + 1 else [event for _, event in timed[i:j]]
             i = j
 
     def elapse(self, state: State, now: Number, happening: list[Event]) -> State:

@@ -41,11 +41,11 @@ from pddltools.semantics import (
     State,
     Unsatisfied,
     apply,
-    collect,
     interference,
     split,
 )
 from pddltools.semantics.apply import resolve as resolve_values
+from pddltools.semantics.compiled import Holds
 from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows
 
 # not through the package: importing the submodule `semantics.ground` rebinds the package's `ground`
@@ -365,6 +365,7 @@ class Timeline(Time):
     happening; and, with a world (`_World`), the change and the events of every stretch between two."""
 
     concurrent = True
+    admits = True
 
     def __init__(self, task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
                  recorder: Trace | None, world: _World | None) -> None:
@@ -467,9 +468,9 @@ class Timeline(Time):
             self.task.apply_init_element(event.til, fp.effects)
         else:
             assert event.action is not None
-            effect = event.effect()
+            effect = self.checks(event)[1]
             if effect is not None:
-                collect(self.ev, effect, event.action.binding, state, fp.effects)
+                effect(event.action.binding, state, fp.effects)
             self.static.reads(event, state, fp)
         event.footprint = fp
         return fp.effects
@@ -517,9 +518,10 @@ class Timeline(Time):
                                 f"{event.label}: the duration {exact(event.step.duration or 0)} does not meet the "
                                 f"action's duration constraint within the tolerance {exact(tolerance)}", unmet), now)
 
-    def holds(self, formula: ast.Formula, event: Event, state: State) -> bool:
-        assert event.action is not None
-        return _holds(self.task, self.numeric, formula, event.action.binding, state)
+    def test(self, formula: ast.Formula) -> Holds:
+        """A condition as VAL reads it (`_holds`): exactly, or else within VAL's slack."""
+        task, numeric = self.task, self.numeric
+        return lambda b, s: _holds(task, numeric, formula, b, s)
 
     def unmet(self, event: Event, formula: ast.Formula, now: Number, state: State) -> PlanReport:
         assert event.action is not None
