@@ -393,6 +393,7 @@ class Timeline(Time):
         self.ticks = [e.time.numerator * (unit // e.time.denominator) for e in events]
         self.apart = epsilon.numerator * (unit // epsilon.denominator)
         self.tick = 0
+        self.isolated = False  # the happening cannot interfere with any other (`happenings`)
         self.makespan: Number = 0
         # the events are in time order: the last step's is the latest time of a step
         self.end = plan.end if plan.end is not None else next(
@@ -428,6 +429,11 @@ class Timeline(Time):
             while j < n and not clocks[j] > last:
                 j += 1
             happening = events[i:j]
+            # one event, and no happening within epsilon before or after it: nothing it could interfere
+            # with, so what it reads is not worked out (most happenings of a long plan)
+            recent = self.recent
+            self.isolated = (j == i + 1 and (j == n or ticks[j] - self.tick >= self.apart)
+                             and (not recent or self.tick - recent[-1][1] >= self.apart))
             i = j
             yield self.now, happening
 
@@ -463,6 +469,12 @@ class Timeline(Time):
                                 [e.label for e in happening])
 
     def collect(self, event: Event, state: State) -> Effects:
+        if self.isolated and event.action is not None:
+            effects = Effects()
+            effect = self.checks(event)[1]
+            if effect is not None:
+                effect(event.action.binding, state, effects)
+            return effects
         fp = Footprint("")  # named (`_named`) only where two events are compared: rarely
         if event.til is not None:
             self.task.apply_init_element(event.til, fp.effects)
@@ -477,6 +489,9 @@ class Timeline(Time):
 
     def interfere(self, now: Number, happening: list[Event], state: State) -> PlanReport | None:
         """Mutex inside the happening, then epsilon separation from the happenings just before."""
+        if self.isolated:
+            self.recent = []  # all more than epsilon before this happening, and so before the next
+            return None
         name, plan, tick = self.name, self.plan, self.tick
         for k, a in enumerate(happening):
             for other in happening[k + 1:]:
