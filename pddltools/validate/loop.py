@@ -191,16 +191,17 @@ class Time:
 
 def run(time: Time) -> PlanReport:
     """Validate a plan in the kind of time `time` gives: the one loop over its happenings."""
-    ev, soft, admits, checks = time.ev, time.soft, time.admits, time.checks
+    ev, soft, admits, concurrent, checks = time.ev, time.soft, time.admits, time.concurrent, time.checks
+    elapse, begin, enact, after = time.elapse, time.begin, time.apply, time.after
     violations: Counter[str] = Counter()
     now: Number = 0
     happening: list[Event] = []
     try:
         state = time.start()
         for now, happening in time.happenings():
-            state = time.elapse(state, now, happening)
-            time.begin(now, happening, state)
-            if time.concurrent:  # what each event writes and reads, before any condition (VAL's order)
+            state = elapse(state, now, happening)
+            begin(now, happening, state)
+            if concurrent:  # what each event writes and reads, before any condition (VAL's order)
                 for event in happening:
                     event.effects = time.collect(event, state)
                 failed = time.interfere(now, happening, state)
@@ -230,8 +231,8 @@ def run(time: Time) -> PlanReport:
                     if event.effects is None:
                         event.effects = _collect(time, event, state)
                     merged.merge(event.effects)
-            state = time.apply(now, happening, merged, state)
-            failed = time.after(now, happening, state)
+            state = enact(now, happening, merged, state)
+            failed = after(now, happening, state)
             if failed is not None:
                 return failed
         state = time.close(state)
