@@ -96,6 +96,8 @@ class Time:
     concurrent = False
     #: whether an event may fail for more than its conditions (`admit`: a durative step's duration)
     admits = False
+    #: whether anything must hold after a happening (`after`: running actions' invariants)
+    lasting = False
 
     def __init__(self, task: GroundedTask, plan: Plan, name: str, recorder: Trace | None) -> None:
         self.task = task
@@ -105,6 +107,8 @@ class Time:
         self.ev = task.evaluator
         self.actions = resolve_steps(task, plan)
         self.soft: frozenset[str] = frozenset()
+        #: whether `begin` has anything to do (told to the recorder, in every kind of time)
+        self.begins = recorder is not None
         self._checks: dict[tuple[int, str], tuple[GroundAction | None, list[tuple[ast.Formula, Holds]],
                                                   Collect | None]] = {}
 
@@ -192,7 +196,9 @@ class Time:
 def run(time: Time) -> PlanReport:
     """Validate a plan in the kind of time `time` gives: the one loop over its happenings."""
     ev, soft, admits, concurrent, checks = time.ev, time.soft, time.admits, time.concurrent, time.checks
-    elapse, begin, enact, after = time.elapse, time.begin, time.apply, time.after
+    elapse, enact = time.elapse, time.apply
+    begin = time.begin if time.begins else None
+    after = time.after if time.lasting else None
     violations: Counter[str] = Counter()
     now: Number = 0
     happening: list[Event] = []
@@ -200,7 +206,8 @@ def run(time: Time) -> PlanReport:
         state = time.start()
         for now, happening in time.happenings():
             state = elapse(state, now, happening)
-            begin(now, happening, state)
+            if begin is not None:
+                begin(now, happening, state)
             if concurrent:  # what each event writes and reads, before any condition (VAL's order)
                 for event in happening:
                     event.effects = time.collect(event, state)
@@ -232,9 +239,10 @@ def run(time: Time) -> PlanReport:
                         event.effects = _collect(time, event, state)
                     merged.merge(event.effects)
             state = enact(now, happening, merged, state)
-            failed = after(now, happening, state)
-            if failed is not None:
-                return failed
+            if after is not None:
+                failed = after(now, happening, state)
+                if failed is not None:
+                    return failed
         state = time.close(state)
     except SemanticsError as exc:
         return time.fault(exc, now, happening)
@@ -260,6 +268,7 @@ class Steps(Time):
 
     def __init__(self, task: GroundedTask, plan: Plan, name: str, recorder: Trace | None) -> None:
         super().__init__(task, plan, name, recorder)
+        self.begins = True  # a PDDL 1.2 action's `:vars` are bound at its step
         self.soft = frozenset(task.soft_preconditions)
         self.constrained = any(True for _ in task.constraints())
         self.keep = self.constrained or recorder is not None

@@ -366,6 +366,7 @@ class Timeline(Time):
 
     concurrent = True
     admits = True
+    lasting = True
 
     def __init__(self, task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
                  recorder: Trace | None, world: _World | None) -> None:
