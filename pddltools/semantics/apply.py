@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import partial
 
 from pddltools.pddl import ast
 from pddltools.semantics.compiled import Collect
@@ -52,44 +51,14 @@ def collect(evaluator: Evaluator, effect: ast.Effect | None, binding: Binding, s
     """The ground effects of `effect` under `binding`, conditions and values read in `state`."""
     out = into if into is not None else Effects()
     if effect is not None:
-        compiled_effect(evaluator, effect)(binding, state, out)
+        evaluator.effect(effect)(binding, state, out)
     return out
 
 
 def compiled_effect(evaluator: Evaluator, effect: ast.Effect) -> Collect:
     """`effect` as a closure that adds its ground effects to an `Effects` (made once per effect): for a
     caller that collects the same effect many times and looks it up once."""
-    return evaluator.effect(effect, partial(_collect, evaluator))
-
-
-def _collect(ev: Evaluator, effect: ast.Node, b: Binding, s: State, out: Effects) -> None:
-    if isinstance(effect, ast.AndEffect):
-        for part in effect.parts:
-            _collect(ev, part, b, s, out)
-    elif isinstance(effect, ast.Atom):
-        out.adds.add((effect.predicate, *[ev.term(t, b, s) for t in effect.args]))
-    elif isinstance(effect, ast.Not):
-        atom = effect.body
-        assert isinstance(atom, ast.Atom)
-        out.deletes.add((atom.predicate, *[ev.term(t, b, s) for t in atom.args]))
-    elif isinstance(effect, ast.When):
-        if ev.holds(effect.condition, b, s):
-            _collect(ev, effect.body, b, s, out)
-    elif isinstance(effect, ast.ForallEffect):
-        for inner in ev.grounder.bindings(effect.variables, b):
-            _collect(ev, effect.body, inner, s, out)
-    elif isinstance(effect, ast.Assign):
-        key = ev.fluent(effect.fluent, b, s)
-        if effect.op == "assign" and isinstance(effect.value, ast.Constant | ast.Variable) \
-                and effect.value.name not in ev.constant_functions:
-            value: FluentValue = ev.term(effect.value, b, s)
-        elif effect.op == "assign" and isinstance(effect.value, ast.FunctionTerm):
-            value = ev.value(effect.value, b, s)  # a number, or an object for an object fluent
-        else:
-            value = ev.number(effect.value, b, s)
-        out.updates.setdefault(key, []).append((effect.op, value))
-    elif isinstance(effect, ast.Timed):
-        _collect(ev, effect.body, b, s, out)
+    return evaluator.effect(effect)
 
 
 def resolve(state: State, effects: Effects) -> dict[GroundFluent, FluentValue]:

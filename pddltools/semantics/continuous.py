@@ -12,9 +12,10 @@ validator then needs a step (`--delta`) to approximate the change by constant ra
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Generic, TypeVar, assert_never
 
 from pddltools.pddl import ast
 from pddltools.semantics.errors import ArithmeticFault, SemanticsError, UndefinedValue, Unsupported
@@ -24,6 +25,7 @@ from pddltools.semantics.polynomial import Poly
 from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, normal, show_atom
 
 Happening = ast.Process | ast.Event
+S = TypeVar("S")
 
 
 #: The largest magnitude a double holds (VAL's arithmetic): an approximation past it has diverged.
@@ -107,22 +109,24 @@ def flows(ev: Evaluator, owner: Ground | Running, state: State) -> list[Flow]:
     return out
 
 
-def _flows(ev: Evaluator, effect: ast.Node | None, b: Binding, s: State, owner: Ground | Running,
+def _flows(ev: Evaluator, effect: ast.Effect | None, b: Binding, s: State, owner: Ground | Running,
            out: list[Flow]) -> None:
-    if effect is None:
-        return
-    if isinstance(effect, ast.AndEffect):
-        for part in effect.parts:
-            _flows(ev, part, b, s, owner, out)
-    elif isinstance(effect, ast.ForallEffect):
-        for inner in ev.grounder.bindings(effect.variables, b):
-            _flows(ev, effect.body, inner, s, owner, out)
-    elif isinstance(effect, ast.Assign) and effect.op in ("increase", "decrease"):
-        out.append(Flow(ev.fluent(effect.fluent, b, s), 1 if effect.op == "increase" else -1,
-                        _rate(effect.value, owner), b, owner))
-    else:
-        raise Unsupported(f"the {owner.kind} {owner} has an effect that is not a continuous increase or decrease "
-                          f"({effect}): processes change fluents only continuously", effect.span)
+    match effect:
+        case None:
+            return
+        case ast.AndEffect(parts=parts):
+            for part in parts:
+                _flows(ev, part, b, s, owner, out)
+        case ast.ForallEffect(variables=variables, body=body):
+            for inner in ev.grounder.bindings(variables, b):
+                _flows(ev, body, inner, s, owner, out)
+        case ast.Assign(op="increase" | "decrease" as op, fluent=fluent, value=value):
+            out.append(Flow(ev.fluent(fluent, b, s), 1 if op == "increase" else -1, _rate(value, owner), b, owner))
+        case ast.Assign() | ast.Atom() | ast.Not() | ast.When() | ast.Timed():
+            raise Unsupported(f"the {owner.kind} {owner} has an effect that is not a continuous increase or "
+                              f"decrease ({effect}): processes change fluents only continuously", effect.span)
+        case _:
+            assert_never(effect)
 
 
 def _rate(value: ast.Expression, owner: Ground | Running) -> ast.Expression:
@@ -138,60 +142,72 @@ def _rate(value: ast.Expression, owner: Ground | Running) -> ast.Expression:
                       "(* #t RATE)", value.span)
 
 
-class Motion:
-    """The fluents a set of running processes changes, from `state` on, as polynomials in the time since."""
+class ClosedForm(Generic[S]):
+    """The fluents a set of flows changes, from `state` on, each solved in closed form (`polys`) as a
+    function of the time since: `_solve` solves one fluent once those its rate reads are solved, and
+    `_cycle` fluents whose rates read each other (`solve_in_order`)."""
 
     def __init__(self, ev: Evaluator, state: State, running: Sequence[Flow]) -> None:
         self.ev = ev
         self.state = state
-        self.by_fluent: dict[GroundFluent, list[Flow]] = {}
-        for flow in running:
-            self.by_fluent.setdefault(flow.fluent, []).append(flow)
-        self.polys: dict[GroundFluent, Poly] = {}
-        pending = set(self.by_fluent)
-        while pending:
-            progress = False
-            for fluent in sorted(pending):
-                try:
-                    rate: Poly | None = None
-                    for flow in self.by_fluent[fluent]:
-                        term = self.poly(flow.rate, flow.binding, pending)
-                        if flow.sign < 0:
-                            term = -term
-                        rate = term if rate is None else rate + term
-                except _Waiting:
-                    continue
-                assert rate is not None  # every fluent here has a flow
-                self.polys[fluent] = rate.integral(self._start(fluent))
-                pending.discard(fluent)
-                progress = True
-            if not progress:
-                cycle = ", ".join(show_atom(f) for f in sorted(pending))
-                raise NotPolynomial(f"the change of {cycle} is not polynomial in time: a rate depends on the "
-                                    "fluent it changes, directly or through others (as in dv/dt = -k v)",
-                                    self.by_fluent[min(pending)][0].rate.span)
+        self.by_fluent = by_fluent(running)
+        self.polys: dict[GroundFluent, S] = {}
+        solve_in_order(self.by_fluent, self.polys, self._solve, self._cycle)
 
-    def _start(self, fluent: GroundFluent) -> Fraction | int:
-        found = self.state.values.get(fluent)
-        if found is None or isinstance(found, str):
-            raise UndefinedValue(show_atom(fluent))
-        return found
+    def _solve(self, fluent: GroundFluent, pending: set[GroundFluent]) -> S | None:
+        raise NotImplementedError
+
+    def _cycle(self, pending: list[GroundFluent]) -> None:
+        raise NotImplementedError
+
+    def key(self, expr: ast.Expression, b: Binding) -> GroundFluent | None:
+        """The fluent `expr` reads, when it is one (a 0-ary function written without parentheses too)."""
+        return fluent_key(self.ev, expr, b, self.state)
+
+
+def fluent_key(ev: Evaluator, expr: ast.Expression, b: Binding, state: State) -> GroundFluent | None:
+    """The fluent `expr` is, ground in `state`; None when it is not a fluent."""
+    if isinstance(expr, ast.FunctionTerm):
+        # a 0-ary fluent (most PDDL+ fluents are) is its own key: no call to ground its arguments
+        return ev.fluent(expr, b, state) if expr.args else (expr.function,)
+    if isinstance(expr, ast.Constant) and expr.name in ev.constant_functions:
+        return (expr.name,)
+    return None
+
+
+class Motion(ClosedForm[Poly]):
+    """The fluents a set of running processes changes, from `state` on, as polynomials in the time since."""
+
+    def _solve(self, fluent: GroundFluent, pending: set[GroundFluent]) -> Poly | None:
+        """The fluent's value as a polynomial, or None while its rate reads a fluent not solved yet."""
+        try:
+            rate: Poly | None = None
+            for flow in self.by_fluent[fluent]:
+                term = self.poly(flow.rate, flow.binding, pending)
+                if flow.sign < 0:
+                    term = -term
+                rate = term if rate is None else rate + term
+        except _Waiting:
+            return None
+        assert rate is not None  # every fluent here has a flow
+        return rate.integral(start_value(self.state, fluent))
+
+    def _cycle(self, pending: list[GroundFluent]) -> None:
+        cycle = ", ".join(show_atom(f) for f in pending)
+        raise NotPolynomial(f"the change of {cycle} is not polynomial in time: a rate depends on the "
+                            "fluent it changes, directly or through others (as in dv/dt = -k v)",
+                            self.by_fluent[pending[0]][0].rate.span)
 
     def poly(self, expr: ast.Expression, b: Binding, pending: set[GroundFluent] | None = None) -> Poly:
         """An expression as a polynomial in the time since `state`."""
         if isinstance(expr, ast.Number):
             return Poly.const(expr.value)
-        key: GroundFluent | None = None
-        if isinstance(expr, ast.FunctionTerm):
-            # a 0-ary fluent (most PDDL+ fluents are) is its own key: no call to ground its arguments
-            key = self.ev.fluent(expr, b, self.state) if expr.args else (expr.function,)
-        elif isinstance(expr, ast.Constant) and expr.name in self.ev.constant_functions:
-            key = (expr.name,)
+        key = self.key(expr, b)
         if key is not None:
             if pending and key in pending:
                 raise _Waiting
             found = self.polys.get(key)
-            return found if found is not None else Poly.const(self._start(key))
+            return found if found is not None else Poly.const(start_value(self.state, key))
         if isinstance(expr, ast.Arithmetic):
             args = [self.poly(a, b, pending) for a in expr.args]
             if expr.op == "+":
@@ -236,21 +252,66 @@ class Motion:
 def comparisons(ev: Evaluator, formula: ast.Formula | None, b: Binding) -> Iterator[tuple[ast.Comparison, Binding]]:
     """Every numeric comparison in `formula`, with its binding (quantifiers expanded): where a condition's
     truth can change in time."""
-    if formula is None:
-        return
-    if isinstance(formula, ast.Comparison):
-        yield formula, b
-    elif isinstance(formula, ast.And | ast.Or):
-        for part in formula.parts:
-            yield from comparisons(ev, part, b)
-    elif isinstance(formula, ast.Not):
-        yield from comparisons(ev, formula.body, b)
-    elif isinstance(formula, ast.Imply):
-        yield from comparisons(ev, formula.condition, b)
-        yield from comparisons(ev, formula.consequence, b)
-    elif isinstance(formula, ast.Exists | ast.Forall):
-        for inner in ev.grounder.bindings(formula.variables, b):
-            yield from comparisons(ev, formula.body, inner)
+    match formula:
+        case None:
+            return
+        case ast.Comparison():
+            yield formula, b
+        case ast.And(parts=parts) | ast.Or(parts=parts):
+            for part in parts:
+                yield from comparisons(ev, part, b)
+        case ast.Not(body=body):
+            yield from comparisons(ev, body, b)
+        case ast.Imply(condition=condition, consequence=consequence):
+            yield from comparisons(ev, condition, b)
+            yield from comparisons(ev, consequence, b)
+        case ast.Exists(variables=variables, body=body) | ast.Forall(variables=variables, body=body):
+            for inner in ev.grounder.bindings(variables, b):
+                yield from comparisons(ev, body, inner)
+        case (ast.Atom() | ast.Preference() | ast.Timed() | ast.Always() | ast.Sometime() | ast.Within()
+              | ast.AtMostOnce() | ast.SometimeAfter() | ast.SometimeBefore() | ast.AlwaysWithin()
+              | ast.HoldDuring() | ast.HoldAfter()):
+            return  # no comparison whose truth changes in time
+        case _:
+            assert_never(formula)
+
+
+def by_fluent(running: Sequence[Flow]) -> dict[GroundFluent, list[Flow]]:
+    """The flows grouped by the fluent they change, in the order given."""
+    grouped: dict[GroundFluent, list[Flow]] = {}
+    for flow in running:
+        grouped.setdefault(flow.fluent, []).append(flow)
+    return grouped
+
+
+def solve_in_order(grouped: Mapping[GroundFluent, object], solved: dict[GroundFluent, S],
+                   solve: Callable[[GroundFluent, set[GroundFluent]], S | None],
+                   cycle: Callable[[list[GroundFluent]], None]) -> None:
+    """Solve each changing fluent once the fluents its rate reads are solved (into `solved`, which
+    `solve` reads): `solve(fluent, pending)` gives its solution, or None while its rate reads a fluent
+    still pending. When none of the pending fluents can be solved their rates read each other, and
+    `cycle(pending)` (sorted) solves them together or raises."""
+    pending = set(grouped)
+    while pending:
+        progress = False
+        for fluent in sorted(pending):
+            found = solve(fluent, pending)
+            if found is None:
+                continue
+            solved[fluent] = found
+            pending.discard(fluent)
+            progress = True
+        if not progress:
+            cycle(sorted(pending))
+            pending.clear()
+
+
+def start_value(state: State, fluent: GroundFluent) -> Number:
+    """A changing fluent's value at the start of the stretch (it must be a number)."""
+    found = state.values.get(fluent)
+    if found is None or isinstance(found, str):
+        raise UndefinedValue(show_atom(fluent))
+    return found
 
 
 class _Waiting(Exception):

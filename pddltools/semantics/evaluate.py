@@ -1,17 +1,14 @@
-"""Formula and expression evaluation in a state, with the reasons a formula is false.
+"""Formulas and expressions read in a state, derived predicates, and the reasons a formula is false.
 
-`Evaluator.holds` decides `and or not imply exists forall =`, numeric comparisons, derived predicates
-(a stratified fixpoint per state, computed the first time a derived atom is read and kept for that
-state) and object fluents used as terms. Preferences inside a formula count as satisfied here: they are
-soft, and `pddltools.semantics.preferences` counts their violations.
+What each construct means is written once, in `compiled.py`, as a closure per node; the `Evaluator`
+keeps those closures per node (`compiled`, `expression`, `effect`), and `holds`, `value`, `number`,
+`term` and `fluent` call them. Preferences inside a formula count as satisfied: they are soft, and
+`pddltools.semantics.preferences` counts their violations.
 
-This module is where each construct's meaning is written, node by node. Two faster routes lead to the
-same results: formulas are compiled to closures once (`compiled.py`), and derived predicates are
-evaluated over ground rules (`derivation.py`, updated from each step's changes that `GroundedTask` reports
-through `succeeded`); the lifted fixpoint below remains for what those cannot take.
-
-A fluent without a value makes a comparison that reads it false (VAL's reading), and an atom whose
-argument is an undefined object fluent false.
+Derived predicates are a stratified fixpoint per state, computed the first time a derived atom is read
+and kept for that state: over ground rules (`derivation.py`, updated from each step's changes that
+`GroundedTask` reports through `succeeded`), or, for what those cannot take, by the lifted fixpoint
+below. Existential quantifiers try the bindings a positive atom allows (`candidates`, a join).
 """
 
 from __future__ import annotations
@@ -21,13 +18,23 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar, assert_never
 
 from pddltools.pddl import ast
-from pddltools.semantics.compiled import COMPARE, Collect, Holds, compile_effect, compile_formula
+from pddltools.semantics.compiled import (
+    Collect,
+    Holds,
+    Key,
+    Reads,
+    Term,
+    compile_atom_key,
+    compile_effect,
+    compile_expression,
+    compile_formula,
+    compile_term,
+)
 from pddltools.semantics.derived import strata
-from pddltools.semantics.errors import ArithmeticFault, UnboundVariable, UndefinedValue, Unsupported
+from pddltools.semantics.errors import UndefinedValue
 from pddltools.semantics.grounding import Binding, Grounder, Value
 from pddltools.semantics.state import (
     FluentValue,
@@ -35,13 +42,11 @@ from pddltools.semantics.state import (
     GroundFluent,
     Number,
     State,
-    normal,
     show_atom,
     show_number,
 )
 
 if TYPE_CHECKING:
-    from pddltools.semantics.apply import Effects
     from pddltools.semantics.derivation import Derivation, Layers
 
 
@@ -88,70 +93,34 @@ class Evaluator:
         # the derived atoms of the state whose fixpoint is being computed, per thread: the scorer
         # validates plans of one task from several threads
         self._local = threading.local()
-        self._shapes: dict[int, tuple[ast.Exists, list[ast.TypedName], ast.Formula, tuple[ast.Formula, ...]]] = {}
         self._plans: dict[tuple[int, tuple[str, ...]], tuple[ast.Node, _JoinPlan | None]] = {}
         self._index: dict[int, tuple[State, dict[str, list[GroundAtom]],
                                      dict[tuple[str, int, str], list[GroundAtom]]]] = {}
+        # each node's closure (`compiled.py`), by identity, made the first time the node is read
         self._compiled: dict[int, tuple[ast.Node, Holds]] = {}
         self._effects: dict[int, tuple[ast.Node, Collect]] = {}
-        #: how each kind of formula is evaluated, node by node (what `compiled` falls back on)
-        self.dispatch: dict[type, Callable[[Any, Binding, State], bool]] = {
-            ast.Atom: self._atom, ast.Not: self._not, ast.And: self._and, ast.Or: self._or,
-            ast.Imply: self._imply, ast.Exists: self._exists, ast.Forall: self._forall,
-            ast.Comparison: self._comparison, ast.Preference: lambda f, b, s: True,
-            ast.Timed: lambda f, b, s: self.holds(f.body, b, s),
-        }
+        self._expressions: dict[int, tuple[ast.Node, Reads]] = {}
+        self._terms: dict[int, tuple[ast.Node, Term]] = {}
+        self._keys: dict[int, tuple[ast.Node, Key]] = {}
 
     # ----------------------------------------------------------------------------------------------
     # Terms and expressions
 
     def term(self, term: ast.Term, binding: Binding, state: State) -> str:
         """The object a term stands for (a variable's value, a constant, an object fluent's value)."""
-        if isinstance(term, ast.Variable):
-            found = binding.get(term.name)
-            if found is None:
-                raise UnboundVariable(term.name)
-            return str(found)
-        if isinstance(term, ast.Constant):
-            return term.name
-        key = self.fluent(term, binding, state)
-        found = state.values.get(key)
-        if not isinstance(found, str):
-            raise UndefinedValue(show_atom(key))
-        return found
+        return self.term_of(term)(binding, state)
 
     def fluent(self, term: ast.FunctionTerm, binding: Binding, state: State) -> GroundFluent:
-        return (term.function, *[self.term(t, binding, state) for t in term.args])
+        """The ground key of a fluent."""
+        return self.fluent_of(term)(binding, state)
 
     def value(self, expr: ast.Expression, binding: Binding, state: State,
               violations: Mapping[str, int] | None = None) -> FluentValue:
         """A numeric expression's value (or an object, for an object-valued term)."""
-        if isinstance(expr, ast.Number):
-            return expr.value
-        if isinstance(expr, ast.FunctionTerm):
-            key = self.fluent(expr, binding, state)
-            found = state.values.get(key)
-            if found is None:
-                raise UndefinedValue(show_atom(key))
-            return found
-        if isinstance(expr, ast.Variable):
-            value = binding.get(expr.name)
-            if value is None:
-                raise UnboundVariable(expr.name)
-            return value
-        if isinstance(expr, ast.Constant):
-            if expr.name in self.constant_functions:
-                found = state.values.get((expr.name,))
-                if found is None:
-                    raise UndefinedValue(f"({expr.name})")
-                return found
-            return expr.name
-        if isinstance(expr, ast.Arithmetic):
-            args = [self.number(a, binding, state, violations) for a in expr.args]
-            return _arithmetic(expr.op, args)
-        if isinstance(expr, ast.IsViolated):
-            return (violations or {}).get(expr.preference, 0)
-        raise Unsupported("continuous effects (#t) are not supported by this validator", expr.span)
+        entry = self._expressions.get(id(expr))
+        if entry is not None and entry[0] is expr:
+            return entry[1](binding, state, violations)
+        return self.expression(expr)(binding, state, violations)
 
     def number(self, expr: ast.Expression, binding: Binding, state: State,
                violations: Mapping[str, int] | None = None) -> Number:
@@ -159,6 +128,18 @@ class Evaluator:
         if isinstance(found, str):
             raise UndefinedValue(f"{found} (an object where a number is needed)")
         return found
+
+    def expression(self, expr: ast.Expression) -> Reads:
+        """`expr`'s value as a closure (`compiled.compile_expression`), made once."""
+        return _once(self._expressions, expr, lambda: compile_expression(self, expr))
+
+    def term_of(self, term: ast.Term) -> Term:
+        """The object `term` stands for, as a closure, made once."""
+        return _once(self._terms, term, lambda: compile_term(self, term))
+
+    def fluent_of(self, term: ast.FunctionTerm) -> Key:
+        """A fluent's ground key, as a closure, made once."""
+        return _once(self._keys, term, lambda: compile_atom_key(self, term.function, term.args))
 
     # ----------------------------------------------------------------------------------------------
     # Formulas
@@ -171,75 +152,18 @@ class Evaluator:
         return self.compiled(formula)(binding, state)
 
     def compiled(self, formula: ast.Formula) -> Holds:
-        """`formula` as a closure over a binding and a state (`pddltools.semantics.compiled`), made once."""
-        entry = self._compiled.get(id(formula))
-        if entry is not None and entry[0] is formula:
-            return entry[1]
-        test = compile_formula(self, formula)
-        if len(self._compiled) > 100_000:  # formulas made on the fly (messages, tests) are not kept forever
-            self._compiled.clear()
-        self._compiled[id(formula)] = (formula, test)
-        return test
+        """`formula` as a closure over a binding and a state (`compiled.compile_formula`), made once."""
+        return _once(self._compiled, formula, lambda: compile_formula(self, formula))
 
-    def effect(self, effect: ast.Node, general: Callable[[ast.Node, Binding, State, Effects], None]) -> Collect:
-        """`effect` as a closure that collects its ground effects, made once; `general` collects the
-        kinds of effect that are not compiled."""
-        entry = self._effects.get(id(effect))
-        if entry is not None and entry[0] is effect:
-            return entry[1]
-        collect = compile_effect(self, effect, general)
-        if len(self._effects) > 100_000:
-            self._effects.clear()
-        self._effects[id(effect)] = (effect, collect)
-        return collect
+    def effect(self, effect: ast.Effect) -> Collect:
+        """`effect` as a closure that collects its ground effects (`compiled.compile_effect`), made once."""
+        return _once(self._effects, effect, lambda: compile_effect(self, effect))
 
-    def _atom(self, f: ast.Atom, b: Binding, s: State) -> bool:
-        variable, constant = ast.Variable, ast.Constant
-        try:
-            # an atom's variables hold objects (only ?duration holds a number, and it is no atom argument)
-            key: GroundAtom = (f.predicate, *[b[t.name] if type(t) is variable  # type: ignore[arg-type]
-                                              else t.name if type(t) is constant
-                                              else self.term(t, b, s) for t in f.args])
-        except UndefinedValue:
-            return False
-        except KeyError as exc:
-            raise UnboundVariable(str(exc.args[0])) from None
-        if f.predicate in self.derived_names:
-            if key in self.derived(s):
-                return True
-            misses: set[GroundAtom] | None = getattr(self._local, "misses", None)
-            if misses is not None:
-                misses.add(key)
-            return False
-        return key in s.atoms
-
-    def _not(self, f: ast.Not, b: Binding, s: State) -> bool:
-        return not self.holds(f.body, b, s)
-
-    def _and(self, f: ast.And, b: Binding, s: State) -> bool:
-        holds = self.holds
-        return all(holds(p, b, s) for p in f.parts)
-
-    def _or(self, f: ast.Or, b: Binding, s: State) -> bool:
-        holds = self.holds
-        return any(holds(p, b, s) for p in f.parts)
-
-    def _imply(self, f: ast.Imply, b: Binding, s: State) -> bool:
-        return not self.holds(f.condition, b, s) or self.holds(f.consequence, b, s)
-
-    def _exists(self, f: ast.Exists, b: Binding, s: State) -> bool:
-        shape = self._shapes.get(id(f))
-        if shape is None or shape[0] is not f:
-            variables = list(f.variables)
-            body = f.body
-            while isinstance(body, ast.Exists):  # (exists (?a) (exists (?b) ...)) binds ?a and ?b together
-                variables.extend(body.variables)
-                body = body.body
-            shape = (f, variables, body, body.parts if isinstance(body, ast.And) else (body,))
-            self._shapes[id(f)] = shape
-        _, variables, body, parts = shape
-        holds = self.holds
-        return any(holds(body, inner, s) for inner in self.candidates(variables, parts, b, s, f))
+    def missed(self, key: GroundAtom) -> None:
+        """A derived atom read as false while a recursive stratum's fixpoint is computed (`_fixpoint`)."""
+        misses: set[GroundAtom] | None = getattr(self._local, "misses", None)
+        if misses is not None:
+            misses.add(key)
 
     def candidates(self, variables: list[ast.TypedName], parts: tuple[ast.Formula, ...], binding: Binding,
                    state: State, anchor: ast.Node | None = None) -> Iterator[dict[str, Value]]:
@@ -343,20 +267,6 @@ class Evaluator:
             self._index.clear()
         self._index[id(state)] = (state, by_predicate, by_argument)
         return by_predicate, by_argument
-
-    def _forall(self, f: ast.Forall, b: Binding, s: State) -> bool:
-        return all(self.holds(f.body, inner, s) for inner in self.grounder.bindings(f.variables, b))
-
-    def _comparison(self, f: ast.Comparison, b: Binding, s: State) -> bool:
-        try:
-            left = self.value(f.left, b, s)
-            right = self.value(f.right, b, s)
-        except UndefinedValue:
-            return False
-        if isinstance(left, str) or isinstance(right, str):
-            # objects compare only for (in)equality
-            return f.op == "=" and left == right
-        return COMPARE[f.op](left, right)
 
     # ----------------------------------------------------------------------------------------------
     # Derived predicates
@@ -482,29 +392,34 @@ class Evaluator:
         """The parts of a false formula that make it false, as ground literals where possible."""
         if self.holds(formula, binding, state):
             return []
-        if isinstance(formula, ast.Atom):
-            key = self._ground_atom(formula, binding, state)
-            note = "a derived predicate" if formula.predicate in self.derived_names else ""
-            return [Unsatisfied(show_atom(key), key, True, note)]
-        if isinstance(formula, ast.Not) and isinstance(formula.body, ast.Atom):
-            key = self._ground_atom(formula.body, binding, state)
-            note = "a derived predicate" if formula.body.predicate in self.derived_names else ""
-            return [Unsatisfied(f"(not {show_atom(key)})", key, False, note)]
-        if isinstance(formula, ast.And):
-            return [u for part in formula.parts for u in self.explain(part, binding, state)]
-        if isinstance(formula, ast.Forall):
-            return [u for inner in self.grounder.bindings(formula.variables, binding)
-                    for u in self.explain(formula.body, inner, state)]
-        if isinstance(formula, ast.Imply):
-            return self.explain(formula.consequence, binding, state)
-        if isinstance(formula, ast.Timed):
-            return self.explain(formula.body, binding, state)  # type: ignore[arg-type]
-        if isinstance(formula, ast.Not) and isinstance(formula.body, ast.Or):
-            return [u for part in formula.body.parts for u in self.explain(ast.Not(part), binding, state)]
-        text = str(ground(formula, binding))
-        if isinstance(formula, ast.Comparison):
-            return [Unsatisfied(text, note=self._values_read(formula, binding, state))]
-        return [Unsatisfied(text)]
+        match formula:
+            case ast.Atom():
+                key = self._ground_atom(formula, binding, state)
+                note = "a derived predicate" if formula.predicate in self.derived_names else ""
+                return [Unsatisfied(show_atom(key), key, True, note)]
+            case ast.Not(body=ast.Atom() as atom):
+                key = self._ground_atom(atom, binding, state)
+                note = "a derived predicate" if atom.predicate in self.derived_names else ""
+                return [Unsatisfied(f"(not {show_atom(key)})", key, False, note)]
+            case ast.Not(body=ast.Or(parts=parts)):
+                return [u for part in parts for u in self.explain(ast.Not(part), binding, state)]
+            case ast.And(parts=parts):
+                return [u for part in parts for u in self.explain(part, binding, state)]
+            case ast.Forall(variables=variables, body=body):
+                return [u for inner in self.grounder.bindings(variables, binding)
+                        for u in self.explain(body, inner, state)]
+            case ast.Imply(consequence=consequence):
+                return self.explain(consequence, binding, state)
+            case ast.Timed(body=body):
+                return self.explain(body, binding, state)  # type: ignore[arg-type]
+            case ast.Comparison():
+                return [Unsatisfied(str(ground(formula, binding)), note=self._values_read(formula, binding, state))]
+            case (ast.Not() | ast.Or() | ast.Exists() | ast.Preference() | ast.Always() | ast.Sometime()
+                  | ast.Within() | ast.AtMostOnce() | ast.SometimeAfter() | ast.SometimeBefore()
+                  | ast.AlwaysWithin() | ast.HoldDuring() | ast.HoldAfter()):
+                return [Unsatisfied(str(ground(formula, binding)))]  # false as a whole
+            case _:
+                assert_never(formula)
 
     def _ground_atom(self, f: ast.Atom, b: Binding, s: State) -> GroundAtom:
         args = []
@@ -565,27 +480,20 @@ def _conjuncts(formula: ast.Formula) -> tuple[ast.Formula, ...]:
     return formula.parts if isinstance(formula, ast.And) else (formula,)
 
 
-def _arithmetic(op: str, args: list[Number]) -> Number:
-    if op == "+":
-        return normal(sum(args, 0))
-    if op == "-":
-        if len(args) == 1:
-            return -args[0]
-        out = args[0]
-        for a in args[1:]:
-            out = out - a
-        return normal(out)
-    if op == "*":
-        prod: Number = 1
-        for a in args:
-            prod = prod * a
-        return normal(prod)
-    out = Fraction(args[0])
-    for a in args[1:]:
-        if a == 0:
-            raise ArithmeticFault("division by zero")
-        out = out / a
-    return normal(out)
+_Made = TypeVar("_Made")
+
+
+def _once(cache: dict[int, tuple[ast.Node, _Made]], node: ast.Node, make: Callable[[], _Made]) -> _Made:
+    """The closure `make` gives for `node`, kept by the node's identity (checked: an id is reused once a
+    node is gone). Nodes made on the fly (messages, loosened conditions) are not kept forever."""
+    entry = cache.get(id(node))
+    if entry is not None and entry[0] is node:
+        return entry[1]
+    made = make()
+    if len(cache) > 100_000:
+        cache.clear()
+    cache[id(node)] = (node, made)
+    return made
 
 
 N = TypeVar("N", bound=ast.Node)

@@ -25,9 +25,8 @@ from fractions import Fraction
 from itertools import pairwise
 
 from pddltools.pddl import ast
-from pddltools.semantics.continuous import Flow
-from pddltools.semantics.errors import ArithmeticFault, UndefinedValue
-from pddltools.semantics.evaluate import Evaluator
+from pddltools.semantics.continuous import ClosedForm, start_value
+from pddltools.semantics.errors import ArithmeticFault
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.polynomial import PRECISION, Poly, first_root
 from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, show_atom
@@ -239,40 +238,26 @@ def _combine(parts: Iterable[tuple[_Affine, Fraction]]) -> _Affine:
     return {x: c for x, c in a.items() if c}, f
 
 
-class ExpMotion:
+class ExpMotion(ClosedForm[ExpPoly]):
     """The fluents a set of flows changes, from `state` on, as exponential polynomials in the time since;
     raises `NotLinear` when a rate is not linear with constant coefficients in the changing fluents, or
     when fluents whose rates read each other form a system whose matrix has eigenvalues that are not
     rational or is not diagonalizable (oscillations: `dx/dt = y, dy/dt = -x`)."""
 
-    def __init__(self, ev: Evaluator, state: State, running: Sequence[Flow]) -> None:
-        self.ev = ev
-        self.state = state
-        self.by_fluent: dict[GroundFluent, list[Flow]] = {}
-        for flow in running:
-            self.by_fluent.setdefault(flow.fluent, []).append(flow)
-        self.polys: dict[GroundFluent, ExpPoly] = {}
-        pending = set(self.by_fluent)
-        while pending:
-            progress = False
-            for fluent in sorted(pending):
-                a, f = self._rate(fluent, pending)
-                if set(a) - {fluent}:
-                    continue  # it reads another fluent not solved yet
-                own, x0 = a.get(fluent, Fraction(0)), self._start(fluent)
-                # x = e^(a t) (x0 + ∫ e^(-a s) f(s) ds)
-                self.polys[fluent] = (ExpPoly.const(x0) + f.shifted(-own).integral()).shifted(own)
-                pending.discard(fluent)
-                progress = True
-            if not progress:
-                self._system(sorted(pending))
-                pending.clear()
+    def _solve(self, fluent: GroundFluent, pending: set[GroundFluent]) -> ExpPoly | None:
+        """The fluent's value, or None while its rate reads another fluent not solved yet."""
+        a, f = self._rate(fluent, pending)
+        if set(a) - {fluent}:
+            return None
+        own, x0 = a.get(fluent, Fraction(0)), start_value(self.state, fluent)
+        # x = e^(a t) (x0 + ∫ e^(-a s) f(s) ds)
+        return (ExpPoly.const(x0) + f.shifted(-own).integral()).shifted(own)
 
     def _rate(self, fluent: GroundFluent, unknown: set[GroundFluent]) -> _Affine:
         return _combine((self._affine(flow.rate, flow.binding, unknown), Fraction(flow.sign))
                         for flow in self.by_fluent[fluent])
 
-    def _system(self, fluents: list[GroundFluent]) -> None:
+    def _cycle(self, fluents: list[GroundFluent]) -> None:
         """`x' = A x + f(t)` for fluents whose rates read each other: with `A = V D V^-1` (rational
         eigenvalues, diagonalizable), `y = V^-1 x` is a set of decoupled equations."""
         unknown = set(fluents)
@@ -289,7 +274,7 @@ class ExpMotion:
             values.extend([value] * multiplicity)
         v = [[vectors[k][i] for k in range(n)] for i in range(n)]  # eigenvectors as columns
         inverse = _inverse(v)
-        start = [Fraction(self._start(x)) for x in fluents]
+        start = [Fraction(start_value(self.state, x)) for x in fluents]
         solved: list[ExpPoly] = []
         for k in range(n):
             g = ExpPoly({})
@@ -305,27 +290,17 @@ class ExpMotion:
                     total = total + solved[k].scaled(v[i][k])
             self.polys[x] = total
 
-    def _start(self, fluent: GroundFluent) -> Number:
-        found = self.state.values.get(fluent)
-        if found is None or isinstance(found, str):
-            raise UndefinedValue(show_atom(fluent))
-        return found
-
     def _affine(self, expr: ast.Expression, b: Binding, unknown: set[GroundFluent]) -> _Affine:
         """`expr` as a linear form in the `unknown` fluents with constant coefficients, plus a function of
         time (the fluents solved already, the constant ones)."""
         if isinstance(expr, ast.Number):
             return {}, ExpPoly.const(expr.value)
-        key: GroundFluent | None = None
-        if isinstance(expr, ast.FunctionTerm):
-            key = self.ev.fluent(expr, b, self.state) if expr.args else (expr.function,)
-        elif isinstance(expr, ast.Constant) and expr.name in self.ev.constant_functions:
-            key = (expr.name,)
+        key = self.key(expr, b)
         if key is not None:
             if key in unknown:
                 return {key: Fraction(1)}, ExpPoly({})
             found = self.polys.get(key)
-            return {}, found if found is not None else ExpPoly.const(self._start(key))
+            return {}, found if found is not None else ExpPoly.const(start_value(self.state, key))
         if isinstance(expr, ast.Variable):
             value = b.get(expr.name)
             if isinstance(value, int | Fraction):

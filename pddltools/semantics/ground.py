@@ -4,7 +4,9 @@ A derived predicate's body is walked once per object tuple here instead of once 
 are expanded over the objects of their types, atoms of static predicates (no effect changes them) and
 equalities of objects are decided from the initial state, and what is left becomes a closure
 `test(atoms, derived, state) -> bool` that reads only set membership. Comparisons of fluents stay
-lifted (evaluated by the `Evaluator` in the state), since their values change. Anything whose meaning
+lifted: their values change, and they are read in the state by their compiled meaning
+(`compiled.py`, through `Evaluator.holds`), the one definition of what a formula means; this module
+only decides ahead what the static facts already decide. Anything whose meaning
 depends on a state in a way this cannot see in advance (an object fluent as an atom's argument, a
 preference, a free variable) raises `NotGround`, and the caller keeps the lifted evaluation.
 """
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from pddltools.pddl import ast
 from pddltools.semantics.compiled import key_maker
@@ -71,33 +73,38 @@ class GroundFormulas:
         self.budget -= 1
         if self.budget < 0:
             raise NotGround("too large to ground")
-        if isinstance(f, ast.Atom):
-            key = self._key(f, b)
-            if f.predicate in self.derived_names:
-                return ("derived", key)
-            if f.predicate in self.static:
-                return key in self.facts
-            return ("atom", key)
-        if isinstance(f, ast.Not):
-            inner = self.formula(f.body, b)
-            return (not inner) if isinstance(inner, bool) else ("not", inner)
-        if isinstance(f, ast.And):
-            return self._junction("and", (self.formula(p, b) for p in f.parts))
-        if isinstance(f, ast.Or):
-            return self._junction("or", (self.formula(p, b) for p in f.parts))
-        if isinstance(f, ast.Imply):
-            condition = self.formula(f.condition, b)
-            negated = (not condition) if isinstance(condition, bool) else ("not", condition)
-            return self._junction("or", iter((negated, self.formula(f.consequence, b))))
-        if isinstance(f, ast.Exists):
-            return self._junction("or", (self.formula(f.body, inner)
-                                         for inner in self.bindings(f.variables, f.body, b)))
-        if isinstance(f, ast.Forall):
-            return self._junction("and", (self.formula(f.body, inner)
-                                          for inner in self.bindings(f.variables, f.body, b, positive=False)))
-        if isinstance(f, ast.Comparison):
-            return self._comparison(f, b)
-        raise NotGround(type(f).__name__)
+        match f:
+            case ast.Atom():
+                key = self._key(f, b)
+                if f.predicate in self.derived_names:
+                    return ("derived", key)
+                if f.predicate in self.static:
+                    return key in self.facts
+                return ("atom", key)
+            case ast.Not(body=body):
+                inner = self.formula(body, b)
+                return (not inner) if isinstance(inner, bool) else ("not", inner)
+            case ast.And(parts=parts):
+                return self._junction("and", (self.formula(p, b) for p in parts))
+            case ast.Or(parts=parts):
+                return self._junction("or", (self.formula(p, b) for p in parts))
+            case ast.Imply(condition=condition, consequence=consequence):
+                premise = self.formula(condition, b)
+                negated = (not premise) if isinstance(premise, bool) else ("not", premise)
+                return self._junction("or", iter((negated, self.formula(consequence, b))))
+            case ast.Exists(variables=variables, body=body):
+                return self._junction("or", (self.formula(body, inner) for inner in self.bindings(variables, body, b)))
+            case ast.Forall(variables=variables, body=body):
+                return self._junction("and", (self.formula(body, inner)
+                                              for inner in self.bindings(variables, body, b, positive=False)))
+            case ast.Comparison():
+                return self._comparison(f, b)
+            case (ast.Preference() | ast.Timed() | ast.Always() | ast.Sometime() | ast.Within() | ast.AtMostOnce()
+                  | ast.SometimeAfter() | ast.SometimeBefore() | ast.AlwaysWithin() | ast.HoldDuring()
+                  | ast.HoldAfter()):
+                raise NotGround(type(f).__name__)  # read in the state, lifted, by the caller
+            case _:
+                assert_never(f)
 
     def bindings(self, variables: Sequence[ast.TypedName], body: ast.Formula, b: Binding,
                  positive: bool = True) -> Iterator[dict[str, Value]]:
@@ -134,22 +141,28 @@ class GroundFormulas:
         return found
 
     def _restrict(self, f: ast.Formula, name: str, b: Binding, positive: bool) -> set[str] | None:
-        if isinstance(f, ast.Atom):
-            return self._matches(f, name, b) if positive and f.predicate in self.static else None
-        if isinstance(f, ast.Not):
-            return self._values(f.body, name, b, not positive)
-        if isinstance(f, ast.And | ast.Or):
-            # true conjunction / false disjunction: every part; the other two: some part
-            every = isinstance(f, ast.And) == positive
-            return self._combine([(part, positive) for part in f.parts], name, b, every)
-        if isinstance(f, ast.Imply):
-            return self._combine([(f.condition, not positive), (f.consequence, positive)], name, b, not positive)
-        if isinstance(f, ast.Exists | ast.Forall):
-            if isinstance(f, ast.Exists) != positive or any(v.name == name for v in f.variables):
-                return None  # no single instance decides it, or `name` is shadowed
-            hidden = {v.name for v in f.variables}
-            return self._values(f.body, name, {k: v for k, v in b.items() if k not in hidden}, positive)
-        return None
+        match f:
+            case ast.Atom():
+                return self._matches(f, name, b) if positive and f.predicate in self.static else None
+            case ast.Not(body=body):
+                return self._values(body, name, b, not positive)
+            case ast.And(parts=parts) | ast.Or(parts=parts):
+                # true conjunction / false disjunction: every part; the other two: some part
+                every = isinstance(f, ast.And) == positive
+                return self._combine([(part, positive) for part in parts], name, b, every)
+            case ast.Imply(condition=condition, consequence=consequence):
+                return self._combine([(condition, not positive), (consequence, positive)], name, b, not positive)
+            case ast.Exists(variables=variables, body=body) | ast.Forall(variables=variables, body=body):
+                if isinstance(f, ast.Exists) != positive or any(v.name == name for v in variables):
+                    return None  # no single instance decides it, or `name` is shadowed
+                hidden = {v.name for v in variables}
+                return self._values(body, name, {k: v for k, v in b.items() if k not in hidden}, positive)
+            case (ast.Comparison() | ast.Preference() | ast.Timed() | ast.Always() | ast.Sometime() | ast.Within()
+                  | ast.AtMostOnce() | ast.SometimeAfter() | ast.SometimeBefore() | ast.AlwaysWithin()
+                  | ast.HoldDuring() | ast.HoldAfter()):
+                return None  # static facts decide none of these
+            case _:
+                assert_never(f)
 
     def _combine(self, parts: list[tuple[ast.Formula, bool]], name: str, b: Binding, every: bool) -> set[str] | None:
         """When `every` part must hold, the first restriction found is one; when some part must, the

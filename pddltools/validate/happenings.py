@@ -41,6 +41,11 @@ def clock(event: TimedEvent) -> float:
     return double(step.time)
 
 
+def window(tolerance: Fraction) -> float:
+    """How far after the first event of a happening (VAL's clock) a later one may be to belong to it."""
+    return double(tolerance) / 10
+
+
 def one_happening(first: float, later: float, tolerance: Fraction) -> bool:
     """Whether an event at `later` (VAL's clock) belongs to the happening that starts at `first`."""
-    return not later > first + double(tolerance) / 10
+    return not later > first + window(tolerance)

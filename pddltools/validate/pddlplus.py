@@ -16,16 +16,16 @@ coefficients is solved in closed form as exponential polynomials (`pddltools.sem
 Other change needs `delta`: the rates are held for `delta` at a time and conditions read at the end of
 each step, which the report says.
 
-The world (`_World`) also runs the stretches between the happenings of temporal plans, with the
-continuous effects and the invariants of the durative actions that run (`follow`): a plan with durative
-actions or timed literals is validated by `pddltools.validate.temporal`, this loop being the fast path
-for plans of timed instantaneous actions alone.
+The plan's happenings are those of the one happening loop (`pddltools.validate.loop`), in PDDL+
+time (`Instants`). The world (`_World`) also runs the stretches between the happenings of temporal
+plans (`pddltools.validate.temporal.Timeline`), with the continuous effects and the invariants of the
+durative actions that run (`follow`): plans with durative actions or timed literals are on that line.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect, resolve
-from pddltools.semantics.apply import compiled_effect
 from pddltools.semantics.compiled import Collect, Holds
 from pddltools.semantics.continuous import (
     Flow,
@@ -58,9 +57,9 @@ from pddltools.semantics.polynomial import Number as Exact
 from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
 from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.validate.advice import advise
+from pddltools.validate.loop import Event, Time, run
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
-from pddltools.validate.resolve import resolve as resolve_steps
 from pddltools.validate.verdict import cannot_judge, finish, invalid_step
 
 if TYPE_CHECKING:
@@ -795,131 +794,146 @@ def validate_pddlplus(task: GroundedTask, plan: Plan, name: str, delta: Fraction
     """Validate a plan of timed instantaneous actions against a task with processes and events; `delta`
     is the step for change that is not polynomial in time."""
     world = _World(task, delta, recorder)
-    report = _validate(task, plan, name, world)
+    instants = Instants(task, plan, name, world)
+    report = instants.refused or run(instants)
     if not world.approximated:
         return report
     note = f" (approximated with --delta {exact(delta)})" if delta is not None else ""
     return replace(report, delta=delta, message=report.message + note)
 
 
-def _validate(task: GroundedTask, plan: Plan, name: str, world: _World) -> PlanReport:
-    actions = resolve_steps(task, plan)
-    recorder = world.recorder
-    for written, action in zip(plan.steps, actions, strict=True):
-        if written.time is None:
-            raise PlanError("timing", error("V006", f"step {written.index}: a PDDL+ plan gives each step its time, "
-                                                    "'time: (action ...)'", written.span), written.index)
-        if not isinstance(action.schema, ast.Action) or written.duration is not None:
-            return invalid_step(name, plan, written, "unsupported", f"step {written.index} {written}: PDDL+ plans "
-                                "are validated with instantaneous actions only")
-    state = task.initial_state()
-    if recorder is not None:
-        recorder.start(plan, state)
-    if world.trajectory is not None:
-        world.trajectory.append((0, state))
-    if task.timed_literals:
-        return cannot_judge(name, plan, None, "timed initial literals beside processes and events are not "
-                            "validated yet", task.timed_literals[0].element.span)
-    # Times in ticks of 1/scale, scale the least common denominator of the plan's times (decimals: a
-    # power of ten): whole numbers, so sorting, grouping and the stretches' lengths are integer work.
-    scale = world.scale = lcm(*{s.time.denominator for s in plan.steps if s.time is not None},
-                              plan.end.denominator if plan.end is not None else 1)
-    # each distinct step's compiled precondition and effect, looked up once; by identity: `resolve`
-    # shares one action per distinct step, and hashing an action hashes its schema
-    checks = {key: _check(task, a) for key, a in {id(a): a for a in actions}.items()}
-    # sorted by time alone: the sort is stable and the steps come in index order, so ties keep it
-    timed = sorted(((_ticks(s.time, scale), s, a, *checks[id(a)]) for s, a in zip(plan.steps, actions, strict=True)),
-                   key=itemgetter(0))
-    last = timed[-1][1].time if timed else None
-    end = plan.end if plan.end is not None else last if last is not None else Fraction(0)
-    # One state changed in place from happening to happening, when no state needs to be kept (for the
-    # trace or trajectory constraints): no copy of every atom and value per happening.
-    world.in_place = recorder is None and world.trajectory is None
-    if world.in_place:
-        state = state.thaw()
-    now = 0
-    violations: Counter[str] = Counter()
-    step: PlanFileStep | None = None
-    try:
-        state = world.settle(state, now)
+class Instants(Time):
+    """PDDL+ time as VAL reads a plan of timed instantaneous actions: the steps at one exact time are a
+    happening, with no test of interference; the world (`_World`) runs the stretches between them and
+    fires the events after each; the plan ends at its last step or its explicit end. Times are counted
+    in ticks of 1/scale, scale the least common denominator of the plan's times (decimals: a power of
+    ten): whole numbers, so sorting, grouping and the stretches' lengths are integer work."""
+
+    def __init__(self, task: GroundedTask, plan: Plan, name: str, world: _World) -> None:
+        super().__init__(task, plan, name, world.recorder)
+        self.world = world
+        self.refused: PlanReport | None = None
+        for written, action in zip(plan.steps, self.actions, strict=True):
+            if written.time is None:
+                raise PlanError("timing", error("V006", f"step {written.index}: a PDDL+ plan gives each step its "
+                                                        "time, 'time: (action ...)'", written.span), written.index)
+            if not isinstance(action.schema, ast.Action) or written.duration is not None:
+                self.refused = invalid_step(name, plan, written, "unsupported", f"step {written.index} {written}: "
+                                            "PDDL+ plans are validated with instantaneous actions only")
+                return
+        scale = world.scale = lcm(*{s.time.denominator for s in plan.steps if s.time is not None},
+                                  plan.end.denominator if plan.end is not None else 1)
+        # sorted by time alone: the sort is stable and the steps come in index order, so ties keep it
+        events = [Event(s.time, "action", s, a) for s, a in zip(plan.steps, self.actions, strict=True)]  # type: ignore[arg-type]
+        compiled: dict[int, tuple[list[tuple[ast.Formula, Holds]], Collect | None]] = {}
+        for event in events:  # each distinct step's conditions and effect, looked up once (`checks`)
+            found = compiled.get(id(event.action))
+            event.compiled = found if found is not None else compiled.setdefault(id(event.action), self.checks(event))
+        self.timed = sorted(((_ticks(e.time, scale), e) for e in events), key=itemgetter(0))
+        last = self.timed[-1][1].time if self.timed else None
+        self.end = plan.end if plan.end is not None else last if last is not None else Fraction(0)
+        self.now: Number = 0  # in ticks
+        self.closing = False
+
+    def start(self) -> State:
+        world, task = self.world, self.task
+        state = task.initial_state()
+        if self.recorder is not None:
+            self.recorder.start(self.plan, state)
+        if world.trajectory is not None:
+            world.trajectory.append((0, state))
+        if task.timed_literals:
+            raise _Refused(cannot_judge(self.name, self.plan, None, "timed initial literals beside processes and "
+                                        "events are not validated yet", task.timed_literals[0].element.span))
+        # One state changed in place from happening to happening, when no state needs to be kept (for the
+        # trace or trajectory constraints): no copy of every atom and value per happening.
+        world.in_place = self.recorder is None and world.trajectory is None
+        if world.in_place:
+            state = state.thaw()
+        return world.settle(state, 0)
+
+    def happenings(self) -> Iterator[tuple[Number, list[Event]]]:
+        timed = self.timed
         i, n = 0, len(timed)
         while i < n:
-            time, step = timed[i][:2]
+            time = timed[i][0]
             j = i + 1
             while j < n and timed[j][0] == time:
                 j += 1
-            state = world.run(state, now, time)
-            now = time
-            happening = timed[i:j]
+            yield time, [timed[i][1]] if j == i + 1 else [event for _, event in timed[i:j]]
             i = j
-            if recorder is not None:
-                recorder.begin(world.real(now), step.index, [f"step {s.index} {a}" for _, s, a, *_ in happening])
-            for _, s, a, test, _ in happening:  # every precondition before any effect, as VAL reads them
-                if not test(a.binding, state):
-                    return _unmet(task, world, s, a, state, name, plan, world.real(now))
-            merged: Effects | None = None  # the first step's own, when it is alone (the usual case)
-            for _, s, a, _, effect in happening:
-                own = Effects()
-                effect(a.binding, state, own)
-                if own.updates:
-                    world.changed_by.update(dict.fromkeys(own.updates, _Cause("step", a, s.index)))
-                if merged is None:
-                    merged = own
-                else:
-                    merged.merge(own)
-            assert merged is not None  # a happening has a step
-            state = world.apply(state, merged)
-            if world.trajectory is not None:
-                world.trajectory.append((world.real(now), state))
-            if recorder is not None:
-                recorder.end(state)
-            state = world.settle(state, now)
-        step = None
-        state = world.run(state, now, _ticks(end, scale))
-    except Failure as exc:  # the world's fault (events, processes), not the next step's
-        return _failed(plan, name, None, exc.reason, str(exc), exc.time)
-    except NotPolynomial as exc:
-        return _failed(plan, name, None, "unsupported", f"from time {exact(world.real(now))}: {exc}; give --delta "
-                       "STEP to approximate it", world.real(now), exc)
-    except SemanticsError as exc:
-        return _failed(plan, name, step, exc.reason, f"at time {exact(world.real(now))}: {exc}", world.real(now), exc)
-    report = finish(task, plan, name, state, world.trajectory or [], violations, normal(end), temporal=True)
-    if not report.valid:
-        report = replace(report, failed_time=end)
-    return report
+
+    def elapse(self, state: State, now: Number, happening: list[Event]) -> State:
+        state = self.world.run(state, self.now, now)
+        self.now = now
+        return state
+
+    def begin(self, now: Number, happening: list[Event], state: State) -> None:
+        if self.recorder is not None:
+            first = happening[0].step
+            assert first is not None
+            self.recorder.begin(self.world.real(now), first.index, [e.label for e in happening])
+
+    def unmet(self, event: Event, formula: ast.Formula, now: Number, state: State) -> PlanReport:
+        """What is unmet, and who last changed it."""
+        a, s, at = event.action, event.step, self.world.real(now)
+        assert a is not None and s is not None
+        unsatisfied = self.ev.explain(formula, a.binding, state)
+        blamed = _blame(self.task, self.world, formula, a, state)
+        message = f"time {exact(at)}, step {s.index} {a}: the precondition is not satisfied"
+        report = invalid_step(self.name, self.plan, s, "precondition",
+                              message + (f" ({'; '.join(blamed)})" if blamed else ""),
+                              unsatisfied, advise(unsatisfied, f"before time {exact(at)}"))
+        return replace(report, failed_time=at)
+
+    def apply(self, now: Number, happening: list[Event], merged: Effects, state: State) -> State:
+        world = self.world
+        for event in happening:
+            if event.effects and event.effects.updates:
+                assert event.step is not None
+                world.changed_by.update(dict.fromkeys(event.effects.updates,
+                                                      _Cause("step", event.action, event.step.index)))
+        state = world.apply(state, merged)
+        if world.trajectory is not None:
+            world.trajectory.append((world.real(now), state))
+        if self.recorder is not None:
+            self.recorder.end(state)
+        return world.settle(state, now)
+
+    def close(self, state: State) -> State:
+        self.closing = True
+        return self.world.run(state, self.now, _ticks(self.end, self.world.scale))
+
+    def fault(self, exc: SemanticsError, now: Number, happening: list[Event]) -> PlanReport:
+        if isinstance(exc, _Refused):
+            return exc.report
+        at = self.world.real(self.now)
+        if isinstance(exc, Failure):  # the world's fault (events, processes), not the next step's
+            return _failed(self.plan, self.name, None, exc.reason, str(exc), exc.time)
+        if isinstance(exc, NotPolynomial):
+            return _failed(self.plan, self.name, None, "unsupported", f"from time {exact(at)}: {exc}; give --delta "
+                           "STEP to approximate it", at, exc)
+        step = happening[0].step if happening and not self.closing else None
+        return _failed(self.plan, self.name, step, exc.reason, f"at time {exact(at)}: {exc}", at, exc)
+
+    def finish(self, state: State, violations: Counter[str]) -> PlanReport:
+        report = finish(self.task, self.plan, self.name, state, self.world.trajectory or [], violations,
+                        normal(self.end), temporal=True)
+        return report if report.valid else replace(report, failed_time=self.end)
+
+
+class _Refused(SemanticsError):
+    """A plan the PDDL+ instants cannot judge, found at its start: the report says why."""
+
+    def __init__(self, report: PlanReport) -> None:
+        super().__init__(report.message)
+        self.report = report
 
 
 def _ticks(time: Fraction | None, scale: int) -> int:
     """A plan time (checked to be given) in ticks of 1/scale, `scale` a multiple of its denominator."""
     assert time is not None
     return time.numerator * (scale // time.denominator)
-
-
-def _check(task: GroundedTask, action: GroundAction) -> tuple[Holds, Collect]:
-    """A distinct step's compiled precondition and effect, looked up once per plan."""
-    ev = task.evaluator
-    assert isinstance(action.schema, ast.Action)  # checked before the run
-    pre, effect = action.schema.precondition, action.schema.effect
-    return (ev.compiled(pre) if pre is not None else _always,
-            compiled_effect(ev, effect) if effect is not None else _nothing)
-
-
-def _nothing(binding: object, state: State, out: Effects) -> None:
-    """The effect of a step without one."""
-
-
-def _unmet(task: GroundedTask, world: _World, s: PlanFileStep, a: GroundAction, state: State, name: str,
-           plan: Plan, now: Number) -> PlanReport:
-    """The report of a step whose precondition is false: what is unmet, and who last changed it."""
-    assert isinstance(a.schema, ast.Action)  # checked before the run
-    pre = a.schema.precondition
-    assert pre is not None  # a missing precondition holds
-    unsatisfied = task.evaluator.explain(pre, a.binding, state)
-    blamed = _blame(task, world, pre, a, state)
-    message = f"time {exact(now)}, step {s.index} {a}: the precondition is not satisfied"
-    report = invalid_step(name, plan, s, "precondition", message + (f" ({'; '.join(blamed)})" if blamed else ""),
-                          unsatisfied, advise(unsatisfied, f"before time {exact(now)}"))
-    return replace(report, failed_time=now)
 
 
 def _blame(task: GroundedTask, world: _World, pre: ast.Formula, action: GroundAction, state: State) -> list[str]:

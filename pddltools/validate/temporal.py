@@ -1,4 +1,5 @@
-"""Temporal plans (PDDL 2.1 level 3): happenings in time order, invariants, mutex and epsilon.
+"""Temporal plans (PDDL 2.1 level 3): happenings in time order, invariants, mutex and epsilon — the
+happening loop (`pddltools.validate.loop`) with time as a line (`Timeline`).
 
 Every durative step becomes a start event at its time and an end event at time + duration; timed
 initial literals are events too. Events at most a tenth of the tolerance after the first of a
@@ -22,11 +23,11 @@ A plan's durations are compared with what the duration constraints compute withi
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from fractions import Fraction
 from math import lcm
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, assert_never
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
@@ -40,12 +41,11 @@ from pddltools.semantics import (
     State,
     Unsatisfied,
     apply,
-    collect,
     interference,
     split,
-    state_violations,
 )
 from pddltools.semantics.apply import resolve as resolve_values
+from pddltools.semantics.compiled import Holds
 from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows
 
 # not through the package: importing the submodule `semantics.ground` rebinds the package's `ground`
@@ -54,38 +54,16 @@ from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import GroundAtom, GroundFluent, Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
-from pddltools.validate.happenings import clock, one_happening
+from pddltools.validate.happenings import clock, window
 from pddltools.validate.kinds import is_pddlplus
+from pddltools.validate.loop import Event, Time, run
 from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact, happening_window
-from pddltools.validate.resolve import resolve
 from pddltools.validate.verdict import finish, invalid_step, merged_too_close
 
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
-
-
-_NO_FOOTPRINT = Footprint("")
-
-
-@dataclass(slots=True)
-class Event:
-    time: Fraction
-    kind: str  # "start", "end", "action" (instantaneous) or "til"
-    step: PlanFileStep | None = None
-    action: GroundAction | None = None
-    parts: Split | None = None
-    til: ast.InitElement | None = None
-    # each happening sets its own: one shared empty one until then, not one made per event
-    footprint: Footprint = field(default_factory=lambda: _NO_FOOTPRINT)
-
-    @property
-    def label(self) -> str:
-        if self.step is None:
-            return f"the timed initial literal {self.til} at {exact(self.time)}"
-        where = "" if self.kind == "action" else f" ({self.kind})"
-        return f"step {self.step.index} {self.action}{where}"
 
 
 def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list[Event]:
@@ -119,6 +97,7 @@ def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list
 def _named(event: Event) -> Footprint:
     """The event's footprint with its label, which the messages of `interference` show."""
     fp = event.footprint
+    assert fp is not None  # set when its effects were collected
     if not fp.label:
         fp.label = event.label
     return fp
@@ -129,45 +108,31 @@ class _NonPositive(Exception):
         self.step = step
 
 
-def _conditions(event: Event) -> list[ast.Formula]:
-    if event.kind == "action":
-        assert event.action is not None and isinstance(event.action.schema, ast.Action)
-        pre = event.action.schema.precondition
-        return [pre] if pre is not None else []
-    if event.parts is None:
-        return []
-    found = [event.parts.conditions.get(event.kind)]
-    return [f for f in found if f is not None]
-
-
-def _effect(event: Event) -> ast.Effect | None:
-    if event.kind == "action":
-        assert event.action is not None
-        return event.action.schema.effect
-    if event.parts is None:
-        return None
-    return event.parts.effects.get(event.kind)
-
-
-def _effect_reads(task: GroundedTask, effect: ast.Node, b: Binding, s: State, fp: Footprint) -> None:
+def _effect_reads(task: GroundedTask, effect: ast.Effect, b: Binding, s: State, fp: Footprint) -> None:
+    """Add what `effect` reads (its conditions and the values it assigns) in `s` to `fp`."""
     ev = task.evaluator
-    if isinstance(effect, ast.AndEffect):
-        for part in effect.parts:
-            _effect_reads(task, part, b, s, fp)
-    elif isinstance(effect, ast.ForallEffect):
-        for inner in ev.grounder.bindings(effect.variables, b):
-            _effect_reads(task, effect.body, inner, s, fp)
-    elif isinstance(effect, ast.When):
-        atoms, fluents = ev.reads(effect.condition, b, s)
-        fp.read_atoms |= atoms
-        fp.read_fluents |= fluents
-        _effect_reads(task, effect.body, b, s, fp)
-    elif isinstance(effect, ast.Assign):
-        atoms, fluents = ev.reads(effect.value, b, s)
-        fp.read_atoms |= atoms
-        fp.read_fluents |= fluents
-    elif isinstance(effect, ast.Timed):
-        _effect_reads(task, effect.body, b, s, fp)
+    match effect:
+        case ast.AndEffect(parts=parts):
+            for part in parts:
+                _effect_reads(task, part, b, s, fp)
+        case ast.ForallEffect(variables=variables, body=body):
+            for inner in ev.grounder.bindings(variables, b):
+                _effect_reads(task, body, inner, s, fp)
+        case ast.When(condition=condition, body=body):
+            atoms, fluents = ev.reads(condition, b, s)
+            fp.read_atoms |= atoms
+            fp.read_fluents |= fluents
+            _effect_reads(task, body, b, s, fp)
+        case ast.Assign(value=value):
+            atoms, fluents = ev.reads(value, b, s)
+            fp.read_atoms |= atoms
+            fp.read_fluents |= fluents
+        case ast.Timed(body=body):
+            _effect_reads(task, body, b, s, fp)  # type: ignore[arg-type]  # an effect's body is an effect
+        case ast.Atom() | ast.Not():
+            pass  # an add or a delete reads nothing
+        case _:
+            assert_never(effect)
 
 
 def _state_free(task: GroundedTask, node: ast.Node) -> bool:
@@ -209,12 +174,12 @@ class _Static:
             fp.read_fluents |= found[2]
             return
         ev, b, free = self.task.evaluator, action.binding, True
-        for condition in _conditions(event):
+        for condition in event.conditions():
             atoms, fluents = ev.reads(condition, b, state)
             fp.read_atoms |= atoms
             fp.read_fluents |= fluents
             free = free and self.free(condition)
-        effect = _effect(event)
+        effect = event.effect()
         if effect is not None:
             _effect_reads(self.task, effect, b, state, fp)
             free = free and self.free(effect)
@@ -346,7 +311,15 @@ def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fracti
     tolerance, the window of VAL's happenings."""
     world = _World(task, delta, recorder) if _continuous(task) else None
     separation = happening_window(tolerance) if epsilon is None else epsilon
-    report = replace(_validate(task, plan, name, separation, tolerance, recorder, world), tolerance=tolerance)
+    try:
+        timeline = Timeline(task, plan, name, separation, tolerance, recorder, world)
+    except _NonPositive as exc:
+        given = exact(exc.step.duration or 0)
+        report = invalid_step(name, plan, exc.step, "duration",
+                              f"step {exc.step.index} {exc.step}: the duration {given} is not positive")
+    else:
+        report = run(timeline)
+    report = replace(report, tolerance=tolerance)
     if world is None or not world.approximated:
         return report
     return replace(report, delta=delta, message=report.message + f" (approximated with --delta {exact(delta or 0)})")
@@ -386,233 +359,288 @@ def _soft(task: GroundedTask) -> frozenset[str]:
     return frozenset(found)
 
 
-def _validate(task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
-              recorder: Trace | None, world: _World | None) -> PlanReport:
-    actions = resolve(task, plan)
-    try:
-        events = _events(task, plan, actions)
-    except _NonPositive as exc:
-        given = exact(exc.step.duration or 0)
-        return invalid_step(name, plan, exc.step, "duration",
-                            f"step {exc.step.index} {exc.step}: the duration {given} is not positive")
-    ev = task.evaluator
-    numeric = _numeric(task)
-    soft = _soft(task)
-    static = _Static(task)
-    constraints = any(True for _ in task.constraints())
-    # Without trajectory constraints or a trace nothing looks back at earlier states: one private state
-    # is changed in place (a state per happening over 10,000 static atoms took gigabytes).
-    keep = constraints or recorder is not None
-    state = task.initial_state()
-    if recorder is not None:
-        recorder.start(plan, state)
-    if not keep:
-        state = state.thaw()
-    trajectory: list[tuple[Number, State]] = [(0, state)] if constraints else []
-    violations: Counter[str] = Counter()
-    active: dict[int, Event] = {}  # step index -> its start event, while the action runs
-    moving: dict[int, tuple[list[Flow], Watch | None]] = {}  # step index -> its continuous effects, invariant
-    recent: list[tuple[Fraction, int, list[Event]]] = []  # happenings less than epsilon ago (time, in ticks)
-    # the events' times and epsilon in whole ticks of their common denominator: grouping the events and
-    # measuring epsilon is then integer work, not `Fraction` arithmetic at every happening
-    unit = lcm(epsilon.denominator, *{e.time.denominator for e in events})
-    ticks = [e.time.numerator * (unit // e.time.denominator) for e in events]
-    apart = epsilon.numerator * (unit // epsilon.denominator)
-    tick = 0
-    makespan: Number = 0
-    # the events are in time order: the last step's is the latest time of a step
-    end = plan.end if plan.end is not None else next((e.time for e in reversed(events) if e.step is not None),
-                                                     Fraction(0))
-    if world is not None:
-        world.scale = lcm(*{e.time.denominator for e in events}, end.denominator)
-        world.in_place = not keep
-        world.trajectory = trajectory if constraints else None
-    before: Fraction = Fraction(0)
-    since = at = 0  # `before` and `now` in the world's ticks
-    now = Fraction(0)
-    happening: list[Event] = []
+class Timeline(Time):
+    """Time as a line: the events of a temporal plan at their exact times, grouped into happenings as
+    VAL's `-t` groups them, which must not interfere; durative actions' invariants after every
+    happening; and, with a world (`_World`), the change and the events of every stretch between two."""
 
-    # what the world follows (`moving`'s flows and watches), made again only when `moving` changes
-    following: tuple[list[Flow], list[Watch]] | None = None
+    concurrent = True
+    admits = True
+    lasting = True
 
-    def follow() -> None:
-        nonlocal following
-        assert world is not None
-        if following is None:
-            following = ([f for fs, _ in moving.values() for f in fs], [w for _, w in moving.values() if w is not None])
-        world.follow(*following)
+    def __init__(self, task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
+                 recorder: Trace | None, world: _World | None) -> None:
+        super().__init__(task, plan, name, recorder)
+        self.events = _events(task, plan, self.actions)
+        self.epsilon, self.tolerance, self.world = epsilon, tolerance, world
+        self.numeric = _numeric(task)
+        self.soft = _soft(task)
+        self.static = _Static(task)
+        self.constraints = any(True for _ in task.constraints())
+        # Without trajectory constraints or a trace nothing looks back at earlier states: one private
+        # state is changed in place (a state per happening over 10,000 static atoms took gigabytes).
+        self.keep = self.constraints or recorder is not None
+        self.trajectory: list[tuple[Number, State]] = []
+        self.active: dict[int, Event] = {}  # step index -> its start event, while the action runs
+        # step index -> its continuous effects and invariant, while it runs (with a world)
+        self.moving: dict[int, tuple[list[Flow], Watch | None]] = {}
+        # what the world follows (`moving`'s flows and watches), made again only when `moving` changes
+        self.following: tuple[list[Flow], list[Watch]] | None = None
+        self.recent: list[tuple[Fraction, int, list[Event]]] = []  # happenings less than epsilon ago
+        # the events' times and epsilon in whole ticks of their common denominator: grouping the events
+        # and measuring epsilon is then integer work, not `Fraction` arithmetic at every happening
+        events = self.events
+        unit = lcm(epsilon.denominator, *{e.time.denominator for e in events})
+        self.ticks = [e.time.numerator * (unit // e.time.denominator) for e in events]
+        self.apart = epsilon.numerator * (unit // epsilon.denominator)
+        self.tick = 0
+        self.isolated = False  # the happening cannot interfere with any other (`happenings`)
+        self.makespan: Number = 0
+        # the events are in time order: the last step's is the latest time of a step
+        self.end = plan.end if plan.end is not None else next(
+            (e.time for e in reversed(events) if e.step is not None), Fraction(0))
+        self.before = self.now = Fraction(0)
+        self.since = self.at = 0  # `before` and `now` in the world's ticks
 
-    def apply_effects(merged: Effects, current: State) -> State:
+    def start(self) -> State:
+        state = self.task.initial_state()
+        if self.recorder is not None:
+            self.recorder.start(self.plan, state)
+        if not self.keep:
+            state = state.thaw()
+        if self.constraints:
+            self.trajectory.append((0, state))
+        world = self.world
+        if world is None:
+            return state
+        world.scale = lcm(*{e.time.denominator for e in self.events}, self.end.denominator)
+        world.in_place = not self.keep
+        world.trajectory = self.trajectory if self.constraints else None
+        return world.settle(state, 0)
+
+    def happenings(self) -> Iterator[tuple[Number, list[Event]]]:
+        events, ticks = self.events, self.ticks
+        # VAL's grouping (`one_happening`), each event's clock and the window in doubles, read once
+        clocks, wide = [clock(e) for e in events], window(self.tolerance)
+        i, n = 0, len(events)
+        while i < n:
+            self.now, self.tick = events[i].time, ticks[i]
+            last = clocks[i] + wide
+            j = i + 1
+            while j < n and not clocks[j] > last:
+                j += 1
+            happening = events[i:j]
+            # one event, and no happening within epsilon before or after it: nothing it could interfere
+            # with, so what it reads is not worked out (most happenings of a long plan)
+            recent = self.recent
+            self.isolated = (j == i + 1 and (j == n or ticks[j] - self.tick >= self.apart)
+                             and (not recent or self.tick - recent[-1][1] >= self.apart))
+            i = j
+            yield self.now, happening
+
+    def _follow(self) -> None:
+        assert self.world is not None
+        if self.following is None:
+            moving = self.moving.values()
+            self.following = ([f for fs, _ in moving for f in fs], [w for _, w in moving if w is not None])
+        self.world.follow(*self.following)
+
+    def elapse(self, state: State, now: Number, happening: list[Event]) -> State:
+        world = self.world
         if world is not None:
-            return world.apply(current, merged)
-        return apply(current, merged) if keep else current.advance(merged.deletes, merged.adds,
-                                                                   resolve_values(current, merged))
+            # the stretch since the last happening: continuous change, events, invariants over it
+            # (open at an action's end: an invariant need not hold at the instant its action ends)
+            self._follow()
+            moved_from = state
+            self.at = world.ticks(self.now)  # in the world's ticks, once per happening
+            state = world.run(state, self.since, self.at)
+            self.since = self.at
+            if self.recorder is not None and state is not moved_from and self.now > self.before:
+                # the change over the stretch on its own, not folded into the happening's
+                self.recorder.begin(normal(now), None, ["continuous change"])
+                self.recorder.end(state)
+            world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step}
+                        if world.watches else frozenset())
+        self.before = self.now
+        return state
 
-    i = 0
-    try:
-        if world is not None:
-            state = world.settle(state, 0)
-        while i < len(events) or (world is not None and now < end):
-            if i == len(events):  # a PDDL+ plan's explicit end after its last happening
-                follow()
-                state = world.run(state, world.ticks(now), world.ticks(end)) if world is not None else state
-                now = end
-                break
-            now, tick = events[i].time, ticks[i]
-            happening = []
-            opened = clock(events[i])
-            while i < len(events) and one_happening(opened, clock(events[i]), tolerance):  # VAL's grouping
-                happening.append(events[i])
-                i += 1
-            if world is not None:
-                # the stretch since the last happening: continuous change, events, invariants over it
-                # (open at an action's end: an invariant need not hold at the instant its action ends)
-                follow()
-                moved_from = state
-                at = world.ticks(now)  # in the world's ticks, once per happening
-                state = world.run(state, since, at)
-                since = at
-                if recorder is not None and state is not moved_from and now > before:
-                    # the change over the stretch on its own, not folded into the happening's
-                    recorder.begin(normal(now), None, ["continuous change"])
-                    recorder.end(state)
-                world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step}
-                            if world.watches else frozenset())
-            before = now
-            if recorder is not None:
-                recorder.begin(normal(now), next((e.step.index for e in happening if e.step), None),
-                               [e.label for e in happening])
-            # 1. footprints and effects, read in the state before the happening
-            for event in happening:
-                fp = Footprint("")  # named (`_named`) only where two events are compared: rarely
-                if event.til is not None:
-                    task.apply_init_element(event.til, fp.effects)
-                else:
-                    assert event.action is not None
-                    effect = _effect(event)
-                    if effect is not None:
-                        collect(ev, effect, event.action.binding, state, fp.effects)
-                    static.reads(event, state, fp)
-                event.footprint = fp
-            if len(happening) == 1:  # the usual happening: its one event's effects, not a merged copy
-                merged = happening[0].footprint.effects
-            else:
-                merged = Effects()
-                for event in happening:
-                    merged.merge(event.footprint.effects)
-            # 2. mutex inside the happening, then epsilon separation from the happenings just before
-            for k, a in enumerate(happening):
-                for other in happening[k + 1:]:
+    def begin(self, now: Number, happening: list[Event], state: State) -> None:
+        if self.recorder is not None:
+            self.recorder.begin(normal(now), next((e.step.index for e in happening if e.step), None),
+                                [e.label for e in happening])
+
+    def collect(self, event: Event, state: State) -> Effects:
+        if self.isolated and event.action is not None:
+            effects = Effects()
+            effect = self.checks(event)[1]
+            if effect is not None:
+                effect(event.action.binding, state, effects)
+            return effects
+        fp = Footprint("")  # named (`_named`) only where two events are compared: rarely
+        if event.til is not None:
+            self.task.apply_init_element(event.til, fp.effects)
+        else:
+            assert event.action is not None
+            effect = self.checks(event)[1]
+            if effect is not None:
+                effect(event.action.binding, state, fp.effects)
+            self.static.reads(event, state, fp)
+        event.footprint = fp
+        return fp.effects
+
+    def interfere(self, now: Number, happening: list[Event], state: State) -> PlanReport | None:
+        """Mutex inside the happening, then epsilon separation from the happenings just before."""
+        if self.isolated:
+            self.recent = []  # all more than epsilon before this happening, and so before the next
+            return None
+        name, plan, tick = self.name, self.plan, self.tick
+        for k, a in enumerate(happening):
+            for other in happening[k + 1:]:
+                why = interference(_named(a), _named(other))
+                if why and other.time != a.time:
+                    return merged_too_close(name, plan, other.step or a.step, why, other.time - a.time, self.tolerance)
+                if why:
+                    culprit = a if a.step is not None else other
+                    return _at(invalid_step(name, plan, culprit.step, "mutex",
+                                            f"at time {exact(now)}: {why}, so they cannot happen "
+                                            "at the same time"), now)
+        self.recent = recent = [r for r in self.recent if tick - r[1] < self.apart]
+        for t, _, earlier in recent:
+            for a in earlier:
+                for other in happening:
                     why = interference(_named(a), _named(other))
-                    if why and other.time != a.time:
-                        return merged_too_close(name, plan, other.step or a.step, why, other.time - a.time, tolerance)
                     if why:
-                        culprit = a if a.step is not None else other
-                        return _at(invalid_step(name, plan, culprit.step, "mutex",
-                                                f"at time {exact(now)}: {why}, so they cannot happen "
-                                                "at the same time"), now)
-            recent = [r for r in recent if tick - r[1] < apart]
-            for t, _, earlier in recent:
-                for a in earlier:
-                    for other in happening:
-                        why = interference(_named(a), _named(other))
-                        if why:
-                            culprit = other if other.step is not None else a
-                            return _at(invalid_step(name, plan, culprit.step, "epsilon",
-                                                    f"{why}, and they are only {exact(now - t)} apart "
-                                                    f"(interfering events must be at least {exact(epsilon)} "
-                                                    "apart)"), now)
-            recent.append((now, tick, happening))
-            # 3. conditions and duration constraints, in the state before the happening
+                        culprit = other if other.step is not None else a
+                        return _at(invalid_step(name, plan, culprit.step, "epsilon",
+                                                f"{why}, and they are only {exact(self.now - t)} apart "
+                                                f"(interfering events must be at least {exact(self.epsilon)} "
+                                                "apart)"), now)
+        recent.append((self.now, tick, happening))
+        return None
+
+    def admit(self, event: Event, now: Number, state: State) -> PlanReport | None:
+        """A durative step's duration against its duration constraint, in the state before."""
+        parts = event.parts
+        if parts is None or event.kind not in parts.duration:
+            return None
+        constraint, tolerance = parts.duration[event.kind], self.tolerance
+        if self.static.meets(constraint, event, state, tolerance):
+            return None
+        unmet = _duration_fault(self.task, constraint, event, state, tolerance)
+        if not unmet:
+            return None
+        assert event.step is not None
+        return _at(invalid_step(self.name, self.plan, event.step, "duration",
+                                f"{event.label}: the duration {exact(event.step.duration or 0)} does not meet the "
+                                f"action's duration constraint within the tolerance {exact(tolerance)}", unmet), now)
+
+    def test(self, formula: ast.Formula) -> Holds:
+        """A condition as VAL reads it (`_holds`): exactly, or else within VAL's slack."""
+        task, numeric = self.task, self.numeric
+        return lambda b, s: _holds(task, numeric, formula, b, s)
+
+    def unmet(self, event: Event, formula: ast.Formula, now: Number, state: State) -> PlanReport:
+        assert event.action is not None
+        unsatisfied = self.ev.explain(formula, event.action.binding, state)
+        world = self.world
+        blamed = _blame(self.task, world, formula, event.action, state) if world is not None else []
+        return _at(invalid_step(self.name, self.plan, event.step, "precondition",
+                                f"{event.label}: the condition is not satisfied"
+                                + (f" ({'; '.join(blamed)})" if blamed else ""), unsatisfied,
+                                advise(unsatisfied, f"before time {exact(now)}")), now)
+
+    def apply(self, now: Number, happening: list[Event], merged: Effects, state: State) -> State:
+        world = self.world
+        if world is not None:
             for event in happening:
-                if event.step is None or event.action is None:
-                    continue
-                b = event.action.binding
-                if event.parts is not None and event.kind in event.parts.duration and not static.meets(
-                        event.parts.duration[event.kind], event, state, tolerance):
-                    unmet = _duration_fault(task, event.parts.duration[event.kind], event, state, tolerance)
-                    if unmet:
-                        return _at(invalid_step(name, plan, event.step, "duration",
-                                                f"{event.label}: the duration {exact(event.step.duration or 0)} "
-                                                "does not meet the action's duration constraint within the "
-                                                f"tolerance {exact(tolerance)}", unmet), now)
-                for condition in _conditions(event):
-                    if not _holds(task, numeric, condition, b, state):
-                        unsatisfied = ev.explain(condition, b, state)
-                        blamed = _blame(task, world, condition, event.action, state) if world is not None else []
-                        return _at(invalid_step(name, plan, event.step, "precondition",
-                                                f"{event.label}: the condition is not satisfied"
-                                                + (f" ({'; '.join(blamed)})" if blamed else ""), unsatisfied,
-                                                advise(unsatisfied, f"before time {exact(now)}")), now)
-                    if event.action.schema.name in soft:
-                        violations.update(state_violations(ev, condition, b, state))
-            # 4. apply the happening
-            if world is not None:
-                for event in happening:
-                    if event.step is not None and event.action is not None and event.footprint.effects.updates:
-                        world.changed_by.update(dict.fromkeys(event.footprint.effects.updates,
-                                                              _Cause("step", event.action, event.step.index)))
-            state = apply_effects(merged, state)
-            if constraints:
-                trajectory.append((normal(now), state))
-            for event in happening:
-                if event.kind == "start" and event.step is not None:
-                    active[event.step.index] = event
-                    if world is not None:
-                        moving[event.step.index] = _running(task, numeric, event, state, static)
-                        following = None
-                elif event.kind == "end" and event.step is not None:
-                    active.pop(event.step.index, None)
-                    if moving.pop(event.step.index, None) is not None:
-                        following = None
-            if any(event.step is not None for event in happening):
-                makespan = max(makespan, normal(now))
-            if world is not None:
-                if recorder is not None:  # the happening itself, before the events it sets off
-                    recorder.end(state)
-                state = world.settle(state, at)
-            # 5. invariants of the running actions, in the state after the happening (the world is told
-            # when all hold exactly: the stretch that starts here need not read them again)
-            exactly = True
-            for started in active.values():
-                assert started.parts is not None and started.action is not None and started.step is not None
-                invariant = started.parts.conditions.get("all")
-                if invariant is None or ev.holds(invariant, started.action.binding, state):
-                    continue
-                exactly = False
-                if not ev.holds(loosened(invariant, numeric), started.action.binding, state):  # `_holds`
-                    broken: list[Unsatisfied] = ev.explain(invariant, started.action.binding, state)
-                    return _at(invalid_step(name, plan, started.step, "invariant",
-                                            f"{started.label}: its over-all condition is broken at time "
-                                            f"{exact(now)}", broken,
-                                            advise(broken, f"while step {started.step.index} runs")), now)
-            if world is not None and exactly:
-                world.exactly_in = state
-            if recorder is not None and world is None:  # after the invariants: where it failed
-                recorder.end(state)
-    except Broken as exc:
-        watch = exc.watch
-        step = next(s for s in plan.steps if s.index == watch.owner.step)
-        broken = ev.explain(watch.formula, watch.binding, exc.state)
-        assert world is not None and isinstance(watch.owner.action, GroundAction)  # watches are the world's
-        blamed = _blame(task, world, watch.formula, watch.owner.action, exc.state)
-        return _at(invalid_step(name, plan, step, "invariant", f"step {step.index} {watch.owner} (start): {exc}"
-                                + (f" ({'; '.join(blamed)})" if blamed else ""), broken,
-                                advise(broken, f"while step {step.index} runs")), exc.time)
-    except Failure as exc:  # the world's fault (events, processes), not a step's
-        return _at(invalid_step(name, plan, None, exc.reason, str(exc)), exc.time)
-    except NotPolynomial as exc:
-        return _at(invalid_step(name, plan, None, "unsupported", f"from time {exact(before)}: {exc}; give --delta "
-                                "STEP to approximate it", cause=exc), before)
-    except SemanticsError as exc:
+                effects = event.effects
+                if event.step is not None and event.action is not None and effects is not None and effects.updates:
+                    world.changed_by.update(dict.fromkeys(effects.updates, _Cause("step", event.action,
+                                                                                  event.step.index)))
+            state = world.apply(state, merged)
+        else:
+            state = apply(state, merged) if self.keep else state.advance(merged.deletes, merged.adds,
+                                                                          resolve_values(state, merged))
+        if self.constraints:
+            self.trajectory.append((normal(now), state))
+        stepped = False
+        for event in happening:
+            step = event.step
+            if step is None:
+                continue
+            stepped = True
+            if event.kind == "start":
+                self.active[step.index] = event
+                if world is not None:
+                    self.moving[step.index] = _running(self.task, self.numeric, event, state, self.static)
+                    self.following = None
+            elif event.kind == "end":
+                self.active.pop(step.index, None)
+                if self.moving.pop(step.index, None) is not None:
+                    self.following = None
+        if stepped:
+            self.makespan = max(self.makespan, normal(now))
+        if world is not None:
+            if self.recorder is not None:  # the happening itself, before the events it sets off
+                self.recorder.end(state)
+            state = world.settle(state, self.at)
+        return state
+
+    def after(self, now: Number, happening: list[Event], state: State) -> PlanReport | None:
+        """The invariants of the running actions, in the state after the happening (the world is told
+        when all hold exactly: the stretch that starts here need not read them again)."""
+        ev, exactly = self.ev, True
+        for started in self.active.values():
+            assert started.parts is not None and started.action is not None and started.step is not None
+            invariant = started.parts.conditions.get("all")
+            if invariant is None or ev.holds(invariant, started.action.binding, state):
+                continue
+            exactly = False
+            if not ev.holds(loosened(invariant, self.numeric), started.action.binding, state):  # `_holds`
+                broken: list[Unsatisfied] = ev.explain(invariant, started.action.binding, state)
+                return _at(invalid_step(self.name, self.plan, started.step, "invariant",
+                                        f"{started.label}: its over-all condition is broken at time "
+                                        f"{exact(now)}", broken,
+                                        advise(broken, f"while step {started.step.index} runs")), now)
+        if self.world is not None and exactly:
+            self.world.exactly_in = state
+        if self.recorder is not None and self.world is None:  # after the invariants: where it failed
+            self.recorder.end(state)
+        return None
+
+    def close(self, state: State) -> State:
+        world = self.world
+        if world is not None and self.now < self.end:  # a PDDL+ plan's explicit end after its last happening
+            self._follow()
+            state = world.run(state, world.ticks(self.now), world.ticks(self.end))
+            self.now = self.end
+        return state
+
+    def fault(self, exc: SemanticsError, now: Number, happening: list[Event]) -> PlanReport:
+        name, plan = self.name, self.plan
+        if isinstance(exc, Broken):
+            watch = exc.watch
+            step = next(s for s in plan.steps if s.index == watch.owner.step)
+            broken = self.ev.explain(watch.formula, watch.binding, exc.state)
+            assert self.world is not None and isinstance(watch.owner.action, GroundAction)  # the world's
+            blamed = _blame(self.task, self.world, watch.formula, watch.owner.action, exc.state)
+            return _at(invalid_step(name, plan, step, "invariant", f"step {step.index} {watch.owner} (start): {exc}"
+                                    + (f" ({'; '.join(blamed)})" if blamed else ""), broken,
+                                    advise(broken, f"while step {step.index} runs")), exc.time)
+        if isinstance(exc, Failure):  # the world's fault (events, processes), not a step's
+            return _at(invalid_step(name, plan, None, exc.reason, str(exc)), exc.time)
+        if isinstance(exc, NotPolynomial):
+            return _at(invalid_step(name, plan, None, "unsupported", f"from time {exact(self.before)}: {exc}; give "
+                                    "--delta STEP to approximate it", cause=exc), self.before)
         first = next((e for e in happening if e.step is not None), None)
         return _at(invalid_step(name, plan, first.step if first else None, exc.reason,
-                                f"at time {exact(now)}: {exc}", cause=exc), now)
-    if world is not None and plan.end is not None:
-        makespan = normal(end)
-    report = finish(task, plan, name, state, trajectory, violations, makespan, temporal=True,
-                    loosen=lambda goal: loosened(goal, numeric))
-    return report if report.valid else replace(report, failed_time=normal(end))
+                                f"at time {exact(self.now)}: {exc}", cause=exc), self.now)
+
+    def finish(self, state: State, violations: Counter[str]) -> PlanReport:
+        makespan = normal(self.end) if self.world is not None and self.plan.end is not None else self.makespan
+        report = finish(self.task, self.plan, self.name, state, self.trajectory, violations, makespan, temporal=True,
+                        loosen=lambda goal: loosened(goal, self.numeric))
+        return report if report.valid else replace(report, failed_time=normal(self.end))
 
 
 def _at(report: PlanReport, time: Number) -> PlanReport:
