@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pddltools.diagnostics import InputError, Source, Span
+from pddltools.diagnostics import InputError
 from pddltools.reading import read_input
 
 Kind = Literal["domain", "problem"]
@@ -65,15 +65,6 @@ def classify(text: str) -> tuple[Kind | None, str | None]:
         wanted = _PROBLEM_DOMAIN.search(head, problem.end())
         return "problem", wanted.group(1).lower() if wanted else None
     return None, None
-
-
-def domain_name_span(source: Source) -> Span | None:
-    """Where a problem's text says `(:domain NAME)`: the NAME, for findings about its domain.
-
-    Reads the text again: a parsed problem keeps this place itself (`Problem.domain_span`), which the
-    checker and the language server use; only `validate`'s command still calls this."""
-    found = _PROBLEM_DOMAIN.search(_COMMENT.sub(lambda m: " " * len(m.group()), source.text))
-    return Span(source, found.start(1), found.end(1)) if found else None
 
 
 @dataclass(frozen=True)

@@ -138,9 +138,8 @@ def test_a_private_name_read_through_its_module_is_seen() -> None:
 ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
 _ROW = re.compile(r"^\| (\d+)\. ([a-z ]+) \| (.+) \|$")
 
-#: Imports that climb a floor, each with why it is still there. semantics/ is being rewritten elsewhere:
-#: `static_predicates` now lives in pddltools.pddl.changes (floor 3), where semantics should take it.
-KNOWN_CLIMBS = {("pddltools.semantics.evaluate", "pddltools.compile.statics")}
+#: Imports that climb a floor, each with why it is still there (none now).
+KNOWN_CLIMBS: set[tuple[str, str]] = set()
 
 
 def floor_table(text: str) -> dict[str, tuple[int, str]]:

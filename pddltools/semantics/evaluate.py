@@ -309,7 +309,7 @@ class Evaluator:
             return None
         # imported here: only tasks with derived predicates need them (and the compiler's notion of a
         # static predicate is the one to share)
-        from pddltools.compile.statics import static_predicates
+        from pddltools.pddl.changes import static_predicates
         from pddltools.semantics.derivation import Derivation
 
         initial, changing = self._world

@@ -93,16 +93,6 @@ def _combine(forms: list[tuple[Linear, Number]]) -> Linear:
     return Linear(_whole(constant), tuple((f, _whole(c)) for f, c in terms.items() if c))
 
 
-def static_functions(domain: ast.Domain) -> frozenset[str]:
-    """The functions no effect of an action, event or process changes: their values are the initial
-    ones throughout a plan. Only the effects are walked: a short plan validates in less time than a
-    walk of the whole domain takes."""
-    changed = {n.fluent.function for s in (*domain.structures, *domain.processes, *domain.events)
-               if (effect := getattr(s, "effect", None)) is not None
-               for n in effect.walk() if isinstance(n, ast.Assign)}
-    return frozenset(f.name for f in domain.functions if f.name not in changed)
-
-
 def _whole(x: Number) -> Number:
     return x.numerator if isinstance(x, Fraction) and x.denominator == 1 else x
 

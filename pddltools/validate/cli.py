@@ -172,11 +172,10 @@ def run_validate(args: argparse.Namespace) -> int:
 def _pairing(task: GroundedTask) -> list[Diagnostic]:
     """W301 when the problem's (:domain NAME) is not the domain given: validated all the same, as VAL does."""
     from pddltools.diagnostics import warning
-    from pddltools.domain_finder import domain_name_span
 
     if task.problem.domain == task.domain.name:
         return []
-    where = domain_name_span(task.problem.span.source) if task.problem.span is not None else None
+    where = task.problem.domain_span  # kept by the parser
     return [warning("W301", f"the problem is for domain {task.problem.domain}, but the domain given is "
                             f"{task.domain.name}; its plans are validated against it all the same", where)]
 

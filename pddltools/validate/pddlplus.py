@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
+from pddltools.pddl.changes import static_functions
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect, resolve
 from pddltools.semantics.compiled import Collect, Holds
 from pddltools.semantics.continuous import (
@@ -52,7 +53,7 @@ from pddltools.semantics.continuous import (
 from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.exponential import ExpMotion, ExpPoly, NotLinear, first_exp_root
 from pddltools.semantics.grounding import Binding
-from pddltools.semantics.linear import Drift, Linear, difference, linear, static_functions
+from pddltools.semantics.linear import Drift, Linear, difference, linear
 from pddltools.semantics.polynomial import Number as Exact
 from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
 from pddltools.semantics.state import Number, normal, show_atom
