@@ -145,6 +145,24 @@ def run_child(python: str, tool: str, domain: Path, problem: Path, timeout: floa
     return {"error": (done.stderr.strip().splitlines() or ["no result"])[-1][:300]}
 
 
+def cached_fd(args: argparse.Namespace, domain: Path, problem: Path) -> dict[str, Any]:
+    """The translator's record of a pair, from `--fd-cache` when it holds one (the translator is not
+    what changes between runs; its time and memory stay those it was measured with)."""
+    if not args.fd_cache:
+        return run_child(args.fd_python, "fd", domain, problem, args.timeout)
+    import hashlib
+
+    key = hashlib.sha256(f"{domain.resolve()}\0{problem.resolve()}".encode()).hexdigest()[:24]
+    path = args.fd_cache / f"{key}.json"
+    if path.exists():
+        cached: dict[str, Any] = json.loads(path.read_text())
+        return cached
+    record = run_child(args.fd_python, "fd", domain, problem, args.timeout)
+    args.fd_cache.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record))
+    return record
+
+
 def maximal(groups: list[list[str]]) -> set[frozenset[str]]:
     sets = {frozenset(g) for g in groups}
     return {g for g in sets if not any(g < other for other in sets)}
@@ -175,6 +193,8 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--fd-python", default=str(VENV_PYTHON))
     parser.add_argument("--json", type=Path, help="write every pair's record here")
+    parser.add_argument("--fd-cache", type=Path, help="keep the translator's records here and reuse them")
+    parser.add_argument("--fd-only", action="store_true", help="only run (and cache) the translator")
     args = parser.parse_args()
     if args.child:
         return child_main(*args.child)
@@ -183,8 +203,12 @@ def main() -> int:
     rss = {"pddltools": 0, "fd": 0}
     both = same = 0
     for domain, problem in pairs(args):
+        fd = cached_fd(args, domain, problem)
+        if args.fd_only:
+            name = problem.relative_to(CORPUS) if problem.is_relative_to(CORPUS) else problem
+            print(f"{name}: FD {fd.get('error') or format(fd['seconds'], '.3f') + ' s'}", flush=True)
+            continue
         ours = run_child(sys.executable, "pddltools", domain, problem, args.timeout)
-        fd = run_child(args.fd_python, "fd", domain, problem, args.timeout)
         record = {"domain": str(domain), "problem": str(problem), "pddltools": ours, "fd": fd}
         name = str(problem.relative_to(CORPUS)) if problem.is_relative_to(CORPUS) else str(problem)
         if "error" in ours or "error" in fd:
