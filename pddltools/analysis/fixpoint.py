@@ -164,27 +164,44 @@ class Model:
         for keys, index in self._indexes.get(fact[0], {}).items():
             index.setdefault(tuple(fact[k + 1] for k in keys), []).append(fact)
 
-    def _join(self, steps: tuple[_Step, ...], at: int, binding: Binding) -> Iterator[Binding]:
-        if at == len(steps):
-            yield binding
-            return
-        step = steps[at]
-        if step.keys:
-            key = tuple(binding.get(t, t) for t in step.key_terms)
-            candidates = self._indexes[step.predicate][step.keys].get(key, ())
-        else:
-            candidates = self._by_predicate.get(step.predicate, ())
-        if not step.binds and not step.same:
-            if candidates:
-                yield from self._join(steps, at + 1, binding)
-            return
-        for fact in candidates:
-            if any(fact[i + 1] != fact[j + 1] for i, j in step.same):
-                continue
-            extended = dict(binding)
-            for i, name in step.binds:
-                extended[name] = fact[i + 1]
-            yield from self._join(steps, at + 1, extended)
+    def _join(self, steps: tuple[_Step, ...], at: int, binding: Binding) -> list[Binding]:
+        """Every extension of `binding` that matches `steps[at:]`, step by step over the whole frontier
+        (no generator per binding: a rover's communicate action joins hundreds of thousands of them)."""
+        rows = [binding]
+        done = self._done
+        for step in steps[at:]:
+            out: list[Binding] = []
+            terms = step.key_terms
+            if not step.binds and not step.same:
+                # every argument known: a membership test
+                predicate = step.predicate
+                for row in rows:
+                    if (predicate, *[row.get(t, t) for t in terms]) in done:
+                        out.append(row)
+            elif step.keys:
+                index = self._indexes[step.predicate][step.keys]
+                for row in rows:
+                    for fact in index.get(tuple([row.get(t, t) for t in terms]), ()):
+                        self._extend(step, row, fact, out)
+            else:
+                candidates = self._by_predicate.get(step.predicate, ())
+                for row in rows:
+                    for fact in candidates:
+                        self._extend(step, row, fact, out)
+            rows = out
+            if not rows:
+                break
+        return rows
+
+    @staticmethod
+    def _extend(step: _Step, row: Binding, fact: GroundAtom, out: list[Binding]) -> None:
+        for i, j in step.same:
+            if fact[i + 1] != fact[j + 1]:
+                return
+        extended = row.copy()
+        for i, name in step.binds:
+            extended[name] = fact[i + 1]
+        out.append(extended)
 
     def matching(self, pattern: Pattern, binding: Binding | None = None) -> Iterator[GroundAtom]:
         """The derived facts that fit `pattern` (its variables bound by `binding` where given)."""

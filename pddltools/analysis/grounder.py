@@ -17,10 +17,11 @@ refused with E801.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
+from operator import itemgetter
 
 from pddltools.analysis.program import Literal as EffectLiteral
 from pddltools.analysis.program import effect_literals, precondition, schemas_of
@@ -262,6 +263,8 @@ def _constant_costs(costs: list[ast.Assign]) -> bool:
     return all(isinstance(c.value, ast.Number) for c in costs)
 
 
+#: A compiled template literal: its predicate (a 1-tuple), the getter of its arguments, its sign.
+_Compiled = tuple[tuple[str], Callable[[tuple[str, ...]], tuple[str, ...]], bool]
 #: An argument of a template literal: the index of an action parameter, or an object's name.
 Spec = tuple[int | str, ...]
 
@@ -279,6 +282,12 @@ class _Template:
         self.static_pre: list[tuple[str, Spec, bool]] = []
         self.equal: list[tuple[int | str, int | str, bool]] = []
         self.effects: list[tuple[str, Spec, bool]] = []
+        # filled by `compile`
+        self.constants: tuple[str, ...] = ()
+        self.c_equal: list[tuple[int, int, bool]] = []
+        self.c_static: list[_Compiled] = []
+        self.c_fluent: list[_Compiled] = []
+        self.c_effects: list[_Compiled] = []
 
     @classmethod
     def of(cls, schema: ast.Action, literals: list[EffectLiteral], grounder: _Grounder) -> _Template | None:
@@ -326,35 +335,60 @@ class _Template:
             if args is None:
                 return None
             template.effects.append((lit.atom.predicate, args, lit.positive))
+        template.compile()
         return template
+
+    def compile(self) -> None:
+        """Each literal's arguments as positions in `args + constants` (see `instantiate`), read by one
+        `itemgetter` call rather than a loop per literal."""
+        constants: list[str] = sorted({s for _, spec, _ in (*self.fluent_pre, *self.static_pre, *self.effects)
+                                       for s in spec if isinstance(s, str)}
+                                      | {s for a, b, _ in self.equal for s in (a, b) if isinstance(s, str)})
+        self.constants = tuple(constants)
+        offset = {c: -len(constants) + i for i, c in enumerate(constants)}  # from the end of args + constants
+
+        def at(s: int | str) -> int:
+            return s if isinstance(s, int) else offset[s]
+
+        def getter(spec: Spec) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+            positions = [at(s) for s in spec]
+            if not positions:
+                return lambda values: ()
+            if len(positions) == 1:
+                only = positions[0]
+                return lambda values: (values[only],)
+            return itemgetter(*positions)
+
+        self.c_equal = [(at(a), at(b), positive) for a, b, positive in self.equal]
+        self.c_static = [((predicate,), getter(spec), positive) for predicate, spec, positive in self.static_pre]
+        self.c_fluent = [((predicate,), getter(spec), positive) for predicate, spec, positive in self.fluent_pre]
+        self.c_effects = [((predicate,), getter(spec), positive) for predicate, spec, positive in self.effects]
 
     def instantiate(self, args: tuple[str, ...]) -> tuple[tuple[Literal, ...], tuple[Effect, ...]] | None:
         """The precondition and effects for `args`; None when the precondition is false."""
-        def value(s: int | str) -> str:
-            return args[s] if isinstance(s, int) else s
-
-        for a, b, positive in self.equal:
-            if (value(a) == value(b)) != positive:
+        values = args + self.constants
+        for a, b, positive in self.c_equal:
+            if (values[a] == values[b]) != positive:
                 return None
         facts = self.g.init_facts
-        for predicate, spec, positive in self.static_pre:
-            if ((predicate, *[value(s) for s in spec]) in facts) != positive:
+        for head, get, positive in self.c_static:
+            if (head + get(values) in facts) != positive:
                 return None
         index = self.g.index
         pre: dict[Literal, None] = {}
-        for predicate, spec, positive in self.fluent_pre:
-            found = index.get((predicate, *[value(s) for s in spec]))
+        for head, get, positive in self.c_fluent:
+            found = index.get(head + get(values))
             if found is None:
                 if positive:
                     return None
                 continue
             pre[(found, positive)] = None
-        if any((i, not p) in pre for i, p in pre):
+        if len(pre) > 1 and any((i, not p) in pre for i, p in pre):
             return None
         adds: dict[int, None] = {}
         deletes: dict[int, None] = {}
-        for predicate, spec, positive in self.effects:
-            found = index.get((predicate, *[value(s) for s in spec]))
+        for head, get, positive in self.c_effects:
+            found = index.get(head + get(values))
             if found is not None:
                 (adds if positive else deletes)[found] = None
         effects = [Effect((), a, True) for a in adds if (a, True) not in pre]

@@ -125,16 +125,25 @@ def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> list[str]:
     """The operator's lines; none when its precondition asks two values of one variable (it never applies)."""
     if isinstance(cost, Fraction) and cost.denominator != 1:
         raise compile_error("E801", f"the grounder reads only integer costs for the SAS format, not {cost} ({op.name})")
-    conditions = _pairs(enc, op.precondition)
-    if conditions is None:
-        return []
-    added = {enc.place[e.atom][0] for e in op.effects if e.add and not e.conditions}
+    place = enc.place
+    conditions: dict[int, int] = {}
+    for atom, positive in op.precondition:  # `_pairs` inlined: the writer's inner loop
+        var, value = place[atom]
+        if not positive:
+            value = 1 - value  # a negated atom is always a binary variable of its own
+        if conditions.setdefault(var, value) != value:
+            return []
+    added = {place[e.atom][0] for e in op.effects if e.add and not e.conditions}
     changes: list[tuple[list[tuple[int, int]], int, int]] = []
     for effect in op.effects:
-        var, value = enc.place[effect.atom]
-        conds = _pairs(enc, effect.conditions)
-        if conds is None:
-            continue  # its condition can never hold
+        var, value = place[effect.atom]
+        if effect.conditions:
+            found = _pairs(enc, effect.conditions)
+            if found is None:
+                continue  # its condition can never hold
+            conds = found
+        else:
+            conds = {}
         if effect.add:
             post = value
         elif var in added:
@@ -145,7 +154,7 @@ def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> list[str]:
             post = enc.none_value[var]  # type: ignore[assignment]
             if conditions.get(var) != value:
                 conds[var] = value  # deleting one value of a larger variable: only when it holds
-        changes.append((sorted(conds.items()), var, post))
+        changes.append((sorted(conds.items()) if conds else [], var, post))
     affected = {var for _, var, _ in changes}
     prevail = sorted((v, x) for v, x in conditions.items() if v not in affected)
     lines = ["begin_operator", op.name, str(len(prevail)), *(f"{v} {x}" for v, x in prevail), str(len(changes))]
