@@ -52,9 +52,9 @@ def encode(task: GroundTask) -> Encoding:
     negated = {a for op in task.operators for a, p in op.precondition if not p}
     negated |= {a for op in task.operators for e in op.effects for a, p in e.conditions if not p}
     negated |= {a for a, p in task.goal or () if not p}
-    covered: set[int] = set(negated)
+    covered: set[int] = set()
     for group in task.mutexes:
-        atoms = [a for a, positive in group if positive and a not in covered]
+        atoms = [a for a, positive in group if positive and a not in covered and a not in negated]
         if len(atoms) < 2:
             continue
         var = len(values)
