@@ -127,6 +127,14 @@ def pairs(args: argparse.Namespace) -> list[tuple[Path, Path]]:
         return [(Path(args.single[0]), Path(args.single[1]))]
     found = [(p.domain, p.problem) for p in pairs_under(CORPUS)
              if not args.glob or any(fnmatch.fnmatch(p.folder, g) for g in args.glob)]
+    if args.skip_durative:
+        # the translator rejects every durative domain while parsing it: its imports alone cost a
+        # third of a second of CPU per pair, 450 pairs of the corpus
+        durative: dict[Path, bool] = {}
+        for domain, _ in found:
+            if domain not in durative:
+                durative[domain] = ":durative-action" in domain.read_text(encoding="utf-8", errors="replace").lower()
+        found = [(d, p) for d, p in found if not durative[d]]
     if args.largest:
         found = sorted(found, key=lambda p: p[0].stat().st_size + p[1].stat().st_size)[-args.largest:]
     return found[:: args.sample]
@@ -203,6 +211,8 @@ def main() -> int:
     parser.add_argument("--fd-python", default=str(VENV_PYTHON))
     parser.add_argument("--json", type=Path, help="write every pair's record here")
     parser.add_argument("--fd-cache", type=Path, help="keep the translator's records here and reuse them")
+    parser.add_argument("--skip-durative", action="store_true",
+                        help="leave out pairs whose domain has a :durative-action (the translator rejects them)")
     parser.add_argument("--fd-only", action="store_true", help="only run (and cache) the translator")
     args = parser.parse_args()
     if args.child:

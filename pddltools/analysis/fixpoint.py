@@ -120,11 +120,12 @@ class Model:
         budget = self.budget
 
         def derive(rule: Rule, binding: Binding) -> None:
+            get = binding.get
             for a, b in rule.distinct:
-                if binding.get(a, a) == binding.get(b, b):
+                if get(a, a) == get(b, b):
                     return
             for head in rule.heads:
-                fact = (head.predicate, *(binding.get(a, a) for a in head.args))
+                fact = (head.predicate, *[get(a, a) for a in head.args])
                 if fact not in facts:
                     facts.add(fact)
                     queue.append(fact)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 from operator import itemgetter
+from typing import NamedTuple
 
 from pddltools.analysis.program import Literal as EffectLiteral
 from pddltools.analysis.program import effect_literals, precondition, schemas_of
@@ -39,15 +40,15 @@ MAX_DISJUNCTS = 256
 COST = "total-cost"
 
 
-@dataclass(frozen=True, slots=True)
-class Effect:
+class Effect(NamedTuple):
+    # named tuples, not frozen dataclasses: a large task makes millions of them, and a frozen
+    # dataclass's __init__ sets each field through object.__setattr__
     conditions: tuple[Literal, ...]
     atom: int
     add: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Operator:
+class Operator(NamedTuple):
     """A ground action (one disjunct of its precondition, if that was split)."""
 
     schema: str

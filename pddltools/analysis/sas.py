@@ -103,8 +103,7 @@ def write(task: GroundTask) -> str:
     lines += ["begin_goal", str(len(goal)), *(f"{v} {x}" for v, x in sorted(goal.items())), "end_goal"]
     operators = [found for op in task.operators if (found := _operator(enc, op, op.cost if task.metric else 1))]
     lines.append(str(len(operators)))
-    for op_lines in operators:
-        lines += op_lines
+    lines += operators
     lines.append("0")  # axioms
     return "\n".join(lines) + "\n"
 
@@ -121,8 +120,8 @@ def _pairs(enc: Encoding, literals: Iterable[Literal]) -> dict[int, int] | None:
     return out
 
 
-def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> list[str]:
-    """The operator's lines; none when its precondition asks two values of one variable (it never applies)."""
+def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> str:
+    """The operator's text; empty when its precondition asks two values of one variable (it never applies)."""
     if isinstance(cost, Fraction) and cost.denominator != 1:
         raise compile_error("E801", f"the grounder reads only integer costs for the SAS format, not {cost} ({op.name})")
     place = enc.place
@@ -132,10 +131,12 @@ def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> list[str]:
         if not positive:
             value = 1 - value  # a negated atom is always a binary variable of its own
         if conditions.setdefault(var, value) != value:
-            return []
-    added = {place[e.atom][0] for e in op.effects if e.add and not e.conditions}
-    changes: list[tuple[list[tuple[int, int]], int, int]] = []
-    for effect in op.effects:
+            return ""
+    effects = op.effects
+    added = {place[e.atom][0] for e in effects if e.add and not e.conditions}
+    changes: list[str] = []
+    affected: set[int] = set()
+    for effect in effects:
         var, value = place[effect.atom]
         if effect.conditions:
             found = _pairs(enc, effect.conditions)
@@ -154,15 +155,18 @@ def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> list[str]:
             post = enc.none_value[var]  # type: ignore[assignment]
             if conditions.get(var) != value:
                 conds[var] = value  # deleting one value of a larger variable: only when it holds
-        changes.append((sorted(conds.items()) if conds else [], var, post))
-    affected = {var for _, var, _ in changes}
-    prevail = sorted((v, x) for v, x in conditions.items() if v not in affected)
-    lines = ["begin_operator", op.name, str(len(prevail)), *(f"{v} {x}" for v, x in prevail), str(len(changes))]
-    for pairs, var, post in changes:
+        affected.add(var)
         before = conditions.get(var, -1)
-        lines.append(" ".join([str(len(pairs)), *(f"{v} {x}" for v, x in pairs), str(var), str(before), str(post)]))
-    lines += [str(int(cost)), "end_operator"]
-    return lines
+        if conds:
+            pairs = " ".join(f"{v} {x}" for v, x in sorted(conds.items()))
+            changes.append(f"{len(conds)} {pairs} {var} {before} {post}")
+        else:
+            changes.append(f"0 {var} {before} {post}")
+    prevail = sorted((v, x) for v, x in conditions.items() if v not in affected)
+    head = f"begin_operator\n{op.schema} {' '.join(op.args)}\n" if op.args else f"begin_operator\n{op.schema}\n"
+    body = "".join(f"{v} {x}\n" for v, x in prevail)
+    return f"{head}{len(prevail)}\n{body}{len(changes)}\n" + "".join(c + "\n" for c in changes) \
+        + f"{int(cost)}\nend_operator"
 
 
 def _unsolvable() -> str:
