@@ -135,6 +135,8 @@ def pairs(args: argparse.Namespace) -> list[tuple[Path, Path]]:
             if domain not in durative:
                 durative[domain] = ":durative-action" in domain.read_text(encoding="utf-8", errors="replace").lower()
         found = [(d, p) for d, p in found if not durative[d]]
+    if args.smallest_first:
+        found = sorted(found, key=lambda p: p[0].stat().st_size + p[1].stat().st_size)
     if args.largest:
         found = sorted(found, key=lambda p: p[0].stat().st_size + p[1].stat().st_size)[-args.largest:]
     return found[:: args.sample]
@@ -210,9 +212,12 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--fd-python", default=str(VENV_PYTHON))
     parser.add_argument("--json", type=Path, help="write every pair's record here")
+    parser.add_argument("--jsonl", type=Path, help="append each pair's record here as it is measured")
     parser.add_argument("--fd-cache", type=Path, help="keep the translator's records here and reuse them")
     parser.add_argument("--skip-durative", action="store_true",
                         help="leave out pairs whose domain has a :durative-action (the translator rejects them)")
+    parser.add_argument("--smallest-first", action="store_true", help="in order of size (domain + problem)")
+    parser.add_argument("--fd-accepted", action="store_true", help="run pddltools only where the translator ran")
     parser.add_argument("--fd-only", action="store_true", help="only run (and cache) the translator")
     args = parser.parse_args()
     if args.child:
@@ -226,6 +231,8 @@ def main() -> int:
         if args.fd_only:
             name = problem.relative_to(CORPUS) if problem.is_relative_to(CORPUS) else problem
             print(f"{name}: FD {fd.get('error') or format(fd['seconds'], '.3f') + ' s'}", flush=True)
+            continue
+        if args.fd_accepted and "error" in fd:
             continue
         ours = run_child(sys.executable, "pddltools", domain, problem, args.timeout)
         record = {"domain": str(domain), "problem": str(problem), "pddltools": ours, "fd": fd}
@@ -243,6 +250,9 @@ def main() -> int:
             print(f"{name}: {ours['seconds']:.3f} s vs FD {fd['seconds']:.3f} s"
                   + (f"; differ: {'; '.join(record['differences'])}" if record["differences"] else ""), flush=True)
         records.append(record)
+        if args.jsonl:
+            with args.jsonl.open("a", encoding="utf-8") as sink:
+                sink.write(json.dumps(record) + "\n")
     ratio = totals["pddltools"] / totals["fd"] if totals["fd"] else float("nan")
     print(f"\n{both} pairs both accept: pddltools {totals['pddltools']:.2f} s, FD {totals['fd']:.2f} s, "
           f"ratio {ratio:.2f}; peak memory {rss['pddltools'] // 1024} MB vs FD {rss['fd'] // 1024} MB; "
