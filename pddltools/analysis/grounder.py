@@ -75,8 +75,8 @@ class GroundTask:
     metric: bool  # whether costs count (the problem minimises total-cost)
     reach: Reachability = field(repr=False)
     mutexes: list[list[Literal]] = field(default_factory=list)  # filled by the invariant synthesis
-    #: ground actions (one per disjunct) whose precondition is not false, with effects or not: what Fast
-    #: Downward's `instantiate` counts; `operators` leaves out those that change nothing
+    #: ground actions (one per disjunct) whose precondition is not false and that have some effect: what
+    #: Fast Downward's `instantiate` counts; `operators` also leaves out those whose effects change nothing
     instantiated: int = 0
 
 
@@ -125,7 +125,9 @@ class _Grounder:
         self.atoms = atoms
         self.index = {a: i for i, a in enumerate(atoms)}
         self.values: dict[GroundAtom, int | Fraction] = {}
-        self.instantiated = 0  # ground actions whose precondition is not false, empty effects or not
+        # ground actions whose precondition is not false and that have an effect (before effects the
+        # precondition makes void are dropped): what Fast Downward's `instantiate` counts
+        self.instantiated = 0
         for element in problem.init:
             if isinstance(element, ast.InitAssignment) and isinstance(element.value, ast.Number):
                 key = (element.fluent.function, *(getattr(a, "name", "") for a in element.fluent.args))
@@ -148,7 +150,7 @@ class _Grounder:
                 if template is not None:
                     made = template.instantiate(args)
                     if made is not None:
-                        self.instantiated += 1
+                        self.instantiated += made[2]
                         if made[1]:
                             operators.append(Operator(schema.name, args, made[0], made[1], template.cost))
                     continue
@@ -162,7 +164,7 @@ class _Grounder:
                 if not costs and self.metric:
                     cost = 0
                 for conjunct in alternatives:
-                    self.instantiated += 1
+                    self.instantiated += bool(effect)
                     tidy = _tidy(effect, conjunct)
                     if tidy:  # an operator that changes nothing is no use to a plan
                         operators.append(Operator(schema.name, args, conjunct, tidy, cost))
@@ -365,8 +367,9 @@ class _Template:
         self.c_fluent = [((predicate,), getter(spec), positive) for predicate, spec, positive in self.fluent_pre]
         self.c_effects = [((predicate,), getter(spec), positive) for predicate, spec, positive in self.effects]
 
-    def instantiate(self, args: tuple[str, ...]) -> tuple[tuple[Literal, ...], tuple[Effect, ...]] | None:
-        """The precondition and effects for `args`; None when the precondition is false."""
+    def instantiate(self, args: tuple[str, ...]) -> tuple[tuple[Literal, ...], tuple[Effect, ...], bool] | None:
+        """The precondition and effects for `args`, and whether it has any effect before those the
+        precondition makes void are dropped; None when the precondition is false."""
         values = args + self.constants
         for a, b, positive in self.c_equal:
             if (values[a] == values[b]) != positive:
@@ -394,7 +397,7 @@ class _Template:
                 (adds if positive else deletes)[found] = None
         effects = [Effect((), a, True) for a in adds if (a, True) not in pre]
         effects += [Effect((), d, False) for d in deletes if d not in adds and (d, False) not in pre]
-        return tuple(sorted(pre)), tuple(effects)
+        return tuple(sorted(pre)), tuple(effects), bool(adds or deletes)
 
 
 def _tidy(effects: tuple[Effect, ...], precondition: tuple[Literal, ...]) -> tuple[Effect, ...]:
