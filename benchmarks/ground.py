@@ -125,6 +125,9 @@ def pairs(args: argparse.Namespace) -> list[tuple[Path, Path]]:
 
     if args.single:
         return [(Path(args.single[0]), Path(args.single[1]))]
+    if args.redo:
+        records = [json.loads(line) for line in args.redo.read_text(encoding="utf-8").splitlines()]
+        return [(Path(r["domain"]), Path(r["problem"])) for r in records if r.get("differences")]
     found = [(p.domain, p.problem) for p in pairs_under(CORPUS)
              if not args.glob or any(fnmatch.fnmatch(p.folder, g) for g in args.glob)]
     if args.skip_durative:
@@ -212,6 +215,7 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300)
     parser.add_argument("--fd-python", default=str(VENV_PYTHON))
     parser.add_argument("--json", type=Path, help="write every pair's record here")
+    parser.add_argument("--redo", type=Path, help="the pairs of a --jsonl file that differed")
     parser.add_argument("--jsonl", type=Path, help="append each pair's record here as it is measured")
     parser.add_argument("--fd-cache", type=Path, help="keep the translator's records here and reuse them")
     parser.add_argument("--skip-durative", action="store_true",
