@@ -17,7 +17,9 @@ refused with E801.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
@@ -83,8 +85,23 @@ class GroundTask:
 def ground(domain: ast.Domain, problem: ast.Problem, reach: Reachability | None = None) -> GroundTask:
     """Raises `CompileError` (E801) for what the grounder does not read."""
     _refuse_unsupported(domain, problem)
-    reach = reach or Reachability(domain, problem)
-    return _Grounder(domain, problem, reach).task()
+    with paused_gc():
+        reach = reach or Reachability(domain, problem)
+        return _Grounder(domain, problem, reach).task()
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Python's cycle collector paused: grounding makes millions of tuples and no cycles, and each of the
+    collector's passes walks every tuple made so far (on a rovers task of 318,158 operators, half the
+    time of instantiating them)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _refuse_unsupported(domain: ast.Domain, problem: ast.Problem) -> None:

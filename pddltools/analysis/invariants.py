@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
-from pddltools.analysis.grounder import GroundTask, Literal, Operator
+from pddltools.analysis.grounder import GroundTask, Literal, Operator, paused_gc
 
 #: Predicates in one candidate at most (depots needs four: clear, in, lifting, on; openstacks six nullary ones).
 MAX_PARTS = 8
@@ -106,7 +106,8 @@ def invariants(task: GroundTask) -> list[tuple[Candidate, list[tuple[int, ...]]]
 def mutex_groups(task: GroundTask) -> list[list[Literal]]:
     """The mutex groups of the task's atoms (each at least two atoms), larger groups first; an atom may be
     in several."""
-    found = {group for _, groups in invariants(task) for group in groups}
+    with paused_gc():
+        found = {group for _, groups in invariants(task) for group in groups}
     # a group inside a larger one says nothing more
     ordered = sorted(found, key=lambda g: (-len(g), g))
     kept: list[tuple[int, ...]] = []

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pddltools.analysis.grounder import GroundTask, Literal, Operator
+from pddltools.analysis.grounder import GroundTask, Literal, Operator, paused_gc
 from pddltools.compile.errors import compile_error
 from pddltools.semantics.state import GroundAtom
 
@@ -79,6 +79,11 @@ def _atom(atom: GroundAtom) -> str:
 
 
 def write(task: GroundTask) -> str:
+    with paused_gc():
+        return _write(task)
+
+
+def _write(task: GroundTask) -> str:
     if task.goal is None:
         return _unsolvable()
     enc = encode(task)
