@@ -69,7 +69,8 @@ def main() -> int:
         pairs = [(p.domain, p.problem) for p in pairs_under(CORPUS)
                  if not args.glob or any(fnmatch.fnmatch(p.folder, g) for g in args.glob)][:: args.sample]
     args.plans.mkdir(parents=True, exist_ok=True)
-    counts = {"grounded": 0, "read": 0, "solved": 0, "valid": 0, "VAL valid": 0, "unsolvable": 0}
+    counts = {"grounded": 0, "read": 0, "solved": 0, "valid": 0, "VAL valid": 0, "VAL cannot read the task": 0,
+              "unsolvable": 0}
     for domain, problem in pairs:
         name = problem.relative_to(CORPUS)
         with tempfile.TemporaryDirectory() as tmp:
@@ -117,7 +118,13 @@ def main() -> int:
                                          text=True, check=False)
                     ok = "Plan valid" in val.stdout
                     counts["VAL valid"] += ok
-                    verdict = "; VAL: valid" if ok else f"; VAL: NOT valid {val.stdout[-300:]!r}"
+                    if ok:
+                        verdict = "; VAL: valid"
+                    elif "Problem in domain definition" in val.stdout + val.stderr:
+                        counts["VAL cannot read the task"] += 1
+                        verdict = "; VAL cannot read the task (Problem in domain definition)"
+                    else:
+                        verdict = f"; VAL: NOT valid {(val.stdout + val.stderr)[-300:]!r}"
                 if args.solved:
                     with args.solved.open("a", encoding="utf-8") as sink:
                         sink.write(f"{domain}\t{problem}\t{plan}\n")
