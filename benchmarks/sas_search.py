@@ -123,7 +123,8 @@ def main() -> int:
                 plan.write_text(unmap.stdout, encoding="utf-8")
                 verdict = ""
                 if args.val:
-                    val = subprocess.run([str(args.val), str(domain), str(problem), str(plan)], capture_output=True,
+                    val = subprocess.run([str(args.val), "-v", str(domain), str(problem), str(plan)],
+                                         capture_output=True,
                                          text=True, check=False)
                     ok = "Plan valid" in val.stdout
                     counts["VAL valid"] += ok
