@@ -7,6 +7,11 @@ outside would be an action the analysis wrongly rules out.
 
     python benchmarks/reach_walk.py --out /tmp/reach.jsonl        # the whole corpus (CPU heavy)
     python benchmarks/reach_walk.py --sample 40                     # every 40th pair
+    python benchmarks/reach_walk.py --check                         # `check`'s own findings on the solved tasks
+
+`--check` runs `pddltools check` on every task with a valid plan (and on those listed by `--solved`, e.g.
+the tasks Fast Downward's search solved from the grounder's output) and counts as false a finding that a
+goal is unreachable (W401, W405) or that an action the plan takes can never be applied (I406).
 """
 
 from __future__ import annotations
@@ -100,11 +105,42 @@ def walk(pairs: list[tuple[Path, Path]], out: Path | None, budget: int | None = 
     return 1 if false else 0
 
 
+#: The findings that would say a solved task is not: a goal unreachable, an action of the plan dead.
+GOAL_CODES = ("W401", "W405")
+
+
+def check_walk(tasks: dict[tuple[str, str], list[Path]]) -> int:
+    """`check` on each task: the false findings (W401/W405 at all; I406 for an action a plan takes)."""
+    from pddltools.check.report import check_files
+
+    false = 0
+    for (domain, problem), plans in sorted(tasks.items()):
+        report = check_files(domain, [problem])
+        taken = {s[0] for plan in plans for s in steps(plan)}
+        for f in report.findings:
+            dead = f.code == "I406" and any(f" {name} can never" in f.message.lower() for name in taken)
+            if f.code in GOAL_CODES or dead:
+                false += 1
+                print(json.dumps({"domain": domain, "problem": problem, "code": f.code, "message": f.message[:300]}),
+                      flush=True)
+    print(f"{len(tasks)} solved tasks checked, {false} false findings", flush=True)
+    return 1 if false else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--sample", type=int, default=1, help="every Nth pair")
+    parser.add_argument("--check", action="store_true", help="run `check` on the solved tasks instead")
+    parser.add_argument("--solved", type=Path, help="more solved tasks: lines DOMAIN<TAB>PROBLEM<TAB>PLAN")
     args = parser.parse_args()
+    if args.check:
+        tasks = solved()
+        if args.solved:
+            for line in args.solved.read_text(encoding="utf-8").splitlines():
+                domain, problem, plan = line.split("\t")
+                tasks.setdefault((str(Path(domain).resolve()), str(Path(problem).resolve())), []).append(Path(plan))
+        return check_walk(dict(sorted(tasks.items())[:: args.sample]))
     pairs = [(p.domain, p.problem) for p in pairs_under(CORPUS)][:: args.sample]
     seen = {(str(d.resolve()), str(p.resolve())) for d, p in pairs}
     pairs += [(Path(d), Path(p)) for d, p in solved() if (d, p) not in seen][:: args.sample]

@@ -42,18 +42,22 @@ class _Plan:
 
 def _steps(atoms: list[Pattern], known: set[str]) -> list[_Step]:
     steps: list[_Step] = []
-    left = list(atoms)
     known = set(known)
+    # each atom's objects, its variables and whether it is a type's: read once, not at every choice
+    # (planning the joins was most of the time of grounding a small task)
+    left = [(p, sum(1 for a in p.args if not a.startswith("?")), [a for a in p.args if a.startswith("?")],
+             1 if p.predicate.startswith("@type") else 0) for p in atoms]
     while left:
-        def score(p: Pattern) -> tuple[int, int, int]:
-            fixed = sum(1 for a in p.args if not a.startswith("?") or a in known)
-            free = len({a for a in p.args if a.startswith("?") and a not in known})
-            typed = p.predicate.startswith("@type")
+        best = 0
+        best_score = (2, 0, 0)
+        for i, (_, objects, variables, typed) in enumerate(left):
+            unknown = [a for a in variables if a not in known]
+            free = len(set(unknown))
             # fully known first (a test), then most known arguments, then fewest new variables
-            return (0 if free == 0 else 1, -fixed, free + (1 if typed else 0))
-
-        atom = min(left, key=score)
-        left.remove(atom)
+            score = (0 if free == 0 else 1, -(objects + len(variables) - len(unknown)), free + typed)
+            if score < best_score:
+                best, best_score = i, score
+        atom = left.pop(best)[0]
         keys, key_terms, binds, same = [], [], [], []
         first: dict[str, int] = {}
         for i, a in enumerate(atom.args):
@@ -120,11 +124,12 @@ class Model:
         budget = self.budget
 
         def derive(rule: Rule, binding: Binding) -> None:
+            get = binding.get
             for a, b in rule.distinct:
-                if binding.get(a, a) == binding.get(b, b):
+                if get(a, a) == get(b, b):
                     return
             for head in rule.heads:
-                fact = (head.predicate, *(binding.get(a, a) for a in head.args))
+                fact = (head.predicate, *[get(a, a) for a in head.args])
                 if fact not in facts:
                     facts.add(fact)
                     queue.append(fact)
@@ -164,27 +169,44 @@ class Model:
         for keys, index in self._indexes.get(fact[0], {}).items():
             index.setdefault(tuple(fact[k + 1] for k in keys), []).append(fact)
 
-    def _join(self, steps: tuple[_Step, ...], at: int, binding: Binding) -> Iterator[Binding]:
-        if at == len(steps):
-            yield binding
-            return
-        step = steps[at]
-        if step.keys:
-            key = tuple(binding.get(t, t) for t in step.key_terms)
-            candidates = self._indexes[step.predicate][step.keys].get(key, ())
-        else:
-            candidates = self._by_predicate.get(step.predicate, ())
-        if not step.binds and not step.same:
-            if candidates:
-                yield from self._join(steps, at + 1, binding)
-            return
-        for fact in candidates:
-            if any(fact[i + 1] != fact[j + 1] for i, j in step.same):
-                continue
-            extended = dict(binding)
-            for i, name in step.binds:
-                extended[name] = fact[i + 1]
-            yield from self._join(steps, at + 1, extended)
+    def _join(self, steps: tuple[_Step, ...], at: int, binding: Binding) -> list[Binding]:
+        """Every extension of `binding` that matches `steps[at:]`, step by step over the whole frontier
+        (no generator per binding: a rover's communicate action joins hundreds of thousands of them)."""
+        rows = [binding]
+        done = self._done
+        for step in steps[at:]:
+            out: list[Binding] = []
+            terms = step.key_terms
+            if not step.binds and not step.same:
+                # every argument known: a membership test
+                predicate = step.predicate
+                for row in rows:
+                    if (predicate, *[row.get(t, t) for t in terms]) in done:
+                        out.append(row)
+            elif step.keys:
+                index = self._indexes[step.predicate][step.keys]
+                for row in rows:
+                    for fact in index.get(tuple([row.get(t, t) for t in terms]), ()):
+                        self._extend(step, row, fact, out)
+            else:
+                candidates = self._by_predicate.get(step.predicate, ())
+                for row in rows:
+                    for fact in candidates:
+                        self._extend(step, row, fact, out)
+            rows = out
+            if not rows:
+                break
+        return rows
+
+    @staticmethod
+    def _extend(step: _Step, row: Binding, fact: GroundAtom, out: list[Binding]) -> None:
+        for i, j in step.same:
+            if fact[i + 1] != fact[j + 1]:
+                return
+        extended = row.copy()
+        for i, name in step.binds:
+            extended[name] = fact[i + 1]
+        out.append(extended)
 
     def matching(self, pattern: Pattern, binding: Binding | None = None) -> Iterator[GroundAtom]:
         """The derived facts that fit `pattern` (its variables bound by `binding` where given)."""

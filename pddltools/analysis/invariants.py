@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
-from pddltools.analysis.grounder import GroundTask, Literal, Operator
+from pddltools.analysis.grounder import GroundTask, Literal, Operator, paused_gc
 
 #: Predicates in one candidate at most (depots needs four: clear, in, lifting, on; openstacks six nullary ones).
 MAX_PARTS = 8
@@ -57,18 +57,23 @@ class _Index:
         self.by_predicate: dict[str, list[int]] = defaultdict(list)
         for index, atom in enumerate(task.atoms):
             self.by_predicate[atom[0]].append(index)
-        self.required: list[frozenset[int]] = []
         self.deletes: list[list[int]] = []
         self.adds: list[list[tuple[int, bool]]] = []  # (atom, conditional)
         self.adding: dict[str, set[int]] = defaultdict(set)
+        predicate_of = [atom[0] for atom in task.atoms]
         for o, op in enumerate(task.operators):
-            required = frozenset(i for i, positive in op.precondition if positive)
-            self.required.append(required)
-            self.deletes.append([e.atom for e in op.effects if not e.add and not e.conditions and e.atom in required])
-            adds = [(e.atom, bool(e.conditions)) for e in op.effects if e.add and e.atom not in required]
+            required = {i for i, positive in op.precondition if positive}
+            deletes: list[int] = []
+            adds: list[tuple[int, bool]] = []
+            for conditions, a, add in op.effects:  # an Effect is a named tuple
+                if add:
+                    if a not in required:
+                        adds.append((a, bool(conditions)))
+                        self.adding[predicate_of[a]].add(o)
+                elif not conditions and a in required:
+                    deletes.append(a)
+            self.deletes.append(deletes)
             self.adds.append(adds)
-            for added, _ in adds:
-                self.adding[task.atoms[added][0]].add(o)
 
 
 def invariants(task: GroundTask) -> list[tuple[Candidate, list[tuple[int, ...]]]]:
@@ -101,7 +106,8 @@ def invariants(task: GroundTask) -> list[tuple[Candidate, list[tuple[int, ...]]]
 def mutex_groups(task: GroundTask) -> list[list[Literal]]:
     """The mutex groups of the task's atoms (each at least two atoms), larger groups first; an atom may be
     in several."""
-    found = {group for _, groups in invariants(task) for group in groups}
+    with paused_gc():
+        found = {group for _, groups in invariants(task) for group in groups}
     # a group inside a larger one says nothing more
     ordered = sorted(found, key=lambda g: (-len(g), g))
     kept: list[tuple[int, ...]] = []

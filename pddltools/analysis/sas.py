@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pddltools.analysis.grounder import GroundTask, Literal, Operator
+from pddltools.analysis.grounder import GroundTask, Literal, Operator, paused_gc
 from pddltools.diagnostics import compile_error
 from pddltools.semantics.state import GroundAtom
 
@@ -52,9 +52,9 @@ def encode(task: GroundTask) -> Encoding:
     negated = {a for op in task.operators for a, p in op.precondition if not p}
     negated |= {a for op in task.operators for e in op.effects for a, p in e.conditions if not p}
     negated |= {a for a, p in task.goal or () if not p}
-    covered: set[int] = set(negated)
+    covered: set[int] = set()
     for group in task.mutexes:
-        atoms = [a for a, positive in group if positive and a not in covered]
+        atoms = [a for a, positive in group if positive and a not in covered and a not in negated]
         if len(atoms) < 2:
             continue
         var = len(values)
@@ -79,6 +79,11 @@ def _atom(atom: GroundAtom) -> str:
 
 
 def write(task: GroundTask) -> str:
+    with paused_gc():
+        return _write(task)
+
+
+def _write(task: GroundTask) -> str:
     if task.goal is None:
         return _unsolvable()
     enc = encode(task)
@@ -103,8 +108,7 @@ def write(task: GroundTask) -> str:
     lines += ["begin_goal", str(len(goal)), *(f"{v} {x}" for v, x in sorted(goal.items())), "end_goal"]
     operators = [found for op in task.operators if (found := _operator(enc, op, op.cost if task.metric else 1))]
     lines.append(str(len(operators)))
-    for op_lines in operators:
-        lines += op_lines
+    lines += operators
     lines.append("0")  # axioms
     return "\n".join(lines) + "\n"
 
@@ -121,20 +125,31 @@ def _pairs(enc: Encoding, literals: Iterable[Literal]) -> dict[int, int] | None:
     return out
 
 
-def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> list[str]:
-    """The operator's lines; none when its precondition asks two values of one variable (it never applies)."""
+def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> str:
+    """The operator's text; empty when its precondition asks two values of one variable (it never applies)."""
     if isinstance(cost, Fraction) and cost.denominator != 1:
         raise compile_error("E801", f"the grounder reads only integer costs for the SAS format, not {cost} ({op.name})")
-    conditions = _pairs(enc, op.precondition)
-    if conditions is None:
-        return []
-    added = {enc.place[e.atom][0] for e in op.effects if e.add and not e.conditions}
-    changes: list[tuple[list[tuple[int, int]], int, int]] = []
-    for effect in op.effects:
-        var, value = enc.place[effect.atom]
-        conds = _pairs(enc, effect.conditions)
-        if conds is None:
-            continue  # its condition can never hold
+    place = enc.place
+    conditions: dict[int, int] = {}
+    for atom, positive in op.precondition:  # `_pairs` inlined: the writer's inner loop
+        var, value = place[atom]
+        if not positive:
+            value = 1 - value  # a negated atom is always a binary variable of its own
+        if conditions.setdefault(var, value) != value:
+            return ""
+    effects = op.effects
+    added = {place[e.atom][0] for e in effects if e.add and not e.conditions}
+    changes: list[str] = []
+    affected: set[int] = set()
+    for effect in effects:
+        var, value = place[effect.atom]
+        if effect.conditions:
+            found = _pairs(enc, effect.conditions)
+            if found is None:
+                continue  # its condition can never hold
+            conds = found
+        else:
+            conds = {}
         if effect.add:
             post = value
         elif var in added:
@@ -145,15 +160,18 @@ def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> list[str]:
             post = enc.none_value[var]  # type: ignore[assignment]
             if conditions.get(var) != value:
                 conds[var] = value  # deleting one value of a larger variable: only when it holds
-        changes.append((sorted(conds.items()), var, post))
-    affected = {var for _, var, _ in changes}
-    prevail = sorted((v, x) for v, x in conditions.items() if v not in affected)
-    lines = ["begin_operator", op.name, str(len(prevail)), *(f"{v} {x}" for v, x in prevail), str(len(changes))]
-    for pairs, var, post in changes:
+        affected.add(var)
         before = conditions.get(var, -1)
-        lines.append(" ".join([str(len(pairs)), *(f"{v} {x}" for v, x in pairs), str(var), str(before), str(post)]))
-    lines += [str(int(cost)), "end_operator"]
-    return lines
+        if conds:
+            pairs = " ".join(f"{v} {x}" for v, x in sorted(conds.items()))
+            changes.append(f"{len(conds)} {pairs} {var} {before} {post}")
+        else:
+            changes.append(f"0 {var} {before} {post}")
+    prevail = sorted((v, x) for v, x in conditions.items() if v not in affected)
+    head = f"begin_operator\n{op.schema} {' '.join(op.args)}\n" if op.args else f"begin_operator\n{op.schema}\n"
+    body = "".join(f"{v} {x}\n" for v, x in prevail)
+    return f"{head}{len(prevail)}\n{body}{len(changes)}\n" + "".join(c + "\n" for c in changes) \
+        + f"{int(cost)}\nend_operator"
 
 
 def _unsolvable() -> str:

@@ -164,3 +164,18 @@ def test_an_operator_wanting_two_values_of_one_variable_is_left_out_of_the_sas()
     assert "fill l r s" in text and "fill r l s" in text
     assert "fill l l s" not in text and "fill r r s" not in text
     assert {op.name for op in task.operators} >= {"fill l l s"}  # ground, but never applicable
+
+
+def test_an_atom_a_precondition_negates_keeps_a_binary_variable_of_its_own() -> None:
+    # (at t b) is in the truck's mutex group, but "not at b" is no single value of the truck's variable
+    domain = LOGISTICS.replace("(and (at ?p ?l) (at ?t ?l))", "(and (at ?p ?l) (at ?t ?l) (not (at ?t b)))") \
+        .replace("(:predicates", "(:constants b - place) (:predicates")
+    task = ground(parse_domain(domain, "domain.pddl"), parse_problem(LOGISTICS_PROBLEM.replace(" a b c - place",
+                                                                                                " a c - place"),
+                                                                     "problem.pddl"))
+    task.mutexes = mutex_groups(task)
+    at_b = task.atoms.index(("at", "t", "b"))
+    assert any((at_b, True) in g for g in task.mutexes)
+    text = write(task)  # raised KeyError before: the atom had no variable at all
+    assert "Atom at(t, b)\nNegatedAtom at(t, b)\nend_variable" in text
+    assert "begin_operator\nload p1 t a\n" in text
