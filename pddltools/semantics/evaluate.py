@@ -14,6 +14,7 @@ below. Existential quantifiers try the bindings a positive atom allows (`candida
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
@@ -481,6 +482,8 @@ def _conjuncts(formula: ast.Formula) -> tuple[ast.Formula, ...]:
 
 
 _Made = TypeVar("_Made")
+#: the recursion limit compiling needs for the deepest formula the parser takes (tests/test_fuzz_turn3_input.py)
+_ROOM = 10_000
 
 
 def _once(cache: dict[int, tuple[ast.Node, _Made]], node: ast.Node, make: Callable[[], _Made]) -> _Made:
@@ -489,6 +492,10 @@ def _once(cache: dict[int, tuple[ast.Node, _Made]], node: ast.Node, make: Callab
     entry = cache.get(id(node))
     if entry is not None and entry[0] is node:
         return entry[1]
+    if sys.getrecursionlimit() < _ROOM:
+        # compiling recurses through a few frames per level of the formula: the deepest one the parser
+        # takes (E105, about 190 levels of arithmetic) needs more than Python's default 1,000
+        sys.setrecursionlimit(_ROOM)
     made = make()
     if len(cache) > 100_000:
         cache.clear()

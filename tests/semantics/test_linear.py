@@ -10,10 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pddltools.pddl import ast
+from pddltools.pddl.changes import static_functions
 from pddltools.pddl.parser import parse_domain, parse_problem
 from pddltools.semantics import GroundedTask
 from pddltools.semantics.continuous import Motion, comparisons, flows, ground_all
-from pddltools.semantics.linear import Drift, difference, linear, static_functions
+from pddltools.semantics.linear import Drift, difference, linear
 from pddltools.semantics.polynomial import first_root, line_at, line_is_zero, line_root, line_root_parts, parts
 
 rational = st.one_of(st.integers(-30, 30), st.fractions(max_denominator=25).filter(lambda x: abs(x) <= 30))
