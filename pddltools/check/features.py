@@ -202,7 +202,8 @@ class _Detector:
     def problem(self, problem: ast.Problem) -> None:
         self.typed(problem.objects)
         for element in problem.init:
-            self.init(element)
+            if not isinstance(element, ast.Atom):  # most of a large :init, and no feature of its own
+                self.init(element)
         if problem.goal is not None:
             self.goal_preferences |= {
                 node.name for node in problem.goal.walk() if isinstance(node, ast.Preference) and node.name

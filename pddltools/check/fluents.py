@@ -22,9 +22,6 @@ def _reads(node: ast.Node | None) -> Iterator[ast.FunctionTerm]:
 
 def uninitialised_functions(domain: ast.Domain, problem: ast.Problem, facts: DomainFacts,
                             object_functions: frozenset[str]) -> list[Diagnostic]:
-    initialised = {e.fluent.function for e in problem.init if isinstance(e, ast.InitAssignment)}
-    initialised |= {e.body.fluent.function for e in problem.init
-                    if isinstance(e, ast.TimedInitial) and isinstance(e.body, ast.InitAssignment)}
     assigned = facts.assigned_functions
     declared = {f.name for f in domain.functions}
     found: list[Diagnostic] = []
@@ -32,13 +29,24 @@ def uninitialised_functions(domain: ast.Domain, problem: ast.Problem, facts: Dom
     for formula in (problem.goal, problem.constraints, problem.metric.expression if problem.metric else None):
         for term in _reads(formula):
             reads.setdefault(term.function, term)
-    counter = starts_at_zero(domain, problem)
-    for name, term in reads.items():
-        if name in initialised or name in assigned or name == TOTAL_TIME or name not in declared:
+    wanted = {name: term for name, term in reads.items() if name not in assigned and name != TOTAL_TIME
+              and name in declared and name not in object_functions}
+    if not wanted:  # nothing to look for in :init, the whole of a large problem
+        return found
+    initialised: set[str] = set()
+    for element in problem.init:
+        if isinstance(element, ast.Atom):
             continue
-        if name in object_functions:
+        body = element.body if isinstance(element, ast.TimedInitial) else element
+        if isinstance(body, ast.InitAssignment):
+            initialised.add(body.fluent.function)
+    counter: bool | None = None  # whether total-cost starts at 0: another look through :init, when needed
+    for name, term in wanted.items():
+        if name in initialised:
             continue
         where = ((f"problem {problem.name}", problem.span),)
+        if name == COST and counter is None:
+            counter = starts_at_zero(domain, problem)
         if name == COST and counter:
             found.append(finding("I604", f"{COST} has no initial value in problem {problem.name}: it is read as 0, "
                                  "as Fast Downward and VAL read it (the domain only increases it and the metric "

@@ -15,6 +15,7 @@ from typing import assert_never, cast
 
 from pddltools.check.codes import finding
 from pddltools.check.features import DURATION, TOTAL_TIME
+from pddltools.check.memo import InitMemo
 from pddltools.check.symbols import DomainSymbols, ObjectInfo, ProblemSymbols, article, suggestion, types_text
 from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic
@@ -82,12 +83,24 @@ class NameChecker:
                 self.effect(happening.effect, scope,
                             Place(place.what, constants, continuous=isinstance(happening, ast.Process)))
 
-    def problem_parts(self) -> None:
+    def problem_parts(self, memo: InitMemo | None = None, symbols_from: tuple[object, ...] = ()) -> None:
+        """The problem's init, goal, constraints and metric. `memo`: the init's findings are looked up
+        there and kept there (see `pddltools.check.memo`), by the problem's objects and init and by
+        `symbols_from`, what the symbols were built from (the domain as parsed, the strictness)."""
         assert self.problem is not None
         problem = self.problem.problem
         objects = self.problem.objects
-        for element in problem.init:
-            self.init(element, objects)
+        file = problem.span.file if problem.span is not None else ""
+        parts = (*symbols_from, problem.objects, problem.init)
+        kept = memo.get(file, parts) if memo is not None else None
+        if kept is not None:
+            self.findings += kept
+        else:
+            start = len(self.findings)
+            for element in problem.init:
+                self.init(element, objects)
+            if memo is not None:
+                memo.put(file, parts, tuple(self.findings[start:]))
         if problem.goal is not None:
             self.formula(problem.goal, {}, Place("the goal", objects))
         if problem.constraints is not None:

@@ -12,6 +12,7 @@ from pddltools.check.facts import DomainFacts
 from pddltools.check.features import FeatureSet, detect, object_functions
 from pddltools.check.fluents import uninitialised_functions
 from pddltools.check.informative import domain_information, unreachable_goals
+from pddltools.check.memo import InitMemo
 from pddltools.check.names import NameChecker
 from pddltools.check.numeric import Fragment, numeric_fragment
 from pddltools.check.pddlplus import check_pddlplus
@@ -106,14 +107,16 @@ class CheckReport:
 
 def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: bool = False,
           tracks: Iterable[str] | None = None, stand_ins: Mapping[str, str] | None = None,
-          reachability: bool = True, invariants: bool = False) -> CheckReport:
+          reachability: bool = True, invariants: bool = False, memo: InitMemo | None = None) -> CheckReport:
     """Check parsed files. Findings come in file order (domain first), each file top to bottom.
     `stand_ins`: actions that stand in for a construct of a language built on PDDL (HDDL's methods),
     named in findings by that construct's word. `reachability`: also the findings of relaxed reachability
     (`check.reachability`); HDDL's checker leaves them out, since methods, not goals, decide what an HTN
     plan reaches. `invariants`: also the mutex groups of the first problem (I413; the task is ground for
-    them: `check --verbose` asks)."""
+    them: `check --verbose` asks). `memo`: where the findings of the problems' :init sections are kept
+    between checks of the same parsed sections (the language server's, `pddltools.check.memo`)."""
     zero_ary = zero_ary_functions(domain)  # `(> v 5)`: v a 0-ary function, not an object
+    parsed = domain  # resolving builds a new domain each time: the memo knows the one parsed
     domain = resolve_zero_ary(domain, zero_ary)
     problems = [resolve_problem(problem, zero_ary) for problem in problems]
     findings: list[Diagnostic] = []
@@ -131,7 +134,7 @@ def check(domain: ast.Domain, problems: Sequence[ast.Problem] = (), *, strict: b
         table = problem_symbols(symbols, problem, facts.preferences, strict=strict)
         findings += table.findings
         problem_names = NameChecker(symbols, table)
-        problem_names.problem_parts()
+        problem_names.problem_parts(memo, (parsed, strict) if memo is not None else ())
         findings += problem_names.findings
         findings += unreachable_goals(domain, problem, facts)
         findings += uninitialised_functions(domain, problem, facts, functions)

@@ -327,15 +327,30 @@ def track_ids() -> tuple[str, ...]:
     return tuple(tid for d in DIALECTS for tid in implementation(d).track_ids)
 
 
+#: The last PDDL texts `_dialect_of_text` read, by identity: the server asks about the same version of a
+#: document several times a keystroke, and each answer reads the whole text (a few ms for 1 MB).
+_READ: list[tuple[str, Dialect]] = []
+
+
+def _dialect_of_text(text: str) -> Dialect:
+    global _READ  # rebound, never changed in place: the server's threads may read it meanwhile
+    for seen, dialect in _READ:
+        if seen is text:
+            return dialect
+    lowered = text.lower()
+    dialect = next((d for d in _shared() if _names_constructs(d, lowered)
+                    or any(flag in lowered for flag in d.requirements)), CORE)
+    _READ = [*_READ[-3:], (text, dialect)]
+    return dialect
+
+
 def language_server(name: str, text: str | None = None) -> Any:
     """The language-server vocabulary module of language `name`, or None: PDDL's own (or not a
     language of the registry). With the document's `text`, a PDDL document that names a dialect's flag or
     constructs gets that dialect's (a FOND domain is a .pddl file)."""
     dialect = by_name(name)
     if dialect is CORE and text is not None:
-        lowered = text.lower()
-        dialect = next((d for d in _shared() if _names_constructs(d, lowered)
-                        or any(flag in lowered for flag in d.requirements)), CORE)
+        dialect = _dialect_of_text(text)
     if dialect is None or dialect.server is None:
         return None
     return importlib.import_module(dialect.server)

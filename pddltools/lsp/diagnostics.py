@@ -70,7 +70,8 @@ def _pddl_findings(workspace: Workspace, doc: Document, slow: bool = True) -> li
             out.append(Diagnostic("L003", Severity.WARNING, resolution.ambiguity(), where))
         domain = found[1]
         unreliable |= domain.unreliable
-        report = check(domain.node, [node], reachability=slow)  # type: ignore[arg-type]
+        report = check(domain.node, [node], reachability=slow,  # type: ignore[arg-type]
+                       memo=workspace.init_findings)
     out += [f for f in report.findings if f.code not in unreliable and _in(f, doc)]
     return out
 

@@ -17,6 +17,7 @@ from typing import Literal
 from urllib.parse import unquote, urlparse
 
 from pddltools import dialects
+from pddltools.check.memo import InitMemo
 from pddltools.diagnostics import Diagnostic, Error, Source, decode_source
 from pddltools.domain_finder import HEAD_BYTES, DomainFinder, Kind, Resolution, classify, classify_file
 from pddltools.lsp.incremental import SectionCache
@@ -90,6 +91,8 @@ class Workspace:
     _sections: dict[str, SectionCache] = field(default_factory=dict)
     _blocks: dict[str, BlockCache] = field(default_factory=dict)
     _lock: threading.RLock = field(default_factory=threading.RLock)
+    #: the findings of open problems' :init sections, kept while a keystroke leaves the section as it was
+    init_findings: InitMemo = field(default_factory=InitMemo)
 
     # -- documents ------------------------------------------------------------------------------
     def open(self, uri: str, text: str, version: int, language_id: str | None = None) -> Document:
@@ -116,7 +119,9 @@ class Workspace:
 
     def close(self, uri: str) -> None:
         with self._lock:
-            self.documents.pop(uri, None)
+            doc = self.documents.pop(uri, None)
+            if doc is not None:
+                self.init_findings.forget(doc.name)
             self._parses.pop(uri, None)
             self._sections.pop(uri, None)
             self._blocks.pop(uri, None)
