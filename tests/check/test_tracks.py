@@ -66,7 +66,10 @@ def test_every_ipc2008_pair_fits_the_track_its_folder_is_named_after(track: str,
     parsed_domain, parsed_problem = parse_domain_file(domain), parse_problem_file(problem)
     verdict = verdicts(detect(parsed_domain, [parsed_problem]))[track]
     assert verdict.fit is Fit.FITS, verdict.explain()
-    assert check(parsed_domain, [parsed_problem], tracks=[track]).tracks[track].fit is Fit.FITS
+    # the verdict, not the findings: relaxed reachability (seconds on the large cyber-security tasks) is
+    # walked over the corpus by tests/check/test_reachability.py
+    report = check(parsed_domain, [parsed_problem], tracks=[track], reachability=False)
+    assert report.tracks[track].fit is Fit.FITS
 
 
 def test_the_ipc2008_corpus_is_there_to_walk() -> None:
