@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import resource
+import signal
 import threading
 import time
 from collections.abc import Mapping
@@ -172,3 +173,13 @@ class LimitedServer:
     def stop_sessions(self) -> None:
         for task in list(self.active):
             task.cancel()
+
+
+def stop_on_signals() -> asyncio.Event:
+    """An event SIGINT or SIGTERM sets, for a server's main loop to wait on. Made before the server's
+    first line goes out: whoever reads that line may signal at once."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    return stop

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -164,7 +163,7 @@ def _tasks(files: list[str], skipped: list[Diagnostic]) -> dict[str, Any]:
 
 def run_serve(args: argparse.Namespace) -> int:
     from pddltools.ppddl.server import MdpsimServer, ServerConfig
-    from pddltools.serving import ResultsLog
+    from pddltools.serving import ResultsLog, stop_on_signals
 
     command = "ppddl serve"
     skipped: list[Diagnostic] = []
@@ -190,10 +189,7 @@ def run_serve(args: argparse.Namespace) -> int:
             return _emit([error("E003", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format, command,
                          [])
         port = listener.sockets[0].getsockname()[1]
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
+        stop = stop_on_signals()
         names = sorted(tasks)
         if args.format == "json":
             print_json(envelope(command, _summary(args.files),

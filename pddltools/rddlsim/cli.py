@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import logging
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -168,6 +167,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     from pddltools.rddl_simulation.problems import find_problems
     from pddltools.rddlsim.server import RDDLSimServer, ResultsLog, ServerConfig
+    from pddltools.serving import stop_on_signals
 
     command = "rddl serve"
     skipped: list[Diagnostic] = []
@@ -209,11 +209,7 @@ def run_serve(args: argparse.Namespace) -> int:
             _emit([error("E003", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format, command)
             return ExitCode.USAGE
         port = listener.sockets[0].getsockname()[1]
-        # before the first line goes out: whoever reads it may signal at once
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
+        stop = stop_on_signals()
         names = sorted(server.problems)
         if args.format == "json":
             # one line, so that whoever started the server reads it with readline() and goes on
@@ -227,8 +223,7 @@ def run_serve(args: argparse.Namespace) -> int:
                   f"{args.timeout:g} s per session); results to {args.log}", flush=True)
         async with listener:
             await stop.wait()
-        for task in list(server.active):
-            task.cancel()
+        server.stop_sessions()
         results.close()
         return ExitCode.OK
 
