@@ -28,6 +28,7 @@ from pddltools.dialects import suffixes, track_ids
 from pddltools.domain_finder import DomainFinder, Resolution
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
+from pddltools.mapddl.agents import factored_agents
 from pddltools.reading import pddl_files
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
@@ -76,7 +77,11 @@ def run_check(args: argparse.Namespace) -> int:
         stderr_console().print("pddltools check: a DOMAIN file is required", markup=False)
         return ExitCode.USAGE
     else:
-        blocks = [Block(args.domain, list(args.problems))]
+        agents = factored_agents([args.domain, *args.problems], suffixes())
+        if isinstance(agents, str):
+            stderr_console().print(f"pddltools check: {agents}", markup=False)
+            return ExitCode.USAGE
+        blocks = [Block(args.domain, list(args.problems), agents=agents)]
     reports = [block.check(strict=args.strict, tracks=args.track, invariants=args.verbose) for block in blocks]
     if args.format == "json":
         print_json(_envelope(blocks, reports, each=args.each is not None))
@@ -118,8 +123,13 @@ class Block:
     problems: list[str] = field(default_factory=list)
     found: dict[str, Resolution] = field(default_factory=dict)  # how each problem's domain was found
     missing: Resolution | None = None  # set for a problem without a domain
+    agents: dict[str, dict[str, Path]] | None = None  # set for a factored MA-PDDL task: each agent's files
 
     def check(self, *, strict: bool, tracks: Sequence[str] | None, invariants: bool = False) -> CheckReport:
+        if self.agents is not None:
+            from pddltools.mapddl.agents import check_agents
+
+            return check_agents(self.agents, strict=strict, tracks=tracks)
         if self.missing is not None:
             return check_problem_alone(self.missing.problem, self.missing.missing())
         assert self.domain is not None
