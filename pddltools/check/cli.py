@@ -138,6 +138,9 @@ class Block:
                            ambiguous=ambiguous)
 
     def title(self) -> str:
+        if self.agents is not None:
+            folder = next(iter(self.agents.values()))["domain"].parent
+            return f"{folder}: a factored MA-PDDL task of {wording.count(len(self.agents), 'agent')}"
         if self.missing is not None:
             return f"{self.missing.problem}: no domain found"
         if not self.problems:
@@ -149,6 +152,9 @@ class Block:
         return f"{self.domain} with {wording.count(count, 'problem')}: {shown}"
 
     def pairs_json(self) -> list[dict[str, Any]]:
+        if self.agents is not None:
+            return [{"problem": str(pair["problem"]), "domain": str(pair["domain"]), "found_by": "agent", "agent": a}
+                    for a, pair in self.agents.items()]
         if self.missing is not None:
             return [{"problem": str(self.missing.problem), "domain": None, "found_by": None}]
         return [{"problem": p, "domain": self.domain, "found_by": self.found[p].rule if p in self.found else "given"}
@@ -160,9 +166,12 @@ def pair_files(files: Sequence[str], domain: str | None = None) -> list[Block]:
     files given searched first by name; `domain` forces one), and problems whose domain was not found.
     Folders stand for the .pddl files under them."""
     paths = list(dict.fromkeys(pddl_files(files, suffixes())))
+    factored = _factored_folders(paths) if domain is None else []
+    paths = [p for p in paths if not any(p in block_paths for block_paths, _ in factored)]
     finder = DomainFinder(forced=Path(domain) if domain is not None else None, given=paths)
     blocks: dict[str, Block] = {}  # by absolute path: a domain given and found is one block
-    unpaired: list[Block] = []
+    unpaired: list[Block] = [Block(str(next(iter(agents.values()))["domain"]), agents=agents)
+                             for _, agents in factored]
     for path in paths:
         kind, _ = finder.kind(path)
         if kind != "problem":  # a domain, or a file to be told why it is neither
@@ -178,6 +187,22 @@ def pair_files(files: Sequence[str], domain: str | None = None) -> list[Block]:
         block.problems.append(str(path))
         block.found[str(path)] = found
     return [*blocks.values(), *unpaired]
+
+
+def _factored_folders(paths: Sequence[Path]) -> list[tuple[set[Path], dict[str, dict[str, Path]]]]:
+    """The folders among `paths` whose files are a factored MA-PDDL task (every file named after its
+    agent, each agent with a domain and a problem, more than one file): each checked as one task."""
+    from pddltools.mapddl.factored import agent_files
+
+    by_folder: dict[Path, list[Path]] = {}
+    for path in paths:
+        by_folder.setdefault(path.parent, []).append(path)
+    found = []
+    for folder_paths in by_folder.values():
+        agents = agent_files(folder_paths) if len(folder_paths) > 2 else None
+        if agents and all(len(pair) == 2 for pair in agents.values()):
+            found.append((set(folder_paths), agents))
+    return found
 
 
 def render_report(report: CheckReport, out: Console, *, verbose: bool = False, compact: bool = False) -> None:

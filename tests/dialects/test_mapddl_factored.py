@@ -139,3 +139,12 @@ def test_factored_and_unfactored_compile_to_one_centralised_task(tmp_path: Path,
 def test_files_that_do_not_fit_together_are_not_compiled(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compile", str(MA / "factored-e932"), "--target", "centralised", "-o", str(tmp_path / "x")]) == 1
     assert "E932" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
+def test_each_checks_a_folder_of_factored_files_as_one_task(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--each", str(FACTORED), str(MA / "factored-e932"), "--format", "json"]) == 1
+    found = json.loads(capsys.readouterr().out)
+    checks = found["checks"]
+    assert [(len(c["files"]), {p["agent"] for p in c["pairs"]}) for c in checks] == [(4, {"r1", "r2"})] * 2
+    errors = {f["path"]: [d["code"] for d in f["diagnostics"] if d["severity"] == "error"] for f in found["files"]}
+    assert [[code for path in c["files"] for code in errors[path]] for c in checks] == [[], ["E932"]]
