@@ -61,8 +61,10 @@ def _type_name(node: ast.TypedName) -> str:
     return node.type.name if isinstance(node.type, ast.TypeName) else "object"
 
 
-def factor(domain: MADomain, problem: MAProblem) -> dict[str, tuple[str, str]]:
+def factor(domain: MADomain, problem: MAProblem | ast.Problem) -> dict[str, tuple[str, str]]:
     """{agent: (its domain file's text, its problem file's text)}."""
+    if isinstance(problem, ast.Problem):  # a problem with no private object is plain PDDL
+        problem = MAProblem(problem)
     parents = _parents(domain.domain)
     agent_types = {_type_name(a.agent) for a in domain.agents}
     objects = {o.name: _type_name(o) for o in problem.problem.objects}
@@ -108,12 +110,12 @@ def _known(atom: ast.Node, agent: str, kind: str, owner: dict[str, str | None],
            private_of: dict[str, tuple[str, int | None]], parents: dict[str, str]) -> bool:
     """Whether an initial atom is in the problem of `agent` (of type `kind`): it names no other agent's
     private object, and a private predicate only of its own (the agent where the predicate names it)."""
+    if any(owner.get(n.name, agent) != agent for n in atom.walk() if isinstance(n, ast.Constant)):
+        return False  # an atom or a function's value naming another agent's private object
     body = atom.body if isinstance(atom, ast.Not) else atom
     if not isinstance(body, ast.Atom):
         return True
     names = [t.name for t in body.args if isinstance(t, ast.Constant)]
-    if any(owner.get(n, agent) != agent for n in names):
-        return False
     if body.predicate in private_of:
         private_kind, position = private_of[body.predicate]
         if not _is_a(kind, private_kind, parents):

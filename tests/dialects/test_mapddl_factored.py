@@ -9,6 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from pddltools import dialects
@@ -21,6 +22,7 @@ from pddltools.mapddl.agents import check_agents
 from pddltools.mapddl.ast import MADomain, MAProblem
 from pddltools.mapddl.factored import agent_files, agent_of, in_context
 from pddltools.reading import read_source
+from pddltools.schemas import schema
 from pddltools.syntax.errors import ParseError
 
 MA = Path(__file__).resolve().parents[2] / "corpus" / "mapddl"
@@ -144,6 +146,7 @@ def test_files_that_do_not_fit_together_are_not_compiled(tmp_path: Path, capsys:
 def test_each_checks_a_folder_of_factored_files_as_one_task(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--each", str(FACTORED), str(MA / "factored-e932"), "--format", "json"]) == 1
     found = json.loads(capsys.readouterr().out)
+    jsonschema.validate(found, schema("check"))
     checks = found["checks"]
     assert [(len(c["files"]), {p["agent"] for p in c["pairs"]}) for c in checks] == [(4, {"r1", "r2"})] * 2
     errors = {f["path"]: [d["code"] for d in f["diagnostics"] if d["severity"] == "error"] for f in found["files"]}
