@@ -152,6 +152,8 @@ def join(agents: Sequence[Agent]) -> Joined:
     owner: dict[str, str] = {}  # private name -> its agent
     private_predicate: dict[str, str] = {}  # predicate -> an agent it is private to
     public_predicate: dict[str, str] = {}  # predicate -> an agent whose file declares it public
+    private_function: dict[str, str] = {}  # the same for functions
+    public_function: dict[str, str] = {}
     for agent in agents:
         for declared in agent.private_objects:
             other = owner.setdefault(declared.name, agent.name)
@@ -161,12 +163,19 @@ def join(agents: Sequence[Agent]) -> Joined:
         private = {p.name for p in agent.private_predicates}
         for p in agent.domain.domain.predicates:
             (private_predicate if p.name in private else public_predicate).setdefault(p.name, agent.name)
-    for name, agent_name in private_predicate.items():
-        if name in public_predicate:
-            where = next(a for a in agents if a.name == public_predicate[name])
-            decl = next(p for p in where.domain.domain.predicates if p.name == name)
-            findings.append(error("E932", f"predicate {name} is private to {agent_name}, but {where.name}'s domain "
-                                  "declares it public", decl.span))
+        own_functions = {f.name for g in agent.domain.private_functions for f in g.functions}
+        for f in agent.domain.domain.functions:
+            (private_function if f.name in own_functions else public_function).setdefault(f.name, agent.name)
+    for what, privately, publicly in (("predicate", private_predicate, public_predicate),
+                                      ("function", private_function, public_function)):
+        for name, agent_name in privately.items():
+            if name in publicly:
+                where = next(a for a in agents if a.name == publicly[name])
+                decls: list[ast.PredicateDecl | ast.FunctionDecl] = [*where.domain.domain.predicates,
+                                                                     *where.domain.domain.functions]
+                decl = next(d for d in decls if d.name == name)
+                findings.append(error("E932", f"{what} {name} is private to {agent_name}, but {where.name}'s "
+                                      "domain declares it public", decl.span))
     public_types: list[ast.TypedName] = []
     public_constants: list[ast.TypedName] = []
     public_predicates: list[ast.PredicateDecl] = []

@@ -20,7 +20,7 @@ from pddltools.diagnostics import Source
 from pddltools.formatting import format_pddl
 from pddltools.mapddl.agents import check_agents
 from pddltools.mapddl.ast import MADomain, MAProblem
-from pddltools.mapddl.factored import agent_files, agent_of, in_context
+from pddltools.mapddl.factored import Agent, agent_files, agent_of, in_context, join
 from pddltools.reading import read_source
 from pddltools.schemas import schema
 from pddltools.syntax.errors import ParseError
@@ -151,3 +151,15 @@ def test_each_checks_a_folder_of_factored_files_as_one_task(capsys: pytest.Captu
     assert [(len(c["files"]), {p["agent"] for p in c["pairs"]}) for c in checks] == [(4, {"r1", "r2"})] * 2
     errors = {f["path"]: [d["code"] for d in f["diagnostics"] if d["severity"] == "error"] for f in found["files"]}
     assert [[code for path in c["files"] for code in errors[path]] for c in checks] == [[], ["E932"]]
+
+
+def test_a_function_private_to_one_agent_and_public_in_anothers_domain_is_e932() -> None:
+    head = ("(define (domain d) (:requirements :typing :numeric-fluents :factored-privacy)\n"
+            "  (:types robot) (:predicates (p))")
+    battery = "(battery ?r - robot) - number"
+    domains = [dialects.parse(Source(f"{head} (:functions {f}))", f"domain-{a}.pddl"))
+               for a, f in (("r1", f"(:private {battery})"), ("r2", battery))]
+    problems = [dialects.parse(Source(f"(define (problem q) (:domain d) (:objects (:private {a} - robot)) (:init) "
+                                      "(:goal (p)))", f"problem-{a}.pddl")) for a in ("r1", "r2")]
+    joined = join([Agent(a, d, p) for a, d, p in zip(("r1", "r2"), domains, problems, strict=True)])
+    assert [(f.code, f.span.file if f.span else None) for f in joined.findings] == [("E932", "domain-r2.pddl")]
