@@ -897,9 +897,9 @@ _ENTRIES: tuple[Code, ...] = (
           "Give every agent's problem the same public initial atoms."),
     _code("E932", E, CHECK, "a name private to one agent that another agent's factored files declare",
           """In a factored MA-PDDL task, an object or constant in an agent's `(:private ...)` group is known to
-          that agent only, and so is a predicate in its domain's `(:private ...)` group: another agent's files
-          may not declare it, publicly or as their own private name (two agents of one type may each have a
-          private predicate of the same name).""",
+          that agent only, and so is a predicate or function in its domain's `(:private ...)` groups: another
+          agent's files may not declare it, publicly or as their own private name (two agents of one type may
+          each have a private predicate of the same name).""",
           (("domain-r1.pddl", _factored()),
            ("domain-r2.pddl", _factored()),
            ("problem-r1.pddl", "(define (problem q) (:domain d)\n  (:objects a b - place (:private r1 - robot))\n"
