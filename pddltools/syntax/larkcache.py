@@ -1,4 +1,4 @@
-"""Where Lark keeps an analysed grammar between runs, so that start-up stays short."""
+"""Where Lark keeps an analysed grammar between runs, so that building a parser image stays short."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ import os
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-
-import lark
 
 
 @cache
@@ -34,12 +32,21 @@ def cache_file(tag: str) -> str | bool:
     Lark stores the grammar's hash inside the file, so a stale cache is rebuilt, never used; the file's
     name also carries a digest of all the package's grammars, for the imports Lark does not hash.
     """
+    import lark
+
+    where = user_cache_file(f"{tag}-{_grammars_digest()}-lark{lark.__version__}.cache")
+    return True if where is None else where
+
+
+def user_cache_file(name: str) -> str | None:
+    """The path of file `name` in the user's cache folder (made if missing), or None where it cannot
+    be written."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "pddltools"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
-        return True
+        return None
     if not os.access(folder, os.W_OK):
-        return True
-    return str(folder / f"{tag}-{_grammars_digest()}-lark{lark.__version__}.cache")
+        return None
+    return str(folder / name)
