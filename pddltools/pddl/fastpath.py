@@ -395,9 +395,11 @@ class ActionParts:
     timed_head: re.Pattern[str]  # `(at TIME` or `(over TIME`, the time word in group `at` or `over`
 
     def header(self, keyword: str) -> re.Pattern[str]:
-        """`(keyword NAME`, the parenthesis in group `open`, the name in `name`."""
-        return re.compile(rf"{self.ws}(?P<open>{self.open}){self.ws}{re.escape(keyword)}"
-                          rf"{self.end_word}{self.ws}(?P<name>{self.name}){self.ws}", CASELESS)
+        """`(keyword NAME`, the parenthesis in group `open`, the name in `name` (compiled if matched with:
+        the scanners take its `pattern` into theirs)."""
+        pattern = (rf"{self.ws}(?P<open>{self.open}){self.ws}{re.escape(keyword)}"
+                   rf"{self.end_word}{self.ws}(?P<name>{self.name}){self.ws}")
+        return cast("re.Pattern[str]", LazyPattern(pattern, CASELESS))
 
     def head(self, m: re.Match[str], text: str, source: Source) -> tuple[int, str, tuple[TypedName, ...]] | None:
         """Where an action starts, its name and its parameters, from a match of `header` followed by an
@@ -435,7 +437,7 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
     plain = f"[^{o}{c}{re.escape(gaps.commenting)}]*"
     parameters = re.compile(rf"{re.escape(w.parameters)}{end_word}{ws}{o}(?P<params>{plain}){c}{ws}", CASELESS)
     fluent = rf"{o}{ws}(?P<{{0}}_p>{name}){ws}(?P<{{0}}_a>(?:{term}{ws})*){c}"
-    assignment = re.compile(
+    assignment = LazyPattern(  # compiled at the first effect that assigns (start-up)
         rf"{ws}(?P<whole>{o}{ws}(?P<op>{name}){ws}(?P<f>{fluent.format('f')}){ws}"
         rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}{c})", CASELESS)
     assign_ops = w.assign_ops
@@ -608,7 +610,7 @@ def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
     # The header, the parameters and the precondition's opening in one match, as for durative actions
     header = re.compile(rf"{parts.header(w.action).pattern}(?:{parts.parameters.pattern})?"
                         rf"(?:{parts.part(w.precondition, 'precondition')})?", CASELESS)
-    effect = re.compile(parts.part(w.effect, "effect"), CASELESS)
+    effect = LazyPattern(parts.part(w.effect, "effect"), CASELESS)  # compiled at the first effect read
     head, closing = parts.head, parts.closing
     precondition_at = formula_reader(closing, _and, parts.scan_literals, _nothing)
     effect_at = formula_reader(closing, _and_effect, parts.scan_literals, parts.effect_assignment)

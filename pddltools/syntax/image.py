@@ -23,12 +23,12 @@ import marshal
 import os
 import sys
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from pddltools.syntax.lexing import CASELESS, TokenPattern, compile_terminals
+from pddltools.syntax.lexing import CASELESS, ERROR, TokenPattern, compile_terminals
 
 #: Plain data only (`marshal`): what each part of an image holds is described in `ParserImage`.
 Data = dict[str, Any]
@@ -104,7 +104,7 @@ class ParserImage:
     size, origin, keep, expands) (`bind`); `pattern`: the terminals joined (`lexing.TokenPattern`'s
     parts: pattern, flags, alternatives, ignore, keywords, ignored) and `groups` (per group of that
     pattern, its terminal's name or None); `automaton`: `dfa.Automaton`'s
-    fields, or None."""
+    fields, or None; `driver`: the tables numbered for the compiled loop (`driver_tables`)."""
 
     def __init__(self, data: Data) -> None:
         self.data = data
@@ -203,7 +203,7 @@ def image_of(lark: Any, lowercase: bool) -> ParserImage:
     flags = conf.g_regex_flags | (CASELESS if lowercase else 0)
     compiled = compile_terminals(list(conf.terminals), set(conf.ignore), flags, lowercase)
     automaton = dfa.build(compiled.alternatives, compiled.pattern.flags)
-    return ParserImage(_plain({
+    return with_driver_tables(ParserImage(_plain({
         "terminals": [(t.name, t.pattern.type, t.pattern.value, t.pattern.to_regexp(), t.priority)
                       for t in lark.terminals],
         "ignore": list(conf.ignore),
@@ -221,7 +221,57 @@ def image_of(lark: Any, lowercase: bool) -> ParserImage:
         "automaton": None if automaton is None else (
             automaton.classes, automaton.nclasses, automaton.transitions.tobytes(), automaton.accepts.tobytes(),
             list(automaton.terminals)),
-    }))
+    })))
+
+
+def with_driver_tables(image: ParserImage) -> ParserImage:
+    """`image` with its tables numbered for the compiled loop (`driver_tables`), kept with it."""
+    image.data["driver"] = driver_tables(image.data)
+    return image
+
+
+def driver_tables(data: Data, fast_paths: Collection[str] = ()) -> Data:
+    """The compiled loop's arrays of an image's tables: `terminals` (sorted) and `terminal_ids`; per state
+    and terminal the `action` (0 none, a target state + 1, or -(rule + 1)) and per state and nonterminal
+    the `goto` state (or -1), as bytes of C ints; `nonterminals` (their count); each rule's `origins`
+    (its nonterminal's number); per group of the pattern its terminal's number (`groups`), per terminal
+    its `keywords` (word: terminal number) or None, and the `automaton` with terminal numbers."""
+    from array import array
+
+    from pddltools.syntax.dfa import IGNORED
+
+    keywords = data["pattern"][4]
+    names = {n for n in data["groups"] if n is not None} | {_END, ERROR} | set(fast_paths)
+    names |= {t for table in keywords.values() for t in table.values()}
+    names |= {t for row in data["shifts_reduces"] for t in row}
+    terminals = sorted(names)
+    terminal_id = {t: i for i, t in enumerate(terminals)}
+    nonterminals = sorted({n for gotos in data["gotos"] for n in gotos} | {plan[3] for plan in data["plans"]})
+    nonterminal_id = {n: i for i, n in enumerate(nonterminals)}
+    nstates = len(data["shifts_reduces"])
+    action = array("i", bytes(4 * nstates * len(terminals)))
+    for state, row in enumerate(data["shifts_reduces"]):
+        base = state * len(terminals)
+        for symbol, value in row.items():
+            action[base + terminal_id[symbol]] = value + 1 if value >= 0 else value  # ~rule is -(rule + 1)
+    goto = array("i", [-1]) * (nstates * len(nonterminals))
+    for state, gotos in enumerate(data["gotos"]):
+        base = state * len(nonterminals)
+        for symbol, target in gotos.items():
+            goto[base + nonterminal_id[symbol]] = target
+    found = data["automaton"]
+    return {
+        "terminals": terminals, "terminal_ids": terminal_id, "action": action.tobytes(), "goto": goto.tobytes(),
+        "nonterminals": len(nonterminals), "origins": [nonterminal_id[plan[3]] for plan in data["plans"]],
+        "groups": tuple(-1 if name is None else terminal_id[name] for name in data["groups"]),
+        "keywords": tuple({word: terminal_id[t] for word, t in keywords[name].items()} if name in keywords else None
+                          for name in terminals),
+        "automaton": None if found is None else (found[0], found[1], found[2], found[3], tuple(
+            IGNORED if name is None else terminal_id[name] for name in found[4])),
+    }
+
+
+_END = "$END"
 
 
 def _plain(value: Any) -> Any:

@@ -14,7 +14,7 @@ Fast paths (see `lexing.GrammarLexer`) work the same way: at a trigger token the
 tables whether a declared terminal would be shifted now, and lets the scanner produce it.
 
 Where `pddltools.syntax._speedups` is built, the same loop runs compiled (`_speedups.Driver`): the same
-keywords, callbacks and scanners, with the tables numbered into arrays here, and the same terminals
+keywords, callbacks and scanners, with the tables numbered into arrays (`image.driver_tables`), and the same terminals
 lexed by an automaton derived from their regular expressions (`dfa`), or by the regular expression
 itself where a terminal is beyond an automaton.
 """
@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import re
 import sys
-from array import array
 from collections.abc import Mapping
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from pddltools.diagnostics import Source
-from pddltools.syntax import dfa
 from pddltools.syntax.frozen import speedups
-from pddltools.syntax.image import ParserImage, bind, image_of, token_pattern
+from pddltools.syntax.image import ParserImage, bind, driver_tables, image_of, token_pattern
 from pddltools.syntax.lexing import (
     ERROR,
     LazyPattern,
@@ -86,13 +85,7 @@ class FastParser:
         self.image = image
         self.start_states: dict[str, int] = data["start_states"]
         self.end_states: dict[str, int] = data["end_states"]
-        # actions[state][terminal]: a target state (shift) or (callback, size, origin, keep) (reduce;
-        # callback and keep: see `reductions`); states are numbered 0, 1, ...
-        self.rules = rules = bind(data["plans"], builder)
-        self.actions: dict[int, dict[str, Any]] = {
-            state: {t: v if v >= 0 else rules[~v] for t, v in row.items()}
-            for state, row in enumerate(data["shifts_reduces"])}
-        self.goto: dict[int, dict[str, int]] = dict(enumerate(data["gotos"]))
+        self.rules = bind(data["plans"], builder)
         self.token_pattern = token_pattern(data["pattern"], LazyPattern if compiled and speedups is not None
                                            else re.compile)
         self.pattern, self.ignore, self.keywords = (self.token_pattern.pattern, self.token_pattern.ignore,
@@ -101,51 +94,49 @@ class FastParser:
         self.trigger = trigger
         self.fast_paths = dict(fast_paths or {})
         self.max_stack = max_stack or 1 << 62
-        # every terminal some state acts on, asked of at each error (error recovery asks per section)
-        self._terminals = frozenset(t for acts in self.actions.values() for t in acts)
         self._expected: dict[tuple[Any, ...], frozenset[str]] = {}  # by parser stack
         self.compiled = self._compile() if compiled and speedups is not None else None
 
+    @cached_property
+    def actions(self) -> dict[int, dict[str, Any]]:
+        """actions[state][terminal]: a target state (shift) or (callback, size, origin, keep) (reduce;
+        callback and keep: see `reductions`); states are numbered 0, 1, ... (Made when first asked for:
+        the compiled loop asks only at an error.)"""
+        rules = self.rules
+        return {state: {t: v if v >= 0 else rules[~v] for t, v in row.items()}
+                for state, row in enumerate(self.image.data["shifts_reduces"])}
+
+    @cached_property
+    def goto(self) -> dict[int, dict[str, int]]:
+        return dict(enumerate(self.image.data["gotos"]))
+
+    @cached_property
+    def _terminals(self) -> frozenset[str]:
+        """Every terminal some state acts on, asked of at each error (error recovery asks per section)."""
+        return frozenset(t for row in self.image.data["shifts_reduces"] for t in row)
+
     def _compile(self) -> speedups.Driver:
-        """The compiled loop over these tables, numbered: terminals in `self.terminals` order."""
+        """The compiled loop over these tables, numbered (`image.driver_tables`): terminals in
+        `self.terminals` order."""
         assert speedups is not None
         data = self.image.data
-        keywords = self.keywords
-        self.states = list(range(len(self.actions)))
+        self.states = list(range(len(data["shifts_reduces"])))
         self.start_ids = self.start_states
-        group_names = data["groups"]  # per group of the pattern, its terminal or None
-        names = {n for n in group_names if n is not None} | set(self.fast_paths) | {END}
-        names |= {t for table in keywords.values() for t in table.values()}
-        names |= self._terminals
-        self.terminals = sorted(names)
-        terminal_id = {t: i for i, t in enumerate(self.terminals)}
-        nonterminals = sorted({n for gotos in self.goto.values() for n in gotos} | {r[2] for r in self.rules})
-        nonterminal_id = {n: i for i, n in enumerate(nonterminals)}
-        nterminals = len(self.terminals)
-        action = array("i", bytes(4 * len(self.states) * nterminals))
-        goto = array("i", [-1]) * (len(self.states) * len(nonterminals))
-        for state, row in enumerate(data["shifts_reduces"]):
-            base = state * nterminals
-            for symbol, value in row.items():
-                action[base + terminal_id[symbol]] = value + 1 if value >= 0 else value  # ~rule + 1 == -rule
-        for state, gotos in enumerate(data["gotos"]):
-            base = state * len(nonterminals)
-            for symbol, target in gotos.items():
-                goto[base + nonterminal_id[symbol]] = target
-        groups = [-1 if name is None else terminal_id[name] for name in group_names]
-        keyword_ids = tuple({word: terminal_id[t] for word, t in keywords[name].items()}
-                            if name in keywords else None for name in self.terminals)
-        found = data["automaton"]
-        automaton = None if found is None else (
-            found[0], found[1], found[2], found[3],
-            tuple(dfa.IGNORED if name is None else terminal_id[name] for name in found[4]))
+        tables = data.get("driver")
+        if tables is None or any(name not in tables["terminal_ids"] for name in self.fast_paths):
+            tables = driver_tables(data, self.fast_paths)  # an image made without them, or other fast paths
+        self.terminals = tables["terminals"]
+        terminal_id = tables["terminal_ids"]
+        origins = tables["origins"]
+        automaton = tables["automaton"]
         return speedups.Driver(
             # with an automaton the loop never matches the pattern: it is compiled only if asked for
-            match=self.pattern.match if automaton is None else _Match(self.pattern), group_terminals=tuple(groups),
-            terminal_names=tuple(self.terminals), keywords=keyword_ids, nstates=len(self.states),
-            action=action.tobytes(), nnonterminals=len(nonterminals), goto=goto.tobytes(),
-            rules=tuple((None if callback is LIST else callback, size, nonterminal_id[origin], keep, callback is LIST)
-                        for (callback, size, origin, keep) in self.rules),
+            match=self.pattern.match if automaton is None else _Match(self.pattern),
+            group_terminals=tables["groups"], terminal_names=tuple(self.terminals), keywords=tables["keywords"],
+            nstates=len(self.states), action=tables["action"], nnonterminals=tables["nonterminals"],
+            goto=tables["goto"],
+            rules=tuple((None if callback is LIST else callback, size, origin, keep, callback is LIST)
+                        for (callback, size, _, keep), origin in zip(self.rules, origins, strict=True)),
             error_terminal=terminal_id[ERROR], trigger_terminal=terminal_id.get(self.trigger, -1),
             fast_paths=tuple((terminal_id[name], scan) for name, scan in self.fast_paths.items()),
             max_stack=min(self.max_stack, sys.maxsize), token=speedups.Maker(Tok, ("type", "value", "start_pos",
