@@ -437,9 +437,9 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
     plain = f"[^{o}{c}{re.escape(gaps.commenting)}]*"
     parameters = re.compile(rf"{re.escape(w.parameters)}{end_word}{ws}{o}(?P<params>{plain}){c}{ws}", CASELESS)
     fluent = rf"{o}{ws}(?P<{{0}}_p>{name}){ws}(?P<{{0}}_a>(?:{term}{ws})*){c}"
-    assignment = LazyPattern(  # compiled at the first effect that assigns (start-up)
+    assignment = cast("re.Pattern[str]", LazyPattern(  # compiled at the first effect that assigns (start-up)
         rf"{ws}(?P<whole>{o}{ws}(?P<op>{name}){ws}(?P<f>{fluent.format('f')}){ws}"
-        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}{c})", CASELESS)
+        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}{c})", CASELESS))
     assign_ops = w.assign_ops
     variable_rx = re.compile(variable, CASELESS)
     space = re.compile(ws).fullmatch
@@ -610,7 +610,7 @@ def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
     # The header, the parameters and the precondition's opening in one match, as for durative actions
     header = re.compile(rf"{parts.header(w.action).pattern}(?:{parts.parameters.pattern})?"
                         rf"(?:{parts.part(w.precondition, 'precondition')})?", CASELESS)
-    effect = LazyPattern(parts.part(w.effect, "effect"), CASELESS)  # compiled at the first effect read
+    effect = cast("re.Pattern[str]", LazyPattern(parts.part(w.effect, "effect"), CASELESS))  # at its first use
     head, closing = parts.head, parts.closing
     precondition_at = formula_reader(closing, _and, parts.scan_literals, _nothing)
     effect_at = formula_reader(closing, _and_effect, parts.scan_literals, parts.effect_assignment)
