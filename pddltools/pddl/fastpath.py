@@ -299,17 +299,19 @@ def build_scanners(t: Terminals, *, compiled: bool = True
 
         return scan
 
-    # imported here: that module builds on this one's parts
-    from pddltools.pddl.fastpath_durative import durative_action_scanner
-
     parts = _action_parts(t, ws, gaps, name, variable, number, term, hard, scan_literals, timed_head, args)
     conditions = frozenset({*w.time_points, (OVER, w.over_all)})
     # Made at their first use, as only durative actions need them (start-up)
     scan_conditions = lazy_scanner(lambda: timed_scanner(conditions))
     scan_effects = lazy_scanner(lambda: timed_scanner(frozenset(w.time_points)))
     durative_header = LazyPattern(rf"{ws}{o}{ws}{re.escape(w.durative_action)}{end_word}", CASELESS)
-    durative = lazy_scanner(lambda: durative_action_scanner(parts, w, variable, scan_conditions, scan_effects,
-                                                            conditions), durative_header)
+
+    def durative_scanner() -> Scanner:
+        from pddltools.pddl.fastpath_durative import durative_action_scanner  # it builds on this module's parts
+
+        return durative_action_scanner(parts, w, variable, scan_conditions, scan_effects, conditions)
+
+    durative = lazy_scanner(durative_scanner, durative_header)
     return (scan_literals, scan_init, _action_scanner(parts, w), scan_conditions, scan_effects, durative)
 
 

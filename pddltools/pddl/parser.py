@@ -48,6 +48,11 @@ _new_predicate = fast_constructor(ast.PredicateDecl)
 _TOKENS: tuple[type[Any], ...] = (Tok,)
 
 
+def is_token(item: object) -> bool:
+    """Whether a builder's child is a token (of the driver's loop or of Lark's), not a value."""
+    return isinstance(item, _TOKENS)
+
+
 class BuildError(Exception):
     """Raised inside the builder for a construct the grammar accepts but PDDL does not."""
 
@@ -593,17 +598,22 @@ def make_lark(language: str, lexer: type[PDDLLexer], builder: Builder, text: str
     from pddltools.syntax.larkcache import cache_file
 
     _TOKENS = (Tok, Token)
-    return Lark(text or grammar_text(language), parser="lalr", lexer=lexer.for_lark(),
-                transformer=builder, start=["start", "domain_section", "problem_section"], strict=True,
-                maybe_placeholders=True, import_paths=[str(grammar_folder())],
-                cache=cache_file(f"{language}-" + lexer.__name__.lower()) if text is None else False)
+    return Lark(text or grammar_text(language), lexer=lexer.for_lark(), transformer=builder,
+                import_paths=[str(grammar_folder())],
+                cache=cache_file(f"{language}-" + lexer.__name__.lower()) if text is None else False, **LARK_OPTIONS)
+
+
+#: How Lark reads PDDL's grammar and those built on it (part of the image's key: `_image`).
+LARK_OPTIONS: dict[str, Any] = {"parser": "lalr", "start": ["start", "domain_section", "problem_section"],
+                                "strict": True, "maybe_placeholders": True}
 
 
 @cache
 def _image(language: str) -> ParserImage:
     """The image of `grammars/{language}.lark` (one per process, whichever parsers of it are made): from
     the cache, else from Lark (the reductions are bound to each parser's builder by name)."""
-    return load(language, lambda: image_of(make_lark(language, GrammarPathLexer, Builder()), lowercase=True))
+    return load(language, lambda: image_of(make_lark(language, GrammarPathLexer, Builder()), lowercase=True),
+                options=repr(sorted(LARK_OPTIONS.items())))
 
 
 @cache

@@ -334,11 +334,11 @@ def _stamp(path: Path) -> bytes:
     return b"%d:%d" % (status.st_mtime_ns, status.st_size)
 
 
-def image_key(tag: str) -> str:
+def image_key(tag: str, options: str = "") -> str:
     """What an image of `tag` depends on: the text of every grammar the package ships (a grammar may
-    import another), the modules that derive the image (by size and time of change: an installation's
-    do not change, a developer's edit rebuilds) and Lark's (its version's tables), and the Python that
-    reads the marshal data."""
+    import another), the options Lark reads it with, the modules that derive the image (by size and
+    time of change: an installation's do not change, a developer's edit rebuilds) and Lark's (its
+    version's tables), and the Python that reads the marshal data."""
     folder = grammar_folder()
     crc, adler = 0, 1
     for grammar in sorted(folder.iterdir(), key=lambda g: g.name):
@@ -350,6 +350,7 @@ def image_key(tag: str) -> str:
     spec = _lark_init()
     code += b"|" + (_stamp(Path(spec)) if spec else b"-")
     code += b"|" + str(folder.resolve()).encode() + b"|" + sys.implementation.cache_tag.encode()
+    code += b"|" + options.encode()
     return f"{tag}-{crc:08x}{adler:08x}{zlib.crc32(code):08x}"
 
 
@@ -380,12 +381,13 @@ def _cache_path(key: str) -> Path:
 enabled = True
 
 
-def load(tag: str, build: Callable[[], ParserImage]) -> ParserImage:
-    """The image of grammar `tag` from the user's cache, else `build()` (which imports Lark) kept there
-    for the next run. A missing, unreadable or unwritable cache costs the build, nothing more."""
+def load(tag: str, build: Callable[[], ParserImage], *, options: str = "") -> ParserImage:
+    """The image of grammar `tag` read with Lark's `options` (as text) from the user's cache, else
+    `build()` (which imports Lark) kept there for the next run. A missing, unreadable or unwritable
+    cache costs the build, nothing more."""
     if not enabled:
         return build()
-    path = _cache_path(image_key(tag))
+    path = _cache_path(image_key(tag, options))
     try:
         data = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):

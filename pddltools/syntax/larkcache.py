@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 
 
 @cache
 def _grammars_digest() -> str:
-    return grammars_digest(Path(str(files("pddltools.grammars"))))
+    from pddltools.syntax.image import grammar_folder
+
+    return grammars_digest(grammar_folder())
 
 
 def grammars_digest(folder: Path) -> str:
@@ -19,6 +19,7 @@ def grammars_digest(folder: Path) -> str:
     given, not the files that grammar imports (hddl.lark imports pddl.lark); and it counts the grammar
     folder among the options, so two installations (two virtual environments, say) would otherwise take
     turns rebuilding and rewriting one file, each with its own numbering of the parser's states."""
+    import hashlib  # here: the fast paths' cache (`user_cache_file`) is read on every start, this rarely
     digest = hashlib.sha256(str(folder.resolve()).encode())  # Lark's check covers its import paths
     for grammar in sorted(folder.iterdir(), key=lambda g: g.name):
         if grammar.name.endswith(".lark"):
