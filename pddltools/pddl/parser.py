@@ -730,7 +730,6 @@ def run_parser(parser_of: Callable[[bool, bool], Parser], source: Source, failur
     a language's built on it): (the source without an in-package prelude, the result, the builder's
     warnings, the prelude's warning); raises `failure` with every syntax error explained."""
     from pddltools.pddl.prelude import without_prelude
-    from pddltools.pddl.syntax_errors import explain
 
     source, prelude = without_prelude(source)
     variant = current_variant()
@@ -738,6 +737,8 @@ def run_parser(parser_of: Callable[[bool, bool], Parser], source: Source, failur
     try:
         result, build_warnings = parser.parse(source, via_lark=variant.via_lark)
     except SYNTAX_ERRORS as exc:
+        from pddltools.pddl.syntax_errors import explain  # here: a text that parses never needs it
+
         raise failure(explain(source, exc, parser)) from None
     return source, result, build_warnings, prelude
 
