@@ -214,7 +214,8 @@ class FastParser:
         if error is not None:
             if error[0] == "token":
                 _, state, terminal, value, begin, end = error
-                raise UnexpectedInput(Tok(self.terminals[terminal], value, begin, end), _expected(self.actions[state]))
+                raise UnexpectedInput(Tok(self.terminals[terminal], value, begin, end),
+                                      _expected(self.image.data["shifts_reduces"][state]))
             if error[0] == "character":
                 raise UnexpectedCharacter(error[1], error[2])
             raise NestingTooDeep(error[1])
@@ -235,21 +236,24 @@ class FastParser:
             _reduce(entry, stack, values, goto)
 
     def _finish(self, token: Tok, stack: list[Any], values: list[Any], start: str) -> Any:
+        """The reductions at the end of the text, read off the image's rows (both loops end here: the
+        compiled one need not make `actions`)."""
         end_state = self.end_states[start]
-        actions, goto = self.actions, self.goto
+        data = self.image.data
+        rows, goto, rules = data["shifts_reduces"], data["gotos"], self.rules
         while True:
-            entry = actions[stack[-1]].get(END)
-            if entry is None:
-                raise UnexpectedInput(token, _expected(actions[stack[-1]]))
-            if entry.__class__ is not tuple:  # shifting $END: accepted
+            code = rows[stack[-1]].get(END)
+            if code is None:
+                raise UnexpectedInput(token, _expected(rows[stack[-1]]))
+            if code >= 0:  # shifting $END: accepted
                 return values[-1]
-            _reduce(entry, stack, values, goto)
+            _reduce(rules[~code], stack, values, goto)
             if stack[-1] == end_state:
                 return values[-1]
 
 
 def _reduce(entry: tuple[Any, int, str, tuple[int, ...] | None], stack: list[Any], values: list[Any],
-            goto: dict[Any, dict[str, Any]]) -> None:
+            goto: Mapping[Any, dict[str, Any]] | list[dict[str, Any]]) -> None:
     """Reduce by the rule of `entry`: its callback builds the value from the kept children's values
     (no callback: the one kept child is the value)."""
     callback, size, origin, keep = entry
