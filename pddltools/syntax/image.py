@@ -24,7 +24,7 @@ import os
 import sys
 import zlib
 from collections.abc import Callable, Collection
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -103,18 +103,15 @@ class ParserImage:
     reduction) and `gotos` (nonterminal: state): the tables; `plans`, per reduction rule (kind, name,
     size, origin, keep, expands) (`bind`); `pattern`: the terminals joined (`lexing.TokenPattern`'s
     parts: pattern, flags, alternatives, ignore, keywords, ignored) and `groups` (per group of that
-    pattern, its terminal's name or None); `automaton`: `dfa.Automaton`'s
-    fields, or None; `driver`: the tables numbered for the compiled loop (`driver_tables`)."""
+    pattern, its terminal's name or None); `automaton`: `dfa.Automaton`'s fields, or None; `driver`: the
+    tables numbered for the compiled loop (`driver_tables`)."""
 
     def __init__(self, data: Data) -> None:
         self.data = data
 
-    @property
+    @cached_property
     def grammar(self) -> Grammar:
-        found = self.__dict__.get("_grammar")
-        if found is None:
-            found = self.__dict__["_grammar"] = Grammar(self.data)
-        return found
+        return Grammar(self.data)
 
     def savable(self) -> bool:
         return all(plan[0] != KEPT for plan in self.data["plans"])
@@ -128,9 +125,10 @@ def token_pattern(parts: tuple[Any, ...], compile: Callable[[str, int], Any]) ->
 
 
 def bind(plans: list[tuple[Any, ...]], builder: object) -> list[tuple[Any, int, str, tuple[int, ...] | None]]:
-    """Each rule's (callback, size, origin, keep) for `builder`, as Lark would have wrapped it (`reductions`): a NAMED
-    rule calls the builder's method of its name; without one, an inlined `_rule` that does not expand
-    a single child is a `LIST` to splice, any other rule a `Tree` (Lark's default callback)."""
+    """Each rule's (callback, size, origin, keep) for `builder`, as Lark would have wrapped it
+    (`reductions`): a NAMED rule calls the builder's method of its name; without one, an inlined `_rule`
+    that does not expand a single child is a `LIST` to splice, any other rule a `Tree` (Lark's default
+    callback). A KEPT rule keeps the callable its image holds."""
     from pddltools.syntax.reductions import LIST
 
     out: list[tuple[Any, int, str, tuple[int, ...] | None]] = []
