@@ -508,8 +508,9 @@ def grammar_text(language: str = "pddl") -> str:
 class Parser:
     """The parser with its builder; parses are serialised because the builder holds the source.
 
-    `driver` is the lean loop of `pddltools.syntax.lalr` over Lark's tables; `via_lark=True` runs Lark's
-    own parse loop instead, with the same lexer and fast path (tests compare the two).
+    `driver` is the lean loop of `pddltools.syntax.lalr` over the grammar's parser image (Lark's tables,
+    kept: `syntax.image`); `via_lark=True` runs Lark's own parse loop instead, with the same lexer and fast
+    path (tests compare the two), and only then is Lark imported.
     """
 
     def __init__(self, fast: bool, compiled: bool = True, grammar: str | None = None, *,
