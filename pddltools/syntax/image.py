@@ -401,4 +401,25 @@ def load(tag: str, build: Callable[[], ParserImage], *, options: str = "") -> Pa
             os.replace(temporary, path)  # whole or not at all: another process may be reading it
         except OSError:
             pass
+        else:
+            _prune(path.parent)
     return image
+
+
+#: An image not rebuilt for this long is taken as left behind by an edit or an old installation.
+STALE_SECONDS = 30 * 24 * 3600
+
+
+def _prune(folder: Path) -> None:
+    """Remove the images made more than `STALE_SECONDS` ago. Only at a build, which is rare: images
+    of other installations sharing the folder are younger than that while they are in use, or cost one
+    rebuild if not."""
+    import time
+
+    limit = time.time() - STALE_SECONDS
+    try:
+        for old in folder.glob("parser-*.image"):
+            if old.stat().st_mtime < limit:
+                old.unlink()
+    except OSError:
+        pass

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from time import time as os_time
 
 import pytest
 
@@ -114,6 +115,25 @@ def test_an_unwritable_cache_costs_the_build_only(tmp_path: Path, monkeypatch: p
     builds: list[int] = []
     assert image.load("pddl", lambda: builds.append(1) or made) is made and builds == [1]
     assert image.load("pddl", lambda: builds.append(2) or made) is made and builds == [1, 2]
+
+
+def test_a_build_removes_images_left_behind_and_keeps_recent_ones(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "pddltools"
+    folder.mkdir()
+    old, recent, other = folder / "parser-pddl-old.image", folder / "parser-hddl-recent.image", folder / "notes.txt"
+    for path in (old, recent, other):
+        path.write_bytes(b"x")
+    month_ago = os_time() - image.STALE_SECONDS - 60
+    os.utime(old, (month_ago, month_ago))
+    os.utime(other, (month_ago, month_ago))
+    made = image.load("pddl", lambda: pddl_parser._image("pddl"))
+    assert image.load("pddl", lambda: made).data == made.data
+    assert not old.exists()  # an image nobody rebuilt for a month
+    assert recent.exists()  # another installation's image in use
+    assert other.exists()  # not an image: not ours to remove
+    assert len(list(folder.glob("parser-pddl-*.image"))) == 1
 
 
 def _sample(shared: bool) -> list[Path]:
