@@ -46,7 +46,7 @@ from pddltools.semantics import (
 )
 from pddltools.semantics.apply import resolve as resolve_values
 from pddltools.semantics.compiled import Holds
-from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows
+from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows, new_flow, new_running
 
 # not through the package: importing the submodule `semantics.ground` rebinds the package's `ground`
 from pddltools.semantics.evaluate import ground
@@ -56,8 +56,8 @@ from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loos
 from pddltools.validate.advice import advise
 from pddltools.validate.happenings import clock, window
 from pddltools.validate.kinds import is_pddlplus
-from pddltools.validate.loop import Event, Time, run
-from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World
+from pddltools.validate.loop import Event, Time, new_event, run
+from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World, new_watch
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact, happening_window
 from pddltools.validate.verdict import finish, invalid_step, merged_too_close
@@ -79,10 +79,10 @@ def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list
             if step.duration <= 0:
                 # PDDL 2.1 durations are positive: a start and its end are distinct happenings
                 raise _NonPositive(step)
-            events.append(Event(step.time, "start", step, action, parts))
-            events.append(Event(step.time + step.duration, "end", step, action, parts))
+            events.append(new_event(step.time, "start", step, action, parts, None, None, None, None))
+            events.append(new_event(step.time + step.duration, "end", step, action, parts, None, None, None, None))
         else:
-            events.append(Event(step.time, "action", step, action))
+            events.append(new_event(step.time, "action", step, action, None, None, None, None, None))
     for til in task.timed_literals:
         events.append(Event(Fraction(til.time), "til", til=til.element))
     # at one time: ends before starts only for readability of reports; they are applied together.
@@ -192,7 +192,7 @@ class _Static:
         assert isinstance(action, GroundAction)
         found = self._flows.get(id(action))
         if found is not None and found[0] is action:
-            return [Flow(fluent, sign, rate, owner.binding, owner) for fluent, sign, rate in found[1]]
+            return [new_flow(fluent, sign, rate, owner.binding, owner) for fluent, sign, rate in found[1]]
         moving = flows(self.task.evaluator, owner, state)
         if self.free(owner.effect):
             self._flows[id(action)] = (action, [(f.fluent, f.sign, f.rate) for f in moving])
@@ -332,6 +332,9 @@ def _continuous(task: GroundedTask) -> bool:
         isinstance(n, ast.ContinuousTime) for n in s.effect.walk()) for s in task.domain.structures)
 
 
+_NO_EFFECT = ast.AndEffect(())  # a running action's continuous effect when it has none
+
+
 def _running(task: GroundedTask, numeric: Callable[[ast.Expression], bool], started: Event,
              state: State, static: _Static) -> tuple[list[Flow], Watch | None]:
     """A durative action's continuous effects from its start, and its invariant as a watch."""
@@ -339,12 +342,12 @@ def _running(task: GroundedTask, numeric: Callable[[ast.Expression], bool], star
     action = started.action
     b = action.binding
     effect = started.parts.continuous
-    owner = Running(action, started.step.index, effect or ast.AndEffect(()), b)
+    owner = new_running(action, started.step.index, effect or _NO_EFFECT, b)
     moving = static.flows(owner, state) if effect is not None else []
     invariant = started.parts.conditions.get("all")
     if invariant is None:
         return moving, None
-    return moving, Watch(owner, invariant, b, lambda s: _holds(task, numeric, invariant, b, s))
+    return moving, new_watch(owner, invariant, b, lambda s: _holds(task, numeric, invariant, b, s))
 
 
 def _soft(task: GroundedTask) -> frozenset[str]:
@@ -459,8 +462,8 @@ class Timeline(Time):
                 # the change over the stretch on its own, not folded into the happening's
                 self.recorder.begin(normal(now), None, ["continuous change"])
                 self.recorder.end(state)
-            world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step}
-                        if world.watches else frozenset())
+            if world.watches and state is not world.held_in:  # else `check` has nothing to read
+                world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step})
         self.before = self.now
         return state
 
@@ -536,8 +539,9 @@ class Timeline(Time):
 
     def test(self, formula: ast.Formula) -> Holds:
         """A condition as VAL reads it (`_holds`): exactly, or else within VAL's slack."""
-        task, numeric = self.task, self.numeric
-        return lambda b, s: _holds(task, numeric, formula, b, s)
+        task, numeric, exactly = self.task, self.numeric, self.ev.compiled(formula)
+        # `_holds`, its exact reading first without a lookup of the formula's closure
+        return lambda b, s: exactly(b, s) or _holds(task, numeric, formula, b, s)
 
     def unmet(self, event: Event, formula: ast.Formula, now: Number, state: State) -> PlanReport:
         assert event.action is not None
