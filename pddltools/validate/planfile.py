@@ -99,6 +99,14 @@ def _fraction(text: str, *, signed: bool) -> Fraction:
     return value if type(value) is Fraction else Fraction(value)
 
 
+def _time(text: str) -> Fraction:
+    """`_fraction(text, signed=False)`, a whole time of a few ASCII digits (most times planners write,
+    and every step of a sequential plan's index) read without the decimal's pattern and parser."""
+    if len(text) < 16 and text.isascii() and text.isdigit():
+        return Fraction(int(text))
+    return _fraction(text, signed=False)
+
+
 # One well-formed step on a line of its own, the way planners write them: the fast path.
 # Group 2 is the step as written, duration included: its span (from the time, when there is one).
 _LINE = re.compile(r"[ \t]*(?:([^\s()\[\];:]+):[ \t]*)?(\([ \t]*([^\s()\[\];]+)((?:[ \t]+[^\s()\[\];]+)*)[ \t]*\)"
@@ -146,6 +154,8 @@ def _read_lines(source: Source) -> Plan | None:
     steps: list[PlanFileStep] = []
     text = source.text
     expected = 0
+    # each number as written, read once: a long plan repeats its few durations thousands of times
+    read: dict[tuple[str, bool], Fraction] = {}
     for found in _LINES.finditer(text):
         if found.start() != expected:
             return None
@@ -157,8 +167,12 @@ def _read_lines(source: Source) -> Plan | None:
         start = found.start(1 if time_text else 2)
         span = _new_span(source, start, found.end(2) - start)
         try:
-            time = _fraction(time_text, signed=False) if time_text else None
-            duration = _fraction(duration_text, signed=True) if duration_text else None
+            time = duration = None
+            if time_text:
+                time = read.get((time_text, False)) or read.setdefault((time_text, False), _time(time_text))
+            if duration_text:
+                duration = (read.get((duration_text, True))
+                            or read.setdefault((duration_text, True), _fraction(duration_text, signed=True)))
         except (ValueError, ZeroDivisionError):
             return None  # the tokenizer points at the number itself, in `plan_number`'s words
         steps.append(_new_step(index, name.lower(), tuple(args.lower().split()) if args else (), span, time,
