@@ -219,10 +219,30 @@ class _World:
         # nothing but the running durative actions changes anything (`_durative_alone`), and the rates
         # and slopes of its stretches, per rates and watched forms
         self._alone = (not self.processes and not self.events and not self._derived and self._linear is not None)
-        self._alone_slopes: tuple[object, object, list[tuple[Linear, int, int]]] | None = None
+        self._alone_slopes: dict[tuple[int, int], tuple[object, object, list[tuple[Linear, int, int]]]] = {}
+        # per set of running actions (`follow`): their rates, watched comparisons and forms, and the keys
+        self._combinations: dict[tuple[int, ...], tuple[Any, ...]] = {}
 
-    def follow(self, durative: list[Flow], watches: list[Watch]) -> None:
-        """The continuous effects and invariants of the durative actions running from now on."""
+    def follow(self, durative: list[Flow], watches: list[Watch], running: tuple[int, ...] | None = None) -> None:
+        """The continuous effects and invariants of the durative actions running from now on; `running`,
+        when given, names the running actions (by identity, alive while the plan is validated) whose
+        effects and invariants are each the same at every start: what is made of them here is then
+        made once per such set and found again when the same actions run again."""
+        if durative is self.durative and watches is self.watches:
+            return
+        if running is not None:
+            found = self._combinations.get(running)
+            if found is not None:
+                (self._durative_rates, self._durative_key, self._watched, self._watched_forms,
+                 self._watched_key) = found
+                self.durative, self.watches = durative, watches
+                return
+        self._follow(durative, watches)
+        if running is not None:
+            self._combinations[running] = (self._durative_rates, self._durative_key, self._watched,
+                                           self._watched_forms, self._watched_key)
+
+    def _follow(self, durative: list[Flow], watches: list[Watch]) -> None:
         if durative is not self.durative and (len(durative) != len(self.durative) or any(
                 a is not b for a, b in zip(durative, self.durative, strict=True))):
             self._durative_rates = self._constant_flows(durative)
@@ -538,14 +558,17 @@ class _World:
         if rates is None or forms is None:
             return None
         # the rates and the watched comparisons' slopes under them, made again only when either changes
-        found = self._alone_slopes
+        key = (id(rates), id(forms))
+        found = self._alone_slopes.get(key)
         if found is None or found[0] is not rates or found[1] is not forms:
             slopes = []
             for form in forms:
                 slope = form.slope(rates)
                 if slope:
                     slopes.append((form, *parts(slope)))
-            found = self._alone_slopes = (rates, forms, slopes)
+            if len(self._alone_slopes) > 10_000:  # combinations made on the fly are not kept forever
+                self._alone_slopes.clear()
+            found = self._alone_slopes[key] = (rates, forms, slopes)
         values = state.values
         for fluent in rates:
             if isinstance(values.get(fluent, ""), str):
@@ -562,12 +585,7 @@ class _World:
                 return None  # a comparison is 0 or crosses 0 in the stretch: `_run` finds where
             self._held = bool(self.watches)
         self._stretch, self._solving_ticks = start, True
-        if len(durative) == 1:  # `_blame` of one flow: it alone changed its fluent
-            owner = durative[0].owner
-            cause = self._causes.get(owner)
-            self.changed_by[durative[0].fluent] = cause if cause is not None else self._cause(owner)
-        else:
-            self._blame(durative)
+        self._blame(durative)
         drift = Drift(state, rates, self.scale)
         final = drift.advance(horizon) if self.in_place else drift.at(horizon)
         self.held_in = final if self._held else None
@@ -613,6 +631,11 @@ class _World:
 
     def _blame(self, moving: Sequence[Flow]) -> None:
         """Record who changed each moving fluent: all of them when several change one together."""
+        if len(moving) == 1:  # the usual stretch: one flow, which alone changed its fluent
+            owner = moving[0].owner
+            cause = self._causes.get(owner)
+            self.changed_by[moving[0].fluent] = cause if cause is not None else self._cause(owner)
+            return
         together: dict[tuple[str, ...], list[_Cause]] | None = None
         for flow in moving:
             owner = flow.owner

@@ -336,18 +336,22 @@ _NO_EFFECT = ast.AndEffect(())  # a running action's continuous effect when it h
 
 
 def _running(task: GroundedTask, numeric: Callable[[ast.Expression], bool], started: Event,
-             state: State, static: _Static) -> tuple[list[Flow], Watch | None]:
-    """A durative action's continuous effects from its start, and its invariant as a watch."""
+             state: State, static: _Static) -> tuple[list[Flow], Watch | None, GroundAction | None]:
+    """A durative action's continuous effects from its start, its invariant as a watch, and the action
+    when these are the same at every start of it (None when its effects read the state)."""
     assert started.parts is not None and started.action is not None and started.step is not None
     action = started.action
     b = action.binding
     effect = started.parts.continuous
     owner = new_running(action, started.step.index, effect or _NO_EFFECT, b)
     moving = static.flows(owner, state) if effect is not None else []
+    # what its rates and its invariant's comparisons are is the action's own where its continuous
+    # effects read no state (`_World.follow` then finds them once per set of running actions)
+    same = action if effect is None or static.free(effect) else None
     invariant = started.parts.conditions.get("all")
     if invariant is None:
-        return moving, None
-    return moving, new_watch(owner, invariant, b, lambda s: _holds(task, numeric, invariant, b, s))
+        return moving, None, same
+    return moving, new_watch(owner, invariant, b, lambda s: _holds(task, numeric, invariant, b, s)), same
 
 
 def _soft(task: GroundedTask) -> frozenset[str]:
@@ -386,9 +390,10 @@ class Timeline(Time):
         self.trajectory: list[tuple[Number, State]] = []
         self.active: dict[int, Event] = {}  # step index -> its start event, while the action runs
         # step index -> its continuous effects and invariant, while it runs (with a world)
-        self.moving: dict[int, tuple[list[Flow], Watch | None]] = {}
-        # what the world follows (`moving`'s flows and watches), made again only when `moving` changes
-        self.following: tuple[list[Flow], list[Watch]] | None = None
+        self.moving: dict[int, tuple[list[Flow], Watch | None, GroundAction | None]] = {}
+        # what the world follows (`moving`'s flows and watches, and the running actions when each is
+        # the same at every start), made again only when `moving` changes
+        self.following: tuple[list[Flow], list[Watch], tuple[int, ...] | None] | None = None
         self.recent: list[tuple[Fraction, int, list[Event]]] = []  # happenings less than epsilon ago
         # the events' times and epsilon in whole ticks of their common denominator: grouping the events
         # and measuring epsilon is then integer work, not `Fraction` arithmetic at every happening
@@ -445,7 +450,9 @@ class Timeline(Time):
         assert self.world is not None
         if self.following is None:
             moving = self.moving.values()
-            self.following = ([f for fs, _ in moving for f in fs], [w for _, w in moving if w is not None])
+            same = [id(a) for _, _, a in moving if a is not None]
+            self.following = ([f for fs, _, _ in moving for f in fs], [w for _, w, _ in moving if w is not None],
+                              tuple(same) if len(same) == len(moving) else None)
         self.world.follow(*self.following)
 
     def elapse(self, state: State, now: Number, happening: list[Event]) -> State:
