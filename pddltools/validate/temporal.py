@@ -66,7 +66,10 @@ if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
 
-def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list[Event]:
+def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction], epsilon: Fraction
+            ) -> tuple[list[Event], list[int], int, set[int]]:
+    """The plan's events in time order, each one's time in ticks of 1/unit (`unit` the least common
+    denominator of the times and `epsilon`), the unit, and the times' denominators."""
     events: list[Event] = []
     splits: dict[int, Split] = {}  # by the schema's identity: one split per schema, not per step
     for step, action in zip(plan.steps, actions, strict=True):
@@ -86,12 +89,16 @@ def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list
     for til in task.timed_literals:
         events.append(Event(Fraction(til.time), "til", til=til.element))
     # at one time: ends before starts only for readability of reports; they are applied together.
-    # Sorted on whole ticks of the times' common denominator: comparing `Fraction`s costs microseconds.
+    # Sorted on whole ticks of the times' common denominator: comparing `Fraction`s costs microseconds;
+    # as tuples that end with the event's place, compared without a call per event (and stable).
     order = {"end": 0, "til": 1, "action": 2, "start": 3}
-    scale = lcm(*{e.time.denominator for e in events})
-    events.sort(key=lambda e: (e.time.numerator * (scale // e.time.denominator), order[e.kind],
-                               e.step.index if e.step else 0))
-    return events
+    times = [(e.time.numerator, e.time.denominator) for e in events]
+    denominators = {d for _, d in times}
+    unit = lcm(epsilon.denominator, *denominators)
+    keyed = [(n * (unit // d), order[e.kind], e.step.index if e.step else 0, i)
+             for i, ((n, d), e) in enumerate(zip(times, events, strict=True))]
+    keyed.sort()
+    return [events[k[3]] for k in keyed], [k[0] for k in keyed], unit, denominators
 
 
 def _named(event: Event) -> Footprint:
@@ -192,7 +199,10 @@ class _Static:
         assert isinstance(action, GroundAction)
         found = self._flows.get(id(action))
         if found is not None and found[0] is action:
-            return [new_flow(fluent, sign, rate, owner.binding, owner) for fluent, sign, rate in found[1]]
+            made = []  # a loop, not a comprehension: most actions have one continuous effect, if any
+            for fluent, sign, rate in found[1]:
+                made.append(new_flow(fluent, sign, rate, owner.binding, owner))
+            return made
         moving = flows(self.task.evaluator, owner, state)
         if self.free(owner.effect):
             self._flows[id(action)] = (action, [(f.fluent, f.sign, f.rate) for f in moving])
@@ -223,7 +233,10 @@ class _Static:
         given = event.step.duration
         gn, gd = given.numerator, given.denominator
         # sign of given - limit, over integers: `duration_meets` without a `Fraction` made per step
-        return all((gn * ld - ln * gd) * side > strict for side, ln, ld, strict in found[1])
+        for side, ln, ld, strict in found[1]:  # noqa: SIM110 (no generator to create per step)
+            if not (gn * ld - ln * gd) * side > strict:
+                return False
+        return True
 
 
 def _limits(op: str, required: Number, tolerance: Fraction) -> list[tuple[int, int, int, int]]:
@@ -378,7 +391,7 @@ class Timeline(Time):
     def __init__(self, task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
                  recorder: Trace | None, world: _World | None) -> None:
         super().__init__(task, plan, name, recorder)
-        self.events = _events(task, plan, self.actions)
+        self.events, self.ticks, unit, self.denominators = _events(task, plan, self.actions, epsilon)
         self.epsilon, self.tolerance, self.world = epsilon, tolerance, world
         self.numeric = _numeric(task)
         self.soft = _soft(task)
@@ -398,8 +411,6 @@ class Timeline(Time):
         # the events' times and epsilon in whole ticks of their common denominator: grouping the events
         # and measuring epsilon is then integer work, not `Fraction` arithmetic at every happening
         events = self.events
-        unit = lcm(epsilon.denominator, *{e.time.denominator for e in events})
-        self.ticks = [e.time.numerator * (unit // e.time.denominator) for e in events]
         self.apart = epsilon.numerator * (unit // epsilon.denominator)
         self.tick = 0
         self.isolated = False  # the happening cannot interfere with any other (`happenings`)
@@ -421,7 +432,7 @@ class Timeline(Time):
         world = self.world
         if world is None:
             return state
-        world.scale = lcm(*{e.time.denominator for e in self.events}, self.end.denominator)
+        world.scale = lcm(*self.denominators, self.end.denominator)
         world.in_place = not self.keep
         world.trajectory = self.trajectory if self.constraints else None
         return world.settle(state, 0)
@@ -449,10 +460,15 @@ class Timeline(Time):
     def _follow(self) -> None:
         assert self.world is not None
         if self.following is None:
-            moving = self.moving.values()
-            same = [id(a) for _, _, a in moving if a is not None]
-            self.following = ([f for fs, _, _ in moving for f in fs], [w for _, w, _ in moving if w is not None],
-                              tuple(same) if len(same) == len(moving) else None)
+            flows: list[Flow] = []
+            watches: list[Watch] = []
+            same: list[int] | None = []
+            for fs, watch, action in self.moving.values():
+                flows.extend(fs)
+                if watch is not None:
+                    watches.append(watch)
+                same = None if same is None or action is None else [*same, id(action)]
+            self.following = (flows, watches, tuple(same) if same is not None else None)
         self.world.follow(*self.following)
 
     def elapse(self, state: State, now: Number, happening: list[Event]) -> State:
