@@ -100,10 +100,15 @@ def _fraction(text: str, *, signed: bool) -> Fraction:
 
 
 def _time(text: str) -> Fraction:
-    """`_fraction(text, signed=False)`, a whole time of a few ASCII digits (most times planners write,
-    and every step of a sequential plan's index) read without the decimal's pattern and parser."""
-    if len(text) < 16 and text.isascii() and text.isdigit():
-        return Fraction(int(text))
+    """`_fraction(text, signed=False)`, a time of a few ASCII digits with or without a decimal point
+    (`12`, `12.034`: the times planners write) read without the decimal's pattern and general parser."""
+    if len(text) < 16 and text.isascii():
+        whole, dot, fraction = text.partition(".")
+        if whole.isdigit():
+            if not dot:
+                return Fraction(int(whole))
+            if fraction.isdigit():
+                return Fraction(int(whole + fraction), 10 ** len(fraction))
     return _fraction(text, signed=False)
 
 
