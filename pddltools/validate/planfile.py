@@ -159,8 +159,11 @@ def _read_lines(source: Source) -> Plan | None:
     steps: list[PlanFileStep] = []
     text = source.text
     expected = 0
-    # each number as written, read once: a long plan repeats its few durations thousands of times
-    read: dict[tuple[str, bool], Fraction] = {}
+    # each duration, name and list of arguments as written, read once: a long plan repeats its few
+    # actions and durations thousands of times (its times are all different)
+    durations: dict[str, Fraction] = {}
+    names: dict[str, str] = {}
+    arguments: dict[str, tuple[str, ...]] = {}
     for found in _LINES.finditer(text):
         if found.start() != expected:
             return None
@@ -168,20 +171,27 @@ def _read_lines(source: Source) -> Plan | None:
         time_text, _, name, args, duration_text = found.groups()
         if name is None:
             continue  # a blank or comment line
-        index = len(steps) + 1
         start = found.start(1 if time_text else 2)
         span = _new_span(source, start, found.end(2) - start)
         try:
-            time = duration = None
-            if time_text:
-                time = read.get((time_text, False)) or read.setdefault((time_text, False), _time(time_text))
+            time = _time(time_text) if time_text else None
+            duration = None
             if duration_text:
-                duration = (read.get((duration_text, True))
-                            or read.setdefault((duration_text, True), _fraction(duration_text, signed=True)))
+                duration = durations.get(duration_text)
+                if duration is None:
+                    duration = durations[duration_text] = _fraction(duration_text, signed=True)
         except (ValueError, ZeroDivisionError):
             return None  # the tokenizer points at the number itself, in `plan_number`'s words
-        steps.append(_new_step(index, name.lower(), tuple(args.lower().split()) if args else (), span, time,
-                               duration))
+        lowered = names.get(name)
+        if lowered is None:
+            lowered = names[name] = name.lower()
+        if args:
+            words = arguments.get(args)
+            if words is None:
+                words = arguments[args] = tuple(args.lower().split())
+        else:
+            words = ()
+        steps.append(_new_step(len(steps) + 1, lowered, words, span, time, duration))
     if expected != len(text):
         return None
     return Plan(source, tuple(steps))
