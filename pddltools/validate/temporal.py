@@ -79,7 +79,7 @@ def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction], epsilon
         if isinstance(action.schema, ast.DurativeAction):
             parts = splits.get(id(action.schema)) or splits.setdefault(id(action.schema), split(action.schema))
             assert step.duration is not None
-            if step.duration <= 0:
+            if step.duration.numerator <= 0:  # the sign, without `Fraction`'s comparison
                 # PDDL 2.1 durations are positive: a start and its end are distinct happenings
                 raise _NonPositive(step)
             events.append(new_event(step.time, "start", step, action, parts, None, None, None, None))
@@ -498,7 +498,7 @@ class Timeline(Time):
     def collect(self, event: Event, state: State) -> Effects:
         if self.isolated and event.action is not None:
             effects = Effects()
-            effect = self.checks(event)[1]
+            effect = (event.compiled or self.checks(event))[1]
             if effect is not None:
                 effect(event.action.binding, state, effects)
             return effects
