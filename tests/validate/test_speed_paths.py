@@ -21,15 +21,7 @@ from pddltools.validate import validate_plan
 from pddltools.validate.pddlplus import _World
 from pddltools.validate.planfile import _fraction, _time
 from pddltools.validate.trace import Trace
-from tests.validate.conftest import OWN, manifest
-
-CONTINUOUS = OWN / "continuous"
-ROWS = manifest(CONTINUOUS / "manifest.tsv")
-BATTERY = """(define (problem battery-long) (:domain battery)
-  (:objects heater drill - consumer)
-  (:init (= (soc) 5) (= (capacity) 20) (= (charge-rate) 4) (= (use-rate heater) 3) (= (use-rate drill) 3))
-  (:goal (and (done heater) (>= (soc) 5)))
-  (:metric minimize (total-time)))"""
+from tests.validate.test_continuous_fast_path import BATTERY, CONTINUOUS, ROWS
 
 
 def _cycles(count: int) -> list[str]:
