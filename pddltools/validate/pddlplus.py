@@ -239,6 +239,8 @@ class _World:
                 return
         self._follow(durative, watches)
         if running is not None:
+            if len(self._combinations) > 10_000:  # a plan of ever new combinations keeps no more than these
+                self._combinations.clear()
             self._combinations[running] = (self._durative_rates, self._durative_key, self._watched,
                                            self._watched_forms, self._watched_key)
 
