@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, state_violations
-from pddltools.semantics.apply import apply, resolve
+from pddltools.semantics.apply import apply, no_effects, resolve
 from pddltools.semantics.state import Number
 from pddltools.syntax.frozen import fast_constructor
 from pddltools.validate.advice import advise
@@ -257,7 +257,7 @@ def run(time: Time) -> PlanReport:
 def _collect(time: Time, event: Event, state: State) -> Effects:
     """An event's effects where nothing interferes (`Time.collect` without a footprint)."""
     effect = (event.compiled or time.checks(event))[1]
-    out = Effects()
+    out = no_effects()
     if effect is not None:
         assert event.action is not None
         effect(event.action.binding, state, out)

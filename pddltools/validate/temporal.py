@@ -44,6 +44,7 @@ from pddltools.semantics import (
     interference,
     split,
 )
+from pddltools.semantics.apply import no_effects
 from pddltools.semantics.apply import resolve as resolve_values
 from pddltools.semantics.compiled import Holds
 from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows, new_flow, new_running
@@ -497,7 +498,7 @@ class Timeline(Time):
 
     def collect(self, event: Event, state: State) -> Effects:
         if self.isolated and event.action is not None:
-            effects = Effects()
+            effects = no_effects()
             effect = (event.compiled or self.checks(event))[1]
             if effect is not None:
                 effect(event.action.binding, state, effects)
