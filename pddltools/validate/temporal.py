@@ -392,7 +392,7 @@ class Timeline(Time):
     def __init__(self, task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
                  recorder: Trace | None, world: _World | None) -> None:
         super().__init__(task, plan, name, recorder)
-        self.events, self.ticks, unit, self.denominators = _events(task, plan, self.actions, epsilon)
+        self.events, self.ticks, self.unit, self.denominators = _events(task, plan, self.actions, epsilon)
         self.epsilon, self.tolerance, self.world = epsilon, tolerance, world
         self.numeric = _numeric(task)
         self.soft = _soft(task)
@@ -412,7 +412,7 @@ class Timeline(Time):
         # the events' times and epsilon in whole ticks of their common denominator: grouping the events
         # and measuring epsilon is then integer work, not `Fraction` arithmetic at every happening
         events = self.events
-        self.apart = epsilon.numerator * (unit // epsilon.denominator)
+        self.apart = epsilon.numerator * (self.unit // epsilon.denominator)
         self.tick = 0
         self.isolated = False  # the happening cannot interfere with any other (`happenings`)
         self.makespan: Number = 0
@@ -479,7 +479,8 @@ class Timeline(Time):
             # (open at an action's end: an invariant need not hold at the instant its action ends)
             self._follow()
             moved_from = state
-            self.at = world.ticks(self.now)  # in the world's ticks, once per happening
+            # in the world's ticks, once per happening: the timeline's own over its unit, as integers
+            self.at = self.tick * world.scale // self.unit
             state = world.run(state, self.since, self.at)
             self.since = self.at
             if self.recorder is not None and state is not moved_from and self.now > self.before:
