@@ -15,6 +15,7 @@ argument is an undefined object fluent false.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from operator import itemgetter
@@ -48,6 +49,10 @@ COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     ">": lambda a, b: bool(a > b),
     ">=": lambda a, b: bool(a >= b),
 }
+
+#: The same comparisons of two `int`s (the operator module's, without a Python frame).
+_INTEGER_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "=": operator.eq, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 def key_maker(atom: ast.Atom) -> Callable[[Binding], GroundAtom] | None:
@@ -224,11 +229,20 @@ def compile_formula(ev: Evaluator, f: ast.Formula) -> Holds:
     match f:
         case ast.Atom():
             return _atom(ev, f)
+        case ast.Not(body=ast.Atom(predicate=predicate, args=())) if predicate not in ev.derived_names:
+            absent: GroundAtom = (predicate,)  # `(not (open))`: one lookup, the commonest negation
+            return lambda b, s: absent not in s.atoms
         case ast.Not(body=body):
             inner = ev.compiled(body)
             return lambda b, s: not inner(b, s)
         case ast.And(parts=parts):
             tests = [ev.compiled(p) for p in parts]
+            # `(and c)` is `c`, `(and c d)` two calls: no loop for the conjunctions most conditions are
+            if len(tests) == 1:
+                return tests[0]
+            if len(tests) == 2:
+                first, second = tests
+                return lambda b, s: first(b, s) and second(b, s)
 
             def every(b: Binding, s: State) -> bool:
                 for test in tests:  # noqa: SIM110 (a loop: no generator to create on every call)
@@ -274,6 +288,9 @@ def _atom(ev: Evaluator, f: ast.Atom) -> Holds:
     """A basic atom is in the state's atoms; a derived one in its derived atoms (and, while a recursive
     stratum's fixpoint is computed, a derived atom found false is noted as a miss)."""
     make = key_maker(f)
+    if not f.args and f.predicate not in ev.derived_names:
+        ground: GroundAtom = (f.predicate,)  # a 0-ary atom: its key is the same in every call
+        return lambda b, s: ground in s.atoms
     if make is not None and f.predicate not in ev.derived_names:
         def atom(b: Binding, s: State) -> bool:
             try:
@@ -330,7 +347,7 @@ def _comparison(ev: Evaluator, f: ast.Comparison) -> Holds:
     A comparison of fluents (with variables and constants for arguments) and literals (most numeric and
     PDDL+ conditions) is one read of each value, with no exception raised for an undefined fluent."""
     op = f.op
-    test = COMPARE[op]
+    test, fast = COMPARE[op], _INTEGER_COMPARE[op]
     left, right = _operand(f.left), _operand(f.right)
     if left is not None and right is not None:
         (left_key, left_value), (right_key, right_value) = left, right
@@ -344,8 +361,15 @@ def _comparison(ev: Evaluator, f: ast.Comparison) -> Holds:
                 raise UnboundVariable(str(exc.args[0])) from None
             if a is None or c is None:
                 return False
-            if isinstance(a, str) or isinstance(c, str):
+            kind_a, kind_c = type(a), type(c)
+            if kind_a is int and kind_c is int:
+                return fast(a, c)  # type: ignore[arg-type]  # both ints, as just checked
+            if kind_a is str or kind_c is str:
                 return op == "=" and a == c
+            if (kind_a is Fraction or kind_a is int) and (kind_c is Fraction or kind_c is int):
+                # over integers (denominators are positive): a `Fraction` comparison checks its
+                # operand's abstract type first, which costs more than the products
+                return fast(a.numerator * c.denominator, c.numerator * a.denominator)  # type: ignore[union-attr]
             return test(a, c)
         return compare
     return general_comparison(ev, f)
@@ -379,6 +403,8 @@ def compile_effect(ev: Evaluator, effect: ast.Effect) -> Collect:
     match effect:
         case ast.AndEffect(parts=parts):
             collects = [ev.effect(p) for p in parts]
+            if len(collects) == 1:
+                return collects[0]
 
             def every(b: Binding, s: State, out: Effects) -> None:
                 for part in collects:

@@ -23,6 +23,7 @@ from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.grounding import Binding, Value
 from pddltools.semantics.polynomial import Poly
 from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, normal, show_atom
+from pddltools.syntax.frozen import fast_constructor
 
 Happening = ast.Process | ast.Event
 S = TypeVar("S")
@@ -90,6 +91,11 @@ class Flow:
     rate: ast.Expression
     binding: Binding
     owner: Ground | Running
+
+
+# Built without the frozen `__init__`: a temporal plan makes one per continuous effect of every step.
+new_running = fast_constructor(Running)  # (action, step, effect, binding)
+new_flow = fast_constructor(Flow)  # (fluent, sign, rate, binding, owner)
 
 
 def static_reads(ev: Evaluator, node: ast.Node, b: Binding, state: State) -> frozenset[GroundFluent] | None:

@@ -88,8 +88,10 @@ class State:
         atoms, own = self.atoms, self.values
         if not isinstance(atoms, set) or not isinstance(own, dict):
             raise TypeError("advance() needs a thawed state (State.thaw())")
-        atoms.difference_update(deletes)
-        atoms.update(adds)
+        if deletes:  # a stretch of continuous change deletes and adds nothing
+            atoms.difference_update(deletes)
+        if adds:
+            atoms.update(adds)
         if values:
             own.update(values)
         return _new_state(atoms, own)

@@ -37,8 +37,17 @@ def clock(event: TimedEvent) -> float:
     if step is None or step.time is None:
         return double(event.time)
     if event.kind == "end" and step.duration is not None:
-        return double(step.time) + double(step.duration)
-    return double(step.time)
+        return _double(step.time) + _double(step.duration)
+    return _double(step.time)
+
+
+def _double(value: Fraction) -> float:
+    """`double` of a plan's time or duration: its numerator over its denominator, the division
+    `float(Fraction)` makes (correctly rounded) without its abstract-number dispatch."""
+    try:
+        return value.numerator / value.denominator
+    except OverflowError:
+        return double(value)
 
 
 def window(tolerance: Fraction) -> float:

@@ -29,8 +29,9 @@ from typing import TYPE_CHECKING
 
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, state_violations
-from pddltools.semantics.apply import apply, resolve
+from pddltools.semantics.apply import apply, no_effects, resolve
 from pddltools.semantics.state import Number
+from pddltools.syntax.frozen import fast_constructor
 from pddltools.validate.advice import advise
 from pddltools.validate.planfile import Plan, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
@@ -86,6 +87,10 @@ class Event:
         if self.parts is None:
             return None
         return self.parts.effects.get(self.kind)
+
+
+# Built without the dataclass's `__init__` and its defaults: a plan makes one or two per step.
+new_event = fast_constructor(Event)  # (time, kind, step, action, parts, til, effects, footprint, compiled)
 
 
 class Time:
@@ -252,7 +257,7 @@ def run(time: Time) -> PlanReport:
 def _collect(time: Time, event: Event, state: State) -> Effects:
     """An event's effects where nothing interferes (`Time.collect` without a footprint)."""
     effect = (event.compiled or time.checks(event))[1]
-    out = Effects()
+    out = no_effects()
     if effect is not None:
         assert event.action is not None
         effect(event.action.binding, state, out)
@@ -285,7 +290,7 @@ class Steps(Time):
 
     def happenings(self) -> Iterator[tuple[Number, list[Event]]]:
         for step, action in zip(self.plan.steps, self.actions, strict=True):
-            yield step.index, [Event(Fraction(step.index), "action", step, action)]
+            yield step.index, [new_event(Fraction(step.index), "action", step, action, None, None, None, None, None)]
 
     def begin(self, now: Number, happening: list[Event], state: State) -> None:
         event = happening[0]

@@ -57,8 +57,9 @@ from pddltools.semantics.linear import Drift, Linear, difference, linear
 from pddltools.semantics.polynomial import Number as Exact
 from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
 from pddltools.semantics.state import Number, normal, show_atom
+from pddltools.syntax.frozen import fast_constructor
 from pddltools.validate.advice import advise
-from pddltools.validate.loop import Event, Time, run
+from pddltools.validate.loop import Event, Time, new_event, run
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact
 from pddltools.validate.verdict import cannot_judge, finish, invalid_step
@@ -96,6 +97,9 @@ class Watch:
     formula: ast.Formula
     binding: Binding
     test: Callable[[State], bool]
+
+
+new_watch = fast_constructor(Watch)  # (owner, formula, binding, test), without the frozen `__init__`
 
 
 class Broken(Failure):
@@ -210,11 +214,37 @@ class _World:
         # a state in which the watched invariants were all read exactly true (set by the temporal loop)
         self.exactly_in: State | None = None
         self._held = False  # whether the stretch being solved keeps its watched invariants exactly true
-        self._held_in: State | None = None  # the state at the end of such a stretch, where `run` ended
+        self.held_in: State | None = None  # the state at the end of such a stretch, where `run` ended
         self._now: Number = 0  # the time `run` has reached, in ticks: where a fault of the change arises
+        # nothing but the running durative actions changes anything (`_durative_alone`), and the rates
+        # and slopes of its stretches, per rates and watched forms
+        self._alone = (not self.processes and not self.events and not self._derived and self._linear is not None)
+        self._alone_slopes: dict[tuple[int, int], tuple[object, object, list[tuple[Linear, int, int]]]] = {}
+        # per set of running actions (`follow`): their rates, watched comparisons and forms, and the keys
+        self._combinations: dict[tuple[int, ...], tuple[Any, ...]] = {}
 
-    def follow(self, durative: list[Flow], watches: list[Watch]) -> None:
-        """The continuous effects and invariants of the durative actions running from now on."""
+    def follow(self, durative: list[Flow], watches: list[Watch], running: tuple[int, ...] | None = None) -> None:
+        """The continuous effects and invariants of the durative actions running from now on; `running`,
+        when given, names the running actions (by identity, alive while the plan is validated) whose
+        effects and invariants are each the same at every start: what is made of them here is then
+        made once per such set and found again when the same actions run again."""
+        if durative is self.durative and watches is self.watches:
+            return
+        if running is not None:
+            found = self._combinations.get(running)
+            if found is not None:
+                (self._durative_rates, self._durative_key, self._watched, self._watched_forms,
+                 self._watched_key) = found
+                self.durative, self.watches = durative, watches
+                return
+        self._follow(durative, watches)
+        if running is not None:
+            if len(self._combinations) > 10_000:  # a plan of ever new combinations keeps no more than these
+                self._combinations.clear()
+            self._combinations[running] = (self._durative_rates, self._durative_key, self._watched,
+                                           self._watched_forms, self._watched_key)
+
+    def _follow(self, durative: list[Flow], watches: list[Watch]) -> None:
         if durative is not self.durative and (len(durative) != len(self.durative) or any(
                 a is not b for a, b in zip(durative, self.durative, strict=True))):
             self._durative_rates = self._constant_flows(durative)
@@ -281,7 +311,7 @@ class _World:
     def check(self, state: State, at: Number, just_after: bool = False, skip: AbstractSet[int] = frozenset()) -> None:
         """Raise `Broken` when a watched invariant is false in `state`, at `at` (the plan's time); not
         those of the steps in `skip` (that end at `at`)."""
-        if state is self._held_in:
+        if state is self.held_in:
             return  # the stretch that ended in `state` was shown to keep them exactly true throughout
         for watch in self.watches:
             if watch.owner.step not in skip and not watch.test(state):
@@ -359,6 +389,8 @@ class _World:
     def settle(self, state: State, ticks: Number, extra: Sequence[Ground] = ()) -> State:
         """Fire the events that hold in `state` (and `extra`, which hold just after `ticks`), again until
         none does."""
+        if not self.events and not extra:
+            return state  # a task without events (durative actions' change alone): nothing ever fires
         firing = self._firing(state, ticks)
         if not firing and not extra:
             return state  # the usual case, before any bookkeeping
@@ -421,6 +453,10 @@ class _World:
             raise self._fault(exc, what, self._now) from exc
 
     def _run(self, state: State, start: Number, end: Number) -> State:
+        if self._alone:
+            done = self._durative_alone(state, start, end)
+            if done is not None:
+                return done
         now = start
         forced: list[Ground] | None = None  # the processes that run just after `now`, when not those at it
         tries = 0
@@ -428,7 +464,7 @@ class _World:
         streak, gap, first = 0, None, None
         while True:
             self._now = now
-            self._held, self._held_in = False, None
+            self._held, self.held_in = False, None
             if now != start and self.watches:
                 self.check(state, self.real(now))  # after events or a switch of processes within the stretch
             running = forced if forced is not None else self.active(state)
@@ -476,7 +512,7 @@ class _World:
             if change is None:
                 self._blame(moving)
                 final = motion(horizon)
-                self._held_in = final if self._held else None
+                self.held_in = final if self._held else None
                 return final
             at, after, events_after = change
             if at == 0:
@@ -506,6 +542,56 @@ class _World:
             self._blame(moving)
             now, forced, tries = now + at, None, 0
             state = self.settle(state, now)
+
+    def _durative_alone(self, state: State, start: Number, end: Number) -> State | None:
+        """The usual stretch of a task whose only change is its durative actions' (no process, no
+        event): `_run`'s first round on its linear path, where every rate is a constant and no watched
+        comparison is 0 at the start or crosses 0, without the processes' and events' bookkeeping that
+        has nothing to do. None for any other stretch (before anything is changed): `_run` solves it."""
+        self._held, self.held_in = False, None
+        durative = self.durative
+        if not durative:
+            return state  # nothing changes until the next happening
+        horizon = end - start
+        if horizon <= 0:
+            return state
+        rates = self._durative_rates
+        forms = self._watched_forms if self.watches else ()
+        if rates is None or forms is None:
+            return None
+        # the rates and the watched comparisons' slopes under them, made again only when either changes
+        key = (id(rates), id(forms))
+        found = self._alone_slopes.get(key)
+        if found is None or found[0] is not rates or found[1] is not forms:
+            slopes = []
+            for form in forms:
+                slope = form.slope(rates)
+                if slope:
+                    slopes.append((form, *parts(slope)))
+            if len(self._alone_slopes) > 10_000:  # combinations made on the fly are not kept forever
+                self._alone_slopes.clear()
+            found = self._alone_slopes[key] = (rates, forms, slopes)
+        values = state.values
+        for fluent in rates:
+            if isinstance(values.get(fluent, ""), str):
+                return None  # `_run` says which value is undefined, in its own words
+        lines: list[tuple[int, int, int, int]] = []
+        for form, n1, d1 in found[2]:
+            at_start = form.value_parts(values)
+            if at_start is None:
+                return None
+            lines.append((*at_start, n1, d1))
+        if lines:
+            root, zero = _scan(lines, 0, horizon, self.scale)
+            if root is not None or zero or not self._hold_throughout(state):
+                return None  # a comparison is 0 or crosses 0 in the stretch: `_run` finds where
+            self._held = bool(self.watches)
+        self._stretch, self._solving_ticks = start, True
+        self._blame(durative)
+        drift = Drift(state, rates, self.scale)
+        final = drift.advance(horizon) if self.in_place else drift.at(horizon)
+        self.held_in = final if self._held else None
+        return final
 
     def _budget(self, now: Number, horizon: Number) -> None:
         """Count one `--delta` step; refuse the stretch at once when it would take the plan's steps past
@@ -547,13 +633,17 @@ class _World:
 
     def _blame(self, moving: Sequence[Flow]) -> None:
         """Record who changed each moving fluent: all of them when several change one together."""
+        if len(moving) == 1:  # the usual stretch: one flow, which alone changed its fluent
+            owner = moving[0].owner
+            cause = self._causes.get(owner)
+            self.changed_by[moving[0].fluent] = cause if cause is not None else self._cause(owner)
+            return
         together: dict[tuple[str, ...], list[_Cause]] | None = None
         for flow in moving:
             owner = flow.owner
             cause = self._causes.get(owner)
             if cause is None:
-                cause = self._causes[owner] = (_Cause("the process", owner) if isinstance(owner, Ground)
-                                               else _Cause("step", owner, owner.step))
+                cause = self._cause(owner)
             before = self.changed_by.get(flow.fluent)
             if together is not None and flow.fluent in together:
                 together[flow.fluent].append(cause)
@@ -565,6 +655,12 @@ class _World:
         self._blamed.clear()
         for fluent, causes in (together or {}).items():
             self.changed_by[fluent] = _Together(tuple(dict.fromkeys(causes)))
+
+    def _cause(self, owner: Ground | Running) -> _Cause:
+        """The cause a process or a running action is named by, made once."""
+        cause = self._causes[owner] = (_Cause("the process", owner) if isinstance(owner, Ground)
+                                       else _Cause("step", owner, owner.step))
+        return cause
 
     def _drift(self, running: list[Ground], state: State) -> tuple[Drift, list[tuple[Linear, int, int]]] | None:
         """The running processes' change as constant rates, with the comparisons that move under them
@@ -825,7 +921,8 @@ class Instants(Time):
         scale = world.scale = lcm(*{s.time.denominator for s in plan.steps if s.time is not None},
                                   plan.end.denominator if plan.end is not None else 1)
         # sorted by time alone: the sort is stable and the steps come in index order, so ties keep it
-        events = [Event(s.time, "action", s, a) for s, a in zip(plan.steps, self.actions, strict=True)]  # type: ignore[arg-type]
+        events = [new_event(s.time, "action", s, a, None, None, None, None, None)
+                  for s, a in zip(plan.steps, self.actions, strict=True)]
         compiled: dict[int, tuple[list[tuple[ast.Formula, Holds]], Collect | None]] = {}
         for event in events:  # each distinct step's conditions and effect, looked up once (`checks`)
             found = compiled.get(id(event.action))

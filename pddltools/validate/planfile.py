@@ -101,6 +101,19 @@ def _fraction(text: str, *, signed: bool) -> Fraction:
     return value if type(value) is Fraction else Fraction(value)
 
 
+def _time(text: str) -> Fraction:
+    """`_fraction(text, signed=False)`, a time of a few ASCII digits with or without a decimal point
+    (`12`, `12.034`: the times planners write) read without the decimal's pattern and general parser."""
+    if len(text) < 16 and text.isascii():
+        whole, dot, fraction = text.partition(".")
+        if whole.isdigit():
+            if not dot:
+                return Fraction(int(whole))
+            if fraction.isdigit():
+                return Fraction(int(whole + fraction), 10 ** len(fraction))
+    return _fraction(text, signed=False)
+
+
 # One well-formed step on a line of its own, the way planners write them: the fast path.
 # Group 2 is the step as written, duration included: its span (from the time, when there is one).
 _LINE = (r"[ \t]*(?:([^\s()\[\];:]+):[ \t]*)?(\([ \t]*([^\s()\[\];]+)((?:[ \t]+[^\s()\[\];]+)*)[ \t]*\)"
@@ -148,6 +161,11 @@ def _read_lines(source: Source) -> Plan | None:
     steps: list[PlanFileStep] = []
     text = source.text
     expected = 0
+    # each duration, name and list of arguments as written, read once: a long plan repeats its few
+    # actions and durations thousands of times (its times are all different)
+    durations: dict[str, Fraction] = {}
+    names: dict[str, str] = {}
+    arguments: dict[str, tuple[str, ...]] = {}
     for found in _LINES.finditer(text):
         if found.start() != expected:
             return None
@@ -155,16 +173,27 @@ def _read_lines(source: Source) -> Plan | None:
         time_text, _, name, args, duration_text = found.groups()
         if name is None:
             continue  # a blank or comment line
-        index = len(steps) + 1
         start = found.start(1 if time_text else 2)
         span = _new_span(source, start, found.end(2) - start)
         try:
-            time = _fraction(time_text, signed=False) if time_text else None
-            duration = _fraction(duration_text, signed=True) if duration_text else None
+            time = _time(time_text) if time_text else None
+            duration = None
+            if duration_text:
+                duration = durations.get(duration_text)
+                if duration is None:
+                    duration = durations[duration_text] = _fraction(duration_text, signed=True)
         except (ValueError, ZeroDivisionError):
             return None  # the tokenizer points at the number itself, in `plan_number`'s words
-        steps.append(_new_step(index, name.lower(), tuple(args.lower().split()) if args else (), span, time,
-                               duration))
+        lowered = names.get(name)
+        if lowered is None:
+            lowered = names[name] = name.lower()
+        if args:
+            words = arguments.get(args)
+            if words is None:
+                words = arguments[args] = tuple(args.lower().split())
+        else:
+            words = ()
+        steps.append(_new_step(len(steps) + 1, lowered, words, span, time, duration))
     if expected != len(text):
         return None
     return Plan(source, tuple(steps))

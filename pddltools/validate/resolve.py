@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import type_names
@@ -15,10 +13,13 @@ def resolve(task: GroundedTask, plan: Plan) -> list[GroundAction]:
     """The ground action of every step, or `PlanError` for the first step that is not one. Each distinct
     step is checked and grounded once, and its steps share one action: a long plan repeats a few
     actions thousands of times. The first step at fault is still the one reported."""
-    seen: dict[tuple[str, tuple[str, ...], Fraction | None], GroundAction] = {}
+    seen: dict[tuple[str, tuple[str, ...], int, int], GroundAction] = {}
     actions: list[GroundAction] = []
     for step in plan.steps:
-        key = (step.name, step.args, step.duration)
+        # the duration by its integers: hashing a `Fraction` computes a modular inverse
+        duration = step.duration
+        key = ((step.name, step.args, duration.numerator, duration.denominator) if duration is not None
+               else (step.name, step.args, 0, 0))
         action = seen.get(key)
         if action is None:
             action = seen[key] = resolve_step(task, step)

@@ -44,9 +44,10 @@ from pddltools.semantics import (
     interference,
     split,
 )
+from pddltools.semantics.apply import no_effects
 from pddltools.semantics.apply import resolve as resolve_values
 from pddltools.semantics.compiled import Holds
-from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows
+from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows, new_flow, new_running
 
 # not through the package: importing the submodule `semantics.ground` rebinds the package's `ground`
 from pddltools.semantics.evaluate import ground
@@ -56,8 +57,8 @@ from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loos
 from pddltools.validate.advice import advise
 from pddltools.validate.happenings import clock, window
 from pddltools.validate.kinds import is_pddlplus
-from pddltools.validate.loop import Event, Time, run
-from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World
+from pddltools.validate.loop import Event, Time, new_event, run
+from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World, new_watch
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep
 from pddltools.validate.report import PlanReport, exact, happening_window
 from pddltools.validate.verdict import finish, invalid_step, merged_too_close
@@ -66,7 +67,10 @@ if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
 
-def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list[Event]:
+def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction], epsilon: Fraction
+            ) -> tuple[list[Event], list[int], int, set[int]]:
+    """The plan's events in time order, each one's time in ticks of 1/unit (`unit` the least common
+    denominator of the times and `epsilon`), the unit, and the times' denominators."""
     events: list[Event] = []
     splits: dict[int, Split] = {}  # by the schema's identity: one split per schema, not per step
     for step, action in zip(plan.steps, actions, strict=True):
@@ -76,22 +80,26 @@ def _events(task: GroundedTask, plan: Plan, actions: list[GroundAction]) -> list
         if isinstance(action.schema, ast.DurativeAction):
             parts = splits.get(id(action.schema)) or splits.setdefault(id(action.schema), split(action.schema))
             assert step.duration is not None
-            if step.duration <= 0:
+            if step.duration.numerator <= 0:  # the sign, without `Fraction`'s comparison
                 # PDDL 2.1 durations are positive: a start and its end are distinct happenings
                 raise _NonPositive(step)
-            events.append(Event(step.time, "start", step, action, parts))
-            events.append(Event(step.time + step.duration, "end", step, action, parts))
+            events.append(new_event(step.time, "start", step, action, parts, None, None, None, None))
+            events.append(new_event(step.time + step.duration, "end", step, action, parts, None, None, None, None))
         else:
-            events.append(Event(step.time, "action", step, action))
+            events.append(new_event(step.time, "action", step, action, None, None, None, None, None))
     for til in task.timed_literals:
         events.append(Event(Fraction(til.time), "til", til=til.element))
     # at one time: ends before starts only for readability of reports; they are applied together.
-    # Sorted on whole ticks of the times' common denominator: comparing `Fraction`s costs microseconds.
+    # Sorted on whole ticks of the times' common denominator: comparing `Fraction`s costs microseconds;
+    # as tuples that end with the event's place, compared without a call per event (and stable).
     order = {"end": 0, "til": 1, "action": 2, "start": 3}
-    scale = lcm(*{e.time.denominator for e in events})
-    events.sort(key=lambda e: (e.time.numerator * (scale // e.time.denominator), order[e.kind],
-                               e.step.index if e.step else 0))
-    return events
+    times = [(e.time.numerator, e.time.denominator) for e in events]
+    denominators = {d for _, d in times}
+    unit = lcm(epsilon.denominator, *denominators)
+    keyed = [(n * (unit // d), order[e.kind], e.step.index if e.step else 0, i)
+             for i, ((n, d), e) in enumerate(zip(times, events, strict=True))]
+    keyed.sort()
+    return [events[k[3]] for k in keyed], [k[0] for k in keyed], unit, denominators
 
 
 def _named(event: Event) -> Footprint:
@@ -192,7 +200,10 @@ class _Static:
         assert isinstance(action, GroundAction)
         found = self._flows.get(id(action))
         if found is not None and found[0] is action:
-            return [Flow(fluent, sign, rate, owner.binding, owner) for fluent, sign, rate in found[1]]
+            made = []  # a loop, not a comprehension: most actions have one continuous effect, if any
+            for fluent, sign, rate in found[1]:
+                made.append(new_flow(fluent, sign, rate, owner.binding, owner))
+            return made
         moving = flows(self.task.evaluator, owner, state)
         if self.free(owner.effect):
             self._flows[id(action)] = (action, [(f.fluent, f.sign, f.rate) for f in moving])
@@ -223,7 +234,10 @@ class _Static:
         given = event.step.duration
         gn, gd = given.numerator, given.denominator
         # sign of given - limit, over integers: `duration_meets` without a `Fraction` made per step
-        return all((gn * ld - ln * gd) * side > strict for side, ln, ld, strict in found[1])
+        for side, ln, ld, strict in found[1]:  # noqa: SIM110 (no generator to create per step)
+            if not (gn * ld - ln * gd) * side > strict:
+                return False
+        return True
 
 
 def _limits(op: str, required: Number, tolerance: Fraction) -> list[tuple[int, int, int, int]]:
@@ -332,19 +346,26 @@ def _continuous(task: GroundedTask) -> bool:
         isinstance(n, ast.ContinuousTime) for n in s.effect.walk()) for s in task.domain.structures)
 
 
+_NO_EFFECT = ast.AndEffect(())  # a running action's continuous effect when it has none
+
+
 def _running(task: GroundedTask, numeric: Callable[[ast.Expression], bool], started: Event,
-             state: State, static: _Static) -> tuple[list[Flow], Watch | None]:
-    """A durative action's continuous effects from its start, and its invariant as a watch."""
+             state: State, static: _Static) -> tuple[list[Flow], Watch | None, GroundAction | None]:
+    """A durative action's continuous effects from its start, its invariant as a watch, and the action
+    when these are the same at every start of it (None when its effects read the state)."""
     assert started.parts is not None and started.action is not None and started.step is not None
     action = started.action
     b = action.binding
     effect = started.parts.continuous
-    owner = Running(action, started.step.index, effect or ast.AndEffect(()), b)
+    owner = new_running(action, started.step.index, effect or _NO_EFFECT, b)
     moving = static.flows(owner, state) if effect is not None else []
+    # what its rates and its invariant's comparisons are is the action's own where its continuous
+    # effects read no state (`_World.follow` then finds them once per set of running actions)
+    same = action if effect is None or static.free(effect) else None
     invariant = started.parts.conditions.get("all")
     if invariant is None:
-        return moving, None
-    return moving, Watch(owner, invariant, b, lambda s: _holds(task, numeric, invariant, b, s))
+        return moving, None, same
+    return moving, new_watch(owner, invariant, b, lambda s: _holds(task, numeric, invariant, b, s)), same
 
 
 def _soft(task: GroundedTask) -> frozenset[str]:
@@ -371,7 +392,7 @@ class Timeline(Time):
     def __init__(self, task: GroundedTask, plan: Plan, name: str, epsilon: Fraction, tolerance: Fraction,
                  recorder: Trace | None, world: _World | None) -> None:
         super().__init__(task, plan, name, recorder)
-        self.events = _events(task, plan, self.actions)
+        self.events, self.ticks, self.unit, self.denominators = _events(task, plan, self.actions, epsilon)
         self.epsilon, self.tolerance, self.world = epsilon, tolerance, world
         self.numeric = _numeric(task)
         self.soft = _soft(task)
@@ -383,16 +404,15 @@ class Timeline(Time):
         self.trajectory: list[tuple[Number, State]] = []
         self.active: dict[int, Event] = {}  # step index -> its start event, while the action runs
         # step index -> its continuous effects and invariant, while it runs (with a world)
-        self.moving: dict[int, tuple[list[Flow], Watch | None]] = {}
-        # what the world follows (`moving`'s flows and watches), made again only when `moving` changes
-        self.following: tuple[list[Flow], list[Watch]] | None = None
+        self.moving: dict[int, tuple[list[Flow], Watch | None, GroundAction | None]] = {}
+        # what the world follows (`moving`'s flows and watches, and the running actions when each is
+        # the same at every start), made again only when `moving` changes
+        self.following: tuple[list[Flow], list[Watch], tuple[int, ...] | None] | None = None
         self.recent: list[tuple[Fraction, int, list[Event]]] = []  # happenings less than epsilon ago
         # the events' times and epsilon in whole ticks of their common denominator: grouping the events
         # and measuring epsilon is then integer work, not `Fraction` arithmetic at every happening
         events = self.events
-        unit = lcm(epsilon.denominator, *{e.time.denominator for e in events})
-        self.ticks = [e.time.numerator * (unit // e.time.denominator) for e in events]
-        self.apart = epsilon.numerator * (unit // epsilon.denominator)
+        self.apart = epsilon.numerator * (self.unit // epsilon.denominator)
         self.tick = 0
         self.isolated = False  # the happening cannot interfere with any other (`happenings`)
         self.makespan: Number = 0
@@ -413,7 +433,7 @@ class Timeline(Time):
         world = self.world
         if world is None:
             return state
-        world.scale = lcm(*{e.time.denominator for e in self.events}, self.end.denominator)
+        world.scale = lcm(*self.denominators, self.end.denominator)
         world.in_place = not self.keep
         world.trajectory = self.trajectory if self.constraints else None
         return world.settle(state, 0)
@@ -441,8 +461,15 @@ class Timeline(Time):
     def _follow(self) -> None:
         assert self.world is not None
         if self.following is None:
-            moving = self.moving.values()
-            self.following = ([f for fs, _ in moving for f in fs], [w for _, w in moving if w is not None])
+            flows: list[Flow] = []
+            watches: list[Watch] = []
+            same: list[int] | None = []
+            for fs, watch, action in self.moving.values():
+                flows.extend(fs)
+                if watch is not None:
+                    watches.append(watch)
+                same = None if same is None or action is None else [*same, id(action)]
+            self.following = (flows, watches, tuple(same) if same is not None else None)
         self.world.follow(*self.following)
 
     def elapse(self, state: State, now: Number, happening: list[Event]) -> State:
@@ -452,15 +479,16 @@ class Timeline(Time):
             # (open at an action's end: an invariant need not hold at the instant its action ends)
             self._follow()
             moved_from = state
-            self.at = world.ticks(self.now)  # in the world's ticks, once per happening
+            # in the world's ticks, once per happening: the timeline's own over its unit, as integers
+            self.at = self.tick * world.scale // self.unit
             state = world.run(state, self.since, self.at)
             self.since = self.at
             if self.recorder is not None and state is not moved_from and self.now > self.before:
                 # the change over the stretch on its own, not folded into the happening's
                 self.recorder.begin(normal(now), None, ["continuous change"])
                 self.recorder.end(state)
-            world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step}
-                        if world.watches else frozenset())
+            if world.watches and state is not world.held_in:  # else `check` has nothing to read
+                world.check(state, now, skip={e.step.index for e in happening if e.kind == "end" and e.step})
         self.before = self.now
         return state
 
@@ -471,8 +499,8 @@ class Timeline(Time):
 
     def collect(self, event: Event, state: State) -> Effects:
         if self.isolated and event.action is not None:
-            effects = Effects()
-            effect = self.checks(event)[1]
+            effects = no_effects()
+            effect = (event.compiled or self.checks(event))[1]
             if effect is not None:
                 effect(event.action.binding, state, effects)
             return effects
@@ -536,8 +564,9 @@ class Timeline(Time):
 
     def test(self, formula: ast.Formula) -> Holds:
         """A condition as VAL reads it (`_holds`): exactly, or else within VAL's slack."""
-        task, numeric = self.task, self.numeric
-        return lambda b, s: _holds(task, numeric, formula, b, s)
+        task, numeric, exactly = self.task, self.numeric, self.ev.compiled(formula)
+        # `_holds`, its exact reading first without a lookup of the formula's closure
+        return lambda b, s: exactly(b, s) or _holds(task, numeric, formula, b, s)
 
     def unmet(self, event: Event, formula: ast.Formula, now: Number, state: State) -> PlanReport:
         assert event.action is not None

@@ -1,0 +1,141 @@
+"""The validator's shortcuts for long plans give exactly the reports of the paths they bypass: the
+stretch of durative change alone (`_World._durative_alone`), the running actions' rates and watched
+comparisons found once per set of actions (`_World.follow`), whole and decimal plan times read without
+the decimal's pattern (`planfile._time`), and the compiled conjunctions, negations and comparisons of
+ints and `Fraction`s. Report JSON and trace JSON are compared whole, over every plan of
+corpus/plans/continuous and long battery plans with faults at their middle."""
+
+from __future__ import annotations
+
+import json
+import operator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from pddltools.pddl.parser import parse_text
+from pddltools.semantics import GroundedTask
+from pddltools.semantics.state import State
+from pddltools.validate import validate_plan
+from pddltools.validate.pddlplus import _World
+from pddltools.validate.planfile import _fraction, _time
+from pddltools.validate.trace import Trace
+from tests.validate.test_continuous_fast_path import BATTERY, CONTINUOUS, ROWS
+
+
+def _cycles(count: int) -> list[str]:
+    return [line for i in range(count) for line in (f"{10 * i}: (charge) [3]", f"{10 * i + 5}: (run heater) [4]")]
+
+
+def _broken(lines: list[str]) -> dict[str, str]:
+    """The plan, and variants broken at its middle as planners break plans: a charge too long (over the
+    capacity), a run too long (below 0), a second charge at once, a charge left out, a duration past its
+    bound, times 0.001 off."""
+    k = len(lines) // 2 & ~1
+    variants = {
+        "valid": lines,
+        "overcharge": [*lines[:k], lines[k].replace("[3]", "[5]"), *lines[k + 1:]],
+        "drain": [*lines[:k + 1], lines[k + 1].replace("[4]", "[7]"), *lines[k + 2:]],
+        "twice": [*lines[:k + 1], lines[k].replace(": (charge)", ".5: (charge)"), *lines[k + 1:]],
+        "no-charge": [*lines[:k], *lines[k + 1:]],
+        "too-long": [*lines[:k], lines[k].replace("[3]", "[101]"), *lines[k + 1:]],
+        # 0.004 short of each charge: the charge falls below the goal's 5 by the end
+        "rounded": [line.replace(": (charge) [3]", ".001: (charge) [2.999]") for line in lines],
+    }
+    return {name: "".join(f"{line}\n" for line in plan) for name, plan in variants.items()}
+
+
+def _reports(task: GroundedTask, plan: Path | str) -> tuple[str, str]:
+    """The report JSON and the trace JSON of a plan."""
+    report = validate_plan(task, plan)
+    trace = Trace(task)
+    validate_plan(task, plan, recorder=trace)
+    return (json.dumps(report.to_json(), sort_keys=True, default=str),
+            json.dumps(trace.to_json(), sort_keys=True, default=str))
+
+
+def _without_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every stretch through `_run`'s first round, and `follow` recomputing at every change."""
+    monkeypatch.setattr(_World, "_durative_alone", lambda self, state, start, end: None)
+    follow = _World.follow
+    monkeypatch.setattr(_World, "follow", lambda self, durative, watches, running=None: follow(self, durative,
+                                                                                               watches))
+
+
+@pytest.fixture(scope="module")
+def battery(tmp_path_factory: pytest.TempPathFactory) -> GroundedTask:
+    problem = tmp_path_factory.mktemp("battery") / "problem.pddl"
+    problem.write_text(BATTERY)
+    return GroundedTask.load(CONTINUOUS / "battery" / "domain.pddl", problem)
+
+
+@pytest.mark.parametrize(("name", "plan"), list(_broken(_cycles(60)).items()), ids=list(_broken(_cycles(1))))
+def test_battery_plans_are_reported_as_without_the_shortcuts(name: str, plan: str, battery: GroundedTask,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = _reports(battery, plan)
+    with monkeypatch.context() as patched:
+        _without_shortcuts(patched)
+        assert _reports(battery, plan) == fast
+    reason = json.loads(fast[0])["reason"]
+    assert reason == {"valid": None, "overcharge": "invariant", "drain": "invariant", "twice": "precondition",
+                      "no-charge": "invariant", "too-long": "duration", "rounded": "goal"}[name]
+
+
+def test_the_oracle_set_is_reported_as_without_the_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
+    tasks: dict[tuple[str, str], GroundedTask] = {}
+    for row in ROWS:
+        key = (row["domain"], row["problem"])
+        task = tasks.get(key) or tasks.setdefault(key, GroundedTask.load(CONTINUOUS / key[0], CONTINUOUS / key[1]))
+        fast = _reports(task, CONTINUOUS / row["plan"])
+        with monkeypatch.context() as patched:
+            _without_shortcuts(patched)
+            assert _reports(task, CONTINUOUS / row["plan"]) == fast, row["id"]
+
+
+@pytest.mark.parametrize("text", ["0", "7", "007", "12.034", "007.50", "5.", ".5", "12.0", "0.0022",
+                                  "99999999999999.9", "1234567890123456", "1e3", "1_0", "-1", "²", "٣.5", "1/2"])
+def test_a_time_is_read_as_the_decimal_reader_reads_it(text: str) -> None:
+    try:
+        expected: Fraction | type[Exception] = _fraction(text, signed=False)
+    except ValueError:
+        expected = ValueError
+    try:
+        found: Fraction | type[Exception] = _time(text)
+    except ValueError:
+        found = ValueError
+    assert found == expected
+    assert type(found) is type(expected)
+
+
+DOMAIN = """(define (domain d) (:requirements :fluents :negative-preconditions)
+  (:predicates (p) (q ?x))
+  (:functions (f) (g))
+  (:action one :parameters () :precondition (and (p)) :effect (and (not (p))))
+  (:action two :parameters () :precondition (and (not (p)) (>= (f) (g))) :effect (p))
+  (:action lt :parameters () :precondition (< (f) (g)) :effect (p))
+  (:action le :parameters () :precondition (<= (f) 2) :effect (p))
+  (:action eq :parameters () :precondition (= (f) (g)) :effect (p))
+  (:action gt :parameters () :precondition (> (f) (g)) :effect (p)))"""
+PROBLEM = """(define (problem d1) (:domain d) (:objects a) (:init (= (f) 0) (= (g) 0)) (:goal (p)))"""
+VALUES = [0, 2, -3, Fraction(1, 3), Fraction(-7, 2), Fraction(4, 6), Fraction(2, 1), 10**30 + 1, Fraction(10**30, 3)]
+
+
+def test_compiled_conditions_mean_what_they_say() -> None:
+    task = GroundedTask(parse_text(DOMAIN, kind="domain"), parse_text(PROBLEM, kind="problem"))
+    ev = task.evaluator
+    pre = {name: task.schemas[name].precondition for name in ("one", "two", "lt", "le", "eq", "gt")}
+    ops = {"lt": operator.lt, "eq": operator.eq, "gt": operator.gt}
+    for atoms in (set(), {("p",)}):
+        for f in VALUES:
+            for g in [*VALUES, "an-object"]:
+                state = State(frozenset(atoms), {("f",): f, ("g",): g})
+                holds = {name: ev.holds(formula, {}, state) for name, formula in pre.items() if formula is not None}
+                numbers = not isinstance(g, str)
+                assert holds["one"] == (("p",) in atoms)
+                assert holds["two"] == ((("p",) not in atoms) and numbers and Fraction(f) >= Fraction(g))
+                assert holds["le"] == (Fraction(f) <= 2)
+                for name, op in ops.items():
+                    assert holds[name] == (numbers and op(Fraction(f), Fraction(g))), (name, f, g)
+    undefined = State(frozenset(), {("f",): 1})
+    assert not ev.holds(pre["lt"], {}, undefined) and not ev.holds(pre["eq"], {}, undefined)
