@@ -26,21 +26,26 @@ typedef struct {
     PyTypeObject *cls;
     Py_ssize_t nfields;
     Py_ssize_t *offsets;
+    PyObject *defaults; /* the values of the last fields when a call leaves them out (a tuple) */
     vectorcallfunc vectorcall;
 } MakerObject;
 
 static PyTypeObject MakerType;
 
+/* The instance from the first `nargs` fields' values; the others take their defaults (the caller
+ * checked that there are enough). */
 static PyObject *
-maker_build(MakerObject *m, PyObject *const *args)
+maker_build(MakerObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     PyTypeObject *cls = m->cls;
     PyObject *o = cls->tp_alloc(cls, 0);
     if (o == NULL)
         return NULL;
+    Py_ssize_t first_default = m->nfields - PyTuple_GET_SIZE(m->defaults);
     for (Py_ssize_t i = 0; i < m->nfields; i++) {
-        Py_INCREF(args[i]);
-        *(PyObject **)((char *)o + m->offsets[i]) = args[i];
+        PyObject *value = i < nargs ? args[i] : PyTuple_GET_ITEM(m->defaults, i - first_default);
+        Py_INCREF(value);
+        *(PyObject **)((char *)o + m->offsets[i]) = value;
     }
     if (PyObject_IS_GC(o))
         PyObject_GC_UnTrack(o);
@@ -56,25 +61,35 @@ maker_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
         PyErr_SetString(PyExc_TypeError, "a maker takes positional arguments only");
         return NULL;
     }
-    if (nargs != m->nfields) {
+    if (nargs > m->nfields || nargs < m->nfields - PyTuple_GET_SIZE(m->defaults)) {
         PyErr_Format(PyExc_TypeError, "%s maker takes %zd arguments, got %zd", m->cls->tp_name, m->nfields, nargs);
         return NULL;
     }
-    return maker_build(m, args);
+    return maker_build(m, args, nargs);
 }
 
 static PyObject *
 maker_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *cls, *names;
-    if (!PyArg_ParseTuple(args, "O!O!:Maker", &PyType_Type, &cls, &PyTuple_Type, &names))
+    PyObject *cls, *names, *defaults = NULL;
+    if (!PyArg_ParseTuple(args, "O!O!|O!:Maker", &PyType_Type, &cls, &PyTuple_Type, &names, &PyTuple_Type,
+                          &defaults))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(names);
+    if (defaults != NULL && PyTuple_GET_SIZE(defaults) > n) {
+        PyErr_SetString(PyExc_ValueError, "more defaults than fields");
+        return NULL;
+    }
     MakerObject *m = (MakerObject *)type->tp_alloc(type, 0);
     if (m == NULL)
         return NULL;
     Py_INCREF(cls);
     m->cls = (PyTypeObject *)cls;
+    m->defaults = defaults != NULL ? Py_NewRef(defaults) : PyTuple_New(0);
+    if (m->defaults == NULL) {
+        Py_DECREF(m);
+        return NULL;
+    }
     m->vectorcall = maker_vectorcall;
     m->offsets = PyMem_Malloc(sizeof(Py_ssize_t) * (n ? n : 1));
     if (m->offsets == NULL) {
@@ -109,6 +124,7 @@ static int
 maker_traverse(MakerObject *m, visitproc visit, void *arg)
 {
     Py_VISIT(m->cls);
+    Py_VISIT(m->defaults);
     return 0;
 }
 
@@ -117,6 +133,7 @@ maker_dealloc(MakerObject *m)
 {
     PyObject_GC_UnTrack(m);
     Py_CLEAR(m->cls);
+    Py_CLEAR(m->defaults);
     PyMem_Free(m->offsets);
     Py_TYPE(m)->tp_free((PyObject *)m);
 }
@@ -124,7 +141,8 @@ maker_dealloc(MakerObject *m)
 static PyTypeObject MakerType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "pddltools.syntax._speedups.Maker",
-    .tp_doc = "Maker(cls, field_names): a positional constructor that writes the slots of cls directly",
+    .tp_doc = "Maker(cls, field_names, defaults=()): a positional constructor that writes the slots of cls "
+               "directly; the last len(defaults) fields may be left out",
     .tp_basicsize = sizeof(MakerObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_new = maker_new,
@@ -132,6 +150,72 @@ static PyTypeObject MakerType = {
     .tp_dealloc = (destructor)maker_dealloc,
     .tp_vectorcall_offset = offsetof(MakerObject, vectorcall),
     .tp_call = PyVectorcall_Call,
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* without_collector */
+
+/* Every class defined in Python is collected (Py_TPFLAGS_HAVE_GC), and each instance carries the
+ * collector's 16-byte header, a quarter of a node of two or three slots. Syntax trees are acyclic and
+ * immutable (the Maker already leaves their nodes out of the collector), so their classes can do without
+ * it: without_collector(cls) clears the flag of a class that has no instance yet, and gives it the
+ * deallocator below, which releases the slots as CPython's own does for a collected class. */
+
+static void
+slots_dealloc(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    /* the slots are those of the class and of its bases: the chain of tp_base holds every class
+       that adds to the instance's layout */
+    for (PyTypeObject *t = type; t != NULL; t = t->tp_base) {
+        if (!(t->tp_flags & Py_TPFLAGS_HEAPTYPE) || t->tp_members == NULL)
+            continue;
+        for (PyMemberDef *mp = t->tp_members; mp->name != NULL; mp++) {
+            if (mp->type == T_OBJECT_EX && !(mp->flags & READONLY))
+                Py_CLEAR(*(PyObject **)((char *)self + mp->offset));
+        }
+    }
+    type->tp_free(self);
+    Py_DECREF(type); /* an instance of a class defined in Python holds a reference to it */
+}
+
+static PyObject *
+without_collector(PyObject *module, PyObject *arg)
+{
+    if (!PyType_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "without_collector() takes a class");
+        return NULL;
+    }
+    PyTypeObject *t = (PyTypeObject *)arg;
+    if (t->tp_dealloc == slots_dealloc)
+        Py_RETURN_TRUE;
+#ifdef Py_GIL_DISABLED
+    Py_RETURN_FALSE; /* the collector of a free-threaded build keeps its state in every object */
+#else
+    /* only a class defined in Python with __slots__ and nothing more: no __dict__, no __weakref__, no
+       finaliser, items of no variable size, and every base of its layout of the same kind or `object` */
+    for (PyTypeObject *b = t; b != NULL && b != &PyBaseObject_Type; b = b->tp_base) {
+        if (!(b->tp_flags & Py_TPFLAGS_HEAPTYPE) || b->tp_itemsize != 0 || b->tp_dictoffset != 0
+            || b->tp_weaklistoffset != 0 || b->tp_finalize != NULL || b->tp_del != NULL)
+            Py_RETURN_FALSE;
+    }
+    if (!(t->tp_flags & Py_TPFLAGS_HAVE_GC) || t->tp_free != PyObject_GC_Del)
+        Py_RETURN_FALSE;
+    t->tp_flags &= ~Py_TPFLAGS_HAVE_GC;
+    t->tp_dealloc = slots_dealloc;
+    t->tp_free = PyObject_Free;
+    t->tp_traverse = NULL;
+    t->tp_clear = NULL;
+    PyType_Modified(t);
+    Py_RETURN_TRUE;
+#endif
+}
+
+static PyMethodDef speedups_functions[] = {
+    {"without_collector", without_collector, METH_O,
+     "without_collector(cls): drop the cycle collector's header from the instances of cls, a class with "
+     "__slots__ only and no instance yet; True if done (or done before), False if cls is not such a class"},
+    {NULL, NULL, 0, NULL},
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -261,7 +345,7 @@ make_span(ScannerObject *s, PyObject *origin, Py_ssize_t offset, Py_ssize_t leng
         Py_DECREF(args[1]);
         return NULL;
     }
-    PyObject *span = maker_build(s->span, args);
+    PyObject *span = maker_build(s->span, args, 3);
     Py_DECREF(args[1]);
     Py_DECREF(args[2]);
     return span;
@@ -277,7 +361,7 @@ build_steal(MakerObject *m, Py_ssize_t n, PyObject **args)
     for (Py_ssize_t i = 0; i < n; i++)
         ok = ok && args[i] != NULL;
     if (ok)
-        o = maker_build(m, args);
+        o = maker_build(m, args, n);
     for (Py_ssize_t i = 0; i < n; i++)
         Py_XDECREF(args[i]);
     return o;
@@ -967,7 +1051,7 @@ make_token(DriverObject *d, int terminal, PyObject *value, Py_ssize_t start, Py_
                          PyLong_FromSsize_t(end)};
     PyObject *token = NULL;
     if (args[2] != NULL && args[3] != NULL)
-        token = maker_build(d->tok, args);
+        token = maker_build(d->tok, args, 4);
     Py_XDECREF(args[2]);
     Py_XDECREF(args[3]);
     return token;
@@ -1476,6 +1560,7 @@ static struct PyModuleDef speedups_module = {
     .m_name = "pddltools.syntax._speedups",
     .m_doc = "Compiled hot paths of the PDDL parser (optional: pddltools runs the same code in Python without it).",
     .m_size = -1,
+    .m_methods = speedups_functions,
 };
 
 PyMODINIT_FUNC
