@@ -790,12 +790,12 @@ def _compiled_scanner(classes: CharacterClasses, words: Words, hard: frozenset[s
         return _number_or_none(word) if number.fullmatch(word) else None
 
     # The same constructors as the Python scanners' (Makers, with the extension built), fields in
-    # `fields(cls)` order.
+    # `frozen.constructor_fields` order; nodes anchored as the Python scanners anchor them.
     return speedups.FlatScanner(
         classes.table, ord(classes.comment_start), ord(classes.comment_end), ord(classes.variable_prefix),
         ord(words.open), ord(words.close), words.negation.lower(), words.equals.lower(), init_mode, hard,
         _span, _atom, _not, _constant, _variable, fast_constructor(FunctionTerm),
-        fast_constructor(InitAssignment), fast_constructor(Number), number_value, fallback)
+        fast_constructor(InitAssignment), fast_constructor(Number), number_value, fallback, Anchors.of)
 
 
 def _word_end(name: str) -> str:

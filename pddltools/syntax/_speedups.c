@@ -238,6 +238,7 @@ typedef struct {
     MakerObject *span, *atom, *not_, *constant, *variable, *function_term, *init_assignment, *number;
     PyObject *number_value; /* word -> int | Fraction | None */
     PyObject *fallback;     /* the Python scanner, for what this one cannot decide */
+    PyObject *anchors_of;   /* syntax.frozen.Anchors.of, or NULL: each node gets a span of its own */
 } ScannerObject;
 
 typedef struct {
@@ -246,6 +247,7 @@ typedef struct {
     const void *data;
     Py_ssize_t n;
     PyObject *source;
+    PyObject *latest; /* the source's Anchors' latest anchor by length (a dict), or NULL */
 } Text;
 
 #define AT(t, i) PyUnicode_READ((t)->kind, (t)->data, (i))
@@ -351,6 +353,60 @@ make_span(ScannerObject *s, PyObject *origin, Py_ssize_t offset, Py_ssize_t leng
     return span;
 }
 
+/* A node's position (see pddltools/tree.py): its anchor (returned, a new reference) and its offset from it
+ * (*offset, a new reference), as syntax.frozen.Anchors.at gives them: the latest anchor of the same
+ * length if the node starts less than 256 characters after it, else a span of the node's own, which
+ * becomes the latest. Without anchors, a span of its own at offset 0. NULL on error. */
+static PyObject *
+position(ScannerObject *s, Text *t, Py_ssize_t start, Py_ssize_t length, PyObject **offset)
+{
+    *offset = NULL;
+    if (t->latest == NULL) {
+        PyObject *span = make_span(s, t->source, start, length);
+        if (span != NULL)
+            *offset = PyLong_FromLong(0);
+        return span;
+    }
+    PyObject *key = PyLong_FromSsize_t(length);
+    if (key == NULL)
+        return NULL;
+    PyObject *anchor = PyDict_GetItemWithError(t->latest, key); /* borrowed */
+    if (anchor == NULL && PyErr_Occurred()) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    if (anchor != NULL && Py_IS_TYPE(anchor, s->span->cls)) {
+        /* a span's origin and offset, read as its Maker writes them */
+        PyObject *origin = *(PyObject **)((char *)anchor + s->span->offsets[0]);
+        PyObject *at = *(PyObject **)((char *)anchor + s->span->offsets[1]);
+        if (origin == t->source && at != NULL && PyLong_CheckExact(at)) {
+            Py_ssize_t a = PyLong_AsSsize_t(at);
+            if (a == -1 && PyErr_Occurred()) {
+                Py_DECREF(key);
+                return NULL;
+            }
+            if (start - a >= 0 && start - a < 256) {
+                Py_DECREF(key);
+                *offset = PyLong_FromSsize_t(start - a); /* a shared small int */
+                return *offset == NULL ? NULL : Py_NewRef(anchor);
+            }
+        }
+    }
+    if (PyDict_GET_SIZE(t->latest) >= 4096) /* as Anchors.at: long nodes, rarely alike */
+        PyDict_Clear(t->latest);
+    anchor = make_span(s, t->source, start, length);
+    if (anchor == NULL || PyDict_SetItem(t->latest, key, anchor) < 0) {
+        Py_DECREF(key);
+        Py_XDECREF(anchor);
+        return NULL;
+    }
+    Py_DECREF(key);
+    *offset = PyLong_FromLong(0);
+    if (*offset == NULL)
+        Py_CLEAR(anchor);
+    return anchor;
+}
+
 /* Builds with a Maker and releases the references it was given (any may be NULL: then nothing is
  * built, an error being set already). */
 static PyObject *
@@ -368,17 +424,30 @@ build_steal(MakerObject *m, Py_ssize_t n, PyObject **args)
 }
 
 static PyObject *
-build2(MakerObject *m, PyObject *a, PyObject *b)
-{
-    PyObject *args[2] = {a, b};
-    return build_steal(m, 2, args);
-}
-
-static PyObject *
 build3(MakerObject *m, PyObject *a, PyObject *b, PyObject *c)
 {
     PyObject *args[3] = {a, b, c};
     return build_steal(m, 3, args);
+}
+
+static PyObject *
+build4(MakerObject *m, PyObject *a, PyObject *b, PyObject *c, PyObject *d)
+{
+    PyObject *args[4] = {a, b, c, d};
+    return build_steal(m, 4, args);
+}
+
+/* A node of one field at start..start + length (its anchor, the field, its offset); steals `field`. */
+static PyObject *
+build_at(ScannerObject *s, Text *t, MakerObject *m, Py_ssize_t start, Py_ssize_t length, PyObject *field)
+{
+    PyObject *offset;
+    PyObject *anchor = field == NULL ? NULL : position(s, t, start, length, &offset);
+    if (anchor == NULL) {
+        Py_XDECREF(field);
+        return NULL;
+    }
+    return build3(m, anchor, field, offset);
 }
 
 /* 1 if `word` is a keyword everywhere (it cannot be a name), 0 if not, -1 on error. */
@@ -398,7 +467,7 @@ typedef struct {
  * spans relative to *span). Returns the offset after ')', or DECLINE / UNDECIDED / FAILED. */
 static Py_ssize_t
 scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize_t end,
-          PyObject **predicate, PyObject **span, PyObject **args)
+          PyObject **predicate, PyObject **span, PyObject **offset, PyObject **args)
 {
     Word words[MAX_ARGS];
     Py_ssize_t count = 0;
@@ -434,7 +503,8 @@ scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize
         return hard < 0 ? FAILED : DECLINE;
     }
     PyObject *tuple = PyTuple_New(count);
-    PyObject *where = tuple == NULL ? NULL : make_span(s, t->source, open, i - open);
+    PyObject *where_offset = NULL;
+    PyObject *where = tuple == NULL ? NULL : position(s, t, open, i - open, &where_offset);
     if (where == NULL) {
         Py_XDECREF(tuple);
         Py_DECREF(name);
@@ -455,8 +525,8 @@ scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize
                 break;
             }
         }
-        PyObject *node = build2(words[k].variable ? s->variable : s->constant,
-                                make_span(s, where, words[k].start - open, words[k].end - words[k].start), word);
+        PyObject *node = build_at(s, t, words[k].variable ? s->variable : s->constant, words[k].start,
+                                  words[k].end - words[k].start, word);
         if (node == NULL) {
             result = FAILED;
             break;
@@ -466,6 +536,7 @@ scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize
     if (result < 0) {
         Py_DECREF(tuple); /* items not yet set are NULL, which tuple deallocation skips */
         Py_DECREF(where);
+        Py_DECREF(where_offset);
         Py_DECREF(name);
         return result;
     }
@@ -473,13 +544,15 @@ scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize
         PyObject_GC_UnTrack(tuple);
     *predicate = name;
     *span = where;
+    *offset = where_offset;
     *args = tuple;
     return result;
 }
 
 /* The atom whose '(' is at i (after white space, which the caller skipped), as scan_atom. */
 static Py_ssize_t
-atom_parts(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **predicate, PyObject **span, PyObject **args)
+atom_parts(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **predicate, PyObject **span, PyObject **offset,
+           PyObject **args)
 {
     if (i >= t->n || AT(t, i) != s->open)
         return DECLINE;
@@ -487,17 +560,17 @@ atom_parts(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **predicate, PyObje
     Py_ssize_t end = predicate_end(s, t, start);
     if (end < 0)
         return end;
-    return scan_atom(s, t, i, start, end, predicate, span, args);
+    return scan_atom(s, t, i, start, end, predicate, span, offset, args);
 }
 
 static Py_ssize_t
 atom_at(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **out)
 {
-    PyObject *predicate, *span, *args;
-    Py_ssize_t end = atom_parts(s, t, i, &predicate, &span, &args);
+    PyObject *predicate, *span, *offset, *args;
+    Py_ssize_t end = atom_parts(s, t, i, &predicate, &span, &offset, &args);
     if (end < 0)
         return end;
-    *out = build3(s->atom, span, predicate, args);
+    *out = build4(s->atom, span, predicate, args, offset);
     return *out == NULL ? FAILED : end;
 }
 
@@ -515,7 +588,7 @@ negation_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject *
         return DECLINE;
     }
     end++;
-    *out = build2(s->not_, make_span(s, t->source, open, end - open), inner);
+    *out = build_at(s, t, s->not_, open, end - open, inner);
     return *out == NULL ? FAILED : end;
 }
 
@@ -523,8 +596,8 @@ negation_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject *
 static Py_ssize_t
 assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject **out)
 {
-    PyObject *function, *fluent_span, *args;
-    Py_ssize_t after = atom_parts(s, t, skip_space(s, t, i), &function, &fluent_span, &args);
+    PyObject *function, *fluent_span, *fluent_offset, *args;
+    Py_ssize_t after = atom_parts(s, t, skip_space(s, t, i), &function, &fluent_span, &fluent_offset, &args);
     if (after < 0)
         return after;
     PyObject *value = NULL;
@@ -544,7 +617,7 @@ assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject
         } else if (number == Py_None) {
             Py_DECREF(number);
         } else {
-            value = build2(s->number, make_span(s, t->source, start, end - start), number);
+            value = build_at(s, t, s->number, start, end - start, number);
             result = value == NULL ? FAILED : end;
         }
     } else {
@@ -558,7 +631,7 @@ assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject
                 Py_XDECREF(word);
                 result = hard < 0 ? FAILED : DECLINE;
             } else {
-                value = build2(s->constant, make_span(s, t->source, start, end - start), word);
+                value = build_at(s, t, s->constant, start, end - start, word);
                 result = value == NULL ? FAILED : end;
             }
         }
@@ -574,15 +647,23 @@ assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject
         Py_XDECREF(value);
         Py_DECREF(function);
         Py_DECREF(fluent_span);
+        Py_DECREF(fluent_offset);
         Py_DECREF(args);
         return result;
     }
-    PyObject *term = build3(s->function_term, fluent_span, function, args);
+    PyObject *term = build4(s->function_term, fluent_span, function, args, fluent_offset);
     if (term == NULL) {
         Py_DECREF(value);
         return FAILED;
     }
-    *out = build3(s->init_assignment, make_span(s, t->source, open, result - open), term, value);
+    PyObject *offset;
+    PyObject *anchor = position(s, t, open, result - open, &offset);
+    if (anchor == NULL) {
+        Py_DECREF(term);
+        Py_DECREF(value);
+        return FAILED;
+    }
+    *out = build4(s->init_assignment, anchor, term, value, offset);
     return *out == NULL ? FAILED : result;
 }
 
@@ -624,13 +705,15 @@ element_at(ScannerObject *s, Text *t, Py_ssize_t open, PyObject **out)
         if (next < t->n && AT(t, next) == s->open)
             return negation_at(s, t, open, next, out);
     }
-    PyObject *predicate, *span, *args;
-    Py_ssize_t after = scan_atom(s, t, open, start, end, &predicate, &span, &args);
+    PyObject *predicate, *span, *offset, *args;
+    Py_ssize_t after = scan_atom(s, t, open, start, end, &predicate, &span, &offset, &args);
     if (after < 0)
         return after;
-    *out = build3(s->atom, span, predicate, args);
+    *out = build4(s->atom, span, predicate, args, offset);
     return *out == NULL ? FAILED : after;
 }
+
+static PyObject *scan_run(ScannerObject *s, Text *t_, Py_ssize_t pos);
 
 static PyObject *
 scanner_call(PyObject *self, PyObject *args, PyObject *kwds)
@@ -640,7 +723,32 @@ scanner_call(PyObject *self, PyObject *args, PyObject *kwds)
     Py_ssize_t pos;
     if (!PyArg_ParseTuple(args, "UnO:FlatScanner", &text, &pos, &source))
         return NULL;
-    Text t = {text, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), source};
+    Text t = {text, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), source, NULL};
+    PyObject *latest = NULL;
+    if (s->anchors_of != NULL) {
+        PyObject *anchors = PyObject_CallOneArg(s->anchors_of, source);
+        latest = anchors == NULL ? NULL : PyObject_GetAttrString(anchors, "_latest");
+        Py_XDECREF(anchors);
+        if (latest == NULL)
+            return NULL;
+        if (!PyDict_CheckExact(latest)) {
+            Py_DECREF(latest);
+            PyErr_SetString(PyExc_TypeError, "anchors_of(source)._latest must be a dict");
+            return NULL;
+        }
+        t.latest = latest;
+    }
+    PyObject *nodes = scan_run(s, &t, pos);
+    Py_XDECREF(latest);
+    return nodes;
+}
+
+/* The run of elements at pos: (nodes, end), or None. */
+static PyObject *
+scan_run(ScannerObject *s, Text *t_, Py_ssize_t pos)
+{
+    Text t = *t_;
+    PyObject *text = t.text, *source = t.source;
     if (pos < 0)  /* as Pattern.match takes a position: clamped to the text */
         pos = 0;
     else if (pos > t.n)
@@ -718,19 +826,20 @@ scanner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     static char *keywords[] = {"classes", "comment_start", "comment_end", "variable_prefix", "open", "close",
                                "negation", "equals", "init_mode", "hard",
                                "span", "atom", "not_", "constant", "variable", "function_term",
-                               "init_assignment", "number", "number_value", "fallback", NULL};
+                               "init_assignment", "number", "number_value", "fallback", "anchors_of", NULL};
     Py_buffer classes;
     int comment_start, comment_end, var_prefix, open, close, init_mode;
     const char *negation, *equals;
     Py_ssize_t negation_len, equals_len;
-    PyObject *hard, *number_value, *fallback;
+    PyObject *hard, *number_value, *fallback, *anchors_of = NULL;
     MakerObject *makers[8];
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*iiiiis#s#pO!O&O&O&O&O&O&O&O&OO:FlatScanner", keywords,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*iiiiis#s#pO!O&O&O&O&O&O&O&O&OO|O:FlatScanner", keywords,
                                      &classes, &comment_start, &comment_end, &var_prefix, &open, &close,
                                      &negation, &negation_len, &equals, &equals_len, &init_mode, &PyFrozenSet_Type, &hard,
                                      maker_arg, &makers[0], maker_arg, &makers[1], maker_arg, &makers[2],
                                      maker_arg, &makers[3], maker_arg, &makers[4], maker_arg, &makers[5],
-                                     maker_arg, &makers[6], maker_arg, &makers[7], &number_value, &fallback))
+                                     maker_arg, &makers[6], maker_arg, &makers[7], &number_value, &fallback,
+                                     &anchors_of))
         return NULL;
     if (classes.len != 128) {
         PyBuffer_Release(&classes);
@@ -768,6 +877,7 @@ scanner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         *slots[k] = (MakerObject *)Py_NewRef(makers[k]);
     s->number_value = Py_NewRef(number_value);
     s->fallback = Py_NewRef(fallback);
+    s->anchors_of = anchors_of == NULL || anchors_of == Py_None ? NULL : Py_NewRef(anchors_of);
     return (PyObject *)s;
 }
 
@@ -785,6 +895,7 @@ scanner_traverse(ScannerObject *s, visitproc visit, void *arg)
     Py_VISIT(s->number);
     Py_VISIT(s->number_value);
     Py_VISIT(s->fallback);
+    Py_VISIT(s->anchors_of);
     return 0;
 }
 
@@ -802,6 +913,7 @@ scanner_clear(ScannerObject *s)
     Py_CLEAR(s->number);
     Py_CLEAR(s->number_value);
     Py_CLEAR(s->fallback);
+    Py_CLEAR(s->anchors_of);
     return 0;
 }
 

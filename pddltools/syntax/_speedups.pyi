@@ -25,7 +25,8 @@ class FlatScanner:
                  not_: Callable[..., object], constant: Callable[..., object], variable: Callable[..., object],
                  function_term: Callable[..., object], init_assignment: Callable[..., object],
                  number: Callable[..., object], number_value: Callable[[str], object],
-                 fallback: Callable[[str, int, Source], tuple[object, int] | None]) -> None: ...
+                 fallback: Callable[[str, int, Source], tuple[object, int] | None],
+                 anchors_of: Callable[[Source], object] | None = None) -> None: ...
     def __call__(self, text: str, pos: int, source: Source) -> tuple[tuple[object, ...], int] | None: ...
 
 class Driver:

@@ -91,6 +91,31 @@ def test_a_diagnostic_about_a_declaration_points_at_it(compiled: bool) -> None:
     assert str(duplicate[0].span) == "d.pddl:10:3" and duplicate[0].span.text == "(p0 ?x)"
 
 
+PROBLEM = ("(define (problem q) (:domain d) (:objects a b - t)\n (:init\n"
+           + "".join(f"  (at t{i % 13} l{i % 7}) (not (free c{i})) (= (cost x{i % 3}) {i})\n" for i in range(400))
+           + " ) (:goal (at t1 l1)))\n")
+
+
+def test_init_elements_share_anchors_on_both_paths() -> None:
+    """The fast paths' atoms, arguments, negations and init assignments (compiled and in Python) are
+    anchored the same way as the grammar's nodes: exact, equal on both paths, and sharing anchors."""
+    trees = []
+    for compiled in (True, False):
+        with parser_variant(compiled=compiled):
+            trees.append(parse(Source(PROBLEM, "q.pddl"), "problem"))
+    compiled_tree, python_tree = trees
+    assert compiled_tree == python_tree and positions(compiled_tree) == positions(python_tree)
+    assert isinstance(compiled_tree, ast.Problem)
+    lines = PROBLEM.split("\n")
+    for element in compiled_tree.init:
+        for node in element.walk():
+            span = node.span
+            assert span is not None and span.line == span.end_line
+            assert lines[span.line - 1][span.column - 1:span.end_column - 1] == span.text == str(node)
+    arguments = [a for e in compiled_tree.init if isinstance(e, ast.Atom) for a in e.args]
+    assert len(arguments) == 800 and len({id(a._anchor) for a in arguments}) < 200  # type: ignore[attr-defined]
+
+
 def test_the_position_survives_copies() -> None:
     domain = parsed(DOMAIN, "domain", True)
     p = domain.predicates[123]
