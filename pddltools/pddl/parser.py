@@ -205,8 +205,12 @@ class Builder(Transformer[Tok, Any]):
         return section_value("objects", c[1], c[0].start_pos)
 
     def predicates(self, c: list[Any]) -> tuple[str, Any, int]:
-        # not c[1:-1]: a list as long as the section, copied again into the tuple (millions of items)
-        return section_value("predicates", tuple(islice(c, 1, len(c) - 1)), c[0].start_pos)
+        # The parentheses taken out of the children's list in place, and the tuple made from the list:
+        # not c[1:-1] (a list as long as the section, millions of items, copied again into the tuple),
+        # nor an islice (a tuple grown a quarter at a time)
+        start = c[0].start_pos
+        del c[-1], c[0]
+        return section_value("predicates", tuple(c), start)
 
     def functions(self, c: list[Any]) -> tuple[str, Any, int]:
         return section_value("functions", c[1], c[0].start_pos)

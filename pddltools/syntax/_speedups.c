@@ -161,8 +161,46 @@ static PyTypeObject MakerType = {
  * it: without_collector(cls) clears the flag of a class that has no instance yet, and gives it the
  * deallocator below, which releases the slots as CPython's own does for a collected class. */
 
+/* Releasing a node releases its sub-nodes from inside its own deallocation. A chain of nodes can be
+ * deeper than the C stack (a left-nested sum built by a loop, a million `Not`s), and CPython's own guard,
+ * the trashcan, needs the collector's header: past MAX_DEALLOC_DEPTH nested releases, a node is put
+ * aside and released by the outermost one, in a loop. */
+#define MAX_DEALLOC_DEPTH 1000
+
+static int dealloc_depth;
+static PyObject **put_aside;
+static Py_ssize_t n_put_aside, put_aside_capacity;
+
+static void release_slots(PyObject *self);
+
 static void
 slots_dealloc(PyObject *self)
+{
+    if (dealloc_depth >= MAX_DEALLOC_DEPTH) {
+        if (n_put_aside == put_aside_capacity) {
+            Py_ssize_t capacity = put_aside_capacity ? 2 * put_aside_capacity : 1024;
+            PyObject **grown = PyMem_RawRealloc(put_aside, capacity * sizeof(PyObject *));
+            if (grown == NULL) { /* no memory to defer it: release it here, deeper on the stack */
+                release_slots(self);
+                return;
+            }
+            put_aside = grown;
+            put_aside_capacity = capacity;
+        }
+        put_aside[n_put_aside++] = self;
+        return;
+    }
+    dealloc_depth++;
+    release_slots(self);
+    if (dealloc_depth == 1) {
+        while (n_put_aside > 0)
+            release_slots(put_aside[--n_put_aside]);
+    }
+    dealloc_depth--;
+}
+
+static void
+release_slots(PyObject *self)
 {
     PyTypeObject *type = Py_TYPE(self);
     /* the slots are those of the class and of its bases: the chain of tp_base holds every class

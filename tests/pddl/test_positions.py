@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import os
 import pickle
+import subprocess
 import sys
 import tracemalloc
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +33,7 @@ from pddltools.syntax.frozen import Anchors, fast_constructor, without_collector
 from pddltools.syntax.testing import parser_variant
 from pddltools.tree import shift_spans, substitute
 
+REPO = Path(__file__).resolve().parents[2]
 needs_speedups = pytest.mark.skipif(frozen.speedups is None, reason="pddltools.syntax._speedups is not built")
 
 # Declarations of every length and at every offset within an anchor's 256 characters (and across them).
@@ -204,3 +208,18 @@ def test_a_node_without_the_header_releases_what_it_holds() -> None:
     assert sys.getrefcount(name) == before[0] + 1000
     del atoms
     assert (sys.getrefcount(name), sys.getrefcount(args), sys.getrefcount(ast.Atom)) == before
+
+
+@needs_speedups
+def test_a_chain_deeper_than_the_c_stack_is_released() -> None:
+    """Without the collector's header CPython's trashcan cannot guard a node's release: the compiled
+    module puts deep releases aside itself (in a child: a failure would be a crash)."""
+    code = ("from pddltools.pddl import ast\n"
+            "node = ast.Atom('p')\n"
+            "for _ in range(300_000):\n"
+            "    node = ast.Not(node)\n"
+            "del node\n"
+            "print('released')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert (done.returncode, done.stdout.strip()) == (0, "released"), done.stderr[-2000:]
