@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
 from importlib.resources import files
-from itertools import islice
 from pathlib import Path
 from typing import Any, Literal, cast, overload
 
