@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from pddltools.diagnostics import Source, Span
-from pddltools.syntax.frozen import constructor_fields, fast_constructor, without_collector
+from pddltools.syntax.frozen import compiled_span_getter, constructor_fields, fast_constructor, without_collector
 from pddltools.syntax.frozen import new_span as _new_span
 
 N = TypeVar("N", bound="Tree[Any]")
@@ -136,7 +136,8 @@ def _set_span(node: Tree[Any], span: Span | None) -> None:
 
 
 setattr(Tree, "_anchor", _anchor_slot)  # noqa: B010  (not a name mypy may know: no node is built with it)
-setattr(Tree, "span", property(_span, _set_span, doc="Where the node is in its source (None: made, not read)."))  # noqa: B010
+setattr(Tree, "span", property(compiled_span_getter(Tree, _anchor_slot, _offset_slot) or _span, _set_span,  # noqa: B010
+                               doc="Where the node is in its source (None: made, not read)."))
 
 
 def substitute(node: T, mapping: Mapping[str, Any]) -> T:

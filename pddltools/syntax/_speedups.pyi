@@ -13,6 +13,12 @@ class Maker:
 
 def without_collector(cls: type) -> bool: ...
 
+class SpanOf:
+    """The getter of a node's span: the anchor in one slot moved by the offset in another."""
+
+    def __init__(self, cls: type, anchor_slot: object, offset_slot: object, span_maker: Maker) -> None: ...
+    def __call__(self, node: Any) -> Any: ...
+
 class FlatScanner:
     """A run of flat literals (or init elements) at an offset: (nodes, end) or None.
 

@@ -71,6 +71,16 @@ def without_collector(cls: type) -> bool:
     return bool(drop(cls)) if drop is not None else False
 
 
+def compiled_span_getter(cls: type, anchor_slot: object, offset_slot: object) -> Callable[[Any], Span | None] | None:
+    """The compiled getter of the span of a `cls` (`tree.Tree`) kept in two slots, or None where the
+    compiled module is not built: what the Python getter does, without a Python call per read."""
+    make = getattr(speedups, "SpanOf", None)
+    if make is None or not isinstance(new_span, speedups.Maker):
+        return None
+    getter: Callable[[Any], Span | None] = make(cls, anchor_slot, offset_slot, new_span)
+    return getter
+
+
 #: `Span(origin, offset, length)` without its `__init__` (which takes an end): the parsers and the plan
 #: reader make one for every node and step.
 new_span = fast_constructor(Span)

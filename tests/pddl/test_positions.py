@@ -223,3 +223,18 @@ def test_a_chain_deeper_than_the_c_stack_is_released() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(REPO)})
     assert (done.returncode, done.stdout.strip()) == (0, "released"), done.stderr[-2000:]
+
+
+@needs_speedups
+def test_the_compiled_span_getter_reads_what_the_python_one_reads() -> None:
+    from pddltools import tree
+
+    domain = parsed(DOMAIN, "domain", True)
+    getter = frozen.compiled_span_getter(tree.Tree, tree._anchor_slot, tree._offset_slot)
+    assert getter is not None
+    for node in domain.walk():
+        made, reference = getter(node), tree._span(node)
+        assert made == reference and made is not None and (made.start, made.end) == (reference.start, reference.end)
+    assert getter(ast.Atom("p")) is None
+    with pytest.raises(TypeError):
+        getter(Span(Source(""), 0, 0))
