@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pddltools.cli_options import add_fmt_mode, parse_command_line
+from pddltools.cli_options import ArgumentParser, add_fmt_mode, parse_command_line
 from pddltools.exit_codes import ExitCode, worst
 from pddltools.wording import count
 
@@ -62,7 +62,7 @@ def build_parser(command: str | None = None, *, prog: str = "pddltools",
                  subcommand: str | None = None) -> argparse.ArgumentParser:
     """The whole command line, or (given the sub-command about to run, and in a group the group's
     command) just what that command needs."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog=prog,
         description="Language tooling for automated planning: PDDL and RDDL.",
     )

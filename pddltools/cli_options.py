@@ -3,11 +3,44 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 #: The largest count, seed or limit an option takes: far beyond any use, within a C long.
 LARGEST = 10**15
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's, as wide as `shutil.get_terminal_size` says, read without importing `shutil` (with its
+    compression modules): argparse makes a formatter for every option it is given (start-up)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    """`shutil.get_terminal_size().columns`: $COLUMNS, else the terminal's, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser with `HelpFormatter` by default; its sub-commands' parsers are of this class too."""
+
+    def __init__(self, **options: Any) -> None:
+        options.setdefault("formatter_class", HelpFormatter)
+        super().__init__(**options)
 
 
 def add_fmt_mode(parser: argparse.ArgumentParser, layout: str, *, several: bool = False) -> None:

@@ -71,6 +71,9 @@ CodeId: TypeAlias = Literal[
     "E921",
     "E922",
     "E931",
+    "E932",
+    "E933",
+    "E934",
     "E941",
     "E942",
     "E943",
@@ -229,4 +232,5 @@ CodeId: TypeAlias = Literal[
     "W909",
     "W911",
     "W926",
+    "W931",
 ]

@@ -8,12 +8,17 @@ The source depends only on the class's fields, so the compiled code is kept in t
 compiled code from: `exec(text, globals, ns)` becomes `exec(compiled[text], globals, ns)`, the same code,
 so the classes are the same (`tests/test_codecache.py` compares every method of every node class with
 a build without the cache). A missing, stale or unreadable cache costs the compilations, nothing more.
+
+A class without a docstring gets one from `dataclass`: its name and `inspect.signature(cls)`, which
+costs more than the cached compilations together; the signature's text is kept in the same cache,
+keyed by everything it is made of (the `__init__`'s parameters, annotations and defaults).
 """
 
 from __future__ import annotations
 
 import builtins
 import dataclasses
+import inspect
 import marshal
 import os
 import sys
@@ -44,8 +49,8 @@ class MethodCode:
 
     def __init__(self, tag: str) -> None:
         self.path = _cache_path(tag)
-        self.known: dict[str, CodeType] = {}
-        self.used: dict[str, CodeType] = {}
+        self.known: dict[str, CodeType | str] = {}  # str: a signature's text (`_Signatures`)
+        self.used: dict[str, CodeType | str] = {}
         self.fresh = False
         self._patched = False
 
@@ -54,6 +59,7 @@ class MethodCode:
             return self
         self._load()
         dataclasses.exec = self._exec  # type: ignore[attr-defined]  # shadows the builtin in that module
+        dataclasses.inspect = _Signatures(self)  # type: ignore[attr-defined]  # that module's `inspect`
         self._patched = True
         return self
 
@@ -63,7 +69,7 @@ class MethodCode:
         except (OSError, EOFError, ValueError, TypeError):
             loaded = {}
         if isinstance(loaded, dict):
-            self.known = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, CodeType)}
+            self.known = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, CodeType | str)}
 
     def __enter__(self) -> MethodCode:
         return self.open()
@@ -77,7 +83,7 @@ class MethodCode:
             builtins.exec(source, globals, locals)
             return
         code = self.known.get(source)
-        if code is None:
+        if not isinstance(code, CodeType):
             code = compile(source, "<string>", "exec", dont_inherit=True)  # what exec(source) compiles there
             self.fresh = True
         self.used[source] = code
@@ -100,6 +106,32 @@ class MethodCode:
 
     def _unpatch(self) -> None:
         del dataclasses.exec  # type: ignore[attr-defined]
+        dataclasses.inspect = inspect  # type: ignore[attr-defined]
+
+
+class _Signatures:
+    """`dataclasses`' `inspect` while a `MethodCode` is open: `signature(cls)` (asked for the docstring
+    of a class without one) is the text kept in the cache, else the real signature's, then kept."""
+
+    def __init__(self, cache: MethodCode) -> None:
+        self._cache = cache
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(inspect, name)
+
+    def signature(self, cls: Any) -> str:  # `dataclasses` only takes its str()
+        init = cls.__init__
+        code = init.__code__
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        key = "signature\0" + repr((cls.__module__, cls.__qualname__, type(cls).__qualname__,
+                                    getattr(cls.__new__, "__qualname__", ""), names, code.co_argcount,
+                                    init.__annotations__, init.__defaults__, init.__kwdefaults__))
+        text = self._cache.known.get(key)
+        if not isinstance(text, str):
+            text = str(inspect.signature(cls))
+            self._cache.fresh = True
+        self._cache.used[key] = text
+        return text
 
 
 #: The future flags `attr._make` compiles its scripts with: it imports annotations from __future__, and
@@ -135,7 +167,7 @@ class AttrsCode(MethodCode):
             return plain
         key = f"{mode}\0{filename}\0{source}"
         code = self.known.get(key)
-        if code is None:
+        if not isinstance(code, CodeType):
             code = builtins.compile(source, filename, mode, _ATTRS_FLAGS, True)  # what attr._make compiles
             self.fresh = True
         self.used[key] = code

@@ -242,6 +242,14 @@ _HDDL_PROBLEM = """(define (problem p) (:domain d)
 _HDDL_CHECK = ("check", "domain.hddl", "problem.hddl")
 
 
+def _factored(at: str = "(at ?r - robot ?p - place)") -> str:
+    """An agent's domain of a factored MA-PDDL task (the examples of W931 and E932-E933)."""
+    return ("(define (domain d)\n  (:requirements :typing :factored-privacy)\n  (:types robot place)\n"
+            f"  (:predicates {at} (visited ?p - place)\n    (:private (home ?r - robot ?p - place)))\n"
+            "  (:action go :parameters (?r - robot ?p - place)\n"
+            "    :precondition (home ?r ?p) :effect (and (at ?r ?p) (visited ?p))))\n")
+
+
 def _hddl(domain: str, problem: str = _HDDL_PROBLEM) -> tuple[tuple[str, str], ...]:
     return (("domain.hddl", domain), ("problem.hddl", problem))
 
@@ -874,6 +882,57 @@ _ENTRIES: tuple[Code, ...] = (
                             "  (:init) (:goal (p b1)))\n")),
           ("check", "domain.pddl", "problem.pddl"),
           "Name an agent the problem declares (r1), or declare r2 among the objects."),
+    _code("W931", W, CHECK, "a public initial atom that some agents' factored problems do not hold",
+          """In a factored MA-PDDL task each agent's problem holds the public initial atoms (public predicate,
+          public objects) and its own private ones. An agent whose problem lacks a public atom another's holds
+          plans from a different initial state; the task the files make together (what `compile --target
+          centralised` writes) starts with every atom of every agent's problem.""",
+          (("domain-r1.pddl", _factored()),
+           ("domain-r2.pddl", _factored()),
+           ("problem-r1.pddl", "(define (problem q) (:domain d)\n  (:objects a b - place (:private r1 - robot))\n"
+                               "  (:init (home r1 a) (visited b)) (:goal (visited a)))\n"),
+           ("problem-r2.pddl", "(define (problem q) (:domain d)\n  (:objects a b - place (:private r2 - robot))\n"
+                               "  (:init (home r2 b)) (:goal (visited a)))\n")),
+          ("check", "domain-r1.pddl", "problem-r1.pddl", "domain-r2.pddl", "problem-r2.pddl"),
+          "Give every agent's problem the same public initial atoms."),
+    _code("E932", E, CHECK, "a name private to one agent that another agent's factored files declare",
+          """In a factored MA-PDDL task, an object or constant in an agent's `(:private ...)` group is known to
+          that agent only, and so is a predicate or function in its domain's `(:private ...)` groups: another
+          agent's files may not declare it, publicly or as their own private name (two agents of one type may
+          each have a private predicate of the same name).""",
+          (("domain-r1.pddl", _factored()),
+           ("domain-r2.pddl", _factored()),
+           ("problem-r1.pddl", "(define (problem q) (:domain d)\n  (:objects a b - place (:private r1 - robot))\n"
+                               "  (:init (home r1 a)) (:goal (visited a)))\n"),
+           ("problem-r2.pddl", "(define (problem q) (:domain d)\n  (:objects a b - place r1 - robot "
+                               "(:private r2 - robot))\n  (:init (home r2 b)) (:goal (visited a)))\n")),
+          ("check", "domain-r1.pddl", "problem-r1.pddl", "domain-r2.pddl", "problem-r2.pddl"),
+          "Leave r1 out of r2's problem: it is r1's own."),
+    _code("E933", E, CHECK, "agents' factored files that declare one name differently, or differ in domain or goal",
+          """The factored files of a task are one task seen by each agent: a type, predicate, function,
+          action, constant or object that two agents' files both declare must be declared alike, and every
+          problem is of the same domain and has the same goal. Otherwise the files cannot be put together
+          as one task (what `check` and `compile --target centralised` do).""",
+          (("domain-r1.pddl", _factored()),
+           ("domain-r2.pddl", _factored("(at ?r - robot)")),
+           ("problem-r1.pddl", "(define (problem q) (:domain d)\n  (:objects a b - place (:private r1 - robot))\n"
+                               "  (:init (home r1 a)) (:goal (visited a)))\n"),
+           ("problem-r2.pddl", "(define (problem q) (:domain d)\n  (:objects a b - place (:private r2 - robot))\n"
+                               "  (:init (home r2 b)) (:goal (visited a)))\n")),
+          ("check", "domain-r1.pddl", "problem-r1.pddl", "domain-r2.pddl", "problem-r2.pddl"),
+          "Declare (at ?r - robot ?p - place) alike in both domains."),
+    _code("E934", E, CHECK, "a factored private group in the problem of an unfactored domain",
+          """A problem of an unfactored MA-PDDL domain (one domain for all the agents) names the agent of each
+          private group first: `(:private r1 dock - place)`. A group naming no agent, `(:private dock -
+          place)`, is the factored form, where the agent is the file's; in an unfactored task no agent owns
+          those objects.""",
+          (("domain.pddl", "(define (domain d)\n  (:requirements :typing :multi-agent :unfactored-privacy)\n"
+                           "  (:types robot box)\n  (:predicates (p ?b - box))\n"
+                           "  (:action a :agent ?r - robot :parameters (?b - box) :effect (p ?b)))\n"),
+           ("problem.pddl", "(define (problem q) (:domain d)\n  (:objects r1 - robot (:private b1 - box))\n"
+                            "  (:init) (:goal (p b1)))\n")),
+          ("check", "domain.pddl", "problem.pddl"),
+          "Name the agent first: (:private r1 b1 - box)."),
     _code("I910", INFO, CHECK, "HDDL domain is totally or partially ordered",
           """Whether every method's subtasks are totally ordered (what the IPC total-order HTN tracks
           ask), and if not, the first method that leaves two subtasks unordered; shown with --verbose.""",

@@ -8,7 +8,6 @@ Library code never prints.
 from __future__ import annotations
 
 import bisect
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -306,4 +305,6 @@ def render_github(diagnostics: Iterable[Diagnostic]) -> str:
 
 
 def render_json(diagnostics: Iterable[Diagnostic]) -> str:
+    import json  # here: a command printing text would import it for nothing (start-up)
+
     return json.dumps([d.to_json() for d in diagnostics], indent=2)

@@ -11,7 +11,6 @@ output is published as a JSON Schema (`pddltools schema COMMAND`, `pddltools/sch
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -59,4 +58,6 @@ def failure(command: str, diagnostics: Iterable[Diagnostic], **summary: Any) -> 
 
 def print_json(data: dict[str, Any], *, indent: int | None = 2) -> None:
     """Write one JSON document (or, with `indent=None`, one JSON line) to stdout."""
+    import json  # here: the commands import this module for their text output too (start-up)
+
     sys.stdout.write(json.dumps(data, indent=indent) + "\n")

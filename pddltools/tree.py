@@ -327,7 +327,8 @@ def _layout(cls: type) -> _Layout:
     layout = _LAYOUTS.get(cls)
     if layout is None:
         names = constructor_fields(cls)  # the anchor first, the offset last
-        children = tuple(name for name in names if name not in ("_anchor", "_offset") and _may_hold_node(cls, name))
+        hints = _type_hints(cls)
+        children = tuple(name for name in names if name not in ("_anchor", "_offset") and _may_hold_node(hints, name))
         below_root = cls.__mro__[:cls.__mro__.index(Tree) - 1]  # the classes under the language's Node
         variable = any("replacement" in vars(k) for k in below_root)
         binder = any(hook in vars(k) for k in below_root for hook in ("binds", "bound_variables"))
@@ -339,14 +340,21 @@ def _layout(cls: type) -> _Layout:
     return layout
 
 
-def _may_hold_node(cls: type, name: str) -> bool:
+def _type_hints(cls: type) -> dict[str, Any] | None:
+    """The class's resolved type hints (once per class: resolving them evaluates every annotation), or
+    None where they cannot be resolved."""
+    try:
+        return typing.get_type_hints(cls)
+    except (NameError, TypeError):
+        return None
+
+
+def _may_hold_node(hints: dict[str, Any] | None, name: str) -> bool:
     """Whether the declared type of field `name` mentions a `Tree` class (a field of type `str` or
     `tuple[str, ...]` never holds one). Where the hints cannot be resolved, every field is looked at."""
-    try:
-        hint = typing.get_type_hints(cls)[name]
-    except (NameError, TypeError, KeyError):
+    if hints is None or name not in hints:
         return True
-    return _mentions_tree(hint)
+    return _mentions_tree(hints[name])
 
 
 def _mentions_tree(hint: Any) -> bool:

@@ -28,6 +28,7 @@ from pddltools.dialects import suffixes, track_ids
 from pddltools.domain_finder import DomainFinder, Resolution
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
+from pddltools.mapddl.agents import factored_agents
 from pddltools.reading import pddl_files
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
@@ -76,7 +77,11 @@ def run_check(args: argparse.Namespace) -> int:
         stderr_console().print("pddltools check: a DOMAIN file is required", markup=False)
         return ExitCode.USAGE
     else:
-        blocks = [Block(args.domain, list(args.problems))]
+        agents = factored_agents([args.domain, *args.problems], suffixes())
+        if isinstance(agents, str):
+            stderr_console().print(f"pddltools check: {agents}", markup=False)
+            return ExitCode.USAGE
+        blocks = [Block(args.domain, list(args.problems), agents=agents)]
     reports = [block.check(strict=args.strict, tracks=args.track, invariants=args.verbose) for block in blocks]
     if args.format == "json":
         print_json(_envelope(blocks, reports, each=args.each is not None))
@@ -118,8 +123,13 @@ class Block:
     problems: list[str] = field(default_factory=list)
     found: dict[str, Resolution] = field(default_factory=dict)  # how each problem's domain was found
     missing: Resolution | None = None  # set for a problem without a domain
+    agents: dict[str, dict[str, Path]] | None = None  # set for a factored MA-PDDL task: each agent's files
 
     def check(self, *, strict: bool, tracks: Sequence[str] | None, invariants: bool = False) -> CheckReport:
+        if self.agents is not None:
+            from pddltools.mapddl.agents import check_agents
+
+            return check_agents(self.agents, strict=strict, tracks=tracks)
         if self.missing is not None:
             return check_problem_alone(self.missing.problem, self.missing.missing())
         assert self.domain is not None
@@ -128,6 +138,9 @@ class Block:
                            ambiguous=ambiguous)
 
     def title(self) -> str:
+        if self.agents is not None:
+            folder = next(iter(self.agents.values()))["domain"].parent
+            return f"{folder}: a factored MA-PDDL task of {wording.count(len(self.agents), 'agent')}"
         if self.missing is not None:
             return f"{self.missing.problem}: no domain found"
         if not self.problems:
@@ -139,6 +152,9 @@ class Block:
         return f"{self.domain} with {wording.count(count, 'problem')}: {shown}"
 
     def pairs_json(self) -> list[dict[str, Any]]:
+        if self.agents is not None:
+            return [{"problem": str(pair["problem"]), "domain": str(pair["domain"]), "found_by": "agent", "agent": a}
+                    for a, pair in self.agents.items()]
         if self.missing is not None:
             return [{"problem": str(self.missing.problem), "domain": None, "found_by": None}]
         return [{"problem": p, "domain": self.domain, "found_by": self.found[p].rule if p in self.found else "given"}
@@ -150,9 +166,12 @@ def pair_files(files: Sequence[str], domain: str | None = None) -> list[Block]:
     files given searched first by name; `domain` forces one), and problems whose domain was not found.
     Folders stand for the .pddl files under them."""
     paths = list(dict.fromkeys(pddl_files(files, suffixes())))
+    factored = _factored_folders(paths) if domain is None else []
+    paths = [p for p in paths if not any(p in block_paths for block_paths, _ in factored)]
     finder = DomainFinder(forced=Path(domain) if domain is not None else None, given=paths)
     blocks: dict[str, Block] = {}  # by absolute path: a domain given and found is one block
-    unpaired: list[Block] = []
+    unpaired: list[Block] = [Block(str(next(iter(agents.values()))["domain"]), agents=agents)
+                             for _, agents in factored]
     for path in paths:
         kind, _ = finder.kind(path)
         if kind != "problem":  # a domain, or a file to be told why it is neither
@@ -168,6 +187,22 @@ def pair_files(files: Sequence[str], domain: str | None = None) -> list[Block]:
         block.problems.append(str(path))
         block.found[str(path)] = found
     return [*blocks.values(), *unpaired]
+
+
+def _factored_folders(paths: Sequence[Path]) -> list[tuple[set[Path], dict[str, dict[str, Path]]]]:
+    """The folders among `paths` whose files are a factored MA-PDDL task (every file named after its
+    agent, each agent with a domain and a problem, more than one file): each checked as one task."""
+    from pddltools.mapddl.factored import agent_files
+
+    by_folder: dict[Path, list[Path]] = {}
+    for path in paths:
+        by_folder.setdefault(path.parent, []).append(path)
+    found = []
+    for folder_paths in by_folder.values():
+        agents = agent_files(folder_paths) if len(folder_paths) > 2 else None
+        if agents and all(len(pair) == 2 for pair in agents.values()):
+            found.append((set(folder_paths), agents))
+    return found
 
 
 def render_report(report: CheckReport, out: Console, *, verbose: bool = False, compact: bool = False) -> None:

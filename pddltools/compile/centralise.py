@@ -91,15 +91,21 @@ def centralise(domain: MADomain, problem: MAProblem | ast.Problem) -> tuple[Pass
     plain = replace(plain, requirements=tuple(r for r in plain.requirements if r.name not in MULTI_AGENT_FLAGS))
     objects: dict[str, tuple[str, ...]] = {}
     for group in (*domain.private_constants, *private_objects):
-        objects[group.agent] = objects.get(group.agent, ()) + tuple(n.name for n in group.names)
+        if group.agent is not None:  # a factored file's own group: its agent is the file's, unnamed here
+            objects[group.agent] = objects.get(group.agent, ()) + tuple(n.name for n in group.names)
+    agents = {a.action: _type_name(a.agent.type) for a in domain.agents}
+    if not agents and domain.factored:  # one agent's factored domain: each action's agent is its first parameter
+        agents = {a.name: _type_name(a.parameters[0].type) for a in central.actions if a.parameters}
     predicates: dict[str, tuple[str, ...]] = {}
     for pgroup in domain.private_predicates:
-        kind = pgroup.agent.type.name if isinstance(pgroup.agent.type, ast.TypeName) else "object"
+        kind = _type_name(pgroup.agent.type) if pgroup.agent is not None else next(iter(agents.values()), "object")
         predicates[kind] = predicates.get(kind, ()) + tuple(p.name for p in pgroup.predicates)
-    agents = {a.action: (a.agent.type.name if isinstance(a.agent.type, ast.TypeName) else "object")
-              for a in domain.agents}
     origins = {a.name: Origin(a.name, tuple(range(len(a.parameters)))) for a in classical.actions}
-    notes = (f"centralised: {len(domain.agents)} agent actions, {sum(map(len, objects.values()))} private objects "
+    notes = (f"centralised: {len(agents)} agent actions, {sum(map(len, objects.values()))} private objects "
              f"of {len(objects)} agents",)
     return (PassResult(ParsedTask(classical, plain), origins, notes=notes),
             Privacy(objects, predicates, agents))
+
+
+def _type_name(kind: ast.TypeRef | None) -> str:
+    return kind.name if isinstance(kind, ast.TypeName) else "object"

@@ -25,7 +25,9 @@ from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, Source, error, render_rich
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of
+from pddltools.mapddl.agents import factored_agents, read_agents
 from pddltools.mapddl.ast import MADomain, MAProblem
+from pddltools.mapddl.factored import in_context
 from pddltools.pddl import ast
 from pddltools.progress import in_words, progress_bar
 from pddltools.reading import read_input_text, read_source
@@ -48,7 +50,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "compile", description="Write OUTDIR/domain.pddl, OUTDIR/problem.pddl and OUTDIR/plan-map.json: an equivalent "
                     "task without the features removed, and the map that turns its plans into the original's.")
     p.add_argument("domain", metavar="DOMAIN")
-    p.add_argument("problem", metavar="PROBLEM")
+    p.add_argument("problem", metavar="PROBLEM", nargs="?")
+    p.add_argument("agents", metavar="FILE", nargs="*",
+                   help="a factored MA-PDDL task instead of DOMAIN PROBLEM: the files domain-AGENT.pddl and "
+                        "problem-AGENT.pddl of every agent (or their folder), put together as one task")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--target", choices=(*TARGETS, CENTRALISED),
                        help="strips (no typing, no ADL), typed-strips, grounded-strips (STRIPS with costs, then "
@@ -84,12 +89,30 @@ def _fail(diagnostics: tuple[Diagnostic, ...], fmt: str, code: int, command: str
 
 
 def run_compile(args: argparse.Namespace) -> int:
-    inputs: list[tuple[str, str | None]] = [(str(args.domain), "domain"), (str(args.problem), "problem")]
+    given = [args.domain, *([args.problem] if args.problem is not None else []), *args.agents]
+    agents = factored_agents(given)
+    if isinstance(agents, str) or (agents is None and len(given) != 2):
+        stderr_console().print(f"pddltools compile: {agents}" if isinstance(agents, str) else
+                               "pddltools compile: give DOMAIN PROBLEM, or the files of a factored MA-PDDL task "
+                               "(domain-AGENT.pddl and problem-AGENT.pddl of each agent, or their folder)",
+                               markup=False)
+        return ExitCode.USAGE
+    if agents is not None:
+        first = next(iter(agents.values()))
+        args.domain, args.problem = str(first["domain"]), str(first["problem"])
+    inputs: list[tuple[str, str | None]] = [(str(p), k) for pair in agents.values() for k, p in pair.items()] \
+        if agents is not None else [(str(args.domain), "domain"), (str(args.problem), "problem")]
     if args.target is None and args.remove is None and args.determinise is None:
         stderr_console().print("pddltools compile: give --target, --remove or --determinise", markup=False)
         return ExitCode.USAGE
+    read_domain: Any
+    read_problem: Any
     try:
-        read_domain, read_problem = _parse(args.domain, "domain"), _parse(args.problem, "problem")
+        if agents is not None:
+            read_domain, read_problem = _joined(agents)
+        else:
+            read_domain, read_problem = _parse(args.domain, "domain"), _parse(args.problem, "problem")
+            read_problem = in_context(read_domain, read_problem)
         domain, problem = _part(read_domain, ast.Domain, args.domain), _part(read_problem, ast.Problem, args.problem)
     except Error as exc:
         return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "compile", inputs)
@@ -125,7 +148,7 @@ def run_compile(args: argparse.Namespace) -> int:
                 result = replace(result, origins=compose(weak.origins, result.origins))
             progress.update(spinner, description=f"writing {outdir}")
             determinised = (weak.task, named) if args.determinise is not None else None
-            written = _write(result, args, outdir, determinised, privacy)
+            written = _write(result, args, outdir, determinised, privacy, agents)
     except CompileError as exc:
         return _fail(exc.diagnostics, args.format, status_of(exc.diagnostics), "compile", inputs)
     if written is not None:
@@ -170,6 +193,15 @@ def _announcer(progress: Progress, spinner: TaskID, actions: int) -> OnPass:
     return on_pass
 
 
+def _joined(agents: dict[str, dict[str, Path]]) -> tuple[MADomain, MAProblem]:
+    """The factored task's files put together (its unfactored form); raises the findings that stop it:
+    files that do not parse, or that do not fit together (E931-E934)."""
+    read = read_agents(agents)
+    if read.joined is None or read.errors:
+        raise Error(read.errors or read.findings)
+    return read.joined.domain, read.joined.problem
+
+
 def _parse(path: str, kind: Literal["domain", "problem"]) -> Any:
     """A domain or problem file as its language reads it (a FOND domain, a PPDDL or MA-PDDL problem)."""
     from pddltools import dialects
@@ -191,7 +223,8 @@ def _part(node: Any, kind: type, path: str) -> Any:
 
 def _write(result: Result, args: argparse.Namespace, outdir: Path,
            weak: tuple[ParsedTask, dict[str, str]] | None = None,
-           privacy: tuple[ParsedTask, Privacy] | None = None) -> OSError | None:
+           privacy: tuple[ParsedTask, Privacy] | None = None,
+           agents: dict[str, dict[str, Path]] | None = None) -> OSError | None:
     """Write the compiled task and its plan map (and the determinised task, for checking weak plans; the
     centralised task and the agents' privacy, for checking a joint plan); the error if that failed."""
     target = args.target or (f"remove:{args.remove}" if args.remove else f"determinise:{args.determinise}")
@@ -212,6 +245,9 @@ def _write(result: Result, args: argparse.Namespace, outdir: Path,
             plan_map["multi_agent"] = {"domain": str((outdir / "centralised-domain.pddl").resolve()),
                                        "problem": str((outdir / "centralised-problem.pddl").resolve()),
                                        **found.to_json()}
+            if agents is not None:
+                plan_map["multi_agent"]["factored"] = {a: {k: str(Path(p).resolve()) for k, p in pair.items()}
+                                                       for a, pair in agents.items()}
         (outdir / "domain.pddl").write_text(str(result.task.domain) + "\n", encoding="utf-8")
         (outdir / "problem.pddl").write_text(str(result.task.problem) + "\n", encoding="utf-8")
         (outdir / "plan-map.json").write_text(json.dumps(plan_map, indent=1) + "\n", encoding="utf-8")

@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from lark import Token
-
 import pddltools.contingent.printer  # noqa: F401  (registers how the dialect's nodes print, as parsing needs)
 from pddltools.contingent.ast import (
     ContingentDomain,
@@ -40,6 +38,7 @@ from pddltools.pddl.parser import (
     PDDLLexer,
     assemble_domain,
     assemble_problem,
+    is_token,
     section_value,
 )
 from pddltools.syntax.frozen import new_span
@@ -63,7 +62,7 @@ def _spliced(items: Sequence[Any]) -> list[Any]:
     """Init elements with the fast path's runs (tokens) and `(and ...)`s (tuples) spliced in."""
     out: list[Any] = []
     for item in items:
-        if isinstance(item, Tok | Token):
+        if is_token(item):
             out.extend(item.value)
         elif isinstance(item, tuple):
             out.extend(item)
@@ -97,7 +96,7 @@ class ContingentBuilder(Builder):
 
     def state_variable(self, c: list[Any]) -> StateVariable:
         observation = c[1].value == ":obs-variable"
-        parenthesised = isinstance(c[2], Tok | Token) and c[2].type == "LPAR"
+        parenthesised = is_token(c[2]) and c[2].type == "LPAR"
         if parenthesised:
             name, parameters, values = c[3].value, c[4], c[6:-1]
         else:

@@ -120,7 +120,9 @@ def expected_kind(result: Any, kind: Kind | None, rules: Rules) -> None:
 
 
 def parser_of(rules: Rules) -> Callable[[bool, bool], Parser]:
-    return lambda fast, compiled: _parser(rules.dialect.name, rules.builder, rules.lexers, fast, compiled)
+    # (mypy takes a plain class for unhashable where its metaclass is `type`: Builder was a Lark Transformer)
+    return lambda fast, compiled: _parser(rules.dialect.name, rules.builder, rules.lexers, fast,  # type: ignore[arg-type]
+                                          compiled)
 
 
 @cache

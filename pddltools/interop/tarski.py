@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, assert_never
 
 from pddltools.diagnostics import Diagnostic
 from pddltools.interop.errors import FROM_FRAMEWORK, TO_TARSKI, InteropError, refuse, refuse_type_shapes, require
@@ -222,70 +222,79 @@ class _ToTarski:
 
     def _effect(self, effect: ast.Effect, scope: dict[str, Any], condition: Any) -> list[Any]:
         top = self.syntax.Tautology() if condition is None else condition
-        if isinstance(effect, ast.Atom):
-            return [self.fstrips.AddEffect(self._atom(effect, scope), top)]
-        if isinstance(effect, ast.Not) and isinstance(effect.body, ast.Atom):
-            return [self.fstrips.DelEffect(self._atom(effect.body, scope), top)]
-        if isinstance(effect, ast.AndEffect):
-            return [e for part in effect.parts for e in self._effect(part, scope, condition)]
-        if isinstance(effect, ast.Assign):
-            if _is_cost(effect):
-                raise _no("a total-cost effect that is conditional or quantified", effect,
-                          "tarski keeps an action's cost as one unconditional addend")
-            lhs = self._term(effect.fluent, scope)
-            rhs = self._term(effect.value, scope)
-            if effect.op != "assign":
-                rhs = self._arithmetic(_ASSIGN_OPERATOR[effect.op], lhs, rhs)
-            return [self.fstrips.FunctionalEffect(lhs, rhs, top)]
-        if isinstance(effect, ast.When):
-            if condition is not None:
-                raise _no("a conditional effect inside a conditional effect", effect)
-            cond = self._formula(effect.condition, scope)
-            inner = self._effect(effect.body, scope, cond)
-            if any(isinstance(e, self.fstrips.UniversalEffect) for e in inner):
-                raise _no("a forall effect inside a conditional effect", effect.body)
-            return inner
-        if isinstance(effect, ast.ForallEffect):
-            if condition is not None:
-                raise _no("a forall effect inside a conditional effect", effect)
-            variables = self._variables(effect.variables)
-            inner_scope = {**scope, **{v.symbol: v for v in variables}}
-            return [self.fstrips.UniversalEffect(variables, self._effect(effect.body, inner_scope, None))]
-        if isinstance(effect, ast.Timed):
-            raise _no(f"a timed effect (at {effect.time} ...)", effect)
-        raise _no(f"the effect {type(effect).__name__}", effect)
+        match effect:
+            case ast.Atom():
+                return [self.fstrips.AddEffect(self._atom(effect, scope), top)]
+            case ast.Not():
+                if not isinstance(effect.body, ast.Atom):
+                    raise _no("the negation of a non-atomic effect", effect)
+                return [self.fstrips.DelEffect(self._atom(effect.body, scope), top)]
+            case ast.AndEffect():
+                return [e for part in effect.parts for e in self._effect(part, scope, condition)]
+            case ast.Assign():
+                if _is_cost(effect):
+                    raise _no("a total-cost effect that is conditional or quantified", effect,
+                              "tarski keeps an action's cost as one unconditional addend")
+                lhs = self._term(effect.fluent, scope)
+                rhs = self._term(effect.value, scope)
+                if effect.op != "assign":
+                    rhs = self._arithmetic(_ASSIGN_OPERATOR[effect.op], lhs, rhs)
+                return [self.fstrips.FunctionalEffect(lhs, rhs, top)]
+            case ast.When():
+                if condition is not None:
+                    raise _no("a conditional effect inside a conditional effect", effect)
+                cond = self._formula(effect.condition, scope)
+                inner = self._effect(effect.body, scope, cond)
+                if any(isinstance(e, self.fstrips.UniversalEffect) for e in inner):
+                    raise _no("a forall effect inside a conditional effect", effect.body)
+                return inner
+            case ast.ForallEffect():
+                if condition is not None:
+                    raise _no("a forall effect inside a conditional effect", effect)
+                variables = self._variables(effect.variables)
+                inner_scope = {**scope, **{v.symbol: v for v in variables}}
+                return [self.fstrips.UniversalEffect(variables, self._effect(effect.body, inner_scope, None))]
+            case ast.Timed():
+                raise _no(f"a timed effect (at {effect.time} ...)", effect)
+            case _:
+                assert_never(effect)
 
     # Formulas and terms -----------------------------------------------------------------------------
 
     def _formula(self, formula: ast.Formula, scope: dict[str, Any]) -> Any:
         s = self.syntax
-        if isinstance(formula, ast.Atom):
-            return self._atom(formula, scope)
-        if isinstance(formula, ast.And):
-            parts = [self._formula(p, scope) for p in formula.parts]
-            if not parts:
-                return s.Tautology()
-            return parts[0] if len(parts) == 1 else s.CompoundFormula(s.Connective.And, parts)
-        if isinstance(formula, ast.Or):
-            return s.CompoundFormula(s.Connective.Or, [self._formula(p, scope) for p in formula.parts])
-        if isinstance(formula, ast.Not):
-            return s.neg(self._formula(formula.body, scope))
-        if isinstance(formula, ast.Imply):
-            return s.implies(self._formula(formula.condition, scope), self._formula(formula.consequence, scope))
-        if isinstance(formula, ast.Exists | ast.Forall):
-            variables = self._variables(formula.variables)
-            body = self._formula(formula.body, {**scope, **{v.symbol: v for v in variables}})
-            quantify = s.exists if isinstance(formula, ast.Exists) else s.forall
-            return quantify(*variables, body)
-        if isinstance(formula, ast.Comparison):
-            symbol = self.builtins.get_predicate_from_symbol(formula.op)
-            left, right = self._term(formula.left, scope), self._term(formula.right, scope)
-            return self.lang.dispatch_operator(symbol, s.Term, s.Term, left, right)
-        if isinstance(formula, ast.Preference):
-            raise _no("a preference", formula)
-        if isinstance(formula, ast.Timed):
-            raise _no(f"a timed condition (at {formula.time} ...)", formula)
-        raise _no(f"the trajectory constraint {type(formula).__name__}", formula)
+        match formula:
+            case ast.Atom():
+                return self._atom(formula, scope)
+            case ast.And():
+                parts = [self._formula(p, scope) for p in formula.parts]
+                if not parts:
+                    return s.Tautology()
+                return parts[0] if len(parts) == 1 else s.CompoundFormula(s.Connective.And, parts)
+            case ast.Or():
+                return s.CompoundFormula(s.Connective.Or, [self._formula(p, scope) for p in formula.parts])
+            case ast.Not():
+                return s.neg(self._formula(formula.body, scope))
+            case ast.Imply():
+                return s.implies(self._formula(formula.condition, scope), self._formula(formula.consequence, scope))
+            case ast.Exists() | ast.Forall():
+                variables = self._variables(formula.variables)
+                body = self._formula(formula.body, {**scope, **{v.symbol: v for v in variables}})
+                quantify = s.exists if isinstance(formula, ast.Exists) else s.forall
+                return quantify(*variables, body)
+            case ast.Comparison():
+                symbol = self.builtins.get_predicate_from_symbol(formula.op)
+                left, right = self._term(formula.left, scope), self._term(formula.right, scope)
+                return self.lang.dispatch_operator(symbol, s.Term, s.Term, left, right)
+            case ast.Preference():
+                raise _no("a preference", formula)
+            case ast.Timed():
+                raise _no(f"a timed condition (at {formula.time} ...)", formula)
+            case (ast.Always() | ast.Sometime() | ast.Within() | ast.AtMostOnce() | ast.SometimeAfter()
+                  | ast.SometimeBefore() | ast.AlwaysWithin() | ast.HoldDuring() | ast.HoldAfter()):
+                raise _no(f"the trajectory constraint {type(formula).__name__}", formula)
+            case _:
+                assert_never(formula)
 
     def _atom(self, atom: ast.Atom, scope: dict[str, Any]) -> Any:
         if not self.lang.has_predicate(atom.predicate):
@@ -293,38 +302,42 @@ class _ToTarski:
         return self.lang.get_predicate(atom.predicate)(*(self._term(a, scope) for a in atom.args))
 
     def _term(self, term: ast.Expression, scope: dict[str, Any]) -> Any:
-        if isinstance(term, ast.Variable):
-            if term.name not in scope:
-                raise _no(f"the free variable {term.name}", term)
-            return scope[term.name]
-        if isinstance(term, ast.Constant):
-            if self.lang.has_constant(term.name):
-                return self.lang.get_constant(term.name)
-            if self.lang.has_function(term.name):  # a 0-ary function written without parentheses
-                return self.lang.get_function(term.name)()
-            raise _no(f"the undeclared constant {term.name}", term)
-        if isinstance(term, ast.Number):
-            return _number(term.value)
-        if isinstance(term, ast.FunctionTerm):
-            if term.function == "total-time":
-                raise _no("total-time", term, "tarski has no plan duration")
-            if not self.lang.has_function(term.function):
-                raise _no(f"the undeclared function {term.function}", term)
-            function = self.lang.get_function(term.function)
-            args = [self._term(a, scope) for a in term.args]
-            return function(*(d.to_constant(a) if not isinstance(a, self.syntax.Term) else a
-                              for d, a in zip(function.domain, args, strict=False)))
-        if isinstance(term, ast.Arithmetic):
-            if len(term.args) == 1:
-                raise _no("unary minus", term, "tarski's PDDL language has binary arithmetic only")
-            args = [self._term(a, scope) for a in term.args]
-            result = args[0]
-            for arg in args[1:]:  # (+ a b c) is ((a + b) + c)
-                result = self._arithmetic(term.op, result, arg)
-            return result
-        if isinstance(term, ast.ContinuousTime):
-            raise _no("#t", term)
-        raise _no("is-violated", term)
+        match term:
+            case ast.Variable():
+                if term.name not in scope:
+                    raise _no(f"the free variable {term.name}", term)
+                return scope[term.name]
+            case ast.Constant():
+                if self.lang.has_constant(term.name):
+                    return self.lang.get_constant(term.name)
+                if self.lang.has_function(term.name):  # a 0-ary function written without parentheses
+                    return self.lang.get_function(term.name)()
+                raise _no(f"the undeclared constant {term.name}", term)
+            case ast.Number():
+                return _number(term.value)
+            case ast.FunctionTerm():
+                if term.function == "total-time":
+                    raise _no("total-time", term, "tarski has no plan duration")
+                if not self.lang.has_function(term.function):
+                    raise _no(f"the undeclared function {term.function}", term)
+                function = self.lang.get_function(term.function)
+                args = [self._term(a, scope) for a in term.args]
+                return function(*(d.to_constant(a) if not isinstance(a, self.syntax.Term) else a
+                                  for d, a in zip(function.domain, args, strict=False)))
+            case ast.Arithmetic():
+                if len(term.args) == 1:
+                    raise _no("unary minus", term, "tarski's PDDL language has binary arithmetic only")
+                args = [self._term(a, scope) for a in term.args]
+                result = args[0]
+                for arg in args[1:]:  # (+ a b c) is ((a + b) + c)
+                    result = self._arithmetic(term.op, result, arg)
+                return result
+            case ast.ContinuousTime():
+                raise _no("#t", term)
+            case ast.IsViolated():
+                raise _no("is-violated", term)
+            case _:
+                assert_never(term)
 
     def _arithmetic(self, op: str, left: Any, right: Any) -> Any:
         symbol = self.builtins.get_function_from_symbol(op)

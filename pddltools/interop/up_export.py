@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, assert_never
 
 from pddltools.diagnostics import Diagnostic
 from pddltools.interop.errors import TO_UP, InteropError, refuse, refuse_type_shapes, require
@@ -354,65 +354,70 @@ class _ToUP:
 
     def _expr(self, node: ast.Formula | ast.Expression, act: Any, scope: dict[str, Any]) -> Any:
         em = self.em
-        if isinstance(node, ast.Atom):
-            return em.FluentExp(self._fluent(node.predicate, node),
-                                tuple(self._expr(a, act, scope) for a in node.args))
-        if isinstance(node, ast.And):
-            return em.And(*(self._expr(p, act, scope) for p in node.parts))
-        if isinstance(node, ast.Or):
-            return em.Or(*(self._expr(p, act, scope) for p in node.parts))
-        if isinstance(node, ast.Not):
-            return em.Not(self._expr(node.body, act, scope))
-        if isinstance(node, ast.Imply):
-            return em.Implies(self._expr(node.condition, act, scope), self._expr(node.consequence, act, scope))
-        if isinstance(node, ast.Exists | ast.Forall):
-            variables = self._variables(node.variables)
-            body = self._expr(node.body, act, {**scope, **variables})
-            quantify = em.Exists if isinstance(node, ast.Exists) else em.Forall
-            return quantify(body, *variables.values())
-        if isinstance(node, ast.Comparison):
-            build = {"=": em.Equals, "<": em.LT, "<=": em.LE, ">": em.GT, ">=": em.GE}[node.op]
-            return build(self._expr(node.left, act, scope), self._expr(node.right, act, scope))
-        if isinstance(node, ast.Variable):
-            name = _name(node.name)
-            if name in scope:
-                return em.VariableExp(scope[name])
-            if node.name == DURATION:
-                raise _no("?duration here", node, "UP has it in a durative action's duration only")
-            if act is None or not any(p.name == name for p in act.parameters):
-                raise _no(f"the free variable {node.name}", node)
-            return em.ParameterExp(act.parameter(name))
-        if isinstance(node, ast.Constant):
-            if self.task.has_fluent(node.name):  # a 0-ary function written without parentheses
-                return em.FluentExp(self.task.fluent(node.name))
-            if not self.task.has_object(node.name):
-                raise _no(f"the undeclared constant {node.name}", node)
-            return em.ObjectExp(self.task.object(node.name))
-        if isinstance(node, ast.Number):
-            value = Fraction(node.value)
-            return em.Int(value.numerator) if value.denominator == 1 else em.Real(value)
-        if isinstance(node, ast.FunctionTerm):
-            if node.function == "total-time":
-                raise _no("total-time here", node, "UP has it as the metric (minimize (total-time)) only")
-            return em.FluentExp(self._fluent(node.function, node),
-                                tuple(self._expr(a, act, scope) for a in node.args))
-        if isinstance(node, ast.Arithmetic):
-            args = [self._expr(a, act, scope) for a in node.args]
-            if node.op == "-" and len(args) == 1:
-                return em.Times(-1, args[0])
-            build = {"+": em.Plus, "-": em.Minus, "*": em.Times, "/": em.Div}[node.op]
-            return build(*args)
-        if isinstance(node, ast.Preference):
-            raise _no("a preference", node)
-        if isinstance(node, ast.ContinuousTime):
-            raise _no("#t here", node, "UP has continuous change over a durative action's whole interval only")
-        if isinstance(node, ast.IsViolated):
-            raise _no("is-violated", node)
-        if isinstance(node, ast.Timed):
-            raise _no(f"a timed condition (at {node.time} ...) here", node)
-        if isinstance(node, ast.Always | ast.Sometime | ast.AtMostOnce | ast.SometimeAfter | ast.SometimeBefore):
-            raise _no(f"the trajectory constraint {type(node).__name__} here", node, "UP has them in :constraints")
-        raise _no(f"the trajectory constraint {type(node).__name__}", node)
+        match node:
+            case ast.Atom():
+                return em.FluentExp(self._fluent(node.predicate, node),
+                                    tuple(self._expr(a, act, scope) for a in node.args))
+            case ast.And():
+                return em.And(*(self._expr(p, act, scope) for p in node.parts))
+            case ast.Or():
+                return em.Or(*(self._expr(p, act, scope) for p in node.parts))
+            case ast.Not():
+                return em.Not(self._expr(node.body, act, scope))
+            case ast.Imply():
+                return em.Implies(self._expr(node.condition, act, scope), self._expr(node.consequence, act, scope))
+            case ast.Exists() | ast.Forall():
+                variables = self._variables(node.variables)
+                body = self._expr(node.body, act, {**scope, **variables})
+                quantify = em.Exists if isinstance(node, ast.Exists) else em.Forall
+                return quantify(body, *variables.values())
+            case ast.Comparison():
+                build = {"=": em.Equals, "<": em.LT, "<=": em.LE, ">": em.GT, ">=": em.GE}[node.op]
+                return build(self._expr(node.left, act, scope), self._expr(node.right, act, scope))
+            case ast.Variable():
+                name = _name(node.name)
+                if name in scope:
+                    return em.VariableExp(scope[name])
+                if node.name == DURATION:
+                    raise _no("?duration here", node, "UP has it in a durative action's duration only")
+                if act is None or not any(p.name == name for p in act.parameters):
+                    raise _no(f"the free variable {node.name}", node)
+                return em.ParameterExp(act.parameter(name))
+            case ast.Constant():
+                if self.task.has_fluent(node.name):  # a 0-ary function written without parentheses
+                    return em.FluentExp(self.task.fluent(node.name))
+                if not self.task.has_object(node.name):
+                    raise _no(f"the undeclared constant {node.name}", node)
+                return em.ObjectExp(self.task.object(node.name))
+            case ast.Number():
+                value = Fraction(node.value)
+                return em.Int(value.numerator) if value.denominator == 1 else em.Real(value)
+            case ast.FunctionTerm():
+                if node.function == "total-time":
+                    raise _no("total-time here", node, "UP has it as the metric (minimize (total-time)) only")
+                return em.FluentExp(self._fluent(node.function, node),
+                                    tuple(self._expr(a, act, scope) for a in node.args))
+            case ast.Arithmetic():
+                args = [self._expr(a, act, scope) for a in node.args]
+                if node.op == "-" and len(args) == 1:
+                    return em.Times(-1, args[0])
+                build = {"+": em.Plus, "-": em.Minus, "*": em.Times, "/": em.Div}[node.op]
+                return build(*args)
+            case ast.Preference():
+                raise _no("a preference", node)
+            case ast.ContinuousTime():
+                raise _no("#t here", node, "UP has continuous change over a durative action's whole interval only")
+            case ast.IsViolated():
+                raise _no("is-violated", node)
+            case ast.Timed():
+                raise _no(f"a timed condition (at {node.time} ...) here", node)
+            case ast.Always() | ast.Sometime() | ast.AtMostOnce() | ast.SometimeAfter() | ast.SometimeBefore():
+                raise _no(f"the trajectory constraint {type(node).__name__} here", node,
+                          "UP has them in :constraints")
+            case ast.Within() | ast.AlwaysWithin() | ast.HoldDuring() | ast.HoldAfter():
+                raise _no(f"the trajectory constraint {type(node).__name__}", node)
+            case _:
+                assert_never(node)
 
     def _fluent(self, name: str, node: ast.Node) -> Any:
         if not self.task.has_fluent(name):

@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any
 
 from pddltools.comments import Item, active
-from pddltools.mapddl.ast import ActionAgent, MADomain, MAProblem, PrivateNames, PrivatePredicates
+from pddltools.mapddl.ast import ActionAgent, MADomain, MAProblem, PrivateFunctions, PrivateNames, PrivatePredicates
 from pddltools.pddl import ast, printer
 from pddltools.pddl.printer import INDENT, flat, typed
 
@@ -20,10 +20,10 @@ from pddltools.pddl.printer import INDENT, flat, typed
 def _section(keyword: str, items: Sequence[Item], nodes: Sequence[Any], depth: int = 1) -> Item:
     """A section whose lines are `items` (a private group's own lines nested in it), over the source of
     `nodes` with its keyword and parentheses, so that the comments in it stay with their lines."""
-    spans = sorted((n.span.start, n.span.end) for n in nodes if n.span is not None)
+    located = [n for n in nodes if n.span is not None]  # a node built by a pass has no place in the text
     region = None
-    if spans:
-        first, last = min(nodes, key=lambda n: n.span.start), max(nodes, key=lambda n: n.span.end)
+    if located:
+        first, last = min(located, key=lambda n: n.span.start), max(located, key=lambda n: n.span.end)
         region = printer.around(first, last, 2, 1)
 
     def render() -> str:
@@ -58,11 +58,12 @@ def _private_names(group: PrivateNames, depth: int) -> Item:
     def render() -> str:
         region = printer.span(group)
         comments = active()
+        head = "(:private" if group.agent is None else f"(:private {group.agent}"
         if len(inner) == 1 and (comments is None or region is None or not comments.inside(*region)):
-            return f"(:private {group.agent} {typed(group.names)})"  # one line, as CoDMAP writes it
+            return f"{head} {typed(group.names)})"  # one line, as CoDMAP writes it
         comment = printer.head_comment(inner, region)
         chunks = printer.lay(inner, region, INDENT * (depth + 1))
-        return f"(:private {group.agent}{comment}\n" + printer.close(chunks, INDENT * depth)
+        return f"{head}{comment}\n" + printer.close(chunks, INDENT * depth)
     return Item(printer.span(group), render)
 
 
@@ -81,9 +82,21 @@ def _private_predicates(group: PrivatePredicates) -> Item:
         region = printer.span(group)
         comment = printer.head_comment(inner, region)
         chunks = printer.lay(inner, region, INDENT * 3)
-        head = f"(:private {group.agent.name} - {printer.type_text(group.agent.type)}" if group.agent.type \
-            else f"(:private {group.agent.name}"
+        agent = group.agent
+        head = "(:private" if agent is None else f"(:private {agent.name} - {printer.type_text(agent.type)}" \
+            if agent.type else f"(:private {agent.name}"
         return f"{head}{comment}\n" + printer.close(chunks, INDENT * 2)
+    return Item(printer.span(group), render)
+
+
+def _private_functions(group: PrivateFunctions) -> Item:
+    inner = [Item(printer.span(f), partial(flat, f)) for f in group.functions]
+
+    def render() -> str:
+        region = printer.span(group)
+        comment = printer.head_comment(inner, region)
+        chunks = printer.lay(inner, region, INDENT * 3)
+        return f"(:private{comment}\n" + printer.close(chunks, INDENT * 2)
     return Item(printer.span(group), render)
 
 
@@ -105,6 +118,12 @@ def printed_domain(node: MADomain) -> str:
     if constants is not None:
         sections.append(constants)
     sections.append(_section(":predicates", predicates, [*public, *node.private_predicates]))
+    if node.domain.functions:
+        hidden = {f for g in node.private_functions for f in g.functions}
+        shown = [f for f in node.domain.functions if f not in hidden]
+        functions = [Item(printer.span(f), partial(flat, f)) for f in shown]
+        functions += [_private_functions(g) for g in node.private_functions]
+        sections.append(_section(":functions", functions, [*shown, *node.private_functions]))
     agents = {a.action: a for a in node.agents}
     for structure in node.domain.structures:
         agent = agents.get(getattr(structure, "name", ""))
@@ -112,7 +131,7 @@ def printed_domain(node: MADomain) -> str:
             sections.append(Item(printer.span(structure), partial(_agent_action, structure, agent)))
         else:
             sections.append(printer.structure_item(structure, printer.to_pddl))
-    inner = replace(node.domain, constants=(), predicates=(), structures=())
+    inner = replace(node.domain, constants=(), predicates=(), functions=(), structures=())
     return printer.domain(inner, sections)
 
 

@@ -19,8 +19,7 @@ ASCII to the Python scanner.
 
 from __future__ import annotations
 
-import hashlib
-import json
+import marshal
 import os
 import re
 import sys
@@ -28,6 +27,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import cast
 
 from pddltools.diagnostics import Source, Span
 from pddltools.pddl.ast import (
@@ -50,8 +50,8 @@ from pddltools.pddl.ast import (
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.syntax.frozen import Anchors, fast_constructor, speedups
 from pddltools.syntax.frozen import new_span as _span
-from pddltools.syntax.larkcache import cache_file
-from pddltools.syntax.lexing import CASELESS
+from pddltools.syntax.larkcache import user_cache_file
+from pddltools.syntax.lexing import CASELESS, LazyPattern
 
 _intern = sys.intern
 _atom = fast_constructor(Atom)
@@ -123,9 +123,9 @@ def build_scanners(t: Terminals, *, compiled: bool = True
     term = rf"(?:{variable}|{name})(?!\?)"
     # Each element is matched together with the white space and comments before it.
     negation = rf"(?P<not>{o}{ws}{neg}{ws}{atom('neg', term)}{ws}{c})"
-    literal_rx = re.compile(ws + "(?:" + atom("pos", term) + "|" + negation + ")", CASELESS)
+    literal_rx = LazyPattern(ws + "(?:" + atom("pos", term) + "|" + negation + ")", CASELESS)
     eq = re.escape(w.equals)
-    init_rx = re.compile(
+    init_rx = LazyPattern(
         ws + "(?:" + atom("pos", name) + "|" + rf"(?P<not>{o}{ws}{neg}{ws}{atom('neg', name)}{ws}{c})"
         + "|" + rf"(?P<eq>{o}{ws}{eq}{ws}{atom('fun', name)}{ws}(?:(?P<number>{number})|(?P<object>{name})){ws}{c}))",
         CASELESS,
@@ -174,7 +174,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True
                 out.append(_constant(anchor, _intern(word), offset))
         return tuple(out)
 
-    def scanner(rx: re.Pattern[str], assignments: bool) -> Scanner:
+    def scanner(rx: LazyPattern, assignments: bool) -> Scanner:
         match = rx.match
         g = rx.groupindex
         pos_, pos_p, pos_a = g["pos"], g["pos_p"], g["pos_a"]
@@ -225,19 +225,19 @@ def build_scanners(t: Terminals, *, compiled: bool = True
 
         return scan
 
-    scan_literals = scanner(literal_rx, False)
-    scan_init = scanner(init_rx, True)
     classes = cached_character_classes(t) if compiled and speedups is not None else None
-    if classes is not None:
-        scan_literals = _compiled_scanner(classes, w, hard, False, scan_literals)
-        scan_init = _compiled_scanner(classes, w, hard, True, scan_init)
+    if classes is not None:  # the Python scanners only read what the compiled ones hand on (non-ASCII)
+        scan_literals = _compiled_scanner(classes, w, hard, False, lazy_scanner(lambda: scanner(literal_rx, False)))
+        scan_init = _compiled_scanner(classes, w, hard, True, lazy_scanner(lambda: scanner(init_rx, True)))
+    else:
+        scan_literals, scan_init = scanner(literal_rx, False), scanner(init_rx, True)
     end_word = _word_end(t.name)
     # A timed literal is read in three steps: its head up to the time, the one flat literal (by the
     # literal scanner, compiled where built: the literal was most of the cost), and its closing.
-    timed_head = re.compile(
+    timed_head = cast("re.Pattern[str]", LazyPattern(
         rf"{ws}(?P<whole>{o}){ws}(?:{re.escape(w.at)}{end_word}{ws}(?P<at>{name})|{re.escape(w.over)}{end_word}{ws}"
-        rf"(?P<over>{name}))", CASELESS)
-    timed_close = re.compile(rf"{ws}{c}")
+        rf"(?P<over>{name}))", CASELESS))
+    timed_close = LazyPattern(rf"{ws}{c}", 0)
 
     name_rest = _name_rest(t.name)
 
@@ -298,24 +298,33 @@ def build_scanners(t: Terminals, *, compiled: bool = True
 
         return scan
 
-    # imported here: that module builds on this one's parts
-    from pddltools.pddl.fastpath_durative import durative_action_scanner
-
     parts = _action_parts(t, ws, gaps, name, variable, number, term, hard, scan_literals, timed_head, args)
     conditions = frozenset({*w.time_points, (OVER, w.over_all)})
-    scan_conditions, scan_effects = timed_scanner(conditions), timed_scanner(frozenset(w.time_points))
-    durative = lazy_scanner(lambda: durative_action_scanner(parts, w, variable, scan_conditions, scan_effects,
-                                                            conditions))
+    # Made at their first use, as only durative actions need them (start-up)
+    scan_conditions = lazy_scanner(lambda: timed_scanner(conditions))
+    scan_effects = lazy_scanner(lambda: timed_scanner(frozenset(w.time_points)))
+    durative_header = LazyPattern(rf"{ws}{o}{ws}{re.escape(w.durative_action)}{end_word}", CASELESS)
+
+    def durative_scanner() -> Scanner:
+        from pddltools.pddl.fastpath_durative import durative_action_scanner  # it builds on this module's parts
+
+        return durative_action_scanner(parts, w, variable, scan_conditions, scan_effects, conditions)
+
+    durative = lazy_scanner(durative_scanner, durative_header)
     return (scan_literals, scan_init, _action_scanner(parts, w), scan_conditions, scan_effects, durative)
 
 
-def lazy_scanner(build: Callable[[], Scanner]) -> Scanner:
+def lazy_scanner(build: Callable[[], Scanner], header: LazyPattern | None = None) -> Scanner:
     """The scanner `build()` makes, made at its first use: the durative actions' scanner compiles a fifth
-    of the parser's regular expressions, which a domain without durative actions never runs (start-up)."""
+    of the parser's regular expressions, which a domain without durative actions never runs (start-up).
+    Where the text at a position does not begin with `header`, the scanner declines without being made
+    (an `(:action` is offered to the durative actions' scanner too, when the action's own declines)."""
     made: list[Scanner] = []
 
     def scan(text: str, pos: int, source: Source) -> tuple[object, int] | None:
         if not made:
+            if header is not None and header.match(text, pos) is None:
+                return None
             made.append(build())
         return made[0](text, pos, source)
 
@@ -388,9 +397,11 @@ class ActionParts:
     timed_head: re.Pattern[str]  # `(at TIME` or `(over TIME`, the time word in group `at` or `over`
 
     def header(self, keyword: str) -> re.Pattern[str]:
-        """`(keyword NAME`, the parenthesis in group `open`, the name in `name`."""
-        return re.compile(rf"{self.ws}(?P<open>{self.open}){self.ws}{re.escape(keyword)}"
-                          rf"{self.end_word}{self.ws}(?P<name>{self.name}){self.ws}", CASELESS)
+        """`(keyword NAME`, the parenthesis in group `open`, the name in `name` (compiled if matched with:
+        the scanners take its `pattern` into theirs)."""
+        pattern = (rf"{self.ws}(?P<open>{self.open}){self.ws}{re.escape(keyword)}"
+                   rf"{self.end_word}{self.ws}(?P<name>{self.name}){self.ws}")
+        return cast("re.Pattern[str]", LazyPattern(pattern, CASELESS))
 
     def head(self, m: re.Match[str], text: str, source: Source) -> tuple[int, str, tuple[TypedName, ...]] | None:
         """Where an action starts, its name and its parameters, from a match of `header` followed by an
@@ -428,9 +439,9 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
     plain = f"[^{o}{c}{re.escape(gaps.commenting)}]*"
     parameters = re.compile(rf"{re.escape(w.parameters)}{end_word}{ws}{o}(?P<params>{plain}){c}{ws}", CASELESS)
     fluent = rf"{o}{ws}(?P<{{0}}_p>{name}){ws}(?P<{{0}}_a>(?:{term}{ws})*){c}"
-    assignment = re.compile(
+    assignment = cast("re.Pattern[str]", LazyPattern(  # compiled at the first effect that assigns (start-up)
         rf"{ws}(?P<whole>{o}{ws}(?P<op>{name}){ws}(?P<f>{fluent.format('f')}){ws}"
-        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}{c})", CASELESS)
+        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}{c})", CASELESS))
     assign_ops = w.assign_ops
     variable_rx = re.compile(variable, CASELESS)
     space = re.compile(ws).fullmatch
@@ -608,7 +619,7 @@ def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
     # The header, the parameters and the precondition's opening in one match, as for durative actions
     header = re.compile(rf"{parts.header(w.action).pattern}(?:{parts.parameters.pattern})?"
                         rf"(?:{parts.part(w.precondition, 'precondition')})?", CASELESS)
-    effect = re.compile(parts.part(w.effect, "effect"), CASELESS)
+    effect = cast("re.Pattern[str]", LazyPattern(parts.part(w.effect, "effect"), CASELESS))  # at its first use
     head, closing = parts.head, parts.closing
     precondition_at = formula_reader(closing, _and, parts.scan_literals, _nothing)
     effect_at = formula_reader(closing, _and_effect, parts.scan_literals, parts.effect_assignment)
@@ -731,27 +742,27 @@ def cached_character_classes(t: Terminals) -> CharacterClasses | None:
     """`character_classes(t)`, kept in the user's cache folder beside Lark's: the probes take some 50 ms,
     a quarter of building the parser. The file is keyed by the terminals' patterns."""
     shapes = (t.name, t.variable, t.number, t.ignored, t.words.open, t.words.close)
-    key = hashlib.sha256(repr(shapes).encode()).hexdigest()
-    where = cache_file("pddl-character-classes")
-    if isinstance(where, str):
+    key = repr(shapes)  # compared whole: no digest (and no hashlib to import at start-up)
+    where = user_cache_file("pddl-character-classes-1.data")
+    if where is not None:
         try:
-            with open(where, encoding="utf-8") as f:
-                saved = json.load(f)
+            with open(where, "rb") as f:
+                saved = marshal.load(f)  # not json: marshal is built in, json an import at start-up
             if saved["key"] == key:
                 if saved["classes"] is None:
                     return None
                 table, start, end, prefix = saved["classes"]
                 return CharacterClasses(bytes.fromhex(table), start, end, prefix, re.compile(t.number, CASELESS))
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, EOFError, ValueError, KeyError, TypeError):
             pass  # no cache yet, or not one this version wrote: compute it
     classes = character_classes(t)
-    if isinstance(where, str):
+    if where is not None:
         found = None if classes is None else [classes.table.hex(), classes.comment_start, classes.comment_end,
                                               classes.variable_prefix]
         try:  # written aside and renamed, so that a parallel process never reads half a file
             partial = f"{where}.{os.getpid()}"
-            with open(partial, "w", encoding="utf-8") as f:
-                json.dump({"key": key, "classes": found}, f)
+            with open(partial, "wb") as f:
+                marshal.dump({"key": key, "classes": found}, f)
             os.replace(partial, where)
         except OSError:
             pass  # a read-only cache folder only costs the probes next time

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from lark.lexer import PatternStr
-
 from pddltools.diagnostics import Diagnostic, Source, Span
 from pddltools.pddl import ast
 from pddltools.pddl.parser import (
@@ -87,7 +85,7 @@ class PDDL(Language):
     @cached_property
     def _header(self) -> re.Pattern[str]:
         # From the grammar's own terminals: the white space and comments it ignores, and NAME.
-        terminals = _terminals(self._build(True).lark)
+        terminals = _terminals(self._build(True).grammar)
         ws = "(?:" + "|".join(f"(?:{p})" for p in terminals.ignored) + ")*"
         return re.compile(rf"{ws}\({ws}define{ws}\({ws}(domain|problem)(?:{ws})(?P<name>{terminals.name}){ws}\)",
                           re.IGNORECASE)
@@ -104,11 +102,11 @@ class PDDL(Language):
     @cached_property
     def _section_keywords(self) -> frozenset[str]:
         # the word after '(' in each alternative of the grammar's domain_section and problem_section
-        lark = self._build(True).lark
-        literal = {t.name: t.pattern.value for t in lark.terminals if isinstance(t.pattern, PatternStr)}
-        kinds = {r.expansion[0].name for r in lark.rules
+        grammar = self._build(True).grammar
+        literal = {t.name: t.pattern.value for t in grammar.terminals if t.pattern.type == "str"}
+        kinds = {r.expansion[0].name for r in grammar.rules
                  if r.origin.name in ("domain_section", "problem_section") and len(r.expansion) == 1}
-        return frozenset(literal[r.expansion[1].name] for r in lark.rules
+        return frozenset(literal[r.expansion[1].name] for r in grammar.rules
                          if r.origin.name in kinds and len(r.expansion) > 1 and r.expansion[1].name in literal)
 
     def parse_section(self, source: Source, kind: str) -> SectionParse:
@@ -141,7 +139,7 @@ class PDDL(Language):
         return node, warnings + self.syntax.requirement_warnings(node)
 
     def ignored(self) -> tuple[str, ...]:
-        return _terminals(self._build(True).lark).ignored
+        return _terminals(self._build(True).grammar).ignored
 
     def trivia(self, source: Source) -> Trivia:
         """Of the text the parser reads: an in-package prelude is blanked out (`prelude`)."""
@@ -151,7 +149,7 @@ class PDDL(Language):
 
     @cached_property
     def _token_pattern(self) -> TokenPattern:
-        return lark_terminals(self._build(True).lark, lowercase=True)
+        return lark_terminals(self._build(True).grammar, lowercase=True)
 
     def expected_terminals(self, source: Source, offset: int) -> set[str]:
         return self._build(True).expected_at(source, offset)
@@ -161,11 +159,11 @@ class PDDL(Language):
 
     @cached_property
     def _keywords(self) -> dict[str, str]:
-        return {t.name: t.pattern.value for t in self._build(True).lark.terminals
-                if isinstance(t.pattern, PatternStr) and _KEYWORD_SHAPE.fullmatch(t.pattern.value)}
+        return {t.name: t.pattern.value for t in self._build(True).grammar.terminals
+                if t.pattern.type == "str" and _KEYWORD_SHAPE.fullmatch(t.pattern.value)}
 
     def soft_keywords(self) -> frozenset[str]:
-        return frozenset(rule.expansion[0].name for rule in self._build(True).lark.rules
+        return frozenset(rule.expansion[0].name for rule in self._build(True).grammar.rules
                          if rule.origin.name == "name" and len(rule.expansion) == 1)
 
 

@@ -13,16 +13,14 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from lark import Token
-from lark.exceptions import UnexpectedToken
-from lark.lexer import PatternStr
-
 from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic, Source, Span, error
 from pddltools.syntax.lalr import Tok, UnexpectedInput
 from pddltools.syntax.lexing import NestingTooDeep, UnexpectedCharacter
 
 if TYPE_CHECKING:
+    from lark import Token
+
     from pddltools.pddl.parser import Parser
 
 #: What a domain author expects to follow a keyword.
@@ -117,7 +115,7 @@ def _diagnose(source: Source, exc: Exception, parser: Parser, start: str = "star
                      "pddltools refuses them rather than overflow later", Span(source, exc.pos, exc.pos + 1))
     if isinstance(exc, BuildError):
         return error("E104", str(exc), Span(source, exc.start, max(exc.end, exc.start + 1)))
-    assert isinstance(exc, UnexpectedToken | UnexpectedInput)
+    assert isinstance(exc, UnexpectedInput)  # Lark's own loop's UnexpectedToken too (`Parser.parse`)
     expected = set(exc.expected)
     if exc.token.start_pos is not None:
         expected = parser.driver.expected_at(source, start, exc.token.start_pos) or expected
@@ -255,12 +253,12 @@ def _description(expected: frozenset[str], parser: Parser) -> str:
 @functools.cache
 def _defined(parser: Parser) -> frozenset[str]:
     """The grammar's defined terminals: not the fast paths' %declare'd ones (GD_LITERALS, ...)."""
-    return frozenset(t.name for t in parser.lark.terminals)
+    return frozenset(t.name for t in parser.grammar.terminals)
 
 
 @functools.cache
 def _literals(parser: Parser) -> dict[str, str]:
-    return {t.name: t.pattern.value for t in parser.lark.terminals if isinstance(t.pattern, PatternStr)}
+    return {t.name: t.pattern.value for t in parser.grammar.terminals if t.pattern.type == "str"}
 
 
 # -------------------------------------------------------------------------------------------------
@@ -350,7 +348,7 @@ def _later_sections(source: Source, first: Diagnostic, parser: Parser) -> list[D
         section = Source(source.text[begin:end], source.name)
         try:
             parser.parse(section, start=start_rule)
-        except (UnexpectedToken, UnexpectedInput, UnexpectedCharacter, NestingTooDeep, BuildError) as exc:
+        except (UnexpectedInput, UnexpectedCharacter, NestingTooDeep, BuildError) as exc:
             found = _diagnose(section, exc, parser, start_rule)
             out.append(Diagnostic(found.code, found.severity, found.message,
                                   _rebase(found.span, source, begin), found.notes))

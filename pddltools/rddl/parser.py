@@ -49,7 +49,8 @@ class _Parser:
     def __init__(self, lexer: type[GrammarLexer] | str) -> None:
         self.builder = Builder()
         self.lark = Lark(
-            grammar_text(), parser="lalr", lexer=lexer, transformer=self.builder,
+            grammar_text(), parser="lalr", lexer=lexer if isinstance(lexer, str) else lexer.for_lark(),
+            transformer=self.builder,
             maybe_placeholders=False,
             cache=cache_file("rddl-" + lexer.__name__.lower()) if not isinstance(lexer, str) else False,
         )

@@ -5,7 +5,9 @@
   implement it, and the language server uses nothing else of the parsers.
 - `lalr`: the LALR driver over the tables Lark builds from a grammar; `lexing`: the lexer built from
   the grammar's terminals; `dfa`: the same terminals as an automaton, for the compiled lexer;
-  `larkcache`: where Lark's analysed grammar is kept between runs; `frozen`: fast constructors of the
+  `image`: what the driver needs of Lark's analysis, as plain data kept between runs (read without
+  importing Lark); `larkcache`: where Lark's own analysed grammar is kept, for making an image and for
+  Lark's own loop; `frozen`: fast constructors of the
   frozen AST nodes; `_speedups.c`: the optional compiled part of all these.
 - `errors`: `ParseError`, what every parser raises for text not in its language.
 - `testing`: the hook by which tests choose among the equivalent implementations.

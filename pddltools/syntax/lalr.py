@@ -14,35 +14,35 @@ Fast paths (see `lexing.GrammarLexer`) work the same way: at a trigger token the
 tables whether a declared terminal would be shifted now, and lets the scanner produce it.
 
 Where `pddltools.syntax._speedups` is built, the same loop runs compiled (`_speedups.Driver`): the same
-keywords, callbacks and scanners, with the tables numbered into arrays here, and the same terminals
+keywords, callbacks and scanners, with the tables numbered into arrays (`image.driver_tables`), and the same terminals
 lexed by an automaton derived from their regular expressions (`dfa`), or by the regular expression
 itself where a terminal is beyond an automaton.
 """
 
 from __future__ import annotations
 
+import re
 import sys
-from array import array
 from collections.abc import Mapping
-from typing import Any
-
-from lark import Lark
-from lark.parsers.lalr_analysis import Shift
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from pddltools.diagnostics import Source
-from pddltools.syntax import dfa
 from pddltools.syntax.frozen import speedups
+from pddltools.syntax.image import ParserImage, bind, driver_tables, image_of, token_pattern
 from pddltools.syntax.lexing import (
-    CASELESS,
     ERROR,
+    LazyPattern,
     NestingTooDeep,
     Scanner,
     UnexpectedCharacter,
-    compile_terminals,
     tokens,
     try_fast_paths,
 )
-from pddltools.syntax.reductions import LIST, direct_reductions, pick
+from pddltools.syntax.reductions import LIST, pick
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 END = "$END"
 
@@ -72,89 +72,71 @@ class UnexpectedInput(Exception):
 
 
 class FastParser:
-    def __init__(self, lark: Lark, *, lowercase: bool = False, trigger: str = "",
-                 fast_paths: Mapping[str, Scanner] | None = None, max_stack: int = 0, compiled: bool = True) -> None:
-        lalr = lark.parser.parser  # ParsingFrontend -> LALR_Parser
-        table = lalr._parse_table
-        plans = direct_reductions(lark, lalr.parser.callbacks)
-        self.start_states: dict[str, Any] = table.start_states
-        self.end_states: dict[str, Any] = table.end_states
-        # actions[state][terminal]: a target state (shift) or (callback, size, origin, keep) (reduce;
-        # callback and keep: see `reductions`)
-        self.actions: dict[Any, dict[str, Any]] = {}
-        self.goto: dict[Any, dict[str, Any]] = {}
-        for state, entries in table.states.items():
-            acts: dict[str, Any] = {}
-            gotos: dict[str, Any] = {}
-            for key, (action, arg) in entries.items():
-                # Lark's symbol names are `Token`s, whose Python-level __eq__ would run on every
-                # look-up: keep plain strings.
-                symbol = sys.intern(str(key))
-                if action is Shift:
-                    (acts if symbol.isupper() or symbol == END else gotos)[symbol] = arg
-                else:
-                    callback, keep = plans[arg]
-                    acts[symbol] = (callback, len(arg.expansion), sys.intern(str(arg.origin.name)), keep)
-            self.actions[state] = acts
-            self.goto[state] = gotos
-        lexer_conf = lark.lexer_conf
-        self.token_pattern = compile_terminals(list(lexer_conf.terminals), set(lexer_conf.ignore),
-                                               lexer_conf.g_regex_flags | (CASELESS if lowercase else 0), lowercase)
+    """The driver over `image` (a `ParserImage`, or a Lark parser whose image is taken), with the
+    callbacks of `builder` (default: the Lark parser's transformer)."""
+
+    def __init__(self, image: ParserImage | Lark, *, builder: object = None, lowercase: bool = False,
+                 trigger: str = "", fast_paths: Mapping[str, Scanner] | None = None, max_stack: int = 0,
+                 compiled: bool = True) -> None:
+        if not isinstance(image, ParserImage):
+            builder = image.options.transformer if builder is None else builder
+            image = image_of(image, lowercase)
+        data = image.data
+        self.image = image
+        self.start_states: dict[str, int] = data["start_states"]
+        self.end_states: dict[str, int] = data["end_states"]
+        self.rules = bind(data["plans"], builder)
+        self.token_pattern = token_pattern(data["pattern"], LazyPattern if compiled and speedups is not None
+                                           else re.compile)
         self.pattern, self.ignore, self.keywords = (self.token_pattern.pattern, self.token_pattern.ignore,
                                                     self.token_pattern.keywords)
         self.lowercase = lowercase
         self.trigger = trigger
         self.fast_paths = dict(fast_paths or {})
         self.max_stack = max_stack or 1 << 62
-        # every terminal some state acts on, asked of at each error (error recovery asks per section)
-        self._terminals = frozenset(t for acts in self.actions.values() for t in acts)
         self._expected: dict[tuple[Any, ...], frozenset[str]] = {}  # by parser stack
         self.compiled = self._compile() if compiled and speedups is not None else None
 
+    @cached_property
+    def actions(self) -> dict[int, dict[str, Any]]:
+        """actions[state][terminal]: a target state (shift) or (callback, size, origin, keep) (reduce;
+        callback and keep: see `reductions`); states are numbered 0, 1, ... (Made when first asked for:
+        the compiled loop asks only at an error.)"""
+        rules = self.rules
+        return {state: {t: v if v >= 0 else rules[~v] for t, v in row.items()}
+                for state, row in enumerate(self.image.data["shifts_reduces"])}
+
+    @cached_property
+    def goto(self) -> dict[int, dict[str, int]]:
+        return dict(enumerate(self.image.data["gotos"]))
+
+    @cached_property
+    def _terminals(self) -> frozenset[str]:
+        """Every terminal some state acts on, asked of at each error (error recovery asks per section)."""
+        return frozenset(t for row in self.image.data["shifts_reduces"] for t in row)
+
     def _compile(self) -> speedups.Driver:
-        """The compiled loop over these tables, numbered: states in `self.states` order, terminals in
+        """The compiled loop over these tables, numbered (`image.driver_tables`): terminals in
         `self.terminals` order."""
         assert speedups is not None
-        self.states = list(self.actions)
-        state_id = {state: i for i, state in enumerate(self.states)}
-        self.start_ids = {start: state_id[state] for start, state in self.start_states.items()}
-        names = set(self.pattern.groupindex) | set(self.fast_paths) | {END}
-        names |= {t for table in self.keywords.values() for t in table.values()}
-        names |= {t for acts in self.actions.values() for t in acts}
-        self.terminals = sorted(names)
-        terminal_id = {t: i for i, t in enumerate(self.terminals)}
-        rule_origins = {entry[2] for acts in self.actions.values() for entry in acts.values()
-                        if entry.__class__ is tuple}
-        nonterminals = sorted({n for gotos in self.goto.values() for n in gotos} | rule_origins)
-        nonterminal_id = {n: i for i, n in enumerate(nonterminals)}
-        rules: dict[tuple[Any, int, str, tuple[int, ...] | None], int] = {}
-        action = array("i", bytes(4 * len(self.states) * len(self.terminals)))
-        goto = array("i", [-1]) * (len(self.states) * len(nonterminals))
-        for state, acts in self.actions.items():
-            row = state_id[state] * len(self.terminals)
-            for symbol, entry in acts.items():
-                if entry.__class__ is tuple:
-                    action[row + terminal_id[symbol]] = -(rules.setdefault(entry, len(rules)) + 1)
-                else:
-                    action[row + terminal_id[symbol]] = state_id[entry] + 1
-        for state, gotos in self.goto.items():
-            row = state_id[state] * len(nonterminals)
-            for symbol, target in gotos.items():
-                goto[row + nonterminal_id[symbol]] = state_id[target]
-        groups = [-1] * (self.pattern.groups + 1)
-        for name, index in self.pattern.groupindex.items():
-            groups[index] = terminal_id[name]
-        keywords = tuple({word: terminal_id[t] for word, t in self.keywords[name].items()}
-                         if name in self.keywords else None for name in self.terminals)
-        found = dfa.build(self.token_pattern.alternatives, self.pattern.flags)
-        automaton = None if found is None else (
-            found.classes, found.nclasses, found.transitions.tobytes(), found.accepts.tobytes(),
-            tuple(dfa.IGNORED if name is None else terminal_id[name] for name in found.terminals))
+        data = self.image.data
+        self.states = list(range(len(data["shifts_reduces"])))
+        self.start_ids = self.start_states
+        tables = data.get("driver")
+        if tables is None or any(name not in tables["terminal_ids"] for name in self.fast_paths):
+            tables = driver_tables(data, self.fast_paths)  # an image made without them, or other fast paths
+        self.terminals = tables["terminals"]
+        terminal_id = tables["terminal_ids"]
+        origins = tables["origins"]
+        automaton = tables["automaton"]
         return speedups.Driver(
-            match=self.pattern.match, group_terminals=tuple(groups), terminal_names=tuple(self.terminals),
-            keywords=keywords, nstates=len(self.states), action=action.tobytes(), nnonterminals=len(nonterminals),
-            goto=goto.tobytes(), rules=tuple((None if callback is LIST else callback, size, nonterminal_id[origin],
-                                              keep, callback is LIST) for (callback, size, origin, keep) in rules),
+            # with an automaton the loop never matches the pattern: it is compiled only if asked for
+            match=self.pattern.match if automaton is None else _Match(self.pattern),
+            group_terminals=tables["groups"], terminal_names=tuple(self.terminals), keywords=tables["keywords"],
+            nstates=len(self.states), action=tables["action"], nnonterminals=tables["nonterminals"],
+            goto=tables["goto"],
+            rules=tuple((None if callback is LIST else callback, size, origin, keep, callback is LIST)
+                        for (callback, size, _, keep), origin in zip(self.rules, origins, strict=True)),
             error_terminal=terminal_id[ERROR], trigger_terminal=terminal_id.get(self.trigger, -1),
             fast_paths=tuple((terminal_id[name], scan) for name, scan in self.fast_paths.items()),
             max_stack=min(self.max_stack, sys.maxsize), token=speedups.Maker(Tok, ("type", "value", "start_pos",
@@ -233,11 +215,11 @@ class FastParser:
             if error[0] == "token":
                 _, state, terminal, value, begin, end = error
                 raise UnexpectedInput(Tok(self.terminals[terminal], value, begin, end),
-                                      _expected(self.actions[self.states[state]]))
+                                      _expected(self.image.data["shifts_reduces"][state]))
             if error[0] == "character":
                 raise UnexpectedCharacter(error[1], error[2])
             raise NestingTooDeep(error[1])
-        return [self.states[i] for i in stack], values
+        return stack, values
 
     def _feed(self, token: Tok, stack: list[Any], values: list[Any], actions: dict[Any, dict[str, Any]],
               goto: dict[Any, dict[str, Any]]) -> None:
@@ -254,21 +236,24 @@ class FastParser:
             _reduce(entry, stack, values, goto)
 
     def _finish(self, token: Tok, stack: list[Any], values: list[Any], start: str) -> Any:
+        """The reductions at the end of the text, read off the image's rows (both loops end here: the
+        compiled one need not make `actions`)."""
         end_state = self.end_states[start]
-        actions, goto = self.actions, self.goto
+        data = self.image.data
+        rows, goto, rules = data["shifts_reduces"], data["gotos"], self.rules
         while True:
-            entry = actions[stack[-1]].get(END)
-            if entry is None:
-                raise UnexpectedInput(token, _expected(actions[stack[-1]]))
-            if entry.__class__ is not tuple:  # shifting $END: accepted
+            code = rows[stack[-1]].get(END)
+            if code is None:
+                raise UnexpectedInput(token, _expected(rows[stack[-1]]))
+            if code >= 0:  # shifting $END: accepted
                 return values[-1]
-            _reduce(entry, stack, values, goto)
+            _reduce(rules[~code], stack, values, goto)
             if stack[-1] == end_state:
                 return values[-1]
 
 
 def _reduce(entry: tuple[Any, int, str, tuple[int, ...] | None], stack: list[Any], values: list[Any],
-            goto: dict[Any, dict[str, Any]]) -> None:
+            goto: Mapping[Any, dict[str, Any]] | list[dict[str, Any]]) -> None:
     """Reduce by the rule of `entry`: its callback builds the value from the kept children's values
     (no callback: the one kept child is the value)."""
     callback, size, origin, keep = entry
@@ -285,6 +270,16 @@ def _reduce(entry: tuple[Any, int, str, tuple[int, ...] | None], stack: list[Any
         children = pick(children, keep)
     values.append(children[0] if callback is None else children if callback is LIST else callback(children))
     stack.append(goto[stack[-1]][origin])
+
+
+class _Match:
+    """`pattern.match`, looked up at the first call (the pattern may be a `LazyPattern`)."""
+
+    def __init__(self, pattern: Any) -> None:
+        self._pattern = pattern
+
+    def __call__(self, text: str, pos: int) -> Any:
+        return self._pattern.match(text, pos)
 
 
 def _expected(actions: dict[str, Any]) -> set[str]:

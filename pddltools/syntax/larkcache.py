@@ -1,19 +1,17 @@
-"""Where Lark keeps an analysed grammar between runs, so that start-up stays short."""
+"""Where Lark keeps an analysed grammar between runs, so that building a parser image stays short."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
-
-import lark
 
 
 @cache
 def _grammars_digest() -> str:
-    return grammars_digest(Path(str(files("pddltools.grammars"))))
+    from pddltools.syntax.image import grammar_folder
+
+    return grammars_digest(grammar_folder())
 
 
 def grammars_digest(folder: Path) -> str:
@@ -21,6 +19,7 @@ def grammars_digest(folder: Path) -> str:
     given, not the files that grammar imports (hddl.lark imports pddl.lark); and it counts the grammar
     folder among the options, so two installations (two virtual environments, say) would otherwise take
     turns rebuilding and rewriting one file, each with its own numbering of the parser's states."""
+    import hashlib  # here: the fast paths' cache (`user_cache_file`) is read on every start, this rarely
     digest = hashlib.sha256(str(folder.resolve()).encode())  # Lark's check covers its import paths
     for grammar in sorted(folder.iterdir(), key=lambda g: g.name):
         if grammar.name.endswith(".lark"):
@@ -34,12 +33,21 @@ def cache_file(tag: str) -> str | bool:
     Lark stores the grammar's hash inside the file, so a stale cache is rebuilt, never used; the file's
     name also carries a digest of all the package's grammars, for the imports Lark does not hash.
     """
+    import lark
+
+    where = user_cache_file(f"{tag}-{_grammars_digest()}-lark{lark.__version__}.cache")
+    return True if where is None else where
+
+
+def user_cache_file(name: str) -> str | None:
+    """The path of file `name` in the user's cache folder (made if missing), or None where it cannot
+    be written."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "pddltools"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
-        return True
+        return None
     if not os.access(folder, os.W_OK):
-        return True
-    return str(folder / f"{tag}-{_grammars_digest()}-lark{lark.__version__}.cache")
+        return None
+    return str(folder / name)

@@ -16,7 +16,7 @@ current state, and only then lets the scanner consume a stretch of text and retu
 made. The grammar decides where a fast path may apply; a test proves that the two paths agree.
 
 Usage: subclass, set `lowercase` / `fast_paths` / `fast_trigger` as needed, pass the class to
-``Lark(..., parser="lalr", lexer=MyLexer)`` and call `MyLexer.source.set(src)` (a context variable)
+``Lark(..., parser="lalr", lexer=MyLexer.for_lark())`` and call `MyLexer.source.set(src)` (a context variable)
 before parsing when scanners need the `Source`.
 """
 
@@ -26,12 +26,12 @@ import re
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, ClassVar
-
-from lark.lexer import Lexer, LexerState, PatternRE, PatternStr, TerminalDef, Token
-from lark.parsers.lalr_analysis import Shift
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from pddltools.diagnostics import Source
+
+if TYPE_CHECKING:
+    from lark.lexer import LexerState, Token
 
 #: A scanner gets the (possibly lower-cased) text, an offset where the trigger token starts and the
 #: source; it returns the token value and the offset after what it consumed, or None to decline.
@@ -44,6 +44,25 @@ ERROR = "__UNEXPECTED_CHARACTER"
 #: Kelvin sign, whose lower case is not the ASCII letter they matched (U+0130 lowers to `i` and a
 #: combining dot): a name lowered once would not lex again.
 CASELESS = re.IGNORECASE | re.ASCII
+
+
+class LazyPattern:
+    """A regular expression compiled when first used (start-up: `re.compile` is written in Python, and a
+    fresh process would otherwise compile patterns it never runs): the joined terminals, which the
+    compiled loop needs only for a grammar beyond an automaton; the fast paths' rarer scanners."""
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self.pattern, self._flags = pattern, flags
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        found = self.__dict__.get("_compiled")
+        if found is None:
+            found = self.__dict__["_compiled"] = re.compile(self.pattern, self._flags)
+        return found
+
+    def __getattr__(self, name: str) -> Any:  # flags, groupindex, groups, match, finditer, ...
+        return getattr(self.compiled, name)
 
 
 class UnexpectedCharacter(Exception):
@@ -70,7 +89,7 @@ class TokenPattern:
     ignored: tuple[str, ...] = ()
 
 
-def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int, lowercase: bool) -> TokenPattern:
+def compile_terminals(terminals: list[Any], ignore: set[str], flags: int, lowercase: bool) -> TokenPattern:
     """One regular expression with a named group per terminal, the ignored terminals, and the keywords.
 
     Keywords are string terminals that a regular-expression terminal also matches (``"and"`` and
@@ -78,12 +97,13 @@ def compile_terminals(terminals: list[TerminalDef], ignore: set[str], flags: int
     (white space, comments) is not matched on its own but as an atomic prefix of the next token, so
     that a scan visits only real tokens.
     """
-    regex_terminals = [t for t in terminals if isinstance(t.pattern, PatternRE)]
+    # Lark's terminals, or an image's (`image.Terminal`): a pattern's `type` is "re" or "str"
+    regex_terminals = [t for t in terminals if t.pattern.type == "re"]
     compiled = {t.name: re.compile(t.pattern.to_regexp(), flags) for t in regex_terminals}
     keywords: dict[str, dict[str, str]] = {}
-    literals: list[TerminalDef] = []
+    literals: list[Any] = []
     for terminal in terminals:
-        if not isinstance(terminal.pattern, PatternStr):
+        if terminal.pattern.type != "str":
             continue
         value = terminal.pattern.value
         owner = next((name for name, rx in compiled.items() if name not in ignore and rx.fullmatch(value)), None)
@@ -123,7 +143,9 @@ class NestingTooDeep(Exception):
         self.pos = pos
 
 
-class GrammarLexer(Lexer):
+class GrammarLexer:
+    """The lexer Lark's own parse loop is given (`lexer=cls.for_lark()`): the driver's tokens, as Lark's."""
+
     __future_interface__ = 1  # lex(lexer_state, parser_state), so fast paths can see the parser
     lowercase: ClassVar[bool] = False
     fast_paths: ClassVar[dict[str, Scanner]] = {}
@@ -137,6 +159,15 @@ class GrammarLexer(Lexer):
         super().__init_subclass__(**kwargs)
         cls.source = ContextVar(f"{cls.__name__}.source")
 
+    @classmethod
+    def for_lark(cls) -> type[Self]:
+        """The class, made known to Lark as one of its lexers (Lark asks `issubclass(cls, Lexer)`): this
+        module does not import Lark, which only the parsers that run Lark's own loop need."""
+        from lark.lexer import Lexer
+
+        Lexer.register(GrammarLexer)
+        return cls
+
     def __init__(self, lexer_conf: Any) -> None:
         flags = lexer_conf.g_regex_flags | (CASELESS if self.lowercase else 0)
         compiled = compile_terminals(list(lexer_conf.terminals), set(lexer_conf.ignore), flags, self.lowercase)
@@ -144,6 +175,8 @@ class GrammarLexer(Lexer):
         self.terminal_names = {t.name for t in lexer_conf.terminals}
 
     def lex(self, lexer_state: LexerState, parser_state: Any) -> Iterator[Token]:
+        from lark.lexer import Token
+
         raw = lexer_state.text
         text: str = raw if isinstance(raw, str) else raw.text  # Lark >= 1.2 wraps the text in a TextSlice
         fast_paths = self.fast_paths
@@ -265,6 +298,8 @@ def _accepts(states: dict[Any, dict[str, Any]], stack: list[Any], terminal: str)
     An LALR state may list a terminal as a reduce look-ahead that the merged state's other contexts
     need; only by playing the reductions on a copy of the state stack can the lexer be sure.
     """
+    from lark.parsers.lalr_analysis import Shift
+
     action, arg = states[stack[-1]][terminal]
     if action is Shift:
         return True

@@ -19,10 +19,10 @@ The result is the same values Lark's callbacks build; `tests/syntax` runs both l
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark
-from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders, ExpandSingleChild
+if TYPE_CHECKING:
+    from lark import Lark
 
 
 class _List:
@@ -51,6 +51,9 @@ def direct_reductions(lark: Lark, callbacks: dict[Any, Any]) -> dict[Any, Plan]:
 
 
 def _plan(rule: Any, callback: Any, transformer: object) -> Plan | None:
+    # Lark is imported by whoever built the callbacks; the driver's run-time (`image.bind`) never comes here
+    from lark.parse_tree_builder import ChildFilterLALR, ChildFilterLALR_NoPlaceholders, ExpandSingleChild
+
     f, keep = callback, None
     size = len(rule.expansion)
     if type(f) is ChildFilterLALR_NoPlaceholders:

@@ -18,11 +18,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from pddltools.diagnostics import Source, Span, error
+from pddltools.syntax.lexing import LazyPattern
 from pddltools.validate.planfile import PlanError, plan_number
 
-_END = re.compile(r"[ \t]*(?:([^\s()\[\];:]+)[ \t]*:)?[ \t]*@planend\b(.*)", re.IGNORECASE)
-_WAITING = re.compile(r"[ \t]*(?:([^\s()\[\];:]+)[ \t]*:)?[ \t]*-+waiting-+(.*)", re.IGNORECASE)
-_DURATION = re.compile(r"[ \t]*\[[ \t]*([^\s\]]+)[ \t]*\][ \t]*(?:;.*)?\r?")
+# Compiled at their first use: a plain plan, the common case, never needs them (start-up).
+_END = LazyPattern(r"[ \t]*(?:([^\s()\[\];:]+)[ \t]*:)?[ \t]*@planend\b(.*)", re.IGNORECASE)
+_WAITING = LazyPattern(r"[ \t]*(?:([^\s()\[\];:]+)[ \t]*:)?[ \t]*-+waiting-+(.*)", re.IGNORECASE)
+_DURATION = LazyPattern(r"[ \t]*\[[ \t]*([^\s\]]+)[ \t]*\][ \t]*(?:;.*)?\r?", 0)
 _LOG_START = "Found Plan:"
 
 

@@ -16,8 +16,10 @@ from pddltools.diagnostics import Diagnostic, Error, Source, Span, error
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.syntax.frozen import fast_constructor
 from pddltools.syntax.frozen import new_span as _new_span
+from pddltools.syntax.lexing import LazyPattern
 
-_TOKEN = re.compile(r";[^\n]*|\s+|[()\[\]]|[^\s()\[\];]+")
+# The slow path's patterns are compiled when first used (start-up: a well-formed plan never needs them).
+_TOKEN = LazyPattern(r";[^\n]*|\s+|[()\[\]]|[^\s()\[\];]+", 0)
 
 
 class PlanError(Error):
@@ -101,11 +103,11 @@ def _fraction(text: str, *, signed: bool) -> Fraction:
 
 # One well-formed step on a line of its own, the way planners write them: the fast path.
 # Group 2 is the step as written, duration included: its span (from the time, when there is one).
-_LINE = re.compile(r"[ \t]*(?:([^\s()\[\];:]+):[ \t]*)?(\([ \t]*([^\s()\[\];]+)((?:[ \t]+[^\s()\[\];]+)*)[ \t]*\)"
-                   r"(?:[ \t]*\[[ \t]*([^\s()\[\];]+)[ \t]*\])?)[ \t]*(?:;[^\n]*)?\r?")
-_BLANK = re.compile(r"[ \t]*(?:;[^\n]*)?\r?")
+_LINE = (r"[ \t]*(?:([^\s()\[\];:]+):[ \t]*)?(\([ \t]*([^\s()\[\];]+)((?:[ \t]+[^\s()\[\];]+)*)[ \t]*\)"
+         r"(?:[ \t]*\[[ \t]*([^\s()\[\];]+)[ \t]*\])?)[ \t]*(?:;[^\n]*)?\r?")
+_BLANK = r"[ \t]*(?:;[^\n]*)?\r?"
 # A line (a step, or blank or a comment) and its end: matched over the whole text, not line by line.
-_LINES = re.compile("(?:" + _LINE.pattern + "|" + _BLANK.pattern + r")(?:\n|\Z)")
+_LINES = re.compile("(?:" + _LINE + "|" + _BLANK + r")(?:\n|\Z)")
 
 
 def read_plan(source: Source) -> Plan:
@@ -126,7 +128,7 @@ def read_plan(source: Source) -> Plan:
 
 
 #: A PDDL or HDDL definition where a plan was expected: the files given in the wrong order.
-_DEFINITION = re.compile(r"\A(?:\s|;[^\n]*)*(\(\s*define\s*\(\s*(domain|problem)\b)", re.IGNORECASE)
+_DEFINITION = LazyPattern(r"\A(?:\s|;[^\n]*)*(\(\s*define\s*\(\s*(domain|problem)\b)", re.IGNORECASE)
 
 
 def _refuse_definition(source: Source) -> None:

@@ -52,7 +52,9 @@ def test_every_checker_code_has_a_bad_file_or_a_unit_test() -> None:
     # builds such trees directly. The dialects' own codes have their bad files in corpus/fond, corpus/ppddl
     # and corpus/mapddl, checked by tests/dialects.
     dialects = {"E921": "ppddl/over-one.pddl", "E922": "ppddl/bad-probability.pddl",
-                "W926": "fond/single-outcome.pddl", "E931": "mapddl/private-of-nobody.pddl"}
+                "W926": "fond/single-outcome.pddl", "E931": "mapddl/private-of-nobody.pddl",
+                "E932": "mapddl/factored-e932/problem-r2.pddl", "E933": "mapddl/factored-e933/problem-r2.pddl",
+                "E934": "mapddl/mixed-problem.pddl", "W931": "mapddl/factored-w931/problem-r1.pddl"}
     corpus = CASES.parents[1]
     assert all((corpus / path).is_file() for path in dialects.values())
     assert set(CODES) - in_corpus == {"E451", "E452", *dialects}

@@ -20,7 +20,8 @@ def _doc(path: Path, text: str | None = None) -> Document:
 
 
 @pytest.mark.parametrize("name", ["fond/domain.pddl", "ppddl/domain.pddl", "contingent/domain.pddl",
-                                  "mapddl/domain.pddl"])
+                                  "mapddl/domain.pddl", "mapddl/factored/domain-r1.pddl",
+                                  "mapddl/factored-functions-domain.pddl"])
 def test_a_dialect_domain_has_no_syntax_errors_and_an_outline(name: str) -> None:
     doc = _doc(CORPUS / name)
     found = findings(Workspace(), doc)
