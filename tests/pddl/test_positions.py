@@ -149,6 +149,11 @@ def test_a_given_span_is_kept_as_given() -> None:
     assert made.span == Span(source, 3, 4) and made == atom.args[0]
     assert fast_constructor(ast.Constant, compiled=False)(anchor, "a", offset).span == made.span
     assert fast_constructor(ast.Constant)(span, "a").span is span  # the offset left out: 0
+    for compiled in (True, False):
+        make = fast_constructor(ast.Constant, compiled=compiled)
+        for wrong in ((span,), (span, "a", 0, 1)):
+            with pytest.raises(TypeError):
+                make(*wrong)
 
 
 def test_anchors_share_within_256_characters_and_length() -> None:
