@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import json
 import os
 import pickle
 import subprocess
@@ -243,3 +244,32 @@ def test_the_compiled_span_getter_reads_what_the_python_one_reads() -> None:
     assert getter(ast.Atom("p")) is None
     with pytest.raises(TypeError):
         getter(Span(Source(""), 0, 0))
+
+
+REPRODUCER_CHILD = """
+import io, json, sys, contextlib
+from tests.fuzzing import cap_address_space, peak_mb
+from pddltools.cli import main
+cap_address_space(2 << 30)
+tiny, big = sys.argv[1], sys.argv[2]
+with contextlib.redirect_stdout(io.StringIO()):
+    main(["parse", tiny])  # what the command imports and caches goes into the baseline
+    baseline = peak_mb()
+    code = main(["parse", big])
+print(json.dumps({"code": code, "over_baseline_mb": peak_mb() - baseline}))
+"""
+
+
+def test_the_big_domain_reproducer_stays_within_20_times_its_size(tmp_path: Path) -> None:
+    """../shared/fuzz/turn3/big-domain-memory at a fifth of its size (its 20 MB take 19.0x, see
+    benchmarks/big_domain.py): `pddltools parse` of one-word declarations, in a child under an
+    address-space cap, peaks under issue 16's 20 times the file's size (38.8 before)."""
+    tiny, big = tmp_path / "tiny.pddl", tmp_path / "big.pddl"
+    tiny.write_text("(define (domain d) (:predicates\n(p)\n))\n")
+    big.write_text("(define (domain d) (:predicates\n" + "(p)\n" * (1 << 20) + "))\n")
+    done = subprocess.run([sys.executable, "-c", REPRODUCER_CHILD, str(tiny), str(big)], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=REPO)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["code"] == 0
+    assert found["over_baseline_mb"] * 2**20 / big.stat().st_size <= 20
