@@ -1,4 +1,5 @@
-"""The validator's shortcuts for long plans give exactly the reports of the paths they bypass: the
+"""The validator's shortcuts for long plans give exactly the reports of the paths they bypass: a plan
+of durative actions with constant rates shown valid without the happening loop (`temporal._proven`), the
 stretch of durative change alone (`_World._durative_alone`), the running actions' rates and watched
 comparisons found once per set of actions (`_World.follow`), whole and decimal plan times read without
 the decimal's pattern (`planfile._time`), and the compiled conjunctions, negations and comparisons of
@@ -17,7 +18,7 @@ import pytest
 from pddltools.pddl.parser import parse_text
 from pddltools.semantics import GroundedTask
 from pddltools.semantics.state import State
-from pddltools.validate import validate_plan
+from pddltools.validate import temporal, validate_plan
 from pddltools.validate.pddlplus import _World
 from pddltools.validate.planfile import _fraction, _time
 from pddltools.validate.trace import Trace
@@ -56,7 +57,9 @@ def _reports(task: GroundedTask, plan: Path | str) -> tuple[str, str]:
 
 
 def _without_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every stretch through `_run`'s first round, and `follow` recomputing at every change."""
+    """Every plan through the happening loop (not `temporal._proven`), every stretch through `_run`'s
+    first round, and `follow` recomputing at every change."""
+    monkeypatch.setattr(temporal, "SHORTCUT", False)
     monkeypatch.setattr(_World, "_durative_alone", lambda self, state, start, end: None)
     follow = _World.follow
     monkeypatch.setattr(_World, "follow", lambda self, durative, watches, running=None: follow(self, durative,
@@ -80,6 +83,44 @@ def test_battery_plans_are_reported_as_without_the_shortcuts(name: str, plan: st
     reason = json.loads(fast[0])["reason"]
     assert reason == {"valid": None, "overcharge": "invariant", "drain": "invariant", "twice": "precondition",
                       "no-charge": "invariant", "too-long": "duration", "rounded": "goal"}[name]
+
+
+# the loop's other cases for `_proven`: actions running together on one fluent, a fluent read by a
+# condition while it changes, fractional times, an instantaneous-looking short action, an invariant
+# broken only inside VAL's slack, a start that would be too close to an end (epsilon), a run at once
+# after a charge ends (a happening of two events)
+TOGETHER = {
+    "together": "0: (charge) [6]\n1: (run heater) [4]\n2: (run drill) [2.5]\n",
+    "together-drained": "0: (run heater) [6]\n1: (run drill) [6]\n",
+    "fractions": "0.25: (charge) [2.5]\n3.125: (run heater) [3.75]\n7.5: (charge) [1.25]\n",
+    "slack": "0: (charge) [3.75002]\n5: (run heater) [4]\n",
+    "slack-start": "0: (run heater) [2]\n2: (charge) [2]\n2.001: (run heater) [2]\n",
+    "same-time": "0: (charge) [3]\n3: (run heater) [4]\n",
+    "close": "0: (charge) [3]\n3.0005: (run heater) [4]\n",
+    "touching": "0: (charge) [3]\n3.001: (run heater) [4]\n",
+}
+
+
+@pytest.mark.parametrize("name", list(TOGETHER))
+def test_plans_shown_valid_without_the_loop_are_reported_as_by_it(name: str, battery: GroundedTask,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    fast = _reports(battery, TOGETHER[name])
+    with monkeypatch.context() as patched:
+        _without_shortcuts(patched)
+        assert _reports(battery, TOGETHER[name]) == fast
+
+
+def test_the_shortcut_stands_in_for_the_loop_only_where_it_shows_validity(battery: GroundedTask,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The long valid plan is judged without the loop; a broken one goes through it (its report names
+    the fault the loop finds)."""
+    runs: list[object] = []
+    loop = temporal.run
+    monkeypatch.setattr(temporal, "run", lambda timeline: runs.append(timeline) or loop(timeline))
+    plans = _broken(_cycles(60))
+    assert validate_plan(battery, plans["valid"]).valid and runs == []
+    assert validate_plan(battery, TOGETHER["together"]).valid and runs == []
+    assert validate_plan(battery, plans["drain"]).reason == "invariant" and len(runs) == 1
 
 
 def test_the_oracle_set_is_reported_as_without_the_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
