@@ -1,5 +1,6 @@
 """The validator's shortcuts for long plans give exactly the reports of the paths they bypass: a plan
-of durative actions with constant rates shown valid without the happening loop (`temporal._proven`), the
+of durative actions with constant rates, or of instantaneous actions switching processes, shown valid
+without the happening loop (`temporal._proven`, `pddlplus._proven`), the
 stretch of durative change alone (`_World._durative_alone`), the running actions' rates and watched
 comparisons found once per set of actions (`_World.follow`), whole and decimal plan times read without
 the decimal's pattern (`planfile._time`), and the compiled conjunctions, negations and comparisons of
@@ -18,10 +19,11 @@ import pytest
 from pddltools.pddl.parser import parse_text
 from pddltools.semantics import GroundedTask
 from pddltools.semantics.state import State
-from pddltools.validate import temporal, validate_plan
+from pddltools.validate import pddlplus, temporal, validate_plan
 from pddltools.validate.pddlplus import _World
 from pddltools.validate.planfile import _fraction, _time
 from pddltools.validate.trace import Trace
+from tests.validate.conftest import OWN, REPO, manifest
 from tests.validate.test_continuous_fast_path import BATTERY, CONTINUOUS, ROWS
 
 
@@ -60,6 +62,7 @@ def _without_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every plan through the happening loop (not `temporal._proven`), every stretch through `_run`'s
     first round, and `follow` recomputing at every change."""
     monkeypatch.setattr(temporal, "SHORTCUT", False)
+    monkeypatch.setattr(pddlplus, "SHORTCUT", False)
     monkeypatch.setattr(_World, "_durative_alone", lambda self, state, start, end: None)
     follow = _World.follow
     monkeypatch.setattr(_World, "follow", lambda self, durative, watches, running=None: follow(self, durative,
@@ -121,6 +124,64 @@ def test_the_shortcut_stands_in_for_the_loop_only_where_it_shows_validity(batter
     assert validate_plan(battery, plans["valid"]).valid and runs == []
     assert validate_plan(battery, TOGETHER["together"]).valid and runs == []
     assert validate_plan(battery, plans["drain"]).reason == "invariant" and len(runs) == 1
+
+
+PDDLPLUS = OWN / "pddl+"
+TANK = PDDLPLUS / "tank"
+
+
+def _tank_variants() -> dict[str, str]:
+    """A long valid tank plan, and variants broken as planners break them: a valve closed too late (the
+    tank overflows: an event fires), opened twice, closed without opening, two steps at one time, an
+    opening long after the others, a last opening left open."""
+    lines = [f"{i}: (open_valve)\n{i}.018: (close_valve)" for i in range(300)]
+    k = len(lines) // 2
+    variants = {
+        "valid": lines,
+        "overflow": [*lines[:k], f"{k}: (open_valve)\n{k + 7}.5: (close_valve)", *lines[k + 8:]],
+        "twice": [*lines[:k], f"{k}: (open_valve)\n{k}.5: (open_valve)", *lines[k + 1:]],
+        "closed": [*lines[:k], f"{k}.5: (close_valve)", *lines[k + 1:]],
+        "together": [*lines[:k], f"{k}: (open_valve)\n{k}: (close_valve)", *lines[k + 1:]],
+        "left-open": [*lines, "300: (open_valve)"],
+        "late": [*lines, "400: (open_valve)", "401.1: (close_valve)"],
+    }
+    return {name: "".join(f"{line}\n" for line in plan) for name, plan in variants.items()}
+
+
+@pytest.fixture(scope="module")
+def tank() -> GroundedTask:
+    return GroundedTask.load(TANK / "domain.pddl", TANK / "problem.pddl")
+
+
+@pytest.mark.parametrize("name", list(_tank_variants()))
+def test_tank_plans_are_reported_as_without_the_shortcuts(name: str, tank: GroundedTask,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    plan = _tank_variants()[name]
+    fast = _reports(tank, plan)
+    with monkeypatch.context() as patched:
+        _without_shortcuts(patched)
+        assert _reports(tank, plan) == fast
+
+
+def test_the_pddlplus_shortcut_stands_in_for_the_loop_only_where_it_shows_validity(
+        tank: GroundedTask, monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: list[object] = []
+    loop = pddlplus.run
+    monkeypatch.setattr(pddlplus, "run", lambda instants: runs.append(instants) or loop(instants))
+    plans = _tank_variants()
+    assert validate_plan(tank, plans["valid"]).valid and runs == []
+    assert validate_plan(tank, plans["overflow"]).reason == "precondition" and len(runs) == 1  # it overflowed
+
+
+def test_the_pddlplus_corpus_is_reported_as_without_the_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
+    tasks: dict[tuple[str, str], GroundedTask] = {}
+    for row in manifest(PDDLPLUS / "manifest.tsv"):
+        key = (row["domain"], row["problem"])
+        task = tasks.get(key) or tasks.setdefault(key, GroundedTask.load(REPO / key[0], REPO / key[1]))
+        fast = _reports(task, PDDLPLUS / row["plan"])
+        with monkeypatch.context() as patched:
+            _without_shortcuts(patched)
+            assert _reports(task, PDDLPLUS / row["plan"]) == fast, row["id"]
 
 
 def test_the_oracle_set_is_reported_as_without_the_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
