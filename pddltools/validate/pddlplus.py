@@ -893,21 +893,20 @@ def validate_pddlplus(task: GroundedTask, plan: Plan, name: str, delta: Fraction
     is the step for change that is not polynomial in time."""
     world = _World(task, delta, recorder)
     instants = Instants(task, plan, name, world)
-    proven = _proven(instants) if instants.refused is None and SHORTCUT else None
-    report = instants.refused or (instants.finish(proven, Counter()) if proven is not None else run(instants))
+    report = instants.refused or run(instants)
     if not world.approximated:
         return report
     note = f" (approximated with --delta {exact(delta)})" if delta is not None else ""
     return replace(report, delta=delta, message=report.message + note)
 
 
-#: whether `_proven` may stand in for the happening loop (off: every plan through `run`, for the tests)
+#: whether `_proven` may stand in for the happenings read in turn (off: every plan read so, for the tests)
 SHORTCUT = True
 
 
 def _proven(instants: Instants) -> State | None:
-    """The final state of a plan of timed instantaneous actions shown valid up to its goal without the
-    happening loop, or None (before anything is reported) when it is not shown so and `run` must judge it.
+    """`Instants.proven`: the final state of a plan of timed instantaneous actions shown valid up to its
+    goal without reading its happenings in turn, or None (before anything is changed) when it is not.
 
     For the long plans of processes switched by actions (a valve opened and closed thousands of times):
     no trace, trajectory constraint, timed literal or derived predicate; one step at each time; every
@@ -916,8 +915,8 @@ def _proven(instants: Instants) -> State | None:
     and no event fires in the stretch when one conjunct of its precondition, an atom or a comparison
     (not `=`) linear in the fluents, is false at both ends: the times where such a comparison holds are
     a half-line, which meets a stretch only at one of its ends if at all. Anything else (an event whose
-    precondition holds, or is not shown false throughout a stretch; a value undefined) hands the plan
-    to `run`, which then says what happens."""
+    precondition holds, or is not shown false throughout a stretch; a value undefined) leaves the plan
+    to the happenings read in turn, which then say what happens."""
     world, task = instants.world, instants.task
     forms = world._linear
     if (instants.recorder is not None or world.trajectory is not None or task.timed_literals or world._derived
@@ -1066,6 +1065,9 @@ class Instants(Time):
         self.end = plan.end if plan.end is not None else last if last is not None else Fraction(0)
         self.now: Number = 0  # in ticks
         self.closing = False
+
+    def proven(self) -> State | None:
+        return _proven(self) if SHORTCUT else None
 
     def start(self) -> State:
         world, task = self.world, self.task

@@ -334,21 +334,20 @@ def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fracti
         report = invalid_step(name, plan, exc.step, "duration",
                               f"step {exc.step.index} {exc.step}: the duration {given} is not positive")
     else:
-        proven = _proven(timeline) if SHORTCUT else None
-        report = timeline.finish(proven, Counter()) if proven is not None else run(timeline)
+        report = run(timeline)
     report = replace(report, tolerance=tolerance)
     if world is None or not world.approximated:
         return report
     return replace(report, delta=delta, message=report.message + f" (approximated with --delta {exact(delta or 0)})")
 
 
-#: whether `_proven` may stand in for the happening loop (off: every plan through `run`, for the tests)
+#: whether `_proven` may stand in for the happenings read in turn (off: every plan read so, for the tests)
 SHORTCUT = True
 
 
 def _proven(timeline: Timeline) -> State | None:
-    """The final state of a plan shown valid up to its goal without the happening loop, or None (before
-    anything is reported) when it is not shown so and `run` must judge it.
+    """`Timeline.proven`: the final state of a plan shown valid up to its goal without reading its
+    happenings in turn, or None (before anything is changed) when it is not shown so.
 
     For the long plans of durative actions with constant-rate continuous effects (COLIN's and OPTIC's
     battery, tank and rover plans): no process, event, timed literal, derived predicate, trajectory
@@ -359,7 +358,8 @@ def _proven(timeline: Timeline) -> State | None:
     holds exactly at both ends, which is all that is read. The same conditions, duration bounds and
     effects as the loop's, read exactly; anything the loop would read otherwise (a condition or
     invariant false or true only within VAL's slack, a value undefined, a rate that is not a constant,
-    an invariant that is not convex in time) hands the plan to `run`, which then says what is wrong.
+    an invariant that is not convex in time) leaves the plan to the happenings read in turn, which then
+    say what is wrong.
     What it skips is the loop's bookkeeping for what can fail (blame, footprints, the stretch's roots)."""
     world, task = timeline.world, timeline.task
     if (world is None or not world._alone or timeline.recorder is not None or timeline.constraints
@@ -556,6 +556,9 @@ class Timeline(Time):
             (e.time for e in reversed(events) if e.step is not None), Fraction(0))
         self.before = self.now = Fraction(0)
         self.since = self.at = 0  # `before` and `now` in the world's ticks
+
+    def proven(self) -> State | None:
+        return _proven(self) if SHORTCUT else None
 
     def start(self) -> State:
         state = self.task.initial_state()

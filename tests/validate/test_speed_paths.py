@@ -113,13 +113,13 @@ def test_plans_shown_valid_without_the_loop_are_reported_as_by_it(name: str, bat
         assert _reports(battery, TOGETHER[name]) == fast
 
 
-def test_the_shortcut_stands_in_for_the_loop_only_where_it_shows_validity(battery: GroundedTask,
+def test_the_shortcut_stands_in_for_the_happenings_only_where_it_shows_validity(battery: GroundedTask,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """The long valid plan is judged without the loop; a broken one goes through it (its report names
-    the fault the loop finds)."""
+    """The long valid plan is judged without reading its happenings in turn; a broken one is read so (its
+    report names the fault found there)."""
     runs: list[object] = []
-    loop = temporal.run
-    monkeypatch.setattr(temporal, "run", lambda timeline: runs.append(timeline) or loop(timeline))
+    start = temporal.Timeline.start
+    monkeypatch.setattr(temporal.Timeline, "start", lambda timeline: runs.append(timeline) or start(timeline))
     plans = _broken(_cycles(60))
     assert validate_plan(battery, plans["valid"]).valid and runs == []
     assert validate_plan(battery, TOGETHER["together"]).valid and runs == []
@@ -163,11 +163,11 @@ def test_tank_plans_are_reported_as_without_the_shortcuts(name: str, tank: Groun
         assert _reports(tank, plan) == fast
 
 
-def test_the_pddlplus_shortcut_stands_in_for_the_loop_only_where_it_shows_validity(
+def test_the_pddlplus_shortcut_stands_in_for_the_happenings_only_where_it_shows_validity(
         tank: GroundedTask, monkeypatch: pytest.MonkeyPatch) -> None:
     runs: list[object] = []
-    loop = pddlplus.run
-    monkeypatch.setattr(pddlplus, "run", lambda instants: runs.append(instants) or loop(instants))
+    start = pddlplus.Instants.start
+    monkeypatch.setattr(pddlplus.Instants, "start", lambda instants: runs.append(instants) or start(instants))
     plans = _tank_variants()
     assert validate_plan(tank, plans["valid"]).valid and runs == []
     assert validate_plan(tank, plans["overflow"]).reason == "precondition" and len(runs) == 1  # it overflowed
