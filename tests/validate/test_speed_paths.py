@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import operator
+import random
 from fractions import Fraction
 from pathlib import Path
 
@@ -241,3 +242,44 @@ def test_compiled_conditions_mean_what_they_say() -> None:
                     assert holds[name] == (numbers and op(Fraction(f), Fraction(g))), (name, f, g)
     undefined = State(frozenset(), {("f",): 1})
     assert not ev.holds(pre["lt"], {}, undefined) and not ev.holds(pre["eq"], {}, undefined)
+
+
+def _random_plans(seed: int, count: int) -> tuple[list[str], list[str]]:
+    """Battery and tank plans of random times and durations (as a planner's mistakes would make them:
+    ends together, actions 0.001 apart, drains to exactly 0, charges to exactly the capacity)."""
+    rng = random.Random(seed)
+    battery, tank = [], []
+    for _ in range(count):
+        t, lines = Fraction(0), []
+        for _ in range(rng.randint(1, 10)):
+            t += Fraction(rng.choice(["0", "0.5", "1", "2", "3", "0.001", "0.01", "3.25"]))
+            duration = rng.choice(["1", "2", "3", "4", "2.5", "3.75", "0.5", "20", "1.001", "3.0001", "5"])
+            lines.append(f"{float(t):g}: {rng.choice(['(charge)', '(run heater)', '(run drill)'])} [{duration}]")
+        battery.append("".join(f"{line}\n" for line in lines))
+        t, lines, opened = Fraction(0), [], False
+        for _ in range(rng.randint(1, 12)):
+            t += Fraction(rng.choice(["0", "0.5", "1", "2", "0.001", "0.01", "0.25", "4", "6"]))
+            valve = rng.choice(["(open_valve)", "(close_valve)"]) if rng.random() < 0.2 else (
+                "(close_valve)" if opened else "(open_valve)")
+            opened = valve == "(open_valve)"
+            lines.append(f"{float(t):g}: {valve}")
+        tank.append("".join(f"{line}\n" for line in lines))
+    return battery, tank
+
+
+def test_random_plans_are_reported_as_without_the_shortcuts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Goals any state meets, so that many random plans are valid and reach the shortcuts' end."""
+    problem = tmp_path / "battery.pddl"
+    problem.write_text(BATTERY.replace("(:goal (and (done heater) (>= (soc) 5)))", "(:goal (>= (soc) 0))"))
+    battery = GroundedTask.load(CONTINUOUS / "battery" / "domain.pddl", problem)
+    tank_problem = tmp_path / "tank.pddl"
+    tank_problem.write_text((TANK / "problem.pddl").read_text().replace("(>= (level) 10)", "(>= (level) 0)"))
+    tank = GroundedTask.load(TANK / "domain.pddl", tank_problem)
+    plans = _random_plans(27, 60)
+    cases = [(battery, plan) for plan in plans[0]] + [(tank, plan) for plan in plans[1]]
+    fast = [json.dumps(validate_plan(task, plan).to_json(), sort_keys=True, default=str) for task, plan in cases]
+    with monkeypatch.context() as patched:
+        _without_shortcuts(patched)
+        slow = [json.dumps(validate_plan(task, plan).to_json(), sort_keys=True, default=str) for task, plan in cases]
+    assert fast == slow
+    assert sum('"verdict": "valid"' in report for report in fast) >= 10  # the shortcuts were reached
