@@ -54,10 +54,10 @@ from pddltools.semantics.continuous import (
 from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.exponential import ExpMotion, ExpPoly, NotLinear, first_exp_root
 from pddltools.semantics.grounding import Binding
-from pddltools.semantics.linear import Drift, Linear, difference, linear
+from pddltools.semantics.linear import Drift, Linear, difference, drifted, linear
 from pddltools.semantics.polynomial import Number as Exact
-from pddltools.semantics.polynomial import Poly, first_root, line_at, line_is_zero, line_root_parts, parts
-from pddltools.semantics.state import FluentValue, Number, normal, show_atom
+from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
+from pddltools.semantics.state import Number, normal, show_atom
 from pddltools.syntax.frozen import fast_constructor
 from pddltools.validate.advice import advise
 from pddltools.validate.loop import Event, Time, new_event, run
@@ -964,18 +964,13 @@ def _proven(instants: Instants) -> State | None:
             return None
         if until == since or not rates:
             return state
-        values = state.values
-        moved: dict[tuple[str, ...], FluentValue] = {}
-        for fluent, rate in rates.items():
-            x = values.get(fluent)
-            if x is None or isinstance(x, str):
-                return None
-            moved[fluent] = line_at(x, rate, until - since, scale)
-        state = state.advance((), (), moved)
+        later = drifted(state, rates, until - since, scale)
+        if later is None:
+            return None
         for (e, _), guard in zip(guards, guarded, strict=True):
-            if guard(e.binding, state):
+            if guard(e.binding, later):
                 return None
-        return state
+        return later
 
     state = task.initial_state().thaw()
     now = 0

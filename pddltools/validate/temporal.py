@@ -52,9 +52,8 @@ from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows, 
 # not through the package: importing the submodule `semantics.ground` rebinds the package's `ground`
 from pddltools.semantics.evaluate import ground
 from pddltools.semantics.grounding import Binding
-from pddltools.semantics.linear import difference
-from pddltools.semantics.polynomial import line_at
-from pddltools.semantics.state import FluentValue, GroundAtom, GroundFluent, Number, normal
+from pddltools.semantics.linear import difference, drifted
+from pddltools.semantics.state import GroundAtom, GroundFluent, Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
 from pddltools.validate.happenings import clock, window
@@ -387,14 +386,10 @@ def _proven(timeline: Timeline) -> State | None:
             assert action is not None and step is not None
             b = action.binding
             if tick != last and rates:  # the stretch: each changing fluent on its line, then the invariants
-                values = state.values
-                moved: dict[GroundFluent, FluentValue] = {}
-                for fluent, rate in rates.items():
-                    x = values.get(fluent)
-                    if x is None or isinstance(x, str):
-                        return None
-                    moved[fluent] = line_at(x, rate, tick - last, unit)
-                state = state.advance((), (), moved)
+                later = drifted(state, rates, tick - last, unit)
+                if later is None:
+                    return None
+                state = later
                 for _, test, binding in running.values():
                     if test is not None and not test(binding, state):
                         return None

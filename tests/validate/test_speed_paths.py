@@ -174,26 +174,25 @@ def test_the_pddlplus_shortcut_stands_in_for_the_happenings_only_where_it_shows_
     assert validate_plan(tank, plans["overflow"]).reason == "precondition" and len(runs) == 1  # it overflowed
 
 
-def test_the_pddlplus_corpus_is_reported_as_without_the_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
+def _manifest_alike(rows: list[dict[str, str]], tasks_in: Path, plans_in: Path,
+                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every plan of a manifest reported alike with the shortcuts on and off."""
     tasks: dict[tuple[str, str], GroundedTask] = {}
-    for row in manifest(PDDLPLUS / "manifest.tsv"):
+    for row in rows:
         key = (row["domain"], row["problem"])
-        task = tasks.get(key) or tasks.setdefault(key, GroundedTask.load(REPO / key[0], REPO / key[1]))
-        fast = _reports(task, PDDLPLUS / row["plan"])
+        task = tasks.get(key) or tasks.setdefault(key, GroundedTask.load(tasks_in / key[0], tasks_in / key[1]))
+        fast = _reports(task, plans_in / row["plan"])
         with monkeypatch.context() as patched:
             _without_shortcuts(patched)
-            assert _reports(task, PDDLPLUS / row["plan"]) == fast, row["id"]
+            assert _reports(task, plans_in / row["plan"]) == fast, row["id"]
+
+
+def test_the_pddlplus_corpus_is_reported_as_without_the_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
+    _manifest_alike(manifest(PDDLPLUS / "manifest.tsv"), REPO, PDDLPLUS, monkeypatch)
 
 
 def test_the_oracle_set_is_reported_as_without_the_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
-    tasks: dict[tuple[str, str], GroundedTask] = {}
-    for row in ROWS:
-        key = (row["domain"], row["problem"])
-        task = tasks.get(key) or tasks.setdefault(key, GroundedTask.load(CONTINUOUS / key[0], CONTINUOUS / key[1]))
-        fast = _reports(task, CONTINUOUS / row["plan"])
-        with monkeypatch.context() as patched:
-            _without_shortcuts(patched)
-            assert _reports(task, CONTINUOUS / row["plan"]) == fast, row["id"]
+    _manifest_alike(ROWS, CONTINUOUS, CONTINUOUS, monkeypatch)
 
 
 @pytest.mark.parametrize("text", ["0", "7", "007", "12.034", "007.50", "5.", ".5", "12.0", "0.0022",
