@@ -350,7 +350,7 @@ def _proven(timeline: Timeline) -> State | None:
 
     For the long plans of durative actions with constant-rate continuous effects (COLIN's and OPTIC's
     battery, tank and rover plans): no process, event, timed literal, derived predicate, trajectory
-    constraint, preference or trace, and every happening one event farther than epsilon from the next.
+    constraint, preference or trace, and every happening one event, at least epsilon from the next.
     Between two happenings every changing fluent is then `value + rate * t` with the rates of the
     running set, and every invariant a conjunction of atoms and comparisons linear in the fluents: the
     set of times where such an invariant holds is an interval, so it holds throughout a stretch when it
@@ -438,15 +438,18 @@ def _proven(timeline: Timeline) -> State | None:
 def _fit(timeline: Timeline, started: Event, state: State
          ) -> tuple[GroundAction, dict[GroundFluent, Number] | None, Holds | None]:
     """A durative action's constant rates per fluent and its invariant's exact test, for `_proven`;
-    the rates None when one is not a constant or the invariant is not a conjunction of atoms and
-    comparisons linear in the fluents (true on an interval of a stretch)."""
-    world = timeline.world
+    the rates None when one is not a constant, the invariant is not a conjunction of atoms and
+    comparisons linear in the fluents (true on an interval of a stretch), or which fluents either reads
+    depends on the state (an object fluent's value): what is found here is kept for every start."""
+    world, static = timeline.world, timeline.static
     assert world is not None and started.parts is not None and started.action is not None
     action, parts = started.action, started.parts
-    owner = new_running(action, 0, parts.continuous or _NO_EFFECT, action.binding)
-    moving = timeline.static.flows(owner, state) if parts.continuous is not None else []
-    rates = world._constant_flows(moving) if moving else {}
     invariant = parts.conditions.get("all")
+    if not all(static.free(node) for node in (parts.continuous, invariant) if node is not None):
+        return action, None, None  # which fluents they read depends on the state: not the same at every start
+    owner = new_running(action, 0, parts.continuous or _NO_EFFECT, action.binding)
+    moving = static.flows(owner, state) if parts.continuous is not None else []
+    rates = world._constant_flows(moving) if moving else {}
     if rates is None or invariant is None:
         return action, rates, None
     if not _convex(timeline.task, invariant, action.binding, state):
