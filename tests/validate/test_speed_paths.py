@@ -282,3 +282,31 @@ def test_random_plans_are_reported_as_without_the_shortcuts(tmp_path: Path, monk
         slow = [json.dumps(validate_plan(task, plan).to_json(), sort_keys=True, default=str) for task, plan in cases]
     assert fast == slow
     assert sum('"verdict": "valid"' in report for report in fast) >= 10  # the shortcuts were reached
+
+
+OBJECT_DOMAIN = """(define (domain tanks)
+  (:requirements :typing :durative-actions :fluents :continuous-effects :object-fluents)
+  (:types tank) (:constants a b - tank)
+  (:functions (level ?t - tank) (target) - tank)
+  (:durative-action fill :parameters () :duration (= ?duration 1)
+    :condition (over all (<= (level (target)) 10))
+    :effect (increase (level (target)) (* #t 2)))
+  (:durative-action switch :parameters () :duration (= ?duration 1)
+    :condition (at start (= (target) a)) :effect (at end (assign (target) b))))"""
+OBJECT_PROBLEM = """(define (problem p) (:domain tanks)
+  (:init (= (level a) 0) (= (level b) 7) (= (target) a)) (:goal (>= (level b) 9)))"""
+
+
+@pytest.mark.parametrize(("plan", "verdict"), [("0: (fill) [1]\n2: (switch) [1]\n4: (fill) [1]\n", "valid"),
+                                               ("0: (fill) [1]\n2: (switch) [1]\n4: (fill) [1]\n6: (fill) [1]\n",
+                                                "invalid")])
+def test_a_fluent_named_by_an_object_fluent_is_reported_as_without_the_shortcuts(
+        plan: str, verdict: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same ground action fills another tank once the target is switched: what it changes is not
+    the same at every start."""
+    task = GroundedTask(parse_text(OBJECT_DOMAIN, kind="domain"), parse_text(OBJECT_PROBLEM, kind="problem"))
+    fast = _reports(task, plan)
+    with monkeypatch.context() as patched:
+        _without_shortcuts(patched)
+        assert _reports(task, plan) == fast
+    assert json.loads(fast[0])["verdict"] == verdict
