@@ -187,3 +187,16 @@ class Drift:
             assert not isinstance(x, str)  # checked when the rates were found
             values[fluent] = line_at(x, rate, t, self.per)
         return self.state.advance((), (), values)
+
+
+def drifted(state: State, rates: dict[GroundFluent, Number], t: Number, per: int = 1) -> State | None:
+    """`Drift(state, rates, per).advance(t)` (the start state not to be used again), or None when a
+    changing fluent has no numeric value: for a caller that hands such a stretch to another path."""
+    values = state.values
+    moved: dict[GroundFluent, FluentValue] = {}
+    for fluent, rate in rates.items():
+        x = values.get(fluent)
+        if x is None or isinstance(x, str):
+            return None
+        moved[fluent] = line_at(x, rate, t, per)
+    return state.advance((), (), moved)

@@ -37,6 +37,7 @@ from pddltools.diagnostics import error
 from pddltools.pddl import ast
 from pddltools.pddl.changes import static_functions
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, apply, collect, resolve
+from pddltools.semantics.apply import no_effects
 from pddltools.semantics.compiled import Collect, Holds
 from pddltools.semantics.continuous import (
     Flow,
@@ -53,7 +54,7 @@ from pddltools.semantics.continuous import (
 from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.exponential import ExpMotion, ExpPoly, NotLinear, first_exp_root
 from pddltools.semantics.grounding import Binding
-from pddltools.semantics.linear import Drift, Linear, difference, linear
+from pddltools.semantics.linear import Drift, Linear, difference, drifted, linear
 from pddltools.semantics.polynomial import Number as Exact
 from pddltools.semantics.polynomial import Poly, first_root, line_is_zero, line_root_parts, parts
 from pddltools.semantics.state import Number, normal, show_atom
@@ -899,6 +900,133 @@ def validate_pddlplus(task: GroundedTask, plan: Plan, name: str, delta: Fraction
     return replace(report, delta=delta, message=report.message + note)
 
 
+#: whether `_proven` may stand in for the happenings read in turn (off: every plan read so, for the tests)
+SHORTCUT = True
+
+
+def _proven(instants: Instants) -> State | None:
+    """`Instants.proven`: the final state of a plan of timed instantaneous actions shown valid up to its
+    goal without reading its happenings in turn, or None (before anything is changed) when it is not.
+
+    For the long plans of processes switched by actions (a valve opened and closed thousands of times):
+    no trace, trajectory constraint, timed literal or derived predicate; one step at each time; every
+    process's precondition a test of atoms alone, so that the running processes change only at the
+    steps, and every rate a constant. Between two steps each changing fluent is then `value + rate * t`,
+    and no event fires in the stretch when one conjunct of its precondition, an atom or a comparison
+    (not `=`) linear in the fluents, is false at both ends: the times where such a comparison holds are
+    a half-line, which meets a stretch only at one of its ends if at all. Anything else (an event whose
+    precondition holds, or is not shown false throughout a stretch; a value undefined) leaves the plan
+    to the happenings read in turn, which then say what happens."""
+    world, task = instants.world, instants.task
+    forms = world._linear
+    if (instants.recorder is not None or world.trajectory is not None or task.timed_literals or world._derived
+            or forms is None or any(p.schema.precondition is not None and any(
+                isinstance(n, ast.Comparison) for n in p.schema.precondition.walk()) for p in world.processes)):
+        return None
+    timed = instants.timed
+    if any(timed[i][0] == timed[i + 1][0] for i in range(len(timed) - 1)):
+        return None  # steps that happen together: `run` reads them as one happening
+    guards = [(e, _guards(world, e)) for e in world.events]
+    processes = world._process_tests
+    scale = world.scale
+    # per set of running processes: their constant rates (None: one reads the state)
+    per_running: dict[tuple[Ground, ...], dict[tuple[str, ...], Exact] | None] = {}
+
+    def blocked(state: State) -> list[Holds] | None:
+        """Per event, a guard false in `state`; None when an event has none."""
+        found = []
+        for e, tests in guards:
+            guard = next((t for t in tests if not t(e.binding, state)), None)
+            if guard is None:
+                return None
+            found.append(guard)
+        return found
+
+    def rates_of(state: State) -> dict[tuple[str, ...], Exact] | None:
+        running = tuple(p for p, test in processes if test(p.binding, state))
+        if running in per_running:
+            return per_running[running]
+        rates: dict[tuple[str, ...], Exact] | None = {}
+        for p in running:
+            for fluent, _, _, _, fixed in forms.rates[p]:
+                if fixed is None or rates is None:
+                    rates = None
+                    break
+                rates[fluent] = rates.get(fluent, 0) + fixed
+        per_running[running] = rates
+        return rates
+
+    def stretch(state: State, since: int, until: int, guarded: list[Holds]
+                ) -> State | None:
+        """The state at `until`, from `state` at `since`, when no event fires in between."""
+        rates = rates_of(state)
+        if rates is None:
+            return None
+        if until == since or not rates:
+            return state
+        later = drifted(state, rates, until - since, scale)
+        if later is None:
+            return None
+        for (e, _), guard in zip(guards, guarded, strict=True):
+            if guard(e.binding, later):
+                return None
+        return later
+
+    state = task.initial_state().thaw()
+    now = 0
+    try:
+        guarded = blocked(state)
+        for tick, event in timed:
+            if guarded is None:
+                return None
+            later = stretch(state, now, tick, guarded)
+            if later is None:
+                return None
+            state, now = later, tick
+            action = event.action
+            assert action is not None and event.compiled is not None
+            tests, effect = event.compiled
+            b = action.binding
+            for _, test in tests:
+                if not test(b, state):
+                    return None
+            if effect is not None:
+                effects = no_effects()
+                effect(b, state, effects)
+                state = state.advance(effects.deletes, effects.adds, resolve(state, effects))
+            guarded = blocked(state)
+        end = _ticks(instants.end, scale)
+        if guarded is None:
+            return None
+        if end > now:
+            later = stretch(state, now, end, guarded)
+            if later is None:
+                return None
+            state = later
+    except SemanticsError:
+        return None  # `run` says where and why
+    return state
+
+
+def _guards(world: _World, event: Ground) -> list[Holds]:
+    """The conjuncts of an event's precondition each false throughout a stretch of constant rates when
+    false at both its ends (atoms, negated atoms, comparisons other than `=` linear in the fluents), as
+    exact tests."""
+    found: list[Holds] = []
+    pre = event.schema.precondition
+    for part in pre.parts if isinstance(pre, ast.And) else (pre,) if pre is not None else ():
+        if isinstance(part, ast.Atom) or (isinstance(part, ast.Not) and isinstance(part.body, ast.Atom)):
+            found.append(world.ev.compiled(part))
+        elif isinstance(part, ast.Comparison) and part.op != "=":
+            try:
+                form = difference(world.ev, part, event.binding, world._initial)
+            except SemanticsError:
+                form = None
+            if form is not None:
+                found.append(world.ev.compiled(part))
+    return found
+
+
 class Instants(Time):
     """PDDL+ time as VAL reads a plan of timed instantaneous actions: the steps at one exact time are a
     happening, with no test of interference; the world (`_World`) runs the stretches between them and
@@ -932,6 +1060,9 @@ class Instants(Time):
         self.end = plan.end if plan.end is not None else last if last is not None else Fraction(0)
         self.now: Number = 0  # in ticks
         self.closing = False
+
+    def proven(self) -> State | None:
+        return _proven(self) if SHORTCUT else None
 
     def start(self) -> State:
         world, task = self.world, self.task

@@ -46,12 +46,13 @@ from pddltools.semantics import (
 )
 from pddltools.semantics.apply import no_effects
 from pddltools.semantics.apply import resolve as resolve_values
-from pddltools.semantics.compiled import Holds
+from pddltools.semantics.compiled import Collect, Holds
 from pddltools.semantics.continuous import Flow, NotPolynomial, Running, flows, new_flow, new_running
 
 # not through the package: importing the submodule `semantics.ground` rebinds the package's `ground`
 from pddltools.semantics.evaluate import ground
 from pddltools.semantics.grounding import Binding
+from pddltools.semantics.linear import difference, drifted
 from pddltools.semantics.state import GroundAtom, GroundFluent, Number, normal
 from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
 from pddltools.validate.advice import advise
@@ -339,6 +340,138 @@ def validate_temporal(task: GroundedTask, plan: Plan, name: str, epsilon: Fracti
     return replace(report, delta=delta, message=report.message + f" (approximated with --delta {exact(delta or 0)})")
 
 
+#: whether `_proven` may stand in for the happenings read in turn (off: every plan read so, for the tests)
+SHORTCUT = True
+
+
+def _proven(timeline: Timeline) -> State | None:
+    """`Timeline.proven`: the final state of a plan shown valid up to its goal without reading its
+    happenings in turn, or None (before anything is changed) when it is not shown so.
+
+    For the long plans of durative actions with constant-rate continuous effects (COLIN's and OPTIC's
+    battery, tank and rover plans): no process, event, timed literal, derived predicate, trajectory
+    constraint, preference or trace, and every happening one event, at least epsilon from the next.
+    Between two happenings every changing fluent is then `value + rate * t` with the rates of the
+    running set, and every invariant a conjunction of atoms and comparisons linear in the fluents: the
+    set of times where such an invariant holds is an interval, so it holds throughout a stretch when it
+    holds exactly at both ends, which is all that is read. The same conditions, duration bounds and
+    effects as the loop's, read exactly; anything the loop would read otherwise (a condition or
+    invariant false or true only within VAL's slack, a value undefined, a rate that is not a constant,
+    an invariant that is not convex in time) leaves the plan to the happenings read in turn, which then
+    say what is wrong.
+    What it skips is the loop's bookkeeping for what can fail (blame, footprints, the stretch's roots)."""
+    world, task = timeline.world, timeline.task
+    if (world is None or not world._alone or timeline.recorder is not None or timeline.constraints
+            or timeline.soft or task.timed_literals or timeline.plan.end is not None or world.delta is not None):
+        return None
+    events, ticks, unit, apart = timeline.events, timeline.ticks, timeline.unit, timeline.apart
+    clocks, wide = [clock(e) for e in events], window(timeline.tolerance)
+    for i in range(len(events) - 1):  # every happening one event, none within epsilon of another
+        if not clocks[i + 1] > clocks[i] + wide or ticks[i + 1] - ticks[i] < apart:
+            return None
+    ev, static, tolerance = task.evaluator, timeline.static, timeline.tolerance
+    compiled = ev.compiled
+    # per ground action and kind: its exact condition tests and compiled effect; per ground action:
+    # its constant rates (None: not all constants, or an invariant not convex in time) and its
+    # invariant's exact test
+    per_event: dict[tuple[int, str], tuple[GroundAction, list[Holds], Collect | None]] = {}
+    per_action: dict[int, tuple[GroundAction, dict[GroundFluent, Number] | None, Holds | None]] = {}
+    state = task.initial_state().thaw()
+    running: dict[int, tuple[dict[GroundFluent, Number], Holds | None, Binding]] = {}
+    rates: dict[GroundFluent, Number] = {}
+    last = ticks[0] if ticks else 0
+    try:
+        for event, tick in zip(events, ticks, strict=True):
+            action, step, parts = event.action, event.step, event.parts
+            assert action is not None and step is not None
+            b = action.binding
+            if tick != last and rates:  # the stretch: each changing fluent on its line, then the invariants
+                later = drifted(state, rates, tick - last, unit)
+                if later is None:
+                    return None
+                state = later
+                for _, test, binding in running.values():
+                    if test is not None and not test(binding, state):
+                        return None
+            last = tick
+            if parts is not None and event.kind in parts.duration and not static.meets(
+                    parts.duration[event.kind], event, state, tolerance):
+                return None
+            key = (id(action), event.kind)
+            found = per_event.get(key)
+            if found is None or found[0] is not action:
+                effect = event.effect()
+                found = per_event[key] = (action, [compiled(c) for c in event.conditions()],
+                                          ev.effect(effect) if effect is not None else None)
+            for test in found[1]:
+                if not test(b, state):
+                    return None
+            if found[2] is not None:
+                effects = no_effects()
+                found[2](b, state, effects)
+                state = state.advance(effects.deletes, effects.adds, resolve_values(state, effects))
+            if event.kind == "start":
+                assert parts is not None
+                fit = per_action.get(id(action))
+                if fit is None or fit[0] is not action:
+                    fit = per_action[id(action)] = _fit(timeline, event, state)
+                if fit[1] is None:
+                    return None
+                running[step.index] = (fit[1], fit[2], b)
+            elif event.kind == "end":
+                running.pop(step.index, None)
+            if event.kind != "action":
+                rates = {}
+                for own, _, _ in running.values():
+                    for fluent, rate in own.items():
+                        rates[fluent] = rates.get(fluent, 0) + rate
+            for _, test, binding in running.values():  # the invariants after the happening (`after`)
+                if test is not None and not test(binding, state):
+                    return None
+    except SemanticsError:
+        return None  # `run` says where and why
+    if events:
+        timeline.makespan = max(timeline.makespan, normal(events[-1].time))
+    return state
+
+
+def _fit(timeline: Timeline, started: Event, state: State
+         ) -> tuple[GroundAction, dict[GroundFluent, Number] | None, Holds | None]:
+    """A durative action's constant rates per fluent and its invariant's exact test, for `_proven`;
+    the rates None when one is not a constant, the invariant is not a conjunction of atoms and
+    comparisons linear in the fluents (true on an interval of a stretch), or which fluents either reads
+    depends on the state (an object fluent's value): what is found here is kept for every start."""
+    world, static = timeline.world, timeline.static
+    assert world is not None and started.parts is not None and started.action is not None
+    action, parts = started.action, started.parts
+    invariant = parts.conditions.get("all")
+    if not all(static.free(node) for node in (parts.continuous, invariant) if node is not None):
+        return action, None, None  # which fluents they read depends on the state: not the same at every start
+    owner = new_running(action, 0, parts.continuous or _NO_EFFECT, action.binding)
+    moving = static.flows(owner, state) if parts.continuous is not None else []
+    rates = world._constant_flows(moving) if moving else {}
+    if rates is None or invariant is None:
+        return action, rates, None
+    if not _convex(timeline.task, invariant, action.binding, state):
+        return action, None, None
+    return action, rates, timeline.ev.compiled(invariant)
+
+
+def _convex(task: GroundedTask, formula: ast.Formula, b: Binding, state: State) -> bool:
+    """Whether `formula` holds on an interval of any stretch of constant rates: a conjunction of atoms,
+    negated atoms and comparisons whose `left - right` is linear in the fluents."""
+    if isinstance(formula, ast.And):
+        return all(_convex(task, part, b, state) for part in formula.parts)
+    if isinstance(formula, ast.Atom) or (isinstance(formula, ast.Not) and isinstance(formula.body, ast.Atom)):
+        return True
+    if isinstance(formula, ast.Comparison):
+        try:
+            return difference(task.evaluator, formula, b, state) is not None
+        except SemanticsError:
+            return False
+    return False
+
+
 def _continuous(task: GroundedTask) -> bool:
     """Whether anything in the task changes in time between happenings: processes, events (which fire
     when a condition becomes true), or durative actions with continuous effects."""
@@ -421,6 +554,9 @@ class Timeline(Time):
             (e.time for e in reversed(events) if e.step is not None), Fraction(0))
         self.before = self.now = Fraction(0)
         self.since = self.at = 0  # `before` and `now` in the world's ticks
+
+    def proven(self) -> State | None:
+        return _proven(self) if SHORTCUT else None
 
     def start(self) -> State:
         state = self.task.initial_state()
