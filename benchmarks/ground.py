@@ -143,6 +143,10 @@ def pairs(args: argparse.Namespace) -> list[tuple[Path, Path]]:
             if domain not in durative:
                 durative[domain] = ":durative-action" in domain.read_text(encoding="utf-8", errors="replace").lower()
         found = [(d, p) for d, p in found if not durative[d]]
+    if args.skip_in:
+        lines = args.skip_in.read_text(encoding="utf-8").splitlines()
+        done = {(r["domain"], r["problem"]) for r in map(json.loads, lines)}
+        found = [(d, p) for d, p in found if (str(d), str(p)) not in done]
     if args.smallest_first:
         found = sorted(found, key=lambda p: p[0].stat().st_size + p[1].stat().st_size)
     if args.largest:
@@ -225,6 +229,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="write every pair's record here")
     parser.add_argument("--redo", type=Path, help="the pairs of a --jsonl file that differed")
     parser.add_argument("--jsonl", type=Path, help="append each pair's record here as it is measured")
+    parser.add_argument("--skip-in", type=Path, help="leave out the pairs a --jsonl file of an earlier run has")
     parser.add_argument("--fd-cache", type=Path, help="keep the translator's records here and reuse them")
     parser.add_argument("--skip-durative", action="store_true",
                         help="leave out pairs whose domain has a :durative-action (the translator rejects them)")
