@@ -27,8 +27,10 @@ from itertools import combinations
 
 from pddltools.analysis.grounder import GroundTask, Literal, Operator, paused_gc
 
-#: Predicates in one candidate at most (depots needs four: clear, in, lifting, on; openstacks six nullary ones).
-MAX_PARTS = 8
+#: Predicates in one candidate at most (depots needs four: clear, in, lifting, on; openstacks six nullary ones;
+#: IPC-2004 promela dining philosophers nine: each philosopher's activate-, enabled- and pending- atoms).
+#: The translator has no such limit, only one on candidates; `MAX_CANDIDATES` bounds the search anyway.
+MAX_PARTS = 16
 #: Candidates checked at most, breadth first (fewer parts first): refinements multiply with every part
 #: (pipesworld's nullary predicates: 14,000 candidates up to five parts, 163,000 up to eight).
 MAX_CANDIDATES = 20_000
