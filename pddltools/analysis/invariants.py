@@ -32,8 +32,10 @@ from pddltools.analysis.grounder import GroundTask, Literal, Operator, paused_gc
 #: The translator has no such limit, only one on candidates; `MAX_CANDIDATES` bounds the search anyway.
 MAX_PARTS = 16
 #: Candidates checked at most, breadth first (fewer parts first): refinements multiply with every part
-#: (pipesworld's nullary predicates: 14,000 candidates up to five parts, 163,000 up to eight).
-MAX_CANDIDATES = 20_000
+#: (pipesworld's nullary predicates: 14,000 candidates up to five parts, 163,000 up to eight). The
+#: translator's limit (`--invariant-generation-max-candidates`): with 20,000 the groups of IPC-2004 promela
+#: optical telegraph's processes (thirteen nullary predicates each) were out of reach, which it finds.
+MAX_CANDIDATES = 100_000
 #: A part of a candidate: a predicate and the positions of its arguments that name the group, in order.
 Part = tuple[str, tuple[int, ...]]
 
