@@ -172,6 +172,9 @@ class _Grounder:
         self.atoms = atoms
         self.index = {a: i for i, a in enumerate(atoms)}
         self.values: dict[GroundAtom, int | Fraction] = {}
+        # each conjunction's and disjunction's parts, those the initial state decides first (by node id:
+        # the nodes live as long as the domain this grounder reads)
+        self._ordered: dict[int, list[ast.Formula]] = {}
         # ground actions whose precondition is not false and that have an effect (before effects the
         # precondition makes void are dropped): what Fast Downward's `instantiate` counts
         self.instantiated = 0
@@ -281,14 +284,20 @@ class _Grounder:
             case ast.Not():
                 return _negate(self.formula(f.body, b))
             case ast.And():
-                return _junction("and", [self.formula(p, b) for p in f.parts])
+                return self._junction("and", f, b)
             case ast.Or():
-                return _junction("or", [self.formula(p, b) for p in f.parts])
+                return self._junction("or", f, b)
             case ast.Imply():
                 return _junction("or", [_negate(self.formula(f.condition, b)), self.formula(f.consequence, b)])
             case ast.Exists() | ast.Forall():
-                parts = [self.formula(f.body, inner) for inner in self._bindings(f.variables, b)]
-                return _junction("or" if isinstance(f, ast.Exists) else "and", parts)
+                kind = "or" if isinstance(f, ast.Exists) else "and"
+                parts: list[Ground] = []
+                for inner in self._bindings(f.variables, b):
+                    part = self.formula(f.body, inner)
+                    if part is (kind == "or"):
+                        return part  # decided: the other bindings cannot change it
+                    parts.append(part)
+                return _junction(kind, parts)
             case ast.Comparison():
                 if f.op == "=" and isinstance(f.left, ast.Variable | ast.Constant) \
                         and isinstance(f.right, ast.Variable | ast.Constant):
@@ -301,6 +310,29 @@ class _Grounder:
                                     f.span)
             case _:
                 assert_never(f)
+
+    def _junction(self, kind: str, f: ast.And | ast.Or, b: dict[str, str]) -> Ground:
+        """A conjunction or disjunction, its parts the initial state decides first: once one decides the
+        whole (false in a conjunction, true in a disjunction) the others are not ground at all (a derived
+        predicate's `(exists (?z) (and (con ?x ?z) (upstream ?z ...)))`, `con` static)."""
+        ordered = self._ordered.get(id(f))
+        if ordered is None:
+            ordered = sorted(f.parts, key=lambda p: not self._static(p))
+            self._ordered[id(f)] = ordered
+        absorbing = kind == "or"
+        parts: list[Ground] = []
+        for p in ordered:
+            part = self.formula(p, b)
+            if part is absorbing:
+                return absorbing
+            parts.append(part)
+        return _junction(kind, parts)
+
+    def _static(self, f: ast.Formula) -> bool:
+        """Whether the initial state decides `f` alone: an equality, or a (negated) atom no effect changes."""
+        if isinstance(f, ast.Not):
+            f = f.body
+        return isinstance(f, ast.Comparison) or (isinstance(f, ast.Atom) and f.predicate not in self.fluent)
 
     def _bindings(self, variables: tuple[ast.TypedName, ...], b: dict[str, str]) -> Iterator[dict[str, str]]:
         names = [v.name for v in variables]
