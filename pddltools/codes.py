@@ -980,7 +980,8 @@ _ENTRIES: tuple[Code, ...] = (
           effect on an object fluent's value, preferences in preconditions or over trajectories, a metric
           that rewards cost or violations. The grounder (`pddltools ground`, `compile --target
           grounded-strips`) does not read durative actions, numeric fluents other than the total cost,
-          numeric conditions, object fluents, derived predicates, preferences or trajectory constraints.""",
+          numeric conditions, object fluents, preferences or trajectory constraints (it reads derived
+          predicates: they become axioms).""",
           (("domain.pddl", "(define (domain d)\n  (:requirements :strips :durative-actions)\n  (:predicates (done))\n"
                            "  (:durative-action work :parameters () :duration (= ?duration 1)\n"
                            "    :condition (and) :effect (at end (done))))\n"),

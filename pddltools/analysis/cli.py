@@ -36,6 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("-o", "--output", required=True, metavar="OUTDIR", type=Path)
     p.add_argument("--to", choices=FORMATS, default="strips", help="strips: PDDL without parameters; sas: "
                    "Fast Downward's translator output (variables from mutex groups)")
+    p.add_argument("--mutex-groups", choices=("all", "translator"), default="all",
+                   help="all: every mutex group the invariant synthesis proves on the ground operators; "
+                        "translator: only those of the shape Fast Downward's translator looks for (one counted "
+                        "argument per predicate), so that the variables are the translator's")
     p.add_argument("--force", action="store_true", help="overwrite the files of a non-empty OUTDIR")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run_ground)
@@ -64,7 +68,7 @@ def run_ground(args: argparse.Namespace) -> int:
         if outdir.exists() and any(outdir.iterdir()) and not args.force:
             raise compile_error("E804", f"{outdir} is not empty (use --force to overwrite its files)")
         task = ground(domain, problem)
-        task.mutexes = mutex_groups(task)
+        task.mutexes = mutex_groups(task, 1 if args.mutex_groups == "translator" else None)
         files = _write(task, args, outdir)
     except CompileError as exc:
         code = ExitCode.USAGE if any(d.code in ("E804",) for d in exc.diagnostics) else ExitCode.FINDINGS
@@ -78,7 +82,8 @@ def run_ground(args: argparse.Namespace) -> int:
     summary: dict[str, Any] = {
         "outdir": str(args.output), "to": args.to, "files_written": files,
         "plan_map": str(args.output / "plan-map.json"),
-        "atoms": len(task.atoms), "operators": len(task.operators), "mutex_groups": len(task.mutexes),
+        "atoms": len(task.atoms), "operators": len(task.operators), "axioms": len(task.axioms),
+        "mutex_groups": len(task.mutexes),
         "solvable": task.goal is not None, "seconds": round(seconds, 6)}
     if args.format == "json":
         print_json(envelope("ground", placed(inputs, ()), {"files": len(inputs), "operators": len(task.operators),
@@ -86,7 +91,8 @@ def run_ground(args: argparse.Namespace) -> int:
     else:
         out = stdout_console()
         unsolvable = "" if task.goal is not None else "; the goal is unreachable: the task written is unsolvable"
-        out.print(f"{len(task.atoms)} reachable atoms, {len(task.operators)} operators, "
+        axioms = f"{len(task.axioms)} axioms, " if task.axioms else ""
+        out.print(f"{len(task.atoms)} reachable atoms, {len(task.operators)} operators, {axioms}"
                   f"{len(task.mutexes)} mutex groups{unsolvable}", markup=False)
         out.print(f"wrote {', '.join(files)} and {summary['plan_map']} in {seconds:.3f} s", markup=False)
     return ExitCode.OK

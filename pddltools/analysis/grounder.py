@@ -9,10 +9,15 @@ of their types, and a disjunctive precondition splits the action into one operat
 Fast Downward's `split_disjunctions`). An operator whose precondition is false is dropped; an atom an
 operator both adds and deletes is added (PDDL applies deletes first).
 
+Derived predicates become axioms, as in Fast Downward's translator: each reached derived atom is ground
+with every rule for its predicate, and each disjunct of the ground body is one axiom (`Axiom`: the
+atom holds when the conjunction does). Derived atoms are atoms like the others, except that no operator
+changes them and the initial state does not give them: `axioms.py` orders them in layers.
+
 Reads: STRIPS with negative preconditions, equality, typing, ADL conditions and conditional or
-universal effects, and action costs (`(increase (total-cost) N)`, N a number or a static function).
-Durative actions, numeric fluents other than the total cost, derived predicates and preferences are
-refused with E801.
+universal effects, derived predicates (stratified), and action costs (`(increase (total-cost) N)`, N a
+number or a static function). Durative actions, numeric fluents other than the total cost and
+preferences are refused with E801.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from pddltools.analysis.program import effect_literals, precondition, schemas_of
 from pddltools.analysis.reach import Reachability
 from pddltools.diagnostics import CompileError, compile_error
 from pddltools.pddl import ast
+from pddltools.semantics.derived import strata
+from pddltools.semantics.errors import NotStratified
 from pddltools.semantics.state import GroundAtom
 
 #: A literal of the ground task: (index of the atom, True for the atom, False for its negation).
@@ -39,6 +46,9 @@ Literal = tuple[int, bool]
 Ground = bool | tuple[object, ...]
 #: Beyond this many disjuncts a condition is refused rather than split.
 MAX_DISJUNCTS = 256
+#: The same for a derived predicate's body, where a disjunct is one more axiom, not one more operator
+#: (an `exists` over the objects is a disjunction of one disjunct per object).
+MAX_AXIOM_DISJUNCTS = 16_384
 COST = "total-cost"
 
 
@@ -48,6 +58,13 @@ class Effect(NamedTuple):
     conditions: tuple[Literal, ...]
     atom: int
     add: bool
+
+
+class Axiom(NamedTuple):
+    """A ground rule of a derived predicate: `head` holds when every literal of `condition` does."""
+
+    head: int
+    condition: tuple[Literal, ...]
 
 
 class Operator(NamedTuple):
@@ -80,6 +97,10 @@ class GroundTask:
     #: ground actions (one per disjunct) whose precondition is not false and that have some effect: what
     #: Fast Downward's `instantiate` counts; `operators` also leaves out those whose effects change nothing
     instantiated: int = 0
+    #: the derived atoms' rules, one per disjunct of a ground body (none in a task without derived predicates)
+    axioms: list[Axiom] = field(default_factory=list)
+    #: the derived predicates: their atoms are not changed by operators but by the axioms
+    derived: frozenset[str] = frozenset()
 
 
 def ground(domain: ast.Domain, problem: ast.Problem, reach: Reachability | None = None) -> GroundTask:
@@ -111,8 +132,6 @@ def _refuse_unsupported(domain: ast.Domain, problem: ast.Problem) -> None:
     for structure in domain.structures:
         if isinstance(structure, ast.DurativeAction):
             raise refuse("durative actions", structure)
-        if isinstance(structure, ast.DerivedPredicate):
-            raise refuse("derived predicates", structure)
     if domain.processes or domain.events:
         raise refuse("processes and events", (domain.processes or domain.events)[0])
     for schema in schemas_of(domain):
@@ -127,6 +146,15 @@ def _refuse_unsupported(domain: ast.Domain, problem: ast.Problem) -> None:
     for sub in (problem.goal.walk() if problem.goal is not None else ()):
         if isinstance(sub, ast.Preference):
             raise refuse("preferences", sub)
+    rules = domain.derived_predicates
+    if rules:
+        try:
+            strata(rules)
+        except NotStratified as exc:
+            rule = next(r for r in rules if r.name == exc.predicate)
+            raise compile_error("E802", f"the derived predicate {exc.predicate} is not stratified: its definition "
+                                f"uses (not ({exc.negated} ...)), which depends on {exc.predicate} in turn",
+                                rule.span) from None
 
 
 class _Grounder:
@@ -136,12 +164,17 @@ class _Grounder:
         self.reach = reach
         self.objects = reach.program.grounder
         literals = reach.program.literals
-        self.fluent = {lit.atom.predicate for lit in literals}
+        self.derived = frozenset(rule.name for rule in domain.derived_predicates)
+        # derived atoms are variables too: whether they hold depends on the state
+        self.fluent = {lit.atom.predicate for lit in literals} | self.derived
         self.init_facts = reach.program.facts
         atoms = sorted(a for a in reach.atoms if a[0] in self.fluent)
         self.atoms = atoms
         self.index = {a: i for i, a in enumerate(atoms)}
         self.values: dict[GroundAtom, int | Fraction] = {}
+        # each conjunction's and disjunction's parts, those the initial state decides first (by node id:
+        # the nodes live as long as the domain this grounder reads)
+        self._ordered: dict[int, list[ast.Formula]] = {}
         # ground actions whose precondition is not false and that have an effect (before effects the
         # precondition makes void are dropped): what Fast Downward's `instantiate` counts
         self.instantiated = 0
@@ -191,9 +224,27 @@ class _Grounder:
             raise compile_error("E801", "the grounder does not read a goal that stays a disjunction once ground",
                                 self.problem.goal.span if self.problem.goal else None)
         goal = goal_alternatives[0] if goal_alternatives else None
-        init = {self.index[a] for a in self.init_facts if a in self.index}
+        init = {self.index[a] for a in self.init_facts if a in self.index and a[0] not in self.derived}
         return GroundTask(self.domain, self.problem, self.atoms, init, goal, operators, self.metric, self.reach,
-                          instantiated=self.instantiated)
+                          instantiated=self.instantiated, axioms=self.axioms(), derived=self.derived)
+
+    def axioms(self) -> list[Axiom]:
+        """Each reached derived atom's rules, one per disjunct of each ground body; a disjunct that needs
+        the atom itself says nothing and is left out, as are those that repeat one of the same head."""
+        out: list[Axiom] = []
+        by_predicate: dict[str, list[int]] = {}
+        for i, atom in enumerate(self.atoms):
+            if atom[0] in self.derived:
+                by_predicate.setdefault(atom[0], []).append(i)
+        for rule in self.domain.derived_predicates:
+            params = [p.name for p in rule.predicate.parameters]
+            for head in by_predicate.get(rule.name, ()):
+                binding = dict(zip(params, self.atoms[head][1:], strict=True))
+                condition = self.formula(rule.body, binding)
+                for conjunct in self.disjuncts(condition, rule, MAX_AXIOM_DISJUNCTS):
+                    if (head, True) not in conjunct:
+                        out.append(Axiom(head, conjunct))
+        return list(dict.fromkeys(out))
 
     @property
     def metric(self) -> bool:
@@ -233,14 +284,20 @@ class _Grounder:
             case ast.Not():
                 return _negate(self.formula(f.body, b))
             case ast.And():
-                return _junction("and", [self.formula(p, b) for p in f.parts])
+                return self._junction("and", f, b)
             case ast.Or():
-                return _junction("or", [self.formula(p, b) for p in f.parts])
+                return self._junction("or", f, b)
             case ast.Imply():
                 return _junction("or", [_negate(self.formula(f.condition, b)), self.formula(f.consequence, b)])
             case ast.Exists() | ast.Forall():
-                parts = [self.formula(f.body, inner) for inner in self._bindings(f.variables, b)]
-                return _junction("or" if isinstance(f, ast.Exists) else "and", parts)
+                kind = "or" if isinstance(f, ast.Exists) else "and"
+                parts: list[Ground] = []
+                for inner in self._bindings(f.variables, b):
+                    part = self.formula(f.body, inner)
+                    if part is (kind == "or"):
+                        return part  # decided: the other bindings cannot change it
+                    parts.append(part)
+                return _junction(kind, parts)
             case ast.Comparison():
                 if f.op == "=" and isinstance(f.left, ast.Variable | ast.Constant) \
                         and isinstance(f.right, ast.Variable | ast.Constant):
@@ -254,6 +311,29 @@ class _Grounder:
             case _:
                 assert_never(f)
 
+    def _junction(self, kind: str, f: ast.And | ast.Or, b: dict[str, str]) -> Ground:
+        """A conjunction or disjunction, its parts the initial state decides first: once one decides the
+        whole (false in a conjunction, true in a disjunction) the others are not ground at all (a derived
+        predicate's `(exists (?z) (and (con ?x ?z) (upstream ?z ...)))`, `con` static)."""
+        ordered = self._ordered.get(id(f))
+        if ordered is None:
+            ordered = sorted(f.parts, key=lambda p: not self._static(p))
+            self._ordered[id(f)] = ordered
+        absorbing = kind == "or"
+        parts: list[Ground] = []
+        for p in ordered:
+            part = self.formula(p, b)
+            if part is absorbing:
+                return absorbing
+            parts.append(part)
+        return _junction(kind, parts)
+
+    def _static(self, f: ast.Formula) -> bool:
+        """Whether the initial state decides `f` alone: an equality, or a (negated) atom no effect changes."""
+        if isinstance(f, ast.Not):
+            f = f.body
+        return isinstance(f, ast.Comparison) or (isinstance(f, ast.Atom) and f.predicate not in self.fluent)
+
     def _bindings(self, variables: tuple[ast.TypedName, ...], b: dict[str, str]) -> Iterator[dict[str, str]]:
         names = [v.name for v in variables]
         for values in product(*(self.objects.objects_of(v.type) for v in variables)):
@@ -261,10 +341,10 @@ class _Grounder:
             inner.update(zip(names, values, strict=True))
             yield inner
 
-    def disjuncts(self, g: Ground, where: ast.Node) -> list[tuple[Literal, ...]]:
+    def disjuncts(self, g: Ground, where: ast.Node, limit: int = MAX_DISJUNCTS) -> list[tuple[Literal, ...]]:
         """The conjunctions of literals `g` is the disjunction of, contradictory ones left out."""
         out = []
-        for conjunct in _dnf(g, where):
+        for conjunct in _dnf(g, where, limit):
             positive = {i for i, p in conjunct if p}
             if any(not p and i in positive for i, p in conjunct):
                 continue
@@ -469,7 +549,7 @@ def _junction(kind: str, parts: list[Ground]) -> Ground:
     return kept[0] if len(kept) == 1 else (kind, kept)
 
 
-def _dnf(g: Ground, where: ast.Node) -> list[list[Literal]]:
+def _dnf(g: Ground, where: ast.Node, limit: int = MAX_DISJUNCTS) -> list[list[Literal]]:
     if g is True:
         return [[]]
     if g is False:
@@ -477,15 +557,15 @@ def _dnf(g: Ground, where: ast.Node) -> list[list[Literal]]:
     assert isinstance(g, tuple)
     if g[0] == "lit":
         return [[(g[1], g[2])]]  # type: ignore[list-item]
-    parts = [_dnf(p, where) for p in g[1]]  # type: ignore[attr-defined]
+    parts = [_dnf(p, where, limit) for p in g[1]]  # type: ignore[attr-defined]
     if g[0] == "or":
         out = [c for p in parts for c in p]
     else:
         out = [[]]
         for p in parts:
             out = [a + b for a in out for b in p]
-            if len(out) > MAX_DISJUNCTS:
+            if len(out) > limit:
                 break
-    if len(out) > MAX_DISJUNCTS:
-        raise compile_error("E803", f"a condition has more than {MAX_DISJUNCTS} disjuncts once ground", where.span)
+    if len(out) > limit:
+        raise compile_error("E803", f"a condition has more than {limit} disjuncts once ground", where.span)
     return out

@@ -10,6 +10,12 @@ fail are refined by a second predicate when the failing operator deletes such an
 ?package ?place)` and `(in ?package ?truck)` together are one group per package.
 
 Checked on the ground operators, so that what relaxed reachability ruled out cannot break an invariant.
+
+Fast Downward's candidates count at most one argument of each predicate (its `InvariantPart` has one
+`omitted_pos`); `counted=1` keeps to that shape and finds the translator's groups, for comparing the two
+(`pddltools ground --mutex-groups translator`). Without the limit a part may count several arguments:
+`(at ?p _)` with `(in ?p _ _)`, a package at a place or in some truck's some area (IPC-2006 trucks),
+which the translator cannot state.
 """
 
 from __future__ import annotations
@@ -21,11 +27,15 @@ from itertools import combinations
 
 from pddltools.analysis.grounder import GroundTask, Literal, Operator, paused_gc
 
-#: Predicates in one candidate at most (depots needs four: clear, in, lifting, on; openstacks six nullary ones).
-MAX_PARTS = 8
+#: Predicates in one candidate at most (depots needs four: clear, in, lifting, on; openstacks six nullary ones;
+#: IPC-2004 promela dining philosophers nine: each philosopher's activate-, enabled- and pending- atoms).
+#: The translator has no such limit, only one on candidates; `MAX_CANDIDATES` bounds the search anyway.
+MAX_PARTS = 16
 #: Candidates checked at most, breadth first (fewer parts first): refinements multiply with every part
-#: (pipesworld's nullary predicates: 14,000 candidates up to five parts, 163,000 up to eight).
-MAX_CANDIDATES = 20_000
+#: (pipesworld's nullary predicates: 14,000 candidates up to five parts, 163,000 up to eight). The
+#: translator's limit (`--invariant-generation-max-candidates`): with 20,000 the groups of IPC-2004 promela
+#: optical telegraph's processes (thirteen nullary predicates each) were out of reach, which it finds.
+MAX_CANDIDATES = 100_000
 #: A part of a candidate: a predicate and the positions of its arguments that name the group, in order.
 Part = tuple[str, tuple[int, ...]]
 
@@ -76,13 +86,16 @@ class _Index:
             self.adds.append(adds)
 
 
-def invariants(task: GroundTask) -> list[tuple[Candidate, list[tuple[int, ...]]]]:
-    """The invariants found, each with its ground groups of at least two atoms (none: it says nothing)."""
+def invariants(task: GroundTask, counted: int | None = None) -> list[tuple[Candidate, list[tuple[int, ...]]]]:
+    """The invariants found, each with its ground groups of at least two atoms (none: it says nothing);
+    `counted`: at most so many counted arguments in each part (Fast Downward's candidates: 1)."""
     index = _Index(task)
-    arity = {p: len(task.atoms[atoms[0]]) - 1 for p, atoms in index.by_predicate.items()}
+    # derived atoms are set by axioms, not operators: no operator's balance says anything about them
+    arity = {p: len(task.atoms[atoms[0]]) - 1 for p, atoms in index.by_predicate.items() if p not in task.derived}
     accepted: list[tuple[Candidate, dict[int, tuple[str, ...]]]] = []
     tried: set[Candidate] = set()
-    queue = deque(Candidate(((p, fixed),)) for p, n in sorted(arity.items()) for fixed in _fixings(n))
+    queue = deque(Candidate(((p, fixed),)) for p, n in sorted(arity.items()) for fixed in _fixings(n)
+                  if counted is None or n - len(fixed) <= counted)
     while queue and len(tried) < MAX_CANDIDATES:
         candidate = queue.popleft()
         if candidate in tried:
@@ -93,7 +106,8 @@ def invariants(task: GroundTask) -> list[tuple[Candidate, list[tuple[int, ...]]]
         if verdict is True:
             accepted.append((candidate, keys))
         elif isinstance(verdict, list) and len(candidate.parts) < MAX_PARTS:
-            queue.extend(verdict)
+            queue.extend(c for c in verdict
+                         if counted is None or arity[c.parts[-1][0]] - len(c.parts[-1][1]) <= counted)
     out = []
     for candidate, keys in accepted:
         groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
@@ -103,11 +117,11 @@ def invariants(task: GroundTask) -> list[tuple[Candidate, list[tuple[int, ...]]]
     return out
 
 
-def mutex_groups(task: GroundTask) -> list[list[Literal]]:
+def mutex_groups(task: GroundTask, counted: int | None = None) -> list[list[Literal]]:
     """The mutex groups of the task's atoms (each at least two atoms), larger groups first; an atom may be
-    in several."""
+    in several. `counted`: as for `invariants`."""
     with paused_gc():
-        found = {group for _, groups in invariants(task) for group in groups}
+        found = {group for _, groups in invariants(task, counted) for group in groups}
     # a group inside a larger one says nothing more
     ordered = sorted(found, key=lambda g: (-len(g), g))
     kept: list[tuple[int, ...]] = []

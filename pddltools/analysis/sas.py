@@ -7,6 +7,10 @@ named "ACTION ARG ..." so that the search's plan is already a plan of the origin
 the identity on action names). A precondition on a variable the operator also changes is the "pre" of
 that effect; the others are its prevail conditions.
 
+Derived atoms the task needs (`axioms.py`) are binary variables with their axiom layer, false in the
+initial state (what holds when no axiom makes them true), set by one rule per axiom; derived atoms
+nothing needs get no variable.
+
 An unsolvable task (the goal is never reached) is written as Fast Downward writes one: a single binary
 variable the goal wants true and nothing can set.
 """
@@ -17,7 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pddltools.analysis.grounder import GroundTask, Literal, Operator, paused_gc
+from pddltools.analysis.axioms import Axioms
+from pddltools.analysis.grounder import Axiom, GroundTask, Literal, Operator, paused_gc
 from pddltools.diagnostics import compile_error
 from pddltools.semantics.state import GroundAtom
 
@@ -29,6 +34,7 @@ class Encoding:
     place: dict[int, tuple[int, int]]  # atom → (variable, value)
     values: list[list[str]]
     none_value: list[int | None]  # the value "none of those" of each variable, if it has one
+    layers: list[int]  # each variable's axiom layer; -1 for a variable operators change
 
     def literal(self, lit: Literal) -> tuple[int, int] | None:
         """(variable, value) for a literal; None for a negated atom that is a value of a larger variable
@@ -42,16 +48,19 @@ class Encoding:
         return None
 
 
-def encode(task: GroundTask) -> Encoding:
+def encode(task: GroundTask, axioms: Axioms | None = None) -> Encoding:
     """Variables from the mutex groups, except for atoms some condition negates: "not this value" of a
     larger variable is not one value, so such an atom keeps a binary variable of its own (as Fast
     Downward does for negated goals)."""
+    axioms = axioms or Axioms(task)
     place: dict[int, tuple[int, int]] = {}
     values: list[list[str]] = []
     none_value: list[int | None] = []
+    layers: list[int] = []
     negated = {a for op in task.operators for a, p in op.precondition if not p}
     negated |= {a for op in task.operators for e in op.effects for a, p in e.conditions if not p}
     negated |= {a for a, p in task.goal or () if not p}
+    negated |= {a for axiom in axioms.axioms for a, p in axiom.condition if not p}
     covered: set[int] = set()
     for group in task.mutexes:
         atoms = [a for a, positive in group if positive and a not in covered and a not in negated]
@@ -64,14 +73,19 @@ def encode(task: GroundTask) -> Encoding:
             covered.add(a)
         values.append([*names, "<none of those>"])
         none_value.append(len(atoms))
+        layers.append(-1)
     for a, atom in enumerate(task.atoms):
         if a in covered:
             continue
+        layer = axioms.layer.get(a, -1)
+        if layer < 0 and atom[0] in task.derived:
+            continue  # a derived atom nothing reads
         var = len(values)
         place[a] = (var, 0)
         values.append([_atom(atom), "Negated" + _atom(atom)])
         none_value.append(None)
-    return Encoding(place, values, none_value)
+        layers.append(layer)
+    return Encoding(place, values, none_value, layers)
 
 
 def _atom(atom: GroundAtom) -> str:
@@ -86,11 +100,12 @@ def write(task: GroundTask) -> str:
 def _write(task: GroundTask) -> str:
     if task.goal is None:
         return _unsolvable()
-    enc = encode(task)
+    needed = Axioms(task)
+    enc = encode(task, needed)
     lines = ["begin_version", "3", "end_version", "begin_metric", "1" if task.metric else "0", "end_metric",
              str(len(enc.values))]
     for var, values in enumerate(enc.values):
-        lines += ["begin_variable", f"var{var}", "-1", str(len(values)), *values, "end_variable"]
+        lines += ["begin_variable", f"var{var}", str(enc.layers[var]), str(len(values)), *values, "end_variable"]
     groups = [g for g in task.mutexes if sum(1 for _, p in g if p) >= 2]
     lines.append(str(len(groups)))
     for group in groups:
@@ -109,7 +124,9 @@ def _write(task: GroundTask) -> str:
     operators = [found for op in task.operators if (found := _operator(enc, op, op.cost if task.metric else 1))]
     lines.append(str(len(operators)))
     lines += operators
-    lines.append("0")  # axioms
+    rules = [found for axiom in needed.axioms if (found := _rule(enc, axiom))]
+    lines.append(str(len(rules)))
+    lines += rules
     return "\n".join(lines) + "\n"
 
 
@@ -172,6 +189,17 @@ def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> str:
     body = "".join(f"{v} {x}\n" for v, x in prevail)
     return f"{head}{len(prevail)}\n{body}{len(changes)}\n" + "".join(c + "\n" for c in changes) \
         + f"{int(cost)}\nend_operator"
+
+
+def _rule(enc: Encoding, axiom: Axiom) -> str:
+    """The axiom's text: its conditions, then its head's variable going from false (1) to true (0); empty
+    when its condition asks two values of one variable."""
+    conditions = _pairs(enc, axiom.condition)
+    if conditions is None:
+        return ""
+    var, value = enc.place[axiom.head]
+    body = "".join(f"{v} {x}\n" for v, x in sorted(conditions.items()))
+    return f"begin_rule\n{len(conditions)}\n{body}{var} {1 - value} {value}\nend_rule"
 
 
 def _unsolvable() -> str:

@@ -179,3 +179,37 @@ def test_an_atom_a_precondition_negates_keeps_a_binary_variable_of_its_own() -> 
     text = write(task)  # raised KeyError before: the atom had no variable at all
     assert "Atom at(t, b)\nNegatedAtom at(t, b)\nend_variable" in text
     assert "begin_operator\nload p1 t a\n" in text
+
+
+def test_the_translators_shape_counts_one_argument_per_predicate(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # IPC-2006 trucks: a package is at a place or in some area of some truck; `(in ?p _ _)` counts two
+    # arguments, which the translator's candidates cannot, and `at` is shared with the truck's location
+    domain = """(define (domain tr) (:requirements :typing)
+      (:types locatable area place - object truck package - locatable)
+      (:predicates (at ?x - locatable ?l - place) (in ?p - package ?t - truck ?a - area) (free ?a - area ?t - truck)
+                   (road ?a ?b - place))
+      (:action load :parameters (?p - package ?t - truck ?a - area ?l - place)
+        :precondition (and (at ?t ?l) (at ?p ?l) (free ?a ?t))
+        :effect (and (not (at ?p ?l)) (not (free ?a ?t)) (in ?p ?t ?a)))
+      (:action unload :parameters (?p - package ?t - truck ?a - area ?l - place)
+        :precondition (and (at ?t ?l) (in ?p ?t ?a)) :effect (and (not (in ?p ?t ?a)) (free ?a ?t) (at ?p ?l)))
+      (:action drive :parameters (?t - truck ?a ?b - place) :precondition (and (at ?t ?a) (road ?a ?b))
+        :effect (and (not (at ?t ?a)) (at ?t ?b))))"""
+    problem = """(define (problem p) (:domain tr) (:objects t - truck p - package a1 a2 - area x y - place)
+      (:init (at t x) (at p x) (free a1 t) (free a2 t) (road x y) (road y x)) (:goal (at p y)))"""
+    task = ground(parse_domain(domain, "d.pddl"), parse_problem(problem, "p.pddl"))
+
+    def groups(counted: int | None) -> set[frozenset[str]]:
+        return {frozenset(" ".join(task.atoms[a]) for a, _ in g) for g in mutex_groups(task, counted)}
+
+    package = frozenset({"at p x", "at p y", "in p t a1", "in p t a2"})
+    assert package in groups(None) and frozenset({"at t x", "at t y"}) in groups(None)
+    assert groups(1) == {frozenset({"free a1 t", "in p t a1"}), frozenset({"free a2 t", "in p t a2"})}
+    (tmp_path / "d.pddl").write_text(domain)
+    (tmp_path / "p.pddl").write_text(problem)
+    capsys.readouterr()
+    assert main(["ground", str(tmp_path / "d.pddl"), str(tmp_path / "p.pddl"), "-o", str(tmp_path / "o"), "--to", "sas",
+                 "--mutex-groups", "translator"]) == 0
+    assert "2 mutex groups" in capsys.readouterr().out
+    assert (tmp_path / "o" / "output.sas").read_text().count("<none of those>") == 2
