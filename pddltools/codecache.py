@@ -12,20 +12,53 @@ a build without the cache). A missing, stale or unreadable cache costs the compi
 A class without a docstring gets one from `dataclass`: its name and `inspect.signature(cls)`, which
 costs more than the cached compilations together; the signature's text is kept in the same cache,
 keyed by everything it is made of (the `__init__`'s parameters, annotations and defaults).
+
+That docstring is all `dataclasses` uses `inspect` for (Python 3.11), and importing `inspect` (with `ast`,
+`dis` and `tokenize`) costs a fresh process as much as the rest of `dataclasses`: this module imports
+`dataclasses` with a stand-in for `inspect` that imports the real module at its first use.
 """
 
 from __future__ import annotations
 
 import builtins
-import dataclasses
-import inspect
+import importlib
 import marshal
 import os
 import sys
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
-from types import CodeType, TracebackType
-from typing import Any
+from types import CodeType, ModuleType, TracebackType
+from typing import TYPE_CHECKING, Any
+
+
+class _Inspect(ModuleType):
+    """`dataclasses`' `inspect` until it is used: the real module, imported then and put in its place."""
+
+    def __getattr__(self, name: str) -> Any:
+        real = importlib.import_module("inspect")
+        user = sys.modules.get("dataclasses")
+        if user is not None and user.__dict__.get("inspect") is self:
+            setattr(user, "inspect", real)  # noqa: B010  # that module's global
+        return getattr(real, name)
+
+
+def _dataclasses() -> ModuleType:
+    """`dataclasses`, imported without importing `inspect` when neither is imported yet."""
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        return importlib.import_module("dataclasses")
+    stand_in = _Inspect("inspect")
+    sys.modules["inspect"] = stand_in  # what `import inspect` in dataclasses binds
+    try:
+        return importlib.import_module("dataclasses")
+    finally:
+        if sys.modules.get("inspect") is stand_in:
+            del sys.modules["inspect"]
+
+
+if TYPE_CHECKING:
+    import dataclasses
+else:
+    dataclasses = _dataclasses()
 
 #: False: build without the cache (the tests compare the two builds).
 enabled = True
@@ -53,12 +86,14 @@ class MethodCode:
         self.used: dict[str, CodeType | str] = {}
         self.fresh = False
         self._patched = False
+        self._inspect: Any = None  # `dataclasses`' own `inspect` while this cache stands in for it
 
     def open(self) -> MethodCode:
         if not enabled or getattr(dataclasses, "exec", None) is not None:  # off, or another build is open
             return self
         self._load()
         dataclasses.exec = self._exec  # type: ignore[attr-defined]  # shadows the builtin in that module
+        self._inspect = dataclasses.inspect  # type: ignore[attr-defined]  # the module or `_Inspect`
         dataclasses.inspect = _Signatures(self)  # type: ignore[attr-defined]  # that module's `inspect`
         self._patched = True
         return self
@@ -106,7 +141,7 @@ class MethodCode:
 
     def _unpatch(self) -> None:
         del dataclasses.exec  # type: ignore[attr-defined]
-        dataclasses.inspect = inspect  # type: ignore[attr-defined]
+        dataclasses.inspect = self._inspect  # type: ignore[attr-defined]
 
 
 class _Signatures:
@@ -117,7 +152,7 @@ class _Signatures:
         self._cache = cache
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(inspect, name)
+        return getattr(importlib.import_module("inspect"), name)
 
     def signature(self, cls: Any) -> str:  # `dataclasses` only takes its str()
         init = cls.__init__
@@ -128,7 +163,7 @@ class _Signatures:
                                     init.__annotations__, init.__defaults__, init.__kwdefaults__))
         text = self._cache.known.get(key)
         if not isinstance(text, str):
-            text = str(inspect.signature(cls))
+            text = str(importlib.import_module("inspect").signature(cls))
             self._cache.fresh = True
         self._cache.used[key] = text
         return text

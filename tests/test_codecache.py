@@ -164,3 +164,22 @@ def test_attrs_classes_built_through_the_cache_have_attrs_own_code(tmp_path: Pat
     assert compiled == cached == plain  # code objects: byte code, constants, names, flags, file name
     assert written.stat().st_mtime_ns == stamp, "a build that compiled nothing afresh rewrote the cache"
     assert __future__.annotations.compiler_flag == codecache._ATTRS_FLAGS
+
+
+def test_dataclasses_imported_through_the_cache_write_their_docstrings_with_inspect_imported_late() -> None:
+    """`pddltools.codecache` imports `dataclasses` with a stand-in for `inspect`: a class made after it,
+    with no cache open, still gets the docstring `dataclass` writes, and `inspect` is then the real one."""
+    probe = """
+import sys
+import pddltools.codecache
+import dataclasses
+print("inspect" in sys.modules)
+@dataclasses.dataclass(frozen=True)
+class Point:
+    x: int
+    y: "list[int]" = dataclasses.field(default_factory=list)
+print(Point.__doc__, "inspect" in sys.modules, dataclasses.inspect is sys.modules["inspect"])
+"""
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["False", "Point(x: int, y: 'list[int]' = <factory>) True True"]
