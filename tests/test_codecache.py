@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -27,20 +28,70 @@ def node_classes(module: ModuleType) -> dict[str, type]:
             if inspect.isclass(value) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__}
 
 
-@pytest.fixture(scope="module")
-def uncached() -> ModuleType:
-    """A second build of pddltools/pddl/ast.py with the cache off."""
-    spec = importlib.util.spec_from_file_location("pddltools.pddl._ast_uncached", ast.__file__)
+def build_ast(name: str) -> ModuleType:
+    """Another build of pddltools/pddl/ast.py, as module `name`."""
+    spec = importlib.util.spec_from_file_location(name, ast.__file__)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses looks the module up while building
-    codecache.enabled = False
     try:
         spec.loader.exec_module(module)
     finally:
-        codecache.enabled = True
         del sys.modules[spec.name]
     return module
+
+
+@pytest.fixture(scope="module")
+def uncached() -> ModuleType:
+    """A second build of pddltools/pddl/ast.py with the cache off."""
+    codecache.enabled = False
+    try:
+        return build_ast("pddltools.pddl._ast_uncached")
+    finally:
+        codecache.enabled = True
+
+
+def test_classes_built_from_the_kept_code_are_the_classes_dataclasses_builds(
+        uncached: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that finds every class's methods kept (the second with one cache folder) builds no class
+    through `dataclasses`, and builds the same classes: the same namespace in the same order, fields,
+    methods and what their closures hold."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    build_ast("pddltools.pddl._ast_first")  # an empty cache: dataclasses builds, the code is kept
+    recorded: list[str] = []
+    record = codecache._Classes._record
+
+    def counted(self: codecache._Classes, cls: type, arguments: tuple[bool, ...]) -> type:
+        recorded.append(cls.__qualname__)
+        return record(self, cls, arguments)
+
+    monkeypatch.setattr(codecache._Classes, "_record", counted)
+    kept = node_classes(build_ast("pddltools.pddl._ast_kept"))
+    plain = node_classes(uncached)
+    if not codecache._CLASSES:
+        pytest.skip("another Python than 3.11: dataclasses builds every class")
+    assert recorded == []
+    assert len(kept) >= 45 and kept.keys() == plain.keys()
+    for name, cls in kept.items():
+        other = plain[name]
+        assert list(vars(cls)) == list(vars(other)), name
+        assert cls.__slots__ == other.__slots__ and cls.__doc__ == other.__doc__, name
+        assert cls.__match_args__ == other.__match_args__, name  # type: ignore[attr-defined]
+        assert cls.__dataclass_params__.__repr__() == other.__dataclass_params__.__repr__(), name  # type: ignore[attr-defined]
+        assert [repr(f) for f in dataclasses.fields(cls)] == [repr(f) for f in dataclasses.fields(other)], name
+        for method in (*GENERATED, "__getstate__", "__setstate__"):
+            mine, theirs = getattr(cls, method), getattr(other, method)
+            assert mine.__code__ == theirs.__code__ and mine.__qualname__ == theirs.__qualname__, (name, method)
+            assert mine.__defaults__ == theirs.__defaults__ and mine.__annotations__ == theirs.__annotations__
+            assert held(mine) == held(theirs), (name, method)
+
+
+def held(function: Any) -> list[object]:
+    """What a function's closure holds, classes by name and functions by code (the two builds' are
+    distinct objects)."""
+    values = [c.cell_contents for c in function.__closure__ or ()]
+    return [(type(v), v.__qualname__ if isinstance(v, type) else (v.__code__, v.__qualname__)
+             if inspect.isfunction(v) else v) for v in values]
 
 
 def test_every_node_class_has_the_methods_dataclasses_builds(uncached: ModuleType) -> None:
