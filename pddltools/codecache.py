@@ -160,7 +160,7 @@ class MethodCode:
             self._process = None
 
 
-#: The generated methods of a frozen, slotted dataclass, in the order `_process_class` makes them.
+#: The generated methods of a frozen dataclass, in the order `_process_class` makes them.
 _METHODS = ("__init__", "__repr__", "__eq__", "__setattr__", "__delattr__", "__hash__")
 #: Python 3.11's `dataclasses`, whose private steps `_Classes` repeats (another version builds as before).
 _CLASSES = sys.version_info[:2] == (3, 11) and all(
@@ -170,8 +170,8 @@ _CLASSES = sys.version_info[:2] == (3, 11) and all(
 
 
 class _Classes:
-    """`dataclasses._process_class` while a `MethodCode` is open: a frozen, slotted class (the AST's
-    nodes, and most of the package's records) is built from its methods' code kept under its fields'
+    """`dataclasses._process_class` while a `MethodCode` is open: a frozen class (the AST's nodes, and
+    most of the package's records) is built from its methods' code kept under its fields'
     shape (names, which have defaults, the flags of `field()`), without writing and looking up their
     source text; anything else, and a shape met for the first time, goes to `dataclasses` (which is then
     recorded). The steps are `_process_class`'s for that case, in its order, with its own helpers, so the
@@ -184,8 +184,7 @@ class _Classes:
     def __call__(self, cls: type, init: bool, repr: bool, eq: bool, order: bool, unsafe_hash: bool,
                  frozen: bool, match_args: bool, kw_only: bool, slots: bool, weakref_slot: bool) -> type:
         arguments = (init, repr, eq, order, unsafe_hash, frozen, match_args, kw_only, slots, weakref_slot)
-        plain = init and repr and eq and frozen and match_args and slots and not (
-            order or unsafe_hash or kw_only or weakref_slot)
+        plain = init and repr and eq and frozen and match_args and not (order or unsafe_hash or kw_only or weakref_slot)
         if not plain:
             done: type = self._process(cls, *arguments)
             return done
@@ -200,7 +199,7 @@ class _Classes:
             built: type = self._process(cls, *arguments)
         finally:
             recorded, cache.recording = cache.recording, None
-        shape = _shape(built.__dataclass_fields__.values())  # type: ignore[attr-defined]
+        shape = _shape(built.__dataclass_fields__.values(), arguments[8])  # type: ignore[attr-defined]
         if shape is not None and [_made(code) for code in recorded] == list(_METHODS):
             cache.used[shape] = tuple(recorded)
             cache.fresh = True
@@ -236,7 +235,7 @@ class _Classes:
             fields[f.name] = f
         if any(isinstance(value, dataclasses.Field) and name not in annotations for name, value in d.items()):
             return None
-        shape = _shape(fields.values())
+        shape = _shape(fields.values(), arguments[8])
         kept = self._cache.known.get(shape) if shape is not None else None
         if not isinstance(kept, tuple) or len(kept) != len(_METHODS):
             return None
@@ -281,9 +280,11 @@ class _Classes:
         initialised = [f for f in fields.values() if f._field_type is dataclasses._FIELD]  # type: ignore[attr-defined]
         standard, _ = dataclasses._fields_in_init_order(initialised)  # type: ignore[attr-defined]
         setattr(cls, "__match_args__", tuple(f.name for f in standard))  # noqa: B010  # mypy: not assignable
-        slotted: type = dataclasses._add_slots(cls, True, False)  # type: ignore[attr-defined]
-        abc.update_abstractmethods(slotted)
-        return slotted
+        if arguments[8]:
+            cls = dataclasses._add_slots(cls, True, False)  # type: ignore[attr-defined]
+        abc.update_abstractmethods(cls)
+        built: type = cls
+        return built
 
 
 #: What a class's own body may not define for `_Classes` to build it (dataclasses keeps a class's own
@@ -291,9 +292,9 @@ class _Classes:
 _OWN = frozenset((*_METHODS, "__match_args__", "__slots__", "__getstate__", "__setstate__"))
 
 
-def _shape(fields: Any) -> str | None:
+def _shape(fields: Any, slots: bool) -> str | None:
     """The key of a class's methods' code: what their source is written from (every field a plain one)."""
-    parts = []
+    parts: list[object] = [slots]
     for f in fields:
         if f._field_type is not dataclasses._FIELD:  # type: ignore[attr-defined]
             return None

@@ -5,6 +5,7 @@ same for classes of `attrs` (the language server's protocol types) built through
 from __future__ import annotations
 import __future__
 
+import contextlib
 import dataclasses
 import importlib.util
 import inspect
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pddltools import codecache
+from pddltools import codecache, dialects
 from pddltools.pddl import ast
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,14 +29,16 @@ def node_classes(module: ModuleType) -> dict[str, type]:
             if inspect.isclass(value) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__}
 
 
-def build_ast(name: str) -> ModuleType:
-    """Another build of pddltools/pddl/ast.py, as module `name`."""
-    spec = importlib.util.spec_from_file_location(name, ast.__file__)
+def build(name: str, path: str | None = None, *, cache: str | None = None) -> ModuleType:
+    """Another build of a module's file (pddltools/pddl/ast.py by default) as module `name`, with a
+    `MethodCode` of its own open when `cache` names one (the AST opens its own)."""
+    spec = importlib.util.spec_from_file_location(name, path or ast.__file__)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses looks the module up while building
     try:
-        spec.loader.exec_module(module)
+        with codecache.MethodCode(cache) if cache else contextlib.nullcontext():
+            spec.loader.exec_module(module)
     finally:
         del sys.modules[spec.name]
     return module
@@ -46,18 +49,27 @@ def uncached() -> ModuleType:
     """A second build of pddltools/pddl/ast.py with the cache off."""
     codecache.enabled = False
     try:
-        return build_ast("pddltools.pddl._ast_uncached")
+        return build("pddltools.pddl._ast_uncached")
     finally:
         codecache.enabled = True
 
 
+@pytest.mark.parametrize("path", [ast.__file__, dialects.__file__], ids=["slotted AST", "the language registry"])
 def test_classes_built_from_the_kept_code_are_the_classes_dataclasses_builds(
-        uncached: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A build that finds every class's methods kept (the second with one cache folder) builds no class
     through `dataclasses`, and builds the same classes: the same namespace in the same order, fields,
-    methods and what their closures hold."""
+    methods and what their closures hold; for slotted classes (the AST) and others (`Dialect`)."""
+    if not codecache._CLASSES:
+        pytest.skip("another Python than 3.11: dataclasses builds every class")
+    cache = None if path == ast.__file__ else "test-registry"
+    codecache.enabled = False
+    try:
+        plain = node_classes(build("pddltools._plain", path))
+    finally:
+        codecache.enabled = True
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    build_ast("pddltools.pddl._ast_first")  # an empty cache: dataclasses builds, the code is kept
+    build("pddltools._first", path, cache=cache)  # an empty cache: dataclasses builds, the code is kept
     recorded: list[str] = []
     record = codecache._Classes._record
 
@@ -66,32 +78,48 @@ def test_classes_built_from_the_kept_code_are_the_classes_dataclasses_builds(
         return record(self, cls, arguments)
 
     monkeypatch.setattr(codecache._Classes, "_record", counted)
-    kept = node_classes(build_ast("pddltools.pddl._ast_kept"))
-    plain = node_classes(uncached)
-    if not codecache._CLASSES:
-        pytest.skip("another Python than 3.11: dataclasses builds every class")
+    kept = node_classes(build("pddltools._kept", path, cache=cache))
     assert recorded == []
-    assert len(kept) >= 45 and kept.keys() == plain.keys()
+    assert len(kept) >= (45 if cache is None else 2) and kept.keys() == plain.keys()
     for name, cls in kept.items():
         other = plain[name]
         assert list(vars(cls)) == list(vars(other)), name
-        assert cls.__slots__ == other.__slots__ and cls.__doc__ == other.__doc__, name
+        assert getattr(cls, "__slots__", None) == getattr(other, "__slots__", None), name
+        assert cls.__doc__ == other.__doc__, name
         assert cls.__match_args__ == other.__match_args__, name  # type: ignore[attr-defined]
         assert cls.__dataclass_params__.__repr__() == other.__dataclass_params__.__repr__(), name  # type: ignore[attr-defined]
-        assert [repr(f) for f in dataclasses.fields(cls)] == [repr(f) for f in dataclasses.fields(other)], name
+        assert list(map(described, dataclasses.fields(cls))) == list(map(described, dataclasses.fields(other))), name
         for method in (*GENERATED, "__getstate__", "__setstate__"):
-            mine, theirs = getattr(cls, method), getattr(other, method)
+            mine, theirs = getattr(cls, method, None), getattr(other, method, None)  # type: Any, Any
+            if not inspect.isfunction(theirs):
+                assert mine is theirs, (name, method)  # object's own
+                continue
             assert mine.__code__ == theirs.__code__ and mine.__qualname__ == theirs.__qualname__, (name, method)
-            assert mine.__defaults__ == theirs.__defaults__ and mine.__annotations__ == theirs.__annotations__
+            assert comparable(mine.__defaults__) == comparable(theirs.__defaults__), (name, method)
+            assert mine.__annotations__ == theirs.__annotations__, (name, method)
             assert held(mine) == held(theirs), (name, method)
 
 
+def described(f: dataclasses.Field[Any]) -> tuple[object, ...]:
+    """A field as `dataclass` made it, a default function by its code (each build has its own)."""
+    return (f.name, f.type, comparable(f.default), comparable(f.default_factory), f.init, f.repr, f.hash,
+            f.compare, dict(f.metadata), f.kw_only, f._field_type)  # type: ignore[attr-defined]
+
+
 def held(function: Any) -> list[object]:
-    """What a function's closure holds, classes by name and functions by code (the two builds' are
-    distinct objects)."""
-    values = [c.cell_contents for c in function.__closure__ or ()]
-    return [(type(v), v.__qualname__ if isinstance(v, type) else (v.__code__, v.__qualname__)
-             if inspect.isfunction(v) else v) for v in values]
+    """What a function's closure holds."""
+    return [comparable(c.cell_contents) for c in function.__closure__ or ()]
+
+
+def comparable(value: object) -> object:
+    """`value`, with the classes and functions in it by name and code (two builds' are distinct objects)."""
+    if isinstance(value, tuple):
+        return tuple(map(comparable, value))
+    if isinstance(value, type):
+        return (type, value.__qualname__)
+    if inspect.isfunction(value):
+        return (value.__code__, value.__qualname__)
+    return value
 
 
 def test_every_node_class_has_the_methods_dataclasses_builds(uncached: ModuleType) -> None:
