@@ -28,12 +28,15 @@ class Source:
     built the first time a line or column is asked for (an error message, a finding).
     """
 
-    __slots__ = ("_line_starts", "name", "text")
+    __slots__ = ("_line_starts", "anchors", "name", "text")
 
     def __init__(self, text: str, name: str = "<string>") -> None:
         self.text = text
         self.name = name
         self._line_starts: list[int] | None = None
+        #: the spans the parsers' nodes share as anchors of their positions (`syntax.frozen.Anchors`),
+        #: made by the first parse of this text that asks for them
+        self.anchors: Any = None
 
     def line_starts(self) -> list[int]:
         if self._line_starts is None:

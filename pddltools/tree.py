@@ -21,22 +21,43 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from pddltools.diagnostics import Source, Span
-from pddltools.syntax.frozen import fast_constructor
+from pddltools.syntax.frozen import compiled_span_getter, constructor_fields, fast_constructor, without_collector
 from pddltools.syntax.frozen import new_span as _new_span
 
 N = TypeVar("N", bound="Tree[Any]")
 T = TypeVar("T", bound="Tree[Any]")
 
 
+class _Positioned:
+    """The slot of a node's offset from its anchor (see `Tree`): not a dataclass field, so that the
+    fields, the constructor and equality are the node's own."""
+
+    __slots__ = ("_offset",)
+
+
 @dataclass(frozen=True, slots=True)
-class Tree(Generic[N]):
-    """A node of a syntax tree whose nodes are all `N`s (the language's own `Node` class)."""
+class Tree(_Positioned, Generic[N]):
+    """A node of a syntax tree whose nodes are all `N`s (the language's own `Node` class).
+
+    Its position, `span`, is kept in two slots: an anchor span (`_anchor`) and the node's offset from
+    it (`_offset`, below 256); the node's span starts `_offset` characters after its anchor and is as
+    long. A span given to the constructor (`span=`) is the anchor itself, at offset 0, and is what
+    `span` returns; a parser shares one anchor among the nodes of a stretch of text (`syntax.frozen.
+    Anchors`), so that the numerous nodes (declarations, atoms, terms) carry their position without a
+    `Span` object of their own, which is made when asked for."""
 
     span: Span | None = field(default=None, compare=False, hash=False, repr=False, kw_only=True)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Nodes are immutable and acyclic: where the compiled module is built, their instances go
+        # without the cycle collector's header (a 64-byte node becomes 48). A class still holding a
+        # `__dict__` (the one `dataclass(slots=True)` replaces) is left as it is.
+        super(Tree, cls).__init_subclass__(**kwargs)
+        without_collector(cls)
 
     def children(self) -> Iterator[N]:
         """The direct sub-nodes, in source order."""
@@ -92,6 +113,31 @@ class Tree(Generic[N]):
         """What `substitute` puts in this node's place, or None to look inside it; only the
         language's variable node overrides it."""
         return None
+
+
+# The slot `span` holds the anchor: it is read and written as `_anchor`, and `span` becomes the
+# position itself (the anchor moved by the offset). Setting `span` (the constructor, `__setstate__`,
+# `dataclasses.replace`) sets the anchor at offset 0.
+_anchor_slot = Tree.__dict__["span"]
+_offset_slot = _Positioned.__dict__["_offset"]
+
+
+def _span(node: Tree[Any]) -> Span | None:
+    offset = _offset_slot.__get__(node)
+    anchor: Span | None = _anchor_slot.__get__(node)
+    if not offset or anchor is None:
+        return anchor
+    return _new_span(anchor, offset, anchor.length)
+
+
+def _set_span(node: Tree[Any], span: Span | None) -> None:
+    _anchor_slot.__set__(node, span)
+    _offset_slot.__set__(node, 0)
+
+
+setattr(Tree, "_anchor", _anchor_slot)  # noqa: B010  (not a name mypy may know: no node is built with it)
+setattr(Tree, "span", property(compiled_span_getter(Tree, _anchor_slot, _offset_slot) or _span, _set_span,  # noqa: B010
+                               doc="Where the node is in its source (None: made, not read)."))
 
 
 def substitute(node: T, mapping: Mapping[str, Any]) -> T:
@@ -205,7 +251,8 @@ def _shifter(cls: type) -> Callable[[Any, Source, int], Any]:
     arguments = []
     for index, name in enumerate(layout.all_fields):
         if index == layout.span_index or (index not in layout.child_indices and _is_position(cls, name)):
-            # the node's span, and any other position it keeps (a problem's `domain_span`)
+            # the node's anchor (its offset from it is kept), and any other position it keeps (a
+            # problem's `domain_span`)
             arguments.append(f"None if (span := node.{name}) is None else new_span(source, (span.offset"
                              " if span.origin.__class__ is Source else span.start) + delta, span.length)")
         elif index not in layout.child_indices:
@@ -262,7 +309,7 @@ def _only_nodes(hint: Any) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class _Layout:
-    all_fields: tuple[str, ...]  # in `fields()` order: the constructor's positional order
+    all_fields: tuple[str, ...]  # the constructor's positional order (`frozen.constructor_fields`)
     child_fields: tuple[str, ...]  # those whose type mentions a node class
     child_set: frozenset[str]
     make: Callable[..., Any]
@@ -279,16 +326,16 @@ _LAYOUTS: dict[type, _Layout] = {}
 def _layout(cls: type) -> _Layout:
     layout = _LAYOUTS.get(cls)
     if layout is None:
-        names = tuple(f.name for f in fields(cls))
+        names = constructor_fields(cls)  # the anchor first, the offset last
         hints = _type_hints(cls)
-        children = tuple(name for name in names if name != "span" and _may_hold_node(hints, name))
+        children = tuple(name for name in names if name not in ("_anchor", "_offset") and _may_hold_node(hints, name))
         below_root = cls.__mro__[:cls.__mro__.index(Tree) - 1]  # the classes under the language's Node
         variable = any("replacement" in vars(k) for k in below_root)
         binder = any(hook in vars(k) for k in below_root for hook in ("binds", "bound_variables"))
         getter = operator.attrgetter(*names)
         values = getter if len(names) > 1 else (lambda node: (getter(node),))
         layout = _Layout(names, children, frozenset(children), fast_constructor(cls), variable, binder, values,
-                         tuple(names.index(name) for name in children), names.index("span"))
+                         tuple(names.index(name) for name in children), names.index("_anchor"))
         _LAYOUTS[cls] = layout
     return layout
 

@@ -145,6 +145,7 @@ def parse(source: Source, kind: Kind | None = None, warnings: list[Diagnostic] |
     found: list[Diagnostic] = []
     lowered = source.text.lower() if dialect is CORE else ""
     named = [d for d in _shared() if _names_constructs(d, lowered)]  # the dialects the text names
+    del lowered  # a copy of the whole text: not kept while the file is parsed (a twentieth of the peak)
     if dialect is CORE:
         node = _in_the_dialect_it_names(source, kind, found, named)
         if node is not None:

@@ -48,7 +48,7 @@ from pddltools.pddl.ast import (
     Variable,
 )
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
-from pddltools.syntax.frozen import fast_constructor, speedups
+from pddltools.syntax.frozen import Anchors, fast_constructor, speedups
 from pddltools.syntax.frozen import new_span as _span
 from pddltools.syntax.larkcache import user_cache_file
 from pddltools.syntax.lexing import CASELESS, LazyPattern
@@ -134,45 +134,44 @@ def build_scanners(t: Terminals, *, compiled: bool = True
     hard = frozenset(t.hard_keywords)
     unsplittable = re.compile(f"[{re.escape(gaps.unsplittable)}]").search if gaps.unsplittable else None
 
-    def args(text: str, start: int, end: int, base: Span, base_start: int) -> tuple[Constant | Variable, ...] | None:
-        """The arguments between `start` and `end`, their spans relative to `base`, which starts at
-        `base_start` (the atom's span: relative offsets are small integers, shared)."""
+    def args(text: str, start: int, end: int, anchors: Anchors) -> tuple[Constant | Variable, ...] | None:
+        """The arguments between `start` and `end`, their positions anchored in `anchors`."""
         words = text[start:end]
         if unsplittable is not None and unsplittable(words):  # a comment: str.split cannot read it
-            return commented_args(text, start, end, base, base_start)
+            return commented_args(text, start, end, anchors)
         out: list[Constant | Variable] = []
         append = out.append
         find = text.find
+        at = anchors.at
         pos = start
         for word in words.split():
             pos = find(word, pos)
             size = len(word)
-            span = _span(base, pos - base_start, size)
+            anchor, offset = at(pos, size)
             pos += size
             word = _intern(word.lower())
             if word[0] == "?":
-                append(_variable(span, word))
+                append(_variable(anchor, word, offset))
             elif word in hard:
                 return None
             else:
-                append(_constant(span, word))
+                append(_constant(anchor, word, offset))
         return tuple(out)
 
-    def commented_args(text: str, start: int, end: int, base: Span,
-                       base_start: int) -> tuple[Constant | Variable, ...] | None:
+    def commented_args(text: str, start: int, end: int, anchors: Anchors) -> tuple[Constant | Variable, ...] | None:
         out: list[Constant | Variable] = []
         for m in arg_rx.finditer(text, start, end):
             word = m.group(1)
             if word is None:
                 continue  # a comment inside the atom
             word = word.lower()
-            span = _span(base, m.start() - base_start, m.end() - m.start())
+            anchor, offset = anchors.at(m.start(), m.end() - m.start())
             if word[0] == "?":
-                out.append(_variable(span, _intern(word)))
+                out.append(_variable(anchor, _intern(word), offset))
             elif word in hard:
                 return None
             else:
-                out.append(_constant(span, _intern(word)))
+                out.append(_constant(anchor, _intern(word), offset))
         return tuple(out)
 
     def scanner(rx: LazyPattern, assignments: bool) -> Scanner:
@@ -197,7 +196,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True
                     node = atom_at(m, pos_, pos_p, pos_a, text, source)
                 elif m.start(not_) >= 0:
                     inner = atom_at(m, neg, neg_p, neg_a, text, source)
-                    node = None if inner is None else _not(_length_span(source, m, not_), inner)
+                    node = None if inner is None else _not(*_anchored(source, m, not_, inner))
                 else:
                     node = assignment(m, text, source)
                 if node is None:
@@ -220,7 +219,7 @@ def build_scanners(t: Terminals, *, compiled: bool = True
                 word = m.group(obj).lower()
                 if word in hard:
                     return None
-                value = _constant(_length_span(source, m, obj), _intern(word))
+                value = _constant(*_anchored(source, m, obj, _intern(word)))
             term = FunctionTerm(fluent.predicate, fluent.args, span=fluent.span)
             return InitAssignment(term, value, span=_length_span(source, m, eq))
 
@@ -332,7 +331,7 @@ def lazy_scanner(build: Callable[[], Scanner], header: LazyPattern | None = None
     return scan
 
 
-def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int],
+def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Anchors],
                                                          tuple[Constant | Variable, ...] | None]
                   ) -> Callable[[re.Match[str], int, int, int, str, Source], Atom | None]:
     def atom_at(m: re.Match[str], whole: int, p: int, a: int, text: str, source: Source) -> Atom | None:
@@ -340,12 +339,13 @@ def _atom_builder(hard: frozenset[str], args: Callable[[str, int, int, Span, int
         if predicate in hard:
             return None
         begin, finish = m.span(whole)
-        span = _span(source, begin, finish - begin)
+        anchors = Anchors.of(source)
+        anchor, offset = anchors.at(begin, finish - begin)
         start, end = m.span(a)
-        arguments = args(text, start, end, span, begin) if start != end else ()
+        arguments = args(text, start, end, anchors) if start != end else ()
         if arguments is None:
             return None
-        return _atom(span, _intern(predicate), arguments)
+        return _atom(anchor, _intern(predicate), arguments, offset)
 
     return atom_at
 
@@ -431,7 +431,7 @@ class ActionParts:
 
 def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, number: str, term: str,
                   hard: frozenset[str], scan_literals: Scanner, timed_head: re.Pattern[str],
-                  args: Callable[[str, int, int, Span, int], tuple[Constant | Variable, ...] | None]) -> ActionParts:
+                  args: Callable[[str, int, int, Anchors], tuple[Constant | Variable, ...] | None]) -> ActionParts:
     end_word = _word_end(t.name)
     w = t.words
     o, c = re.escape(w.open), re.escape(w.close)
@@ -495,8 +495,12 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
                 if kind is not _TYPE:
                     return None
                 finish = begin + len(word)
-                type_ = _type_name(_span(source, begin, len(word)), lowered)
-                out.extend(_typed_name(_span(source, p, finish - p), v, type_) for v, p in pending)
+                at = Anchors.of(source).at
+                anchor, offset = at(begin, len(word))
+                type_ = _type_name(anchor, lowered, offset)
+                for v, p in pending:
+                    anchor, offset = at(p, finish - p)
+                    out.append(_typed_name(anchor, v, type_, offset))
                 pending = []
                 expect_type = False
             elif kind is _DASH:
@@ -509,7 +513,10 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
                 return None
         if expect_type:
             return None
-        out.extend(_typed_name(_span(source, p, len(v)), v, None) for v, p in pending)
+        at = Anchors.of(source).at
+        for v, p in pending:
+            anchor, offset = at(p, len(v))
+            out.append(_typed_name(anchor, v, None, offset))
         return tuple(out)
 
     def function_term(m: re.Match[str], label: str, text: str, source: Source) -> FunctionTerm | None:
@@ -518,7 +525,7 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
             return None
         span = _length_span(source, m, label)
         start, end = m.span(label + "_a")
-        arguments = args(text, start, end, span, m.start(label)) if start != end else ()
+        arguments = args(text, start, end, Anchors.of(source)) if start != end else ()
         if arguments is None:
             return None
         return FunctionTerm(_intern(function), arguments, span=span)
@@ -794,12 +801,12 @@ def _compiled_scanner(classes: CharacterClasses, words: Words, hard: frozenset[s
         return _number_or_none(word) if number.fullmatch(word) else None
 
     # The same constructors as the Python scanners' (Makers, with the extension built), fields in
-    # `fields(cls)` order.
+    # `frozen.constructor_fields` order; nodes anchored as the Python scanners anchor them.
     return speedups.FlatScanner(
         classes.table, ord(classes.comment_start), ord(classes.comment_end), ord(classes.variable_prefix),
         ord(words.open), ord(words.close), words.negation.lower(), words.equals.lower(), init_mode, hard,
         _span, _atom, _not, _constant, _variable, fast_constructor(FunctionTerm),
-        fast_constructor(InitAssignment), fast_constructor(Number), number_value, fallback)
+        fast_constructor(InitAssignment), fast_constructor(Number), number_value, fallback, Anchors.of)
 
 
 def _word_end(name: str) -> str:
@@ -827,6 +834,13 @@ def _number_or_none(word: str) -> int | Fraction | None:
 def _length_span(source: Source, m: re.Match[str], group: int | str) -> Span:
     start, end = m.span(group)
     return _span(source, start, end - start)
+
+
+def _anchored(source: Source, m: re.Match[str], group: int | str, field: object) -> tuple[Span, object, int]:
+    """The arguments of a one-field node's fast constructor at `group`: anchor, field, offset."""
+    start, end = m.span(group)
+    anchor, offset = Anchors.of(source).at(start, end - start)
+    return anchor, field, offset
 
 
 def _noncapturing(pattern: str) -> str:

@@ -17,7 +17,6 @@ from _thread import allocate_lock  # what threading.Lock is, without importing t
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache, cached_property
-from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
@@ -29,7 +28,7 @@ from pddltools.pddl.fastpath import Terminals, Words, _typed_name, build_scanner
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
 from pddltools.reading import read_source
 from pddltools.syntax.errors import ParseError
-from pddltools.syntax.frozen import fast_constructor
+from pddltools.syntax.frozen import Anchors, fast_constructor
 from pddltools.syntax.frozen import new_span as _new_span
 from pddltools.syntax.image import Grammar, ParserImage, grammar_folder, image_of, load
 from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
@@ -42,6 +41,7 @@ if TYPE_CHECKING:
 _intern = sys.intern
 # Nodes the builder makes for every declaration, built without the frozen __init__ (span first)
 _new_type_name, _new_variable = fast_constructor(ast.TypeName), fast_constructor(ast.Variable)
+_new_constant = fast_constructor(ast.Constant)
 _new_predicate = fast_constructor(ast.PredicateDecl)
 #: A token of the driver's, or of Lark's own loop once a parser has made Lark (`Parser.lark`): a tuple, as a
 #: union would be built per call.
@@ -105,12 +105,14 @@ class Builder:
 
     # -- words ---------------------------------------------------------------------------------
     def constant(self, c: list[Tok]) -> ast.Constant:
-        return ast.Constant(_intern(c[0].value), span=self._tok(c[0]))
+        token = c[0]
+        anchor, offset = self._anchored(token.start_pos, token.end_pos - token.start_pos)
+        return _new_constant(anchor, _intern(token.value), offset)
 
     def variable(self, c: list[Tok]) -> ast.Variable:
         token = c[0]
-        return _new_variable(_new_span(self.source, token.start_pos, token.end_pos - token.start_pos),
-                             _intern(token.value))
+        anchor, offset = self._anchored(token.start_pos, token.end_pos - token.start_pos)
+        return _new_variable(anchor, _intern(token.value), offset)
 
     def number(self, c: list[Tok]) -> ast.Number:
         return ast.Number(_number_value(c[0]), span=self._tok(c[0]))
@@ -130,8 +132,8 @@ class Builder:
     # -- typed lists ---------------------------------------------------------------------------
     def type(self, c: list[Tok]) -> ast.TypeName:
         token = c[0]
-        return _new_type_name(_new_span(self.source, token.start_pos, token.end_pos - token.start_pos),
-                              _intern(token.value))
+        anchor, offset = self._anchored(token.start_pos, token.end_pos - token.start_pos)
+        return _new_type_name(anchor, _intern(token.value), offset)
 
     def either(self, c: list[Any]) -> ast.Either:
         names = tuple(ast.TypeName(_intern(t.value), span=self._tok(t)) for t in c[1:-1])
@@ -154,12 +156,15 @@ class Builder:
                 # in object lists IPC files have it (woodworking): nothing is lost by ignoring it
                 self._warn("W102", f"'- {_type_text(item)}' gives a type to no names; it is ignored", start, end)
                 continue
-            source, end = self.source, item.span.end
-            out += [_typed_name(_new_span(source, t.start_pos, end - t.start_pos), _intern(t.value), item)
-                    for t in pending]
+            at, end = Anchors.of(self.source).at, item.span.end
+            for t in pending:
+                anchor, offset = at(t.start_pos, end - t.start_pos)
+                out.append(_typed_name(anchor, _intern(t.value), item, offset))
             pending = []
-        out += [_typed_name(_new_span(self.source, t.start_pos, t.end_pos - t.start_pos), _intern(t.value), None)
-                for t in pending]
+        at = Anchors.of(self.source).at
+        for t in pending:
+            anchor, offset = at(t.start_pos, t.end_pos - t.start_pos)
+            out.append(_typed_name(anchor, _intern(t.value), None, offset))
         return tuple(out)
 
     typed_names = _typed
@@ -185,19 +190,13 @@ class Builder:
 
     def skeleton(self, c: list[Any]) -> ast.PredicateDecl:
         start = c[0].start_pos
-        return _new_predicate(self._anchored(start, c[-1].end_pos - start), _intern(c[1].value), c[2])
+        anchor, offset = self._anchored(start, c[-1].end_pos - start)
+        return _new_predicate(anchor, _intern(c[1].value), c[2], offset)
 
-    _anchor: Span | None = None
-
-    def _anchored(self, start: int, length: int) -> Span:
-        """A span relative to an anchor span every 256 characters, so that its offset is one of Python's
-        shared small ints and not an int of its own: a domain of millions of one-word declarations
-        `(p)` (4 bytes each) spends 28 bytes per declaration less (of about 150)."""
-        base = start & ~0xFF
-        anchor = self._anchor
-        if anchor is None or anchor.offset != base or anchor.origin is not self.source:
-            anchor = self._anchor = _new_span(self.source, base, 0)
-        return _new_span(anchor, start - base, length)
+    def _anchored(self, start: int, length: int) -> tuple[Span, int]:
+        """The anchor and offset of a node at `start` (see `tree.Tree`): the position of a declaration
+        without a `Span` of its own."""
+        return Anchors.of(self.source).at(start, length)
 
     # -- domain --------------------------------------------------------------------------------
     def requirements(self, c: list[Tok]) -> tuple[str, Any, int]:
@@ -214,8 +213,12 @@ class Builder:
         return section_value("objects", c[1], c[0].start_pos)
 
     def predicates(self, c: list[Any]) -> tuple[str, Any, int]:
-        # not c[1:-1]: a list as long as the section, copied again into the tuple (millions of items)
-        return section_value("predicates", tuple(islice(c, 1, len(c) - 1)), c[0].start_pos)
+        # The parentheses taken out of the children's list in place, and the tuple made from the list:
+        # not c[1:-1] (a list as long as the section, millions of items, copied again into the tuple),
+        # nor an islice (a tuple grown a quarter at a time)
+        start = c[0].start_pos
+        del c[-1], c[0]
+        return section_value("predicates", tuple(c), start)
 
     def functions(self, c: list[Any]) -> tuple[str, Any, int]:
         return section_value("functions", c[1], c[0].start_pos)

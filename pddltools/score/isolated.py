@@ -7,8 +7,14 @@ parsed tasks between plans. The child's memory is polled while it works and capp
 backstop; past the memory or time allowed, it is killed (and a new one started for the next plan), and
 the run is a crash saying which limit its plan broke.
 
+The time a plan is allowed is CPU time of the child, counted from its request: a campaign runs on a
+busy machine, and the wall clock would charge a plan for other processes' work and for the child's own
+start (it says `ready` once its imports and parsers are loaded). A wall-clock backstop, many times the
+limit, covers a child that stops without spending CPU.
+
 The child reads one JSON request a line on standard input ({"domain", "problem", "plan"}) and answers
-one JSON line on standard output: a verdict ({"valid", "value", "length", "reason", "judged"}) or {"error": why}.
+one JSON line on standard output (after a first line `ready`): a verdict ({"valid", "value", "length",
+"reason", "judged"}) or {"error": why}.
 """
 
 from __future__ import annotations
@@ -28,6 +34,10 @@ from typing import IO, Any
 from pddltools.score.verdicts import PlanVerdict
 
 MB = 1 << 20
+#: The wall-clock backstop: this many times a plan's CPU allowance, and at least `BACKSTOP_MIN` s.
+BACKSTOP_FACTOR = 10
+BACKSTOP_MIN = 60.0
+_TICKS = os.sysconf("SC_CLK_TCK")
 _ROOT = Path(__file__).resolve().parents[2]  # the folder holding `pddltools`
 
 
@@ -41,7 +51,7 @@ class IsolatedValidator:
         self._child: subprocess.Popen[bytes] | None = None
         self.started = 0  # children started so far (a limit broken costs one)
 
-    def _start(self) -> subprocess.Popen[bytes]:
+    def _start(self) -> subprocess.Popen[bytes] | None:
         if self._child is None or self._child.poll() is not None:
             env = dict(os.environ)
             env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), *filter(None, [env.get("PYTHONPATH")])])
@@ -52,10 +62,17 @@ class IsolatedValidator:
                 [sys.executable, "-m", "pddltools.score.isolated", str(backstop)], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
             self.started += 1
+            assert self._child.stdout is not None
+            line, _ = self._read_line(self._child, self._child.stdout, cpu_limit=None)
+            if line != b"ready\n":
+                self._kill()
+                return None
         return self._child
 
     def __call__(self, domain: str, problem: str, plan_text: str) -> PlanVerdict:
         child = self._start()
+        if child is None:
+            return _crash("the validator's process did not start")
         assert child.stdin is not None and child.stdout is not None
         request = json.dumps({"domain": domain, "problem": problem, "plan": plan_text}).encode() + b"\n"
         try:
@@ -64,7 +81,7 @@ class IsolatedValidator:
         except OSError:
             self._kill()
             return _crash("the validator's process ended before it read the plan")
-        line, why = self._answer(child, child.stdout)
+        line, why = self._read_line(child, child.stdout, cpu_limit=self.seconds)
         if line is None:
             self._kill()
             return _crash(why)
@@ -79,15 +96,21 @@ class IsolatedValidator:
         return PlanVerdict(bool(answer["valid"]), answer["value"], answer["length"], str(answer["reason"]),
                            judged=bool(answer.get("judged", True)))
 
-    def _answer(self, child: subprocess.Popen[bytes], stdout: IO[bytes]) -> tuple[bytes | None, str]:
-        """The child's answer line, or None and why it did not come within the limits."""
-        deadline = time.monotonic() + self.seconds
+    def _read_line(self, child: subprocess.Popen[bytes], stdout: IO[bytes],
+                   cpu_limit: float | None) -> tuple[bytes | None, str]:
+        """The child's next line, or None and why it did not come within the limits: `cpu_limit` seconds
+        of the child's CPU from now (None: no limit but the backstop), the memory, the backstop."""
+        allowance = self.seconds if cpu_limit is None else cpu_limit
+        backstop = max(BACKSTOP_FACTOR * allowance, BACKSTOP_MIN)
+        deadline = time.monotonic() + backstop
+        spent_before = _cpu_seconds(child.pid)
         data = bytearray()
         fd = stdout.fileno()
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                return None, f"validating its plan took more than {self.seconds:g} s (the run's wall limit)"
+                return None, (f"validating its plan took more than {backstop:g} s of wall-clock time "
+                              "(the validator's backstop)")
             ready, _, _ = select.select([fd], [], [], min(self.poll, left))
             if ready:
                 block = os.read(fd, 1 << 16)
@@ -97,6 +120,8 @@ class IsolatedValidator:
                 if data.endswith(b"\n"):
                     return bytes(data), ""
                 continue
+            if cpu_limit is not None and _cpu_seconds(child.pid) - spent_before > cpu_limit:
+                return None, f"validating its plan took more than {cpu_limit:g} s of CPU (the run's wall limit)"
             rss = _resident(child.pid)
             if rss > self.memory:
                 return None, (f"validating its plan took more than {self.memory / MB:g} MB "
@@ -140,6 +165,16 @@ def _crash(reason: str) -> PlanVerdict:
     return PlanVerdict(False, None, None, reason, crash=True)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process `pid` has spent, from /proc (0 where it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def _resident(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/statm") as handle:
@@ -157,7 +192,10 @@ def main(argv: list[str]) -> int:
     from pddltools.score.validation import Validator
 
     validator = Validator()
+    validator.warm()
     out = sys.stdout.buffer
+    out.write(b"ready\n")
+    out.flush()
     for line in sys.stdin.buffer:
         answer: dict[str, Any]
         try:

@@ -38,6 +38,13 @@ class Validator:
                 self._tasks[key] = task
             return task
 
+    def warm(self) -> None:
+        """Load what every task needs (the parser of PDDL, made from its image or grammar), so that the
+        first plan is not charged for it."""
+        from pddltools.pddl.parser import parse_text
+
+        parse_text("(define (domain warm) (:predicates (p)) (:action a :parameters () :effect (p)))")
+
     def __call__(self, domain: str, problem: str, plan_text: str) -> PlanVerdict:
         try:
             task = self._task(domain, problem)

@@ -26,21 +26,26 @@ typedef struct {
     PyTypeObject *cls;
     Py_ssize_t nfields;
     Py_ssize_t *offsets;
+    PyObject *defaults; /* the values of the last fields when a call leaves them out (a tuple) */
     vectorcallfunc vectorcall;
 } MakerObject;
 
 static PyTypeObject MakerType;
 
+/* The instance from the first `nargs` fields' values; the others take their defaults (the caller
+ * checked that there are enough). */
 static PyObject *
-maker_build(MakerObject *m, PyObject *const *args)
+maker_build(MakerObject *m, PyObject *const *args, Py_ssize_t nargs)
 {
     PyTypeObject *cls = m->cls;
     PyObject *o = cls->tp_alloc(cls, 0);
     if (o == NULL)
         return NULL;
+    Py_ssize_t first_default = m->nfields - PyTuple_GET_SIZE(m->defaults);
     for (Py_ssize_t i = 0; i < m->nfields; i++) {
-        Py_INCREF(args[i]);
-        *(PyObject **)((char *)o + m->offsets[i]) = args[i];
+        PyObject *value = i < nargs ? args[i] : PyTuple_GET_ITEM(m->defaults, i - first_default);
+        Py_INCREF(value);
+        *(PyObject **)((char *)o + m->offsets[i]) = value;
     }
     if (PyObject_IS_GC(o))
         PyObject_GC_UnTrack(o);
@@ -56,25 +61,35 @@ maker_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
         PyErr_SetString(PyExc_TypeError, "a maker takes positional arguments only");
         return NULL;
     }
-    if (nargs != m->nfields) {
+    if (nargs > m->nfields || nargs < m->nfields - PyTuple_GET_SIZE(m->defaults)) {
         PyErr_Format(PyExc_TypeError, "%s maker takes %zd arguments, got %zd", m->cls->tp_name, m->nfields, nargs);
         return NULL;
     }
-    return maker_build(m, args);
+    return maker_build(m, args, nargs);
 }
 
 static PyObject *
 maker_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *cls, *names;
-    if (!PyArg_ParseTuple(args, "O!O!:Maker", &PyType_Type, &cls, &PyTuple_Type, &names))
+    PyObject *cls, *names, *defaults = NULL;
+    if (!PyArg_ParseTuple(args, "O!O!|O!:Maker", &PyType_Type, &cls, &PyTuple_Type, &names, &PyTuple_Type,
+                          &defaults))
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(names);
+    if (defaults != NULL && PyTuple_GET_SIZE(defaults) > n) {
+        PyErr_SetString(PyExc_ValueError, "more defaults than fields");
+        return NULL;
+    }
     MakerObject *m = (MakerObject *)type->tp_alloc(type, 0);
     if (m == NULL)
         return NULL;
     Py_INCREF(cls);
     m->cls = (PyTypeObject *)cls;
+    m->defaults = defaults != NULL ? Py_NewRef(defaults) : PyTuple_New(0);
+    if (m->defaults == NULL) {
+        Py_DECREF(m);
+        return NULL;
+    }
     m->vectorcall = maker_vectorcall;
     m->offsets = PyMem_Malloc(sizeof(Py_ssize_t) * (n ? n : 1));
     if (m->offsets == NULL) {
@@ -109,6 +124,7 @@ static int
 maker_traverse(MakerObject *m, visitproc visit, void *arg)
 {
     Py_VISIT(m->cls);
+    Py_VISIT(m->defaults);
     return 0;
 }
 
@@ -117,6 +133,7 @@ maker_dealloc(MakerObject *m)
 {
     PyObject_GC_UnTrack(m);
     Py_CLEAR(m->cls);
+    Py_CLEAR(m->defaults);
     PyMem_Free(m->offsets);
     Py_TYPE(m)->tp_free((PyObject *)m);
 }
@@ -124,7 +141,8 @@ maker_dealloc(MakerObject *m)
 static PyTypeObject MakerType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "pddltools.syntax._speedups.Maker",
-    .tp_doc = "Maker(cls, field_names): a positional constructor that writes the slots of cls directly",
+    .tp_doc = "Maker(cls, field_names, defaults=()): a positional constructor that writes the slots of cls "
+               "directly; the last len(defaults) fields may be left out",
     .tp_basicsize = sizeof(MakerObject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_new = maker_new,
@@ -132,6 +150,222 @@ static PyTypeObject MakerType = {
     .tp_dealloc = (destructor)maker_dealloc,
     .tp_vectorcall_offset = offsetof(MakerObject, vectorcall),
     .tp_call = PyVectorcall_Call,
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* without_collector */
+
+/* Every class defined in Python is collected (Py_TPFLAGS_HAVE_GC), and each instance carries the
+ * collector's 16-byte header, a quarter of a node of two or three slots. Syntax trees are acyclic and
+ * immutable (the Maker already leaves their nodes out of the collector), so their classes can do without
+ * it: without_collector(cls) clears the flag of a class that has no instance yet, and gives it the
+ * deallocator below, which releases the slots as CPython's own does for a collected class. */
+
+/* Releasing a node releases its sub-nodes from inside its own deallocation. A chain of nodes can be
+ * deeper than the C stack (a left-nested sum built by a loop, a million `Not`s), and CPython's own guard,
+ * the trashcan, needs the collector's header: past MAX_DEALLOC_DEPTH nested releases, a node is put
+ * aside and released by the outermost one, in a loop. */
+#define MAX_DEALLOC_DEPTH 1000
+
+static int dealloc_depth;
+static PyObject **put_aside;
+static Py_ssize_t n_put_aside, put_aside_capacity;
+
+static void release_slots(PyObject *self);
+
+static void
+slots_dealloc(PyObject *self)
+{
+    if (dealloc_depth >= MAX_DEALLOC_DEPTH) {
+        if (n_put_aside == put_aside_capacity) {
+            Py_ssize_t capacity = put_aside_capacity ? 2 * put_aside_capacity : 1024;
+            PyObject **grown = PyMem_RawRealloc(put_aside, capacity * sizeof(PyObject *));
+            if (grown == NULL) { /* no memory to defer it: release it here, deeper on the stack */
+                release_slots(self);
+                return;
+            }
+            put_aside = grown;
+            put_aside_capacity = capacity;
+        }
+        put_aside[n_put_aside++] = self;
+        return;
+    }
+    dealloc_depth++;
+    release_slots(self);
+    if (dealloc_depth == 1) {
+        while (n_put_aside > 0)
+            release_slots(put_aside[--n_put_aside]);
+    }
+    dealloc_depth--;
+}
+
+static void
+release_slots(PyObject *self)
+{
+    PyTypeObject *type = Py_TYPE(self);
+    /* the slots are those of the class and of its bases: the chain of tp_base holds every class
+       that adds to the instance's layout */
+    for (PyTypeObject *t = type; t != NULL; t = t->tp_base) {
+        if (!(t->tp_flags & Py_TPFLAGS_HEAPTYPE) || t->tp_members == NULL)
+            continue;
+        for (PyMemberDef *mp = t->tp_members; mp->name != NULL; mp++) {
+            if (mp->type == T_OBJECT_EX && !(mp->flags & READONLY))
+                Py_CLEAR(*(PyObject **)((char *)self + mp->offset));
+        }
+    }
+    type->tp_free(self);
+    Py_DECREF(type); /* an instance of a class defined in Python holds a reference to it */
+}
+
+static PyObject *
+without_collector(PyObject *module, PyObject *arg)
+{
+    if (!PyType_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "without_collector() takes a class");
+        return NULL;
+    }
+    PyTypeObject *t = (PyTypeObject *)arg;
+    if (t->tp_dealloc == slots_dealloc)
+        Py_RETURN_TRUE;
+#ifdef Py_GIL_DISABLED
+    Py_RETURN_FALSE; /* the collector of a free-threaded build keeps its state in every object */
+#else
+    /* only a class defined in Python with __slots__ and nothing more: no __dict__, no __weakref__, no
+       finaliser, items of no variable size, and every base of its layout of the same kind or `object` */
+    for (PyTypeObject *b = t; b != NULL && b != &PyBaseObject_Type; b = b->tp_base) {
+        if (!(b->tp_flags & Py_TPFLAGS_HEAPTYPE) || b->tp_itemsize != 0 || b->tp_dictoffset != 0
+            || b->tp_weaklistoffset != 0 || b->tp_finalize != NULL || b->tp_del != NULL)
+            Py_RETURN_FALSE;
+    }
+    if (!(t->tp_flags & Py_TPFLAGS_HAVE_GC) || t->tp_free != PyObject_GC_Del)
+        Py_RETURN_FALSE;
+    t->tp_flags &= ~Py_TPFLAGS_HAVE_GC;
+    t->tp_dealloc = slots_dealloc;
+    t->tp_free = PyObject_Free;
+    t->tp_traverse = NULL;
+    t->tp_clear = NULL;
+    PyType_Modified(t);
+    Py_RETURN_TRUE;
+#endif
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* SpanOf */
+
+/* The getter of a node's `span` (pddltools/tree.py): the anchor span in one slot, moved by the offset in
+ * another, built only when the offset is not 0. The Python getter does the same, five times slower: the
+ * checkers and the language server read spans by the thousand. */
+typedef struct {
+    PyObject_HEAD
+    PyTypeObject *cls;  /* the class whose slots these are */
+    Py_ssize_t anchor_at, offset_at;
+    MakerObject *span;  /* Span(origin, offset, length) */
+    vectorcallfunc vectorcall;
+} SpanOfObject;
+
+static PyObject *
+span_of_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    SpanOfObject *g = (SpanOfObject *)self;
+    if (PyVectorcall_NARGS(nargsf) != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0)) {
+        PyErr_SetString(PyExc_TypeError, "SpanOf takes one node");
+        return NULL;
+    }
+    PyObject *node = args[0];
+    if (!PyObject_TypeCheck(node, g->cls)) {
+        PyErr_Format(PyExc_TypeError, "expected a %s, got %R", g->cls->tp_name, Py_TYPE(node));
+        return NULL;
+    }
+    PyObject *anchor = *(PyObject **)((char *)node + g->anchor_at);
+    PyObject *offset = *(PyObject **)((char *)node + g->offset_at);
+    if (anchor == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "span");
+        return NULL;
+    }
+    if (offset == NULL || anchor == Py_None || !Py_IS_TYPE(anchor, g->span->cls))
+        return Py_NewRef(anchor);
+    int zero = PyObject_Not(offset); /* for an int, its nb_bool */
+    if (zero != 0)
+        return zero < 0 ? NULL : Py_NewRef(anchor);
+    PyObject *length = *(PyObject **)((char *)anchor + g->span->offsets[2]);
+    if (length == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "length");
+        return NULL;
+    }
+    PyObject *parts[3] = {anchor, offset, length}; /* relative to the anchor */
+    return maker_build(g->span, parts, 3);
+}
+
+static Py_ssize_t
+slot_offset(PyObject *cls, PyObject *descr)
+{
+    if (!Py_IS_TYPE(descr, &PyMemberDescr_Type) || ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX
+        || !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(descr))) {
+        PyErr_Format(PyExc_TypeError, "%R is not a slot of %R", descr, cls);
+        return -1;
+    }
+    return ((PyMemberDescrObject *)descr)->d_member->offset;
+}
+
+static PyObject *
+span_of_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *cls, *anchor, *offset, *span;
+    if (!PyArg_ParseTuple(args, "O!OOO!:SpanOf", &PyType_Type, &cls, &anchor, &offset, &MakerType, &span))
+        return NULL;
+    if (((MakerObject *)span)->nfields != 3) {
+        PyErr_SetString(PyExc_TypeError, "the span maker must take (origin, offset, length)");
+        return NULL;
+    }
+    Py_ssize_t anchor_at = slot_offset(cls, anchor), offset_at = anchor_at < 0 ? -1 : slot_offset(cls, offset);
+    if (offset_at < 0)
+        return NULL;
+    SpanOfObject *g = (SpanOfObject *)type->tp_alloc(type, 0);
+    if (g == NULL)
+        return NULL;
+    g->cls = (PyTypeObject *)Py_NewRef(cls);
+    g->anchor_at = anchor_at;
+    g->offset_at = offset_at;
+    g->span = (MakerObject *)Py_NewRef(span);
+    g->vectorcall = span_of_vectorcall;
+    return (PyObject *)g;
+}
+
+static int
+span_of_traverse(SpanOfObject *g, visitproc visit, void *arg)
+{
+    Py_VISIT(g->cls);
+    Py_VISIT(g->span);
+    return 0;
+}
+
+static void
+span_of_dealloc(SpanOfObject *g)
+{
+    PyObject_GC_UnTrack(g);
+    Py_CLEAR(g->cls);
+    Py_CLEAR(g->span);
+    Py_TYPE(g)->tp_free((PyObject *)g);
+}
+
+static PyTypeObject SpanOfType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pddltools.syntax._speedups.SpanOf",
+    .tp_doc = "SpanOf(cls, anchor_slot, offset_slot, span_maker): the getter of a node's span",
+    .tp_basicsize = sizeof(SpanOfObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = span_of_new,
+    .tp_traverse = (traverseproc)span_of_traverse,
+    .tp_dealloc = (destructor)span_of_dealloc,
+    .tp_vectorcall_offset = offsetof(SpanOfObject, vectorcall),
+    .tp_call = PyVectorcall_Call,
+};
+
+static PyMethodDef speedups_functions[] = {
+    {"without_collector", without_collector, METH_O,
+     "without_collector(cls): drop the cycle collector's header from the instances of cls, a class with "
+     "__slots__ only and no instance yet; True if done (or done before), False if cls is not such a class"},
+    {NULL, NULL, 0, NULL},
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -154,6 +388,7 @@ typedef struct {
     MakerObject *span, *atom, *not_, *constant, *variable, *function_term, *init_assignment, *number;
     PyObject *number_value; /* word -> int | Fraction | None */
     PyObject *fallback;     /* the Python scanner, for what this one cannot decide */
+    PyObject *anchors_of;   /* syntax.frozen.Anchors.of, or NULL: each node gets a span of its own */
 } ScannerObject;
 
 typedef struct {
@@ -162,6 +397,7 @@ typedef struct {
     const void *data;
     Py_ssize_t n;
     PyObject *source;
+    PyObject *latest; /* the source's Anchors' latest anchor by length (a dict), or NULL */
 } Text;
 
 #define AT(t, i) PyUnicode_READ((t)->kind, (t)->data, (i))
@@ -261,10 +497,64 @@ make_span(ScannerObject *s, PyObject *origin, Py_ssize_t offset, Py_ssize_t leng
         Py_DECREF(args[1]);
         return NULL;
     }
-    PyObject *span = maker_build(s->span, args);
+    PyObject *span = maker_build(s->span, args, 3);
     Py_DECREF(args[1]);
     Py_DECREF(args[2]);
     return span;
+}
+
+/* A node's position (see pddltools/tree.py): its anchor (returned, a new reference) and its offset from it
+ * (*offset, a new reference), as syntax.frozen.Anchors.at gives them: the latest anchor of the same
+ * length if the node starts less than 256 characters after it, else a span of the node's own, which
+ * becomes the latest. Without anchors, a span of its own at offset 0. NULL on error. */
+static PyObject *
+position(ScannerObject *s, Text *t, Py_ssize_t start, Py_ssize_t length, PyObject **offset)
+{
+    *offset = NULL;
+    if (t->latest == NULL) {
+        PyObject *span = make_span(s, t->source, start, length);
+        if (span != NULL)
+            *offset = PyLong_FromLong(0);
+        return span;
+    }
+    PyObject *key = PyLong_FromSsize_t(length);
+    if (key == NULL)
+        return NULL;
+    PyObject *anchor = PyDict_GetItemWithError(t->latest, key); /* borrowed */
+    if (anchor == NULL && PyErr_Occurred()) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    if (anchor != NULL && Py_IS_TYPE(anchor, s->span->cls)) {
+        /* a span's origin and offset, read as its Maker writes them */
+        PyObject *origin = *(PyObject **)((char *)anchor + s->span->offsets[0]);
+        PyObject *at = *(PyObject **)((char *)anchor + s->span->offsets[1]);
+        if (origin == t->source && at != NULL && PyLong_CheckExact(at)) {
+            Py_ssize_t a = PyLong_AsSsize_t(at);
+            if (a == -1 && PyErr_Occurred()) {
+                Py_DECREF(key);
+                return NULL;
+            }
+            if (start - a >= 0 && start - a < 256) {
+                Py_DECREF(key);
+                *offset = PyLong_FromSsize_t(start - a); /* a shared small int */
+                return *offset == NULL ? NULL : Py_NewRef(anchor);
+            }
+        }
+    }
+    if (PyDict_GET_SIZE(t->latest) >= 4096) /* as Anchors.at: long nodes, rarely alike */
+        PyDict_Clear(t->latest);
+    anchor = make_span(s, t->source, start, length);
+    if (anchor == NULL || PyDict_SetItem(t->latest, key, anchor) < 0) {
+        Py_DECREF(key);
+        Py_XDECREF(anchor);
+        return NULL;
+    }
+    Py_DECREF(key);
+    *offset = PyLong_FromLong(0);
+    if (*offset == NULL)
+        Py_CLEAR(anchor);
+    return anchor;
 }
 
 /* Builds with a Maker and releases the references it was given (any may be NULL: then nothing is
@@ -277,17 +567,10 @@ build_steal(MakerObject *m, Py_ssize_t n, PyObject **args)
     for (Py_ssize_t i = 0; i < n; i++)
         ok = ok && args[i] != NULL;
     if (ok)
-        o = maker_build(m, args);
+        o = maker_build(m, args, n);
     for (Py_ssize_t i = 0; i < n; i++)
         Py_XDECREF(args[i]);
     return o;
-}
-
-static PyObject *
-build2(MakerObject *m, PyObject *a, PyObject *b)
-{
-    PyObject *args[2] = {a, b};
-    return build_steal(m, 2, args);
 }
 
 static PyObject *
@@ -295,6 +578,26 @@ build3(MakerObject *m, PyObject *a, PyObject *b, PyObject *c)
 {
     PyObject *args[3] = {a, b, c};
     return build_steal(m, 3, args);
+}
+
+static PyObject *
+build4(MakerObject *m, PyObject *a, PyObject *b, PyObject *c, PyObject *d)
+{
+    PyObject *args[4] = {a, b, c, d};
+    return build_steal(m, 4, args);
+}
+
+/* A node of one field at start..start + length (its anchor, the field, its offset); steals `field`. */
+static PyObject *
+build_at(ScannerObject *s, Text *t, MakerObject *m, Py_ssize_t start, Py_ssize_t length, PyObject *field)
+{
+    PyObject *offset;
+    PyObject *anchor = field == NULL ? NULL : position(s, t, start, length, &offset);
+    if (anchor == NULL) {
+        Py_XDECREF(field);
+        return NULL;
+    }
+    return build3(m, anchor, field, offset);
 }
 
 /* 1 if `word` is a keyword everywhere (it cannot be a name), 0 if not, -1 on error. */
@@ -314,7 +617,7 @@ typedef struct {
  * spans relative to *span). Returns the offset after ')', or DECLINE / UNDECIDED / FAILED. */
 static Py_ssize_t
 scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize_t end,
-          PyObject **predicate, PyObject **span, PyObject **args)
+          PyObject **predicate, PyObject **span, PyObject **offset, PyObject **args)
 {
     Word words[MAX_ARGS];
     Py_ssize_t count = 0;
@@ -350,7 +653,8 @@ scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize
         return hard < 0 ? FAILED : DECLINE;
     }
     PyObject *tuple = PyTuple_New(count);
-    PyObject *where = tuple == NULL ? NULL : make_span(s, t->source, open, i - open);
+    PyObject *where_offset = NULL;
+    PyObject *where = tuple == NULL ? NULL : position(s, t, open, i - open, &where_offset);
     if (where == NULL) {
         Py_XDECREF(tuple);
         Py_DECREF(name);
@@ -371,8 +675,8 @@ scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize
                 break;
             }
         }
-        PyObject *node = build2(words[k].variable ? s->variable : s->constant,
-                                make_span(s, where, words[k].start - open, words[k].end - words[k].start), word);
+        PyObject *node = build_at(s, t, words[k].variable ? s->variable : s->constant, words[k].start,
+                                  words[k].end - words[k].start, word);
         if (node == NULL) {
             result = FAILED;
             break;
@@ -382,6 +686,7 @@ scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize
     if (result < 0) {
         Py_DECREF(tuple); /* items not yet set are NULL, which tuple deallocation skips */
         Py_DECREF(where);
+        Py_DECREF(where_offset);
         Py_DECREF(name);
         return result;
     }
@@ -389,13 +694,15 @@ scan_atom(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t start, Py_ssize
         PyObject_GC_UnTrack(tuple);
     *predicate = name;
     *span = where;
+    *offset = where_offset;
     *args = tuple;
     return result;
 }
 
 /* The atom whose '(' is at i (after white space, which the caller skipped), as scan_atom. */
 static Py_ssize_t
-atom_parts(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **predicate, PyObject **span, PyObject **args)
+atom_parts(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **predicate, PyObject **span, PyObject **offset,
+           PyObject **args)
 {
     if (i >= t->n || AT(t, i) != s->open)
         return DECLINE;
@@ -403,17 +710,17 @@ atom_parts(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **predicate, PyObje
     Py_ssize_t end = predicate_end(s, t, start);
     if (end < 0)
         return end;
-    return scan_atom(s, t, i, start, end, predicate, span, args);
+    return scan_atom(s, t, i, start, end, predicate, span, offset, args);
 }
 
 static Py_ssize_t
 atom_at(ScannerObject *s, Text *t, Py_ssize_t i, PyObject **out)
 {
-    PyObject *predicate, *span, *args;
-    Py_ssize_t end = atom_parts(s, t, i, &predicate, &span, &args);
+    PyObject *predicate, *span, *offset, *args;
+    Py_ssize_t end = atom_parts(s, t, i, &predicate, &span, &offset, &args);
     if (end < 0)
         return end;
-    *out = build3(s->atom, span, predicate, args);
+    *out = build4(s->atom, span, predicate, args, offset);
     return *out == NULL ? FAILED : end;
 }
 
@@ -431,7 +738,7 @@ negation_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject *
         return DECLINE;
     }
     end++;
-    *out = build2(s->not_, make_span(s, t->source, open, end - open), inner);
+    *out = build_at(s, t, s->not_, open, end - open, inner);
     return *out == NULL ? FAILED : end;
 }
 
@@ -439,8 +746,8 @@ negation_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject *
 static Py_ssize_t
 assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject **out)
 {
-    PyObject *function, *fluent_span, *args;
-    Py_ssize_t after = atom_parts(s, t, skip_space(s, t, i), &function, &fluent_span, &args);
+    PyObject *function, *fluent_span, *fluent_offset, *args;
+    Py_ssize_t after = atom_parts(s, t, skip_space(s, t, i), &function, &fluent_span, &fluent_offset, &args);
     if (after < 0)
         return after;
     PyObject *value = NULL;
@@ -460,7 +767,7 @@ assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject
         } else if (number == Py_None) {
             Py_DECREF(number);
         } else {
-            value = build2(s->number, make_span(s, t->source, start, end - start), number);
+            value = build_at(s, t, s->number, start, end - start, number);
             result = value == NULL ? FAILED : end;
         }
     } else {
@@ -474,7 +781,7 @@ assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject
                 Py_XDECREF(word);
                 result = hard < 0 ? FAILED : DECLINE;
             } else {
-                value = build2(s->constant, make_span(s, t->source, start, end - start), word);
+                value = build_at(s, t, s->constant, start, end - start, word);
                 result = value == NULL ? FAILED : end;
             }
         }
@@ -490,15 +797,23 @@ assignment_at(ScannerObject *s, Text *t, Py_ssize_t open, Py_ssize_t i, PyObject
         Py_XDECREF(value);
         Py_DECREF(function);
         Py_DECREF(fluent_span);
+        Py_DECREF(fluent_offset);
         Py_DECREF(args);
         return result;
     }
-    PyObject *term = build3(s->function_term, fluent_span, function, args);
+    PyObject *term = build4(s->function_term, fluent_span, function, args, fluent_offset);
     if (term == NULL) {
         Py_DECREF(value);
         return FAILED;
     }
-    *out = build3(s->init_assignment, make_span(s, t->source, open, result - open), term, value);
+    PyObject *offset;
+    PyObject *anchor = position(s, t, open, result - open, &offset);
+    if (anchor == NULL) {
+        Py_DECREF(term);
+        Py_DECREF(value);
+        return FAILED;
+    }
+    *out = build4(s->init_assignment, anchor, term, value, offset);
     return *out == NULL ? FAILED : result;
 }
 
@@ -540,13 +855,15 @@ element_at(ScannerObject *s, Text *t, Py_ssize_t open, PyObject **out)
         if (next < t->n && AT(t, next) == s->open)
             return negation_at(s, t, open, next, out);
     }
-    PyObject *predicate, *span, *args;
-    Py_ssize_t after = scan_atom(s, t, open, start, end, &predicate, &span, &args);
+    PyObject *predicate, *span, *offset, *args;
+    Py_ssize_t after = scan_atom(s, t, open, start, end, &predicate, &span, &offset, &args);
     if (after < 0)
         return after;
-    *out = build3(s->atom, span, predicate, args);
+    *out = build4(s->atom, span, predicate, args, offset);
     return *out == NULL ? FAILED : after;
 }
+
+static PyObject *scan_run(ScannerObject *s, Text *t_, Py_ssize_t pos);
 
 static PyObject *
 scanner_call(PyObject *self, PyObject *args, PyObject *kwds)
@@ -556,7 +873,32 @@ scanner_call(PyObject *self, PyObject *args, PyObject *kwds)
     Py_ssize_t pos;
     if (!PyArg_ParseTuple(args, "UnO:FlatScanner", &text, &pos, &source))
         return NULL;
-    Text t = {text, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), source};
+    Text t = {text, PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), source, NULL};
+    PyObject *latest = NULL;
+    if (s->anchors_of != NULL) {
+        PyObject *anchors = PyObject_CallOneArg(s->anchors_of, source);
+        latest = anchors == NULL ? NULL : PyObject_GetAttrString(anchors, "_latest");
+        Py_XDECREF(anchors);
+        if (latest == NULL)
+            return NULL;
+        if (!PyDict_CheckExact(latest)) {
+            Py_DECREF(latest);
+            PyErr_SetString(PyExc_TypeError, "anchors_of(source)._latest must be a dict");
+            return NULL;
+        }
+        t.latest = latest;
+    }
+    PyObject *nodes = scan_run(s, &t, pos);
+    Py_XDECREF(latest);
+    return nodes;
+}
+
+/* The run of elements at pos: (nodes, end), or None. */
+static PyObject *
+scan_run(ScannerObject *s, Text *t_, Py_ssize_t pos)
+{
+    Text t = *t_;
+    PyObject *text = t.text, *source = t.source;
     if (pos < 0)  /* as Pattern.match takes a position: clamped to the text */
         pos = 0;
     else if (pos > t.n)
@@ -634,19 +976,20 @@ scanner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     static char *keywords[] = {"classes", "comment_start", "comment_end", "variable_prefix", "open", "close",
                                "negation", "equals", "init_mode", "hard",
                                "span", "atom", "not_", "constant", "variable", "function_term",
-                               "init_assignment", "number", "number_value", "fallback", NULL};
+                               "init_assignment", "number", "number_value", "fallback", "anchors_of", NULL};
     Py_buffer classes;
     int comment_start, comment_end, var_prefix, open, close, init_mode;
     const char *negation, *equals;
     Py_ssize_t negation_len, equals_len;
-    PyObject *hard, *number_value, *fallback;
+    PyObject *hard, *number_value, *fallback, *anchors_of = NULL;
     MakerObject *makers[8];
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*iiiiis#s#pO!O&O&O&O&O&O&O&O&OO:FlatScanner", keywords,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*iiiiis#s#pO!O&O&O&O&O&O&O&O&OO|O:FlatScanner", keywords,
                                      &classes, &comment_start, &comment_end, &var_prefix, &open, &close,
                                      &negation, &negation_len, &equals, &equals_len, &init_mode, &PyFrozenSet_Type, &hard,
                                      maker_arg, &makers[0], maker_arg, &makers[1], maker_arg, &makers[2],
                                      maker_arg, &makers[3], maker_arg, &makers[4], maker_arg, &makers[5],
-                                     maker_arg, &makers[6], maker_arg, &makers[7], &number_value, &fallback))
+                                     maker_arg, &makers[6], maker_arg, &makers[7], &number_value, &fallback,
+                                     &anchors_of))
         return NULL;
     if (classes.len != 128) {
         PyBuffer_Release(&classes);
@@ -684,6 +1027,7 @@ scanner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         *slots[k] = (MakerObject *)Py_NewRef(makers[k]);
     s->number_value = Py_NewRef(number_value);
     s->fallback = Py_NewRef(fallback);
+    s->anchors_of = anchors_of == NULL || anchors_of == Py_None ? NULL : Py_NewRef(anchors_of);
     return (PyObject *)s;
 }
 
@@ -701,6 +1045,7 @@ scanner_traverse(ScannerObject *s, visitproc visit, void *arg)
     Py_VISIT(s->number);
     Py_VISIT(s->number_value);
     Py_VISIT(s->fallback);
+    Py_VISIT(s->anchors_of);
     return 0;
 }
 
@@ -718,6 +1063,7 @@ scanner_clear(ScannerObject *s)
     Py_CLEAR(s->number);
     Py_CLEAR(s->number_value);
     Py_CLEAR(s->fallback);
+    Py_CLEAR(s->anchors_of);
     return 0;
 }
 
@@ -967,7 +1313,7 @@ make_token(DriverObject *d, int terminal, PyObject *value, Py_ssize_t start, Py_
                          PyLong_FromSsize_t(end)};
     PyObject *token = NULL;
     if (args[2] != NULL && args[3] != NULL)
-        token = maker_build(d->tok, args);
+        token = maker_build(d->tok, args, 4);
     Py_XDECREF(args[2]);
     Py_XDECREF(args[3]);
     return token;
@@ -1476,12 +1822,14 @@ static struct PyModuleDef speedups_module = {
     .m_name = "pddltools.syntax._speedups",
     .m_doc = "Compiled hot paths of the PDDL parser (optional: pddltools runs the same code in Python without it).",
     .m_size = -1,
+    .m_methods = speedups_functions,
 };
 
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
-    if (PyType_Ready(&MakerType) < 0 || PyType_Ready(&ScannerType) < 0 || PyType_Ready(&DriverType) < 0)
+    if (PyType_Ready(&MakerType) < 0 || PyType_Ready(&ScannerType) < 0 || PyType_Ready(&DriverType) < 0
+        || PyType_Ready(&SpanOfType) < 0)
         return NULL;
     lastindex_name = PyUnicode_InternFromString("lastindex");
     span_name = PyUnicode_InternFromString("span");
@@ -1492,7 +1840,8 @@ PyInit__speedups(void)
         return NULL;
     if (PyModule_AddObjectRef(m, "Maker", (PyObject *)&MakerType) < 0
         || PyModule_AddObjectRef(m, "FlatScanner", (PyObject *)&ScannerType) < 0
-        || PyModule_AddObjectRef(m, "Driver", (PyObject *)&DriverType) < 0) {
+        || PyModule_AddObjectRef(m, "Driver", (PyObject *)&DriverType) < 0
+        || PyModule_AddObjectRef(m, "SpanOf", (PyObject *)&SpanOfType) < 0) {
         Py_DECREF(m);
         return NULL;
     }
