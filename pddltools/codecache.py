@@ -28,7 +28,7 @@ import os
 import sys
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
-from types import CodeType, ModuleType, TracebackType
+from types import CodeType, FunctionType, ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any
 
 
@@ -246,10 +246,12 @@ class _Classes:
                   "FrozenInstanceError": dataclasses.FrozenInstanceError}
         methods = []
         for code in kept:
-            namespace: dict[str, Any] = {}
-            builtins.exec(code, globals, namespace)
-            make = namespace["__create_fn__"]
-            wanted = make.__code__.co_varnames[:make.__code__.co_argcount]
+            # what running the script defines: its one function, made without running it
+            maker = next((c for c in code.co_consts if isinstance(c, CodeType) and c.co_name == "__create_fn__"), None)
+            if maker is None:
+                return None
+            make = FunctionType(maker, globals)
+            wanted = maker.co_varnames[:maker.co_argcount]
             try:
                 methods.append(make(**{name: _value(name, fields, values) for name in wanted}))
             except KeyError:
