@@ -33,13 +33,17 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
         return ExitCode.OK
     words = _words(arguments)
     if not words:  # --help, or nothing: no command's modules to import
-        parser = build_parser(prog=prog)
-    else:
-        from pddltools.codecache import MethodCode
+        return _run(build_parser(prog=prog), arguments)
+    from pddltools.codecache import MethodCode
 
-        named = words[0] if words[0].isascii() and words[0].isalpha() else "other"  # part of a file's name
-        with MethodCode(f"command-{named}"):  # the command's dataclasses, compiled once: pddltools.codecache
-            parser = build_parser(words[0], prog=prog, subcommand=words[1] if len(words) > 1 else None)
+    named = words[0] if words[0].isascii() and words[0].isalpha() else "other"  # part of a file's name
+    # The command's dataclasses, compiled once (pddltools.codecache): those of the modules it imports to
+    # register, and of those it imports as it runs (the language registry, the plan reader's parts).
+    with MethodCode(f"command-{named}"):
+        return _run(build_parser(words[0], prog=prog, subcommand=words[1] if len(words) > 1 else None), arguments)
+
+
+def _run(parser: argparse.ArgumentParser, arguments: list[str]) -> int:
     args = parse_command_line(parser, arguments)
     if not hasattr(args, "func"):
         parser.print_help()

@@ -12,23 +12,61 @@ a build without the cache). A missing, stale or unreadable cache costs the compi
 A class without a docstring gets one from `dataclass`: its name and `inspect.signature(cls)`, which
 costs more than the cached compilations together; the signature's text is kept in the same cache,
 keyed by everything it is made of (the `__init__`'s parameters, annotations and defaults).
+
+That docstring is all `dataclasses` uses `inspect` for (Python 3.11), and importing `inspect` (with `ast`,
+`dis` and `tokenize`) costs a fresh process as much as the rest of `dataclasses`: this module imports
+`dataclasses` with a stand-in for `inspect` that imports the real module at its first use.
 """
 
 from __future__ import annotations
 
+import abc
 import builtins
-import dataclasses
-import inspect
+import importlib
 import marshal
 import os
 import sys
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
-from types import CodeType, TracebackType
-from typing import Any
+from types import CodeType, FunctionType, ModuleType, TracebackType
+from typing import TYPE_CHECKING, Any
+
+
+class _Inspect(ModuleType):
+    """`dataclasses`' `inspect` until it is used: the real module, imported then and put in its place."""
+
+    def __getattr__(self, name: str) -> Any:
+        real = importlib.import_module("inspect")
+        user = sys.modules.get("dataclasses")
+        if user is not None and user.__dict__.get("inspect") is self:
+            setattr(user, "inspect", real)  # noqa: B010  # that module's global
+        return getattr(real, name)
+
+
+def _dataclasses() -> ModuleType:
+    """`dataclasses`, imported without importing `inspect` when neither is imported yet."""
+    if "dataclasses" in sys.modules or "inspect" in sys.modules:
+        return importlib.import_module("dataclasses")
+    stand_in = _Inspect("inspect")
+    sys.modules["inspect"] = stand_in  # what `import inspect` in dataclasses binds
+    try:
+        return importlib.import_module("dataclasses")
+    finally:
+        if sys.modules.get("inspect") is stand_in:
+            del sys.modules["inspect"]
+
+
+if TYPE_CHECKING:
+    import dataclasses
+else:
+    dataclasses = _dataclasses()
 
 #: False: build without the cache (the tests compare the two builds).
 enabled = True
+
+#: What the cache holds for a key: a method's code, a signature's text, or a class's methods' code.
+Entry = CodeType | str | tuple[CodeType, ...]
+_ENTRY = (CodeType, str, tuple)
 
 
 def _cache_path(tag: str) -> Path:
@@ -49,17 +87,25 @@ class MethodCode:
 
     def __init__(self, tag: str) -> None:
         self.path = _cache_path(tag)
-        self.known: dict[str, CodeType | str] = {}  # str: a signature's text (`_Signatures`)
-        self.used: dict[str, CodeType | str] = {}
+        # str: a signature's text (`_Signatures`); a tuple: a class's generated methods (`_Classes`)
+        self.known: dict[str, Entry] = {}
+        self.used: dict[str, Entry] = {}
         self.fresh = False
         self._patched = False
+        self._inspect: Any = None  # `dataclasses`' own `inspect` while this cache stands in for it
+        self._process: Any = None  # `dataclasses._process_class` while `_Classes` stands in for it
+        self.recording: list[CodeType] | None = None  # the code `_exec` ran, while a class is recorded
 
     def open(self) -> MethodCode:
         if not enabled or getattr(dataclasses, "exec", None) is not None:  # off, or another build is open
             return self
         self._load()
         dataclasses.exec = self._exec  # type: ignore[attr-defined]  # shadows the builtin in that module
+        self._inspect = dataclasses.inspect  # type: ignore[attr-defined]  # the module or `_Inspect`
         dataclasses.inspect = _Signatures(self)  # type: ignore[attr-defined]  # that module's `inspect`
+        if _CLASSES:
+            self._process = dataclasses._process_class  # type: ignore[attr-defined]
+            dataclasses._process_class = _Classes(self, self._process)  # type: ignore[attr-defined]
         self._patched = True
         return self
 
@@ -69,7 +115,7 @@ class MethodCode:
         except (OSError, EOFError, ValueError, TypeError):
             loaded = {}
         if isinstance(loaded, dict):
-            self.known = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, CodeType | str)}
+            self.known = {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, _ENTRY)}
 
     def __enter__(self) -> MethodCode:
         return self.open()
@@ -87,6 +133,8 @@ class MethodCode:
             code = compile(source, "<string>", "exec", dont_inherit=True)  # what exec(source) compiles there
             self.fresh = True
         self.used[source] = code
+        if self.recording is not None:
+            self.recording.append(code)
         builtins.exec(code, globals, locals)
 
     def close(self) -> None:
@@ -106,7 +154,175 @@ class MethodCode:
 
     def _unpatch(self) -> None:
         del dataclasses.exec  # type: ignore[attr-defined]
-        dataclasses.inspect = inspect  # type: ignore[attr-defined]
+        dataclasses.inspect = self._inspect  # type: ignore[attr-defined]
+        if self._process is not None:
+            dataclasses._process_class = self._process  # type: ignore[attr-defined]
+            self._process = None
+
+
+#: The generated methods of a frozen dataclass, in the order `_process_class` makes them.
+_METHODS = ("__init__", "__repr__", "__eq__", "__setattr__", "__delattr__", "__hash__")
+#: Python 3.11's `dataclasses`, whose private steps `_Classes` repeats (another version builds as before).
+_CLASSES = sys.version_info[:2] == (3, 11) and all(
+    hasattr(dataclasses, name) for name in ("_process_class", "_get_field", "_is_kw_only", "_is_type",
+                                            "_fields_in_init_order", "_recursive_repr", "_add_slots",
+                                            "_DataclassParams", "_FIELD", "_HAS_DEFAULT_FACTORY"))
+
+
+class _Classes:
+    """`dataclasses._process_class` while a `MethodCode` is open: a frozen class (the AST's nodes, and
+    most of the package's records) is built from its methods' code kept under its fields'
+    shape (names, which have defaults, the flags of `field()`), without writing and looking up their
+    source text; anything else, and a shape met for the first time, goes to `dataclasses` (which is then
+    recorded). The steps are `_process_class`'s for that case, in its order, with its own helpers, so the
+    class is the one it would build (`tests/test_codecache.py` compares the two)."""
+
+    def __init__(self, cache: MethodCode, process: Any) -> None:
+        self._cache = cache
+        self._process = process
+
+    def __call__(self, cls: type, init: bool, repr: bool, eq: bool, order: bool, unsafe_hash: bool,
+                 frozen: bool, match_args: bool, kw_only: bool, slots: bool, weakref_slot: bool) -> type:
+        arguments = (init, repr, eq, order, unsafe_hash, frozen, match_args, kw_only, slots, weakref_slot)
+        plain = init and repr and eq and frozen and match_args and not (order or unsafe_hash or kw_only or weakref_slot)
+        if not plain:
+            done: type = self._process(cls, *arguments)
+            return done
+        built = self._build(cls, arguments)
+        return built if built is not None else self._record(cls, arguments)
+
+    def _record(self, cls: type, arguments: tuple[bool, ...]) -> type:
+        """`dataclasses`' own build, the code of a plain class's methods kept under its shape."""
+        cache = self._cache
+        cache.recording = []
+        try:
+            built: type = self._process(cls, *arguments)
+        finally:
+            recorded, cache.recording = cache.recording, None
+        shape = _shape(built.__dataclass_fields__.values(), arguments[8])  # type: ignore[attr-defined]
+        if shape is not None and [_made(code) for code in recorded] == list(_METHODS):
+            cache.used[shape] = tuple(recorded)
+            cache.fresh = True
+        return built
+
+    def _build(self, cls: Any, arguments: tuple[bool, ...]) -> type | None:
+        """The class from the kept code, or None where `dataclasses` must build it."""
+        d = cls.__dict__
+        if not d.keys().isdisjoint(_OWN) or hasattr(cls, "__post_init__"):
+            return None
+        fields: dict[str, Any] = {}
+        any_frozen_base = has_dataclass_bases = False
+        base: Any
+        for base in cls.__mro__[-1:0:-1]:
+            base_fields = getattr(base, "__dataclass_fields__", None)
+            if base_fields is not None:
+                has_dataclass_bases = True
+                for f in base_fields.values():
+                    fields[f.name] = f
+                if base.__dataclass_params__.frozen:
+                    any_frozen_base = True
+        if has_dataclass_bases and not any_frozen_base:
+            return None  # dataclasses says why not
+        annotations = d.get("__annotations__", {})
+        own = []
+        for name, kind in annotations.items():
+            if dataclasses._is_kw_only(kind, dataclasses) or (  # type: ignore[attr-defined]
+                    isinstance(kind, str) and dataclasses._is_type(  # type: ignore[attr-defined]
+                        kind, cls, dataclasses, dataclasses.KW_ONLY, dataclasses._is_kw_only)):  # type: ignore[attr-defined]
+                return None
+            own.append(dataclasses._get_field(cls, name, kind, False))  # type: ignore[attr-defined]
+        for f in own:
+            fields[f.name] = f
+        if any(isinstance(value, dataclasses.Field) and name not in annotations for name, value in d.items()):
+            return None
+        shape = _shape(fields.values(), arguments[8])
+        kept = self._cache.known.get(shape) if shape is not None else None
+        if not isinstance(kept, tuple) or len(kept) != len(_METHODS):
+            return None
+        module = sys.modules.get(cls.__module__)
+        globals = module.__dict__ if module is not None else {}
+        values = {"MISSING": dataclasses.MISSING, "_HAS_DEFAULT_FACTORY": dataclasses._HAS_DEFAULT_FACTORY,  # type: ignore[attr-defined]
+                  "__dataclass_builtins_object__": object, "_return_type": None, "cls": cls,
+                  "FrozenInstanceError": dataclasses.FrozenInstanceError}
+        methods = []
+        for code in kept:
+            # what running the script defines: its one function, made without running it
+            maker = next((c for c in code.co_consts if isinstance(c, CodeType) and c.co_name == "__create_fn__"), None)
+            if maker is None:
+                return None
+            make = FunctionType(maker, globals)
+            wanted = maker.co_varnames[:maker.co_argcount]
+            try:
+                methods.append(make(**{name: _value(name, fields, values) for name in wanted}))
+            except KeyError:
+                return None
+        assert shape is not None
+        self._cache.used[shape] = kept
+        # from here on, what _process_class does to a plain class, in its order
+        for f in own:
+            if isinstance(getattr(cls, f.name, None), dataclasses.Field):
+                if f.default is dataclasses.MISSING:
+                    delattr(cls, f.name)
+                else:
+                    setattr(cls, f.name, f.default)
+        cls.__dataclass_params__ = dataclasses._DataclassParams(*arguments[:6])  # type: ignore[attr-defined]
+        cls.__dataclass_fields__ = fields
+        init, text, equal, set_attribute, delete_attribute, hashing = methods
+        for name, method in (("__init__", init), ("__repr__", dataclasses._recursive_repr(text)),  # type: ignore[attr-defined]
+                             ("__eq__", equal), ("__setattr__", set_attribute), ("__delattr__", delete_attribute),
+                             ("__hash__", hashing)):
+            method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+            setattr(cls, name, method)
+        if not cls.__doc__:
+            try:
+                signature = str(dataclasses.inspect.signature(cls)).replace(" -> None", "")  # type: ignore[attr-defined]
+            except (TypeError, ValueError):
+                signature = ""
+            cls.__doc__ = cls.__name__ + signature
+        initialised = [f for f in fields.values() if f._field_type is dataclasses._FIELD]  # type: ignore[attr-defined]
+        standard, _ = dataclasses._fields_in_init_order(initialised)  # type: ignore[attr-defined]
+        setattr(cls, "__match_args__", tuple(f.name for f in standard))  # noqa: B010  # mypy: not assignable
+        if arguments[8]:
+            cls = dataclasses._add_slots(cls, True, False)  # type: ignore[attr-defined]
+        abc.update_abstractmethods(cls)
+        built: type = cls
+        return built
+
+
+#: What a class's own body may not define for `_Classes` to build it (dataclasses keeps a class's own
+#: methods, or refuses them).
+_OWN = frozenset((*_METHODS, "__match_args__", "__slots__", "__getstate__", "__setstate__"))
+
+
+def _shape(fields: Any, slots: bool) -> str | None:
+    """The key of a class's methods' code: what their source is written from (every field a plain one)."""
+    parts: list[object] = [slots]
+    for f in fields:
+        if f._field_type is not dataclasses._FIELD:  # type: ignore[attr-defined]
+            return None
+        parts.append((f.name, f.default is dataclasses.MISSING, f.default_factory is dataclasses.MISSING,
+                      f.init, f.repr, f.hash, f.compare, f.kw_only))
+    return "class\0" + repr(parts)
+
+
+def _made(code: CodeType) -> str | None:
+    """The name of the method a kept `__create_fn__` script makes."""
+    for inner in code.co_consts:
+        if isinstance(inner, CodeType) and inner.co_name == "__create_fn__":
+            for made in inner.co_consts:
+                if isinstance(made, CodeType):
+                    return made.co_name
+    return None
+
+
+def _value(name: str, fields: dict[str, Any], values: dict[str, Any]) -> Any:
+    """The value `_process_class` gives the local `name` of a method's `__create_fn__`."""
+    if name.startswith("_type_"):
+        return fields[name[6:]].type
+    if name.startswith("_dflt_"):
+        f = fields[name[6:]]
+        return f.default_factory if f.default_factory is not dataclasses.MISSING else f.default
+    return values[name]
 
 
 class _Signatures:
@@ -117,7 +333,7 @@ class _Signatures:
         self._cache = cache
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(inspect, name)
+        return getattr(importlib.import_module("inspect"), name)
 
     def signature(self, cls: Any) -> str:  # `dataclasses` only takes its str()
         init = cls.__init__
@@ -128,7 +344,7 @@ class _Signatures:
                                     init.__annotations__, init.__defaults__, init.__kwdefaults__))
         text = self._cache.known.get(key)
         if not isinstance(text, str):
-            text = str(inspect.signature(cls))
+            text = str(importlib.import_module("inspect").signature(cls))
             self._cache.fresh = True
         self._cache.used[key] = text
         return text

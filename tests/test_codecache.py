@@ -5,6 +5,7 @@ same for classes of `attrs` (the language server's protocol types) built through
 from __future__ import annotations
 import __future__
 
+import contextlib
 import dataclasses
 import importlib.util
 import inspect
@@ -12,10 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
-from pddltools import codecache
+from pddltools import codecache, dialects
 from pddltools.pddl import ast
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,20 +29,97 @@ def node_classes(module: ModuleType) -> dict[str, type]:
             if inspect.isclass(value) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__}
 
 
-@pytest.fixture(scope="module")
-def uncached() -> ModuleType:
-    """A second build of pddltools/pddl/ast.py with the cache off."""
-    spec = importlib.util.spec_from_file_location("pddltools.pddl._ast_uncached", ast.__file__)
+def build(name: str, path: str | None = None, *, cache: str | None = None) -> ModuleType:
+    """Another build of a module's file (pddltools/pddl/ast.py by default) as module `name`, with a
+    `MethodCode` of its own open when `cache` names one (the AST opens its own)."""
+    spec = importlib.util.spec_from_file_location(name, path or ast.__file__)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses looks the module up while building
-    codecache.enabled = False
     try:
-        spec.loader.exec_module(module)
+        with codecache.MethodCode(cache) if cache else contextlib.nullcontext():
+            spec.loader.exec_module(module)
     finally:
-        codecache.enabled = True
         del sys.modules[spec.name]
     return module
+
+
+@pytest.fixture(scope="module")
+def uncached() -> ModuleType:
+    """A second build of pddltools/pddl/ast.py with the cache off."""
+    codecache.enabled = False
+    try:
+        return build("pddltools.pddl._ast_uncached")
+    finally:
+        codecache.enabled = True
+
+
+@pytest.mark.parametrize("path", [ast.__file__, dialects.__file__], ids=["slotted AST", "the language registry"])
+def test_classes_built_from_the_kept_code_are_the_classes_dataclasses_builds(
+        path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build that finds every class's methods kept (the second with one cache folder) builds no class
+    through `dataclasses`, and builds the same classes: the same namespace in the same order, fields,
+    methods and what their closures hold; for slotted classes (the AST) and others (`Dialect`)."""
+    if not codecache._CLASSES:
+        pytest.skip("another Python than 3.11: dataclasses builds every class")
+    cache = None if path == ast.__file__ else "test-registry"
+    codecache.enabled = False
+    try:
+        plain = node_classes(build("pddltools._plain", path))
+    finally:
+        codecache.enabled = True
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    build("pddltools._first", path, cache=cache)  # an empty cache: dataclasses builds, the code is kept
+    recorded: list[str] = []
+    record = codecache._Classes._record
+
+    def counted(self: codecache._Classes, cls: type, arguments: tuple[bool, ...]) -> type:
+        recorded.append(cls.__qualname__)
+        return record(self, cls, arguments)
+
+    monkeypatch.setattr(codecache._Classes, "_record", counted)
+    kept = node_classes(build("pddltools._kept", path, cache=cache))
+    assert recorded == []
+    assert len(kept) >= (45 if cache is None else 2) and kept.keys() == plain.keys()
+    for name, cls in kept.items():
+        other = plain[name]
+        assert list(vars(cls)) == list(vars(other)), name
+        assert getattr(cls, "__slots__", None) == getattr(other, "__slots__", None), name
+        assert cls.__doc__ == other.__doc__, name
+        assert cls.__match_args__ == other.__match_args__, name  # type: ignore[attr-defined]
+        assert cls.__dataclass_params__.__repr__() == other.__dataclass_params__.__repr__(), name  # type: ignore[attr-defined]
+        assert list(map(described, dataclasses.fields(cls))) == list(map(described, dataclasses.fields(other))), name
+        for method in (*GENERATED, "__getstate__", "__setstate__"):
+            mine, theirs = getattr(cls, method, None), getattr(other, method, None)  # type: Any, Any
+            if not inspect.isfunction(theirs):
+                assert mine is theirs, (name, method)  # object's own
+                continue
+            assert mine.__code__ == theirs.__code__ and mine.__qualname__ == theirs.__qualname__, (name, method)
+            assert comparable(mine.__defaults__) == comparable(theirs.__defaults__), (name, method)
+            assert mine.__annotations__ == theirs.__annotations__, (name, method)
+            assert held(mine) == held(theirs), (name, method)
+
+
+def described(f: dataclasses.Field[Any]) -> tuple[object, ...]:
+    """A field as `dataclass` made it, a default function by its code (each build has its own)."""
+    return (f.name, f.type, comparable(f.default), comparable(f.default_factory), f.init, f.repr, f.hash,
+            f.compare, dict(f.metadata), f.kw_only, f._field_type)  # type: ignore[attr-defined]
+
+
+def held(function: Any) -> list[object]:
+    """What a function's closure holds."""
+    return [comparable(c.cell_contents) for c in function.__closure__ or ()]
+
+
+def comparable(value: object) -> object:
+    """`value`, with the classes and functions in it by name and code (two builds' are distinct objects)."""
+    if isinstance(value, tuple):
+        return tuple(map(comparable, value))
+    if isinstance(value, type):
+        return (type, value.__qualname__)
+    if inspect.isfunction(value):
+        return (value.__code__, value.__qualname__)
+    return value
 
 
 def test_every_node_class_has_the_methods_dataclasses_builds(uncached: ModuleType) -> None:
@@ -164,3 +243,22 @@ def test_attrs_classes_built_through_the_cache_have_attrs_own_code(tmp_path: Pat
     assert compiled == cached == plain  # code objects: byte code, constants, names, flags, file name
     assert written.stat().st_mtime_ns == stamp, "a build that compiled nothing afresh rewrote the cache"
     assert __future__.annotations.compiler_flag == codecache._ATTRS_FLAGS
+
+
+def test_dataclasses_imported_through_the_cache_write_their_docstrings_with_inspect_imported_late() -> None:
+    """`pddltools.codecache` imports `dataclasses` with a stand-in for `inspect`: a class made after it,
+    with no cache open, still gets the docstring `dataclass` writes, and `inspect` is then the real one."""
+    probe = """
+import sys
+import pddltools.codecache
+import dataclasses
+print("inspect" in sys.modules)
+@dataclasses.dataclass(frozen=True)
+class Point:
+    x: int
+    y: "list[int]" = dataclasses.field(default_factory=list)
+print(Point.__doc__, "inspect" in sys.modules, dataclasses.inspect is sys.modules["inspect"])
+"""
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["False", "Point(x: int, y: 'list[int]' = <factory>) True True"]

@@ -4,6 +4,7 @@ benchmarks/startup.py; these tests check the imports that decide it)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,10 +21,11 @@ print(json.dumps({"status": status, "out": out.getvalue(), "modules": sorted(sys
 """
 
 
-def run(*argv: str, entry: str = "pddltools.cli") -> dict[str, object]:
+def run(*argv: str, entry: str = "pddltools.cli", cache: Path | None = None) -> dict[str, object]:
     probe = PROBE.replace("from pddltools.cli import main", f"from {entry} import main")
+    environment = None if cache is None else {**os.environ, "XDG_CACHE_HOME": str(cache)}
     done = subprocess.run([sys.executable, "-c", probe, *argv], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=True)
+                          timeout=120, check=True, env=environment)
     result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
     return result
 
@@ -64,3 +66,26 @@ def test_validating_a_sequential_plan_imports_neither_rich_nor_the_temporal_vali
     assert isinstance(modules, list)
     assert not [m for m in modules if m == "rich" or m.startswith("rich.")]
     assert "pddltools.validate.temporal" not in modules and "pddltools.validate.pddlplus" not in modules
+
+
+#: What `validate` of a text plan for a sequential task must not import in a run that finds its caches:
+#: each was once on that path and costs a fresh process milliseconds (`python -X importtime`).
+HEAVY = (
+    "inspect", "ast", "dis", "tokenize",  # `dataclasses` imports `inspect` only for a docstring: codecache
+    "lark", "rich", "hashlib", "tempfile", "shutil", "importlib.resources",
+    "pddltools.validate.temporal", "pddltools.validate.pddlplus", "pddltools.semantics.continuous",
+)
+
+
+def test_validating_a_sequential_plan_from_warm_caches_imports_none_of_the_heavy_modules(tmp_path: Path) -> None:
+    adl = ROOT / "corpus" / "plans" / "adl"
+    argv = ("validate", str(adl / "domain.pddl"), str(adl / "problem.pddl"), str(adl / "valid.plan"))
+    first = run(*argv, cache=tmp_path)  # an empty cache folder: the parser image and the methods are made
+    second = run(*argv, cache=tmp_path)
+    assert first["out"] == second["out"] == f"{adl / 'valid.plan'}: valid, value 8 (length 8, cost 8)\n"
+    assert first["status"] == second["status"] == 0
+    modules = second["modules"]
+    assert isinstance(modules, list)
+    loaded = {m.split(".")[0] for m in modules} | set(modules)
+    assert [m for m in HEAVY if m in loaded] == []
+    assert "inspect" in first["modules"]  # the first run wrote the dataclasses' docstrings with it
