@@ -24,6 +24,7 @@ from collections import defaultdict
 
 from pddltools.analysis.grounder import Axiom, GroundTask
 from pddltools.diagnostics import compile_error
+from pddltools.semantics.derived import strongly_connected
 
 
 class Axioms:
@@ -75,7 +76,7 @@ def _layers(atoms: list[int], axioms: list[Axiom], derived: set[int], task: Grou
         for a, sign in axiom.condition:
             if a in derived:
                 (positive if sign else negative)[axiom.head].add(a)
-    components = _components(atoms, {a: positive[a] | negative[a] for a in atoms})
+    components = strongly_connected(atoms, {a: positive[a] | negative[a] for a in atoms})
     component_of = {a: c for c, members in enumerate(components) for a in members}
     layer_of: list[int] = []
     for c, members in enumerate(components):  # each after every component it reads
@@ -92,49 +93,3 @@ def _layers(atoms: list[int], axioms: list[Axiom], derived: set[int], task: Grou
                 layer = max(layer, layer_of[component_of[b]] + 1)
         layer_of.append(layer)
     return {a: layer_of[component_of[a]] for a in atoms}
-
-
-def _components(nodes: list[int], succ: dict[int, set[int]]) -> list[list[int]]:
-    """Tarjan's strongly connected components, without recursion (a chain of derived atoms may be
-    thousands long); each component comes after every component it points to."""
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on_stack: set[int] = set()
-    stack: list[int] = []
-    out: list[list[int]] = []
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(sorted(succ[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            v, children = work[-1]
-            advanced = False
-            for w in children:
-                if w not in index:
-                    index[w] = low[w] = len(index)
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, iter(sorted(succ[w]))))
-                    advanced = True
-                    break
-                if w in on_stack:
-                    low[v] = min(low[v], index[w])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-            if low[v] == index[v]:
-                component = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    component.append(w)
-                    if w == v:
-                        break
-                out.append(component)
-    return out

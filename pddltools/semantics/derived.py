@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pddltools.pddl import ast
 from pddltools.semantics.errors import NotStratified
+
+K = TypeVar("K", int, str)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +45,7 @@ def strata(rules: tuple[ast.DerivedPredicate, ...]) -> list[Stratum]:
     edges: dict[str, set[tuple[str, bool]]] = {name: set() for name in derived}
     for rule in rules:
         edges[rule.name].update((p, pos) for p, pos in polarities(rule.body, True) if p in edges)
-    components = _components(derived, {n: {p for p, _ in e} for n, e in edges.items()})
+    components = strongly_connected(derived, {n: {p for p, _ in e} for n, e in edges.items()})
     out = []
     for component in components:
         members = set(component)
@@ -55,35 +58,48 @@ def strata(rules: tuple[ast.DerivedPredicate, ...]) -> list[Stratum]:
     return out
 
 
-def _components(nodes: list[str], succ: dict[str, set[str]]) -> list[list[str]]:
-    """Tarjan's strongly connected components; each comes after every component it points to."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in sorted(succ[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                component.append(w)
-                if w == v:
+def strongly_connected(nodes: list[K], succ: dict[K, set[K]]) -> list[list[K]]:
+    """Tarjan's strongly connected components, without recursion (a chain of ground derived atoms may
+    be thousands long); each component comes after every component it points to. For the strata of
+    derived predicates here and the axiom layers of the grounder."""
+    index: dict[K, int] = {}
+    low: dict[K, int] = {}
+    on_stack: set[K] = set()
+    stack: list[K] = []
+    out: list[list[K]] = []
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(succ[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, children = work[-1]
+            advanced = False
+            for w in children:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(succ[w]))))
+                    advanced = True
                     break
-            out.append(component)
-
-    for v in nodes:
-        if v not in index:
-            visit(v)
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+            if low[v] == index[v]:
+                component: list[K] = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    component.append(w)
+                    if w == v:
+                        break
+                out.append(component)
     return out
