@@ -37,7 +37,9 @@ REPO = Path(__file__).resolve().parent.parent
 ADL = REPO / "corpus" / "plans" / "adl"
 HELLO = REPO / "corpus" / "pddl" / "examples" / "hello"
 CORPUS = REPO.parent / "shared" / "corpus" / "pddl"
-PDDLTOOLS = [sys.executable, "-m", "pddltools"]
+#: The console script a user runs (`pip install` puts it beside the interpreter), else `python -m pddltools`.
+_SCRIPT = Path(sys.executable).with_name("pddltools")
+PDDLTOOLS = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "pddltools"]
 #: Users' Pythons keep compiled byte code; a shell that sets PYTHONDONTWRITEBYTECODE would have every run
 #: compile every module again (about 0.1 s more here), which is not what a user pays.
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}

@@ -34,13 +34,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
     words = _words(arguments)
     if not words:  # --help, or nothing: no command's modules to import
         return _run(build_parser(prog=prog), arguments)
-    from pddltools.codecache import MethodCode
-
-    named = words[0] if words[0].isascii() and words[0].isalpha() else "other"  # part of a file's name
-    # The command's dataclasses, compiled once (pddltools.codecache): those of the modules it imports to
-    # register, and of those it imports as it runs (the language registry, the plan reader's parts).
-    with MethodCode(f"command-{named}"):
-        return _run(build_parser(words[0], prog=prog, subcommand=words[1] if len(words) > 1 else None), arguments)
+    return _run(build_parser(words[0], prog=prog, subcommand=words[1] if len(words) > 1 else None), arguments)
 
 
 def _run(parser: argparse.ArgumentParser, arguments: list[str]) -> int:
@@ -194,6 +188,11 @@ def _register_commands(sub: Any, command: str | None = None, subcommand: str | N
             groups[entry.group] = parser.add_subparsers(dest=f"{entry.group}_command", required=True,
                                                         metavar="COMMAND")
         importlib.import_module(entry.module).register(TableSubparsers(groups[entry.group], entry))
+
+
+def is_command(word: str) -> bool:
+    """Whether `word` names a command or a group of commands of `COMMAND_TABLE`."""
+    return any(word in c.names or word == c.group for c in COMMAND_TABLE)
 
 
 def _words(argv: Sequence[str]) -> list[str]:

@@ -25,9 +25,9 @@ import builtins
 import importlib
 import marshal
 import os
+import re
 import sys
 from importlib.util import MAGIC_NUMBER
-from pathlib import Path
 from types import CodeType, FunctionType, ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -64,16 +64,19 @@ else:
 #: False: build without the cache (the tests compare the two builds).
 enabled = True
 
-#: What the cache holds for a key: a method's code, a signature's text, or a class's methods' code.
-Entry = CodeType | str | tuple[CodeType, ...]
+#: What the cache holds for a key: a method's code, a signature's text, a class's methods' code, or the
+#: arguments of `_sre.compile` that make a regular expression.
+Entry = CodeType | str | tuple[Any, ...]
 _ENTRY = (CodeType, str, tuple)
 
 
-def _cache_path(tag: str) -> Path:
+def _cache_path(tag: str) -> str:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     # marshal's format follows the byte code's, which the magic number names
     version = int.from_bytes(MAGIC_NUMBER[:2], "little")
-    return Path(base) / "pddltools" / f"{tag}-{sys.implementation.cache_tag}-{version}.code"
+    # os.path, not pathlib: a command opens its cache before it imports pathlib, whose import compiles a
+    # pattern of urllib's that the cache then keeps
+    return os.path.join(base, "pddltools", f"{tag}-{sys.implementation.cache_tag}-{version}.code")
 
 
 class MethodCode:
@@ -91,10 +94,13 @@ class MethodCode:
         self.known: dict[str, Entry] = {}
         self.used: dict[str, Entry] = {}
         self.fresh = False
+        #: False: write nothing back (a command line that names no command keeps no cache of its own)
+        self.keep = True
         self._patched = False
         self._inspect: Any = None  # `dataclasses`' own `inspect` while this cache stands in for it
         self._process: Any = None  # `dataclasses._process_class` while `_Classes` stands in for it
         self.recording: list[CodeType] | None = None  # the code `_exec` ran, while a class is recorded
+        self._compile_pattern: Any = None  # `re._compiler.compile` while `_pattern` stands in for it
 
     def open(self) -> MethodCode:
         if not enabled or getattr(dataclasses, "exec", None) is not None:  # off, or another build is open
@@ -106,12 +112,40 @@ class MethodCode:
         if _CLASSES:
             self._process = dataclasses._process_class  # type: ignore[attr-defined]
             dataclasses._process_class = _Classes(self, self._process)  # type: ignore[attr-defined]
+        if _PATTERNS:
+            self._compile_pattern = _re_compiler.compile
+            _re_compiler.compile = self._pattern
         self._patched = True
         return self
 
+    def _pattern(self, pattern: Any, flags: int = 0) -> re.Pattern[Any]:
+        """`re._compiler.compile` while open: the program `re` would compile for a text pattern, kept (its
+        parser and code generator are written in Python, and a fresh `validate` compiles some forty
+        patterns, the grammar's scanners among them); the same call to `_sre.compile` makes the pattern."""
+        if not isinstance(pattern, str) or flags & re.DEBUG:
+            plain: re.Pattern[Any] = self._compile_pattern(pattern, flags)
+            return plain
+        key = f"re\0{flags}\0{pattern}"
+        kept = self.known.get(key)
+        if not (isinstance(kept, tuple) and len(kept) == 5):
+            tree = _re_parser.parse(pattern, flags)
+            state = tree.state
+            indexgroup: list[str | None] = [None] * state.groups
+            for name, index in state.groupdict.items():
+                indexgroup[index] = name
+            # plain ints: the program's opcodes are an int subclass, which marshal cannot keep
+            kept = (int(flags | state.flags), [int(op) for op in _re_compiler._code(tree, flags)],
+                    int(state.groups - 1), {str(name): int(index) for name, index in state.groupdict.items()},
+                    tuple(indexgroup))
+            self.fresh = True
+        self.used[key] = kept
+        made: re.Pattern[Any] = _sre.compile(pattern, *kept)
+        return made
+
     def _load(self) -> None:
         try:
-            loaded = marshal.loads(self.path.read_bytes())
+            with open(self.path, "rb") as kept:
+                loaded = marshal.loads(kept.read())
         except (OSError, EOFError, ValueError, TypeError):
             loaded = {}
         if isinstance(loaded, dict):
@@ -142,14 +176,16 @@ class MethodCode:
             return
         self._unpatch()
         self._patched = False
-        if not self.fresh:
+        if not (self.fresh and self.keep):
             return
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-            temporary.write_bytes(marshal.dumps(self.used))
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            temporary = f"{self.path}.{os.getpid()}.tmp"
+            data = marshal.dumps(self.used)
+            with open(temporary, "wb") as out:
+                out.write(data)
             os.replace(temporary, self.path)  # whole, or not at all: another process may be reading it
-        except OSError:
+        except (OSError, ValueError):  # ValueError: an entry marshal cannot keep
             pass  # a read-only home: the next run compiles again
 
     def _unpatch(self) -> None:
@@ -158,10 +194,20 @@ class MethodCode:
         if self._process is not None:
             dataclasses._process_class = self._process  # type: ignore[attr-defined]
             self._process = None
+        if self._compile_pattern is not None:
+            _re_compiler.compile = self._compile_pattern
+            self._compile_pattern = None
 
 
 #: The generated methods of a frozen dataclass, in the order `_process_class` makes them.
 _METHODS = ("__init__", "__repr__", "__eq__", "__setattr__", "__delattr__", "__hash__")
+_sre: Any = importlib.import_module("_sre")  # re's private parts: typeshed has no stubs for them
+_re_compiler: Any = importlib.import_module("re._compiler")
+_re_parser: Any = importlib.import_module("re._parser")
+#: Python 3.11's `re`, whose compile steps `MethodCode._pattern` repeats (another version compiles as usual).
+_PATTERNS = sys.version_info[:2] == (3, 11) and all(
+    hasattr(module, name) for module, name in ((_re_compiler, "compile"), (_re_compiler, "_code"),
+                                               (_re_parser, "parse"), (_sre, "compile")))
 #: Python 3.11's `dataclasses`, whose private steps `_Classes` repeats (another version builds as before).
 _CLASSES = sys.version_info[:2] == (3, 11) and all(
     hasattr(dataclasses, name) for name in ("_process_class", "_get_field", "_is_kw_only", "_is_type",

@@ -23,6 +23,20 @@ def main(argv: list[str] | None = None, *, prog: str = "pddltools") -> int:
         from pddltools.lsp.cli import serve
 
         return serve()
-    from pddltools.cli import main as command_line
+    command = next((arg for arg in arguments if not arg.startswith("-")), None)
+    if command is None:  # --help, or nothing: no command's modules to import
+        from pddltools.cli import main as command_line
 
-    return command_line(arguments, prog=prog)
+        return command_line(arguments, prog=prog)
+    from pddltools.codecache import MethodCode
+
+    # The command's dataclasses and patterns, compiled once (pddltools.codecache): those of the command
+    # line's own modules (argparse's and gettext's patterns), of the modules the command imports to
+    # register, and of those it imports as it runs (the language registry, the plan reader's parts).
+    named = command if command.isascii() and command.isalpha() else "other"  # part of a file's name
+    with MethodCode(f"command-{named}") as cache:
+        from pddltools.cli import is_command
+        from pddltools.cli import main as command_line
+
+        cache.keep = is_command(command)  # a mistyped command would leave a cache file behind
+        return command_line(arguments, prog=prog)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Iterable
 from enum import IntEnum
 from typing import TYPE_CHECKING
@@ -19,12 +18,13 @@ class ExitCode(IntEnum):
     FINDINGS = 1
     #: bad usage, or input that could not be read at all
     USAGE = 2
+    # POSIX's signal numbers, written out: importing `signal` would cost every command's start
     #: Ctrl-C (128 + SIGINT, as shells report it)
-    INTERRUPTED = 128 + signal.SIGINT
+    INTERRUPTED = 128 + 2
     #: `run` stopped by SIGHUP, after cleaning up the runs in flight
-    HANGUP = 128 + signal.SIGHUP
+    HANGUP = 128 + 1
     #: `run` stopped by SIGTERM, after cleaning up the runs in flight
-    TERMINATED = 128 + signal.SIGTERM
+    TERMINATED = 128 + 15
 
 
 def worst(*codes: int) -> ExitCode:

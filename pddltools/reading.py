@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import errno
 import os
-import select
 import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -83,6 +82,8 @@ def _read(fd: int, shown: str, cap: int, code: CodeId, span: Span | None, trunca
         except BlockingIOError:
             # a pipe whose writer has not written yet: wait for it (a pipe without any writer reads
             # as empty at once, so a FIFO nobody feeds is an empty file, not a hang)
+            import select  # here: rarely needed, and a fresh process pays for its import
+
             select.select([fd], [], [])
             continue
         except OSError as exc:

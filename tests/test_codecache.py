@@ -262,3 +262,39 @@ print(Point.__doc__, "inspect" in sys.modules, dataclasses.inspect is sys.module
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     assert done.stdout.split("\n")[:2] == ["False", "Point(x: int, y: 'list[int]' = <factory>) True True"]
+
+
+def test_patterns_compiled_while_open_are_kept_and_equal_to_what_re_compiles(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pattern compiled while a cache is open is made, the next time, from the kept program without
+    `re`'s parser, and equals `re`'s own compilation (a pattern's equality compares its program)."""
+    if not codecache._PATTERNS:
+        pytest.skip("the pattern cache follows Python 3.11's re")
+    import re
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    shapes = [r"(?P<head>\(\s*)(?:aN|b)+(?P=head)?", r"[^\s()]{N,}", r"(?i)xN(?=y)"]
+    texts = [shape.replace("N", str(n)) for n in (7919, 104729) for shape in shapes]  # in no one's cache
+    flags = [0, re.IGNORECASE | re.MULTILINE, re.ASCII]
+
+    def compile_all() -> list[re.Pattern[str]]:
+        re.purge()  # re's own cache would answer without asking the compiler
+        with codecache.MethodCode("patterns-test"):
+            return [re.compile(text, flag) for text in texts for flag in flags]
+
+    first = compile_all()
+    assert list((tmp_path / "pddltools").glob("patterns-test-*.code")), "nothing was kept"
+
+    def no_parsing(*arguments: object) -> None:
+        raise AssertionError("a kept pattern was parsed again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(codecache._re_parser, "parse", no_parsing)
+        second = compile_all()
+    re.purge()
+    plain = [re.compile(text, flag) for text in texts for flag in flags]
+    assert first == second == plain
+    assert [p.groupindex for p in second] == [p.groupindex for p in plain]
+    match = second[0].match("( a7919b( ")
+    assert match is not None and match.group("head") == "( " and match.end() == 10
+    assert not isinstance(getattr(codecache._re_compiler.compile, "__self__", None), codecache.MethodCode)

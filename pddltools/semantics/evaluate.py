@@ -13,9 +13,9 @@ below. Existential quantifiers try the bindings a positive atom allows (`candida
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import sys
-import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -90,10 +90,10 @@ class Evaluator:
         self._program: Derivation | bool | None = None
         self._world: tuple[State, frozenset[str]] | None = None
         self._hints: dict[int, tuple[State, Layers, set[GroundAtom], bool]] = {}
-        self._build = threading.Lock()
+        self._build = _thread.allocate_lock()  # _thread: importing threading costs a fresh process ~1 ms
         # the derived atoms of the state whose fixpoint is being computed, per thread: the scorer
         # validates plans of one task from several threads
-        self._local = threading.local()
+        self._local = _thread._local()  # what threading.local is
         self._plans: dict[tuple[int, tuple[str, ...]], tuple[ast.Node, _JoinPlan | None]] = {}
         self._index: dict[int, tuple[State, dict[str, list[GroundAtom]],
                                      dict[tuple[str, int, str], list[GroundAtom]]]] = {}
