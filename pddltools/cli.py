@@ -11,8 +11,9 @@ import importlib
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from pddltools.cli_options import ArgumentParser, add_fmt_mode, parse_command_line
 from pddltools.exit_codes import ExitCode, worst
@@ -83,7 +84,8 @@ def build_parser(command: str | None = None, *, prog: str = "pddltools",
     return parser
 
 
-class Commands(NamedTuple):
+@dataclass(frozen=True)  # not a NamedTuple: namedtuple compiles its class afresh on every start
+class Commands:
     """A module's commands: its `register(subparsers)` adds exactly `names` to the sub-parsers it is
     given, the top level's or, with `group`, those of that group (`pddltools rddl ...`). `helps` are the
     commands' one-line help, here and not in the modules, so that `pddltools --help` lists every command
