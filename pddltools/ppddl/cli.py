@@ -17,7 +17,7 @@ from typing import Any
 
 from pddltools.cli_options import LARGEST, number_option
 from pddltools.consoles import stderr_console
-from pddltools.diagnostics import Diagnostic, Error, error, render_rich
+from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of
 
@@ -163,7 +163,8 @@ def _tasks(files: list[str], skipped: list[Diagnostic]) -> dict[str, Any]:
 
 def run_serve(args: argparse.Namespace) -> int:
     from pddltools.ppddl.server import MdpsimServer, ServerConfig
-    from pddltools.serving import ResultsLog, stop_on_signals
+    from pddltools.serve_command import print_listening
+    from pddltools.serving import ResultsLog, serve_until_signalled
 
     command = "ppddl serve"
     skipped: list[Diagnostic] = []
@@ -183,28 +184,18 @@ def run_serve(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         server = MdpsimServer(tasks, config, results)
-        try:
-            listener = await server.start(args.host, args.port)
-        except OSError as exc:
-            return _emit([error("E003", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format, command,
-                         [])
-        port = listener.sockets[0].getsockname()[1]
-        stop = stop_on_signals()
         names = sorted(tasks)
-        if args.format == "json":
-            print_json(envelope(command, _summary(args.files),
-                                {"files": len(args.files), "problems": len(names), "skipped": len(skipped)},
-                                host=args.host, port=port, problems=names, log=args.log, rounds=args.rounds,
-                                time_ms=args.time, turns=args.turns, skipped=[d.to_json() for d in skipped]),
-                       indent=None)
-            sys.stdout.flush()
-        else:
-            print(f"serving {len(names)} problems on {args.host}:{port} ({args.rounds} rounds, {args.time} ms per "
-                  f"session, {args.turns} turns per round); results to {args.log}", flush=True)
-        async with listener:
-            await stop.wait()
-        server.stop_sessions()
-        results.close()
+
+        def announce(port: int) -> None:
+            print_listening(args.format, command, _summary(args.files), len(args.files), ("problems", names), skipped,
+                            (args.host, port), args.log, args.rounds,
+                            f"{args.time} ms per session, {args.turns} turns per round", time_ms=args.time,
+                            turns=args.turns)
+
+        try:
+            await serve_until_signalled(server, args.host, args.port, results, announce)
+        except InputError as exc:
+            return _emit(exc.diagnostics, args.format, command, [])
         return ExitCode.OK
 
     return asyncio.run(main())

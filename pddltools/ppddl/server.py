@@ -27,14 +27,11 @@ As mdpsim, and where we differ:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
-import itertools
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pddltools.diagnostics import Error
 from pddltools.ppddl import protocol
 from pddltools.ppddl.protocol import (
     Act,
@@ -50,8 +47,7 @@ from pddltools.ppddl.protocol import (
 )
 from pddltools.ppddl.simulation import Round, Simulator, Task
 from pddltools.ppddl.state_view import StateView
-from pddltools.rddlsim.protocol import ProtocolError
-from pddltools.serving import LimitedServer, ResultsLog
+from pddltools.serving import LimitedServer, ProtocolSession, ResultsLog, SessionEnded
 
 LOG = logging.getLogger("pddltools.ppddl.server")
 
@@ -75,41 +71,26 @@ class MdpsimServer(LimitedServer):
         self.views = {name: StateView(task) for name, task in self.tasks.items()}
         self.config = config
         self.results = results
-        self._ids = itertools.count(1)
 
     def new_session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> _Session:
-        return _Session(self, next(self._ids), reader, writer)
+        return _Session(self, reader, writer)
 
 
-class _EndSession(Exception):
-    """Stop now, without another message (the reason is logged)."""
+class _Session(ProtocolSession[Message]):
+    server: MdpsimServer
 
-
-class _Session:
-    def __init__(self, server: MdpsimServer, session_id: int, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
-        self.server = server
-        self.config = server.config
-        self.id = session_id
-        self.loop = asyncio.get_running_loop()
-        self.started = self.loop.time()
-        self.reader = protocol.MdpsimReader(reader, self.config.max_message)
-        self.writer = writer
-        self.client = "?"
-        self.problem = "?"
-        self.quiet = False
-        peer = writer.get_extra_info("peername")
-        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+    def __init__(self, server: MdpsimServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        config = server.config
+        super().__init__(server, protocol.MdpsimReader(reader, config.max_message), writer, stall=config.stall,
+                         idle=config.idle)
+        self.config = config
         self.session_start = self.started
 
-    def close_quietly(self) -> None:
-        self.quiet = True
-        self.writer.transport.abort()
+    def encode(self, message: Message) -> bytes:
+        return protocol.encode(message)
 
-    def note(self, level: int, what: str) -> None:
-        if not self.quiet:
-            LOG.log(level, "session %d (%s, client %s, problem %s): %s", self.id, self.peer, self.client,
-                    self.problem, what)
+    def decode(self, frame: bytes) -> Message:
+        return protocol.decode(frame)
 
     def elapsed_ms(self) -> int:
         return int((self.loop.time() - self.session_start) * 1000)
@@ -117,90 +98,45 @@ class _Session:
     def time_left_ms(self) -> int:
         return max(0, self.config.time_ms - self.elapsed_ms())
 
-    async def send(self, message: Message) -> None:
-        self.writer.write(protocol.encode(message))
-        if self.writer.transport.get_write_buffer_size() < 65536:
-            return
-        try:
-            async with asyncio.timeout(self.config.stall):
-                await self.writer.drain()
-        except (TimeoutError, ConnectionError) as exc:
-            self.note(logging.WARNING, f"the client does not take messages ({type(exc).__name__}); session ended")
-            raise _EndSession from None
-
     async def receive(self) -> Message:
         """The next message. mdpsim waits for it as long as the client takes; here a client silent past its
         session's time (and `stall` seconds of grace) is cut off, so that it cannot hold its connection for
         ever."""
-        deadline = self.session_start + self.config.time_ms / 1000 + self.config.stall
         try:
-            message = await self.reader.message(deadline, self.config.stall)
+            return await self.read(self.session_start + self.config.time_ms / 1000 + self.config.stall)
         except TimeoutError:
             self.note(logging.WARNING, "the client said nothing past the session's time; session ended")
-            raise _EndSession from None
-        except ProtocolError as exc:
-            self.note(logging.WARNING, f"{exc}; session ended")
-            raise _EndSession from None
-        except ConnectionError as exc:
-            self.note(logging.WARNING, f"connection lost ({exc}); session ended")
-            raise _EndSession from None
-        if message is None:
-            self.note(logging.WARNING, "the client closed the connection; session ended")
-            raise _EndSession
-        return message
+            raise SessionEnded from None
 
     async def first(self) -> SessionRequest | None:
         """The session-request, within `idle` seconds; None (and a throttled log line) without one."""
-        throttle = self.server.throttle
-        try:
-            message = await self.reader.message(self.started + self.config.idle, self.config.stall)
-        except TimeoutError:
-            what = "sent nothing" if not self.reader.partial else "did not finish its first message"
-            throttle.note("idle", f"a connection {what} within {self.config.idle:g} s (--idle): closed")
-            return None
-        except (ProtocolError, ConnectionError) as exc:
-            if not self.quiet:
-                throttle.note("first", f"a connection failed before its session-request ({exc}): closed")
-            return None
+        message = await self.read_first(self.started + self.config.idle)
         if message is None:
-            if not self.quiet:
-                throttle.note("silent", "a connection closed before its session-request", logging.INFO)
             return None
         if not isinstance(message, SessionRequest) or not message.name or not message.problem:
-            throttle.note("first", "a connection's first message was no session-request with a name and a "
-                                   "problem: closed (as mdpsim closes it)")
+            self.server.throttle.note("first", "a connection's first message was no session-request with a name "
+                                               "and a problem: closed (as mdpsim closes it)")
             return None
         return message
 
     def record(self, event: str, **fields: object) -> None:
         self.server.results.append({
-            "event": event, "session": self.id, "client": self.client, "problem": self.problem,
+            "event": event, "session": self.id, "client": self.client, "problem": self.served,
             "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"), **fields})
 
-    async def run(self) -> None:
-        try:
-            request = await self.first()
-            self.server.waiting.pop(self, None)
-            if request is None:
-                return
-            self.client, self.problem = request.name, request.problem
-            task = self.server.tasks.get(request.problem)
-            if task is None:
-                self.note(logging.WARNING, "unknown problem; bad problem sent, closed")
-                await self.send(ErrorMessage(f'bad problem "{request.problem}"'))
-                return
-            self.note(logging.INFO, "session started")
-            await self.play(task)
-        except _EndSession:
-            pass
-        except Error as exc:  # the task failed (a metric that cannot be evaluated): this session only
-            self.note(logging.ERROR, f"the simulation failed: {exc}; session ended")
-        except Exception:  # a bug must end one session, never the server
-            LOG.exception("session %d: internal error; session ended", self.id)
-        finally:
-            self.writer.close()
-            with contextlib.suppress(TimeoutError, ConnectionError, OSError):
-                await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+    async def converse(self) -> None:
+        request = await self.first()
+        self.server.waiting.pop(self, None)
+        if request is None:
+            return
+        self.client, self.served = request.name, request.problem
+        task = self.server.tasks.get(request.problem)
+        if task is None:
+            self.note(logging.WARNING, "unknown problem; bad problem sent, closed")
+            await self.send(ErrorMessage(f'bad problem "{request.problem}"'))
+            return
+        self.note(logging.INFO, "session started")
+        await self.play(task)
 
     async def play(self, task: Task) -> None:
         config = self.config
@@ -214,7 +150,7 @@ class _Session:
         while number <= config.rounds:
             if not isinstance(await self.receive(), RoundRequest):
                 self.note(logging.WARNING, "expected <round-request>; session ended")
-                raise _EndSession
+                raise SessionEnded
             time_left = self.time_left_ms()
             await self.send(RoundInit(self.id, number, time_left, config.rounds - number))
             current, spent = await self.play_round(simulator, view, time_left)
@@ -254,7 +190,7 @@ class _Session:
                 break
             if not isinstance(message, Act):
                 self.note(logging.WARNING, "expected <act> or <done/>; session ended (mdpsim kills the connection)")
-                raise _EndSession
+                raise SessionEnded
             shown = "(" + " ".join((message.name, *message.terms)) + ")"
             action = simulator.ground(message.name, message.terms)
             if action is None or not simulator.applicable(action, current.state):

@@ -17,7 +17,7 @@ from typing import Any
 
 from pddltools.cli_options import LARGEST, number_option
 from pddltools.consoles import stderr_console
-from pddltools.diagnostics import Diagnostic, Error, render_rich
+from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of
 from pddltools.rddl.loading import collect
@@ -167,7 +167,8 @@ def run_simulate(args: argparse.Namespace) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     from pddltools.rddl_simulation.problems import find_problems
     from pddltools.rddlsim.server import RDDLSimServer, ResultsLog, ServerConfig
-    from pddltools.serving import stop_on_signals
+    from pddltools.serve_command import print_listening
+    from pddltools.serving import serve_until_signalled
 
     command = "rddl serve"
     skipped: list[Diagnostic] = []
@@ -201,30 +202,17 @@ def run_serve(args: argparse.Namespace) -> int:
             _emit([*skipped, error("R300", "no instance of the folders can be simulated")], args.format, command,
                   files)
             return ExitCode.FINDINGS
-        try:
-            listener = await server.start(args.host, args.port)
-        except OSError as exc:
-            from pddltools.diagnostics import error
-
-            _emit([error("E003", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format, command)
-            return ExitCode.USAGE
-        port = listener.sockets[0].getsockname()[1]
-        stop = stop_on_signals()
         names = sorted(server.problems)
-        if args.format == "json":
-            # one line, so that whoever started the server reads it with readline() and goes on
-            print_json(envelope(command, _entries(files, skipped),
-                                {"files": len(files), "instances": len(names), "skipped": len(skipped)},
-                                host=args.host, port=port, instances=names, log=args.log, rounds=args.rounds,
-                                timeout=args.timeout, skipped=[d.to_json() for d in skipped]), indent=None)
-            sys.stdout.flush()
-        else:
-            print(f"serving {len(names)} instances on {args.host}:{port} ({args.rounds} rounds, "
-                  f"{args.timeout:g} s per session); results to {args.log}", flush=True)
-        async with listener:
-            await stop.wait()
-        server.stop_sessions()
-        results.close()
+
+        def announce(port: int) -> None:
+            print_listening(args.format, command, _entries(files, skipped), len(files), ("instances", names), skipped,
+                            (args.host, port), args.log, args.rounds, f"{args.timeout:g} s per session",
+                            timeout=args.timeout)
+
+        try:
+            await serve_until_signalled(server, args.host, args.port, results, announce)
+        except InputError as exc:
+            return _failure(exc, args.format, command)
         return ExitCode.OK
 
     return asyncio.run(main())

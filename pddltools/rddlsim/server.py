@@ -35,9 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import datetime
-import itertools
 import logging
 import math
 from collections.abc import Mapping
@@ -52,7 +50,6 @@ from pddltools.rddlsim import protocol
 from pddltools.rddlsim.protocol import (
     Actions,
     Message,
-    ProtocolError,
     ResourceNotification,
     ResourceRequest,
     RoundEnd,
@@ -63,7 +60,14 @@ from pddltools.rddlsim.protocol import (
     SessionRequest,
     Turn,
 )
-from pddltools.serving import LimitedServer, ResultsLog, Throttle, default_max_connections
+from pddltools.serving import (
+    LimitedServer,
+    ProtocolSession,
+    ResultsLog,
+    SessionEnded,
+    Throttle,
+    default_max_connections,
+)
 
 LOG = logging.getLogger("pddltools.rddlsim.server")
 
@@ -80,11 +84,7 @@ class ServerConfig:
     max_connections: int = 0  # open at once; 0: as many as the descriptor limit leaves room for
 
 
-class _EndSession(Exception):
-    """Stop this session now, without another message (the reason is already logged)."""
-
-
-class _OutOfTime(Exception):
+class _OutOfTime(SessionEnded):
     """The session's time ran out while the server waited for the client."""
 
 
@@ -110,10 +110,9 @@ class RDDLSimServer(LimitedServer):
         self.config = config
         self.results = results
         self.pool = _Pool(problems)
-        self._ids = itertools.count(1)
 
     def new_session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> _Session:
-        return _Session(self, next(self._ids), reader, writer)
+        return _Session(self, reader, writer)
 
     def prepare(self) -> list[Diagnostic]:
         """Compile every instance once (the simulators wait in the pool); those that cannot be simulated
@@ -135,68 +134,42 @@ class RDDLSimServer(LimitedServer):
         return failed
 
 
-class _Session:
-    def __init__(self, server: RDDLSimServer, session_id: int, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
-        self.server = server
-        self.config = server.config
-        self.id = session_id
-        self.loop = asyncio.get_running_loop()
-        self.started = self.loop.time()
-        self.deadline = self.started + self.config.timeout
-        self.reader = protocol.Reader(reader, self.config.max_message)
-        self.writer = writer
+class _Session(ProtocolSession[Message]):
+    server: RDDLSimServer
+    subject = "instance"
+
+    def __init__(self, server: RDDLSimServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        config = server.config
+        super().__init__(server, protocol.Reader(reader, config.max_message), writer, stall=config.stall,
+                         idle=config.idle)
+        self.config = config
+        self.deadline = self.started + config.timeout
         self.header = True
-        self.client = "?"
-        self.instance = "?"
-        self.quiet = False  # closed to make room: its end is not worth a line of its own
-        peer = writer.get_extra_info("peername")
-        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.simulator: Simulator | None = None  # taken from the pool for the session, given back at its end
 
     # -- plumbing --------------------------------------------------------------------------------
+
+    def encode(self, message: Message) -> bytes:
+        return protocol.encode(message, self.header)
+
+    def decode(self, frame: bytes) -> Message:
+        return protocol.decode(frame)
+
+    def release(self) -> None:
+        if self.simulator is not None:
+            self.server.pool.give_back(self.served, self.simulator)
 
     def time_left_ms(self) -> float:
         # whole milliseconds, as RDDLSim's clock (currentTimeMillis) gives them
         return float(math.floor((self.deadline - self.loop.time()) * 1000.0))
 
-    def close_quietly(self) -> None:
-        self.quiet = True
-        self.server.waiting.pop(self, None)
-        self.writer.transport.abort()
-
-    def note(self, level: int, what: str) -> None:
-        if self.quiet:
-            return
-        LOG.log(level, "session %d (%s, client %s, instance %s): %s", self.id, self.peer, self.client,
-                self.instance, what)
-
-    async def send(self, message: Message) -> None:
-        self.writer.write(protocol.encode(message, self.header))
-        if self.writer.transport.get_write_buffer_size() < 65536:
-            return  # the kernel took it; waiting on drain() for every turn costs more than the send
-        try:
-            async with asyncio.timeout(self.config.stall):
-                await self.writer.drain()
-        except (TimeoutError, ConnectionError) as exc:
-            self.note(logging.WARNING, f"the client does not take messages ({type(exc).__name__}); session ended")
-            raise _EndSession from None
-
     async def receive(self) -> Message:
         """The next message; a resource-request is answered here and the wait goes on, as in RDDLSim."""
         while True:
             try:
-                message = await self.reader.read(self.deadline, self.config.stall)
+                message = await self.read(self.deadline)
             except TimeoutError:
                 raise _OutOfTime from None
-            except ProtocolError as exc:
-                self.note(logging.WARNING, f"{exc}; session ended")
-                raise _EndSession from None
-            except ConnectionError as exc:
-                self.note(logging.WARNING, f"connection lost ({exc}); session ended")
-                raise _EndSession from None
-            if message is None:
-                self.note(logging.WARNING, "the client closed the connection; session ended")
-                raise _EndSession
             if isinstance(message, ResourceRequest):
                 await self.send(ResourceNotification(self.time_left_ms()))
                 continue
@@ -206,23 +179,8 @@ class _Session:
 
     async def first(self) -> Message | None:
         """The connection's first message, within `idle` seconds; None (and a throttled log line) when it
-        does not come: the connection is idle, trickles, or closes before it says anything."""
-        deadline = min(self.deadline, self.started + self.config.idle)
-        try:
-            message = await self.reader.read(deadline, self.config.stall)
-        except TimeoutError:
-            what = "sent nothing" if not self.reader.partial else "did not finish its first message"
-            self.server.throttle.note("idle", f"a connection {what} within {self.config.idle:g} s (--idle): closed")
-            return None
-        except (ProtocolError, ConnectionError) as exc:
-            if not self.quiet:
-                self.server.throttle.note("first", f"a connection failed before its session-request ({exc}): "
-                                                   "closed")
-            return None
-        if message is None:
-            if not self.quiet:
-                self.server.throttle.note("silent", "a connection closed before its session-request", logging.INFO)
-            return None
+        does not come."""
+        message = await self.read_first(min(self.deadline, self.started + self.config.idle))
         if isinstance(message, ResourceRequest):  # answered, as any later one; the request must follow
             await self.send(ResourceNotification(self.time_left_ms()))
             return await self.receive()
@@ -232,11 +190,11 @@ class _Session:
         message = await self.receive()
         if not isinstance(message, kind):
             self.note(logging.WARNING, f"expected <{_tag(kind)}>, got <{_tag(type(message))}>; session ended")
-            raise _EndSession
+            raise SessionEnded
         return message
 
     def record(self, event: str, **fields: Any) -> None:
-        record = {"event": event, "session": self.id, "client": self.client, "instance": self.instance,
+        record = {"event": event, "session": self.id, "client": self.client, "instance": self.served,
                   "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"), **fields}
         if self.config.folder:
             record["folder"] = self.config.folder  # lets `rddl score` find the files to run baselines
@@ -244,38 +202,24 @@ class _Session:
 
     # -- the session -----------------------------------------------------------------------------
 
-    async def run(self) -> None:
-        simulator: Simulator | None = None
-        try:
-            request = await self.first()
-            if request is None:
-                return
-            self.server.waiting.pop(self, None)
-            if not isinstance(request, SessionRequest):
-                self.note(logging.WARNING, f"expected <session-request>, got <{_tag(type(request))}>; closed")
-                return
-            self.client = request.client_name
-            self.header = not request.no_header
-            problem = self.server.problems.get(request.problem_name)
-            if problem is None:
-                self.note(logging.WARNING, f"unknown instance {request.problem_name!r}; closed without a reply")
-                return
-            self.instance = problem.name
-            simulator = self.server.pool.take(problem.name)
-            self.note(logging.INFO, "session started")
-            await self.play(problem, simulator)
-        except (_EndSession, _OutOfTime):
-            pass
-        except Error as exc:  # the model itself failed (a bad probability, a broken invariant)
-            self.note(logging.ERROR, f"the simulation failed: {exc}; session ended")
-        except Exception:  # a bug must end one session, never the server
-            LOG.exception("session %d: internal error; session ended", self.id)
-        finally:
-            if simulator is not None:
-                self.server.pool.give_back(self.instance, simulator)
-            self.writer.close()
-            with contextlib.suppress(TimeoutError, ConnectionError, OSError):
-                await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+    async def converse(self) -> None:
+        request = await self.first()
+        if request is None:
+            return
+        self.server.waiting.pop(self, None)
+        if not isinstance(request, SessionRequest):
+            self.note(logging.WARNING, f"expected <session-request>, got <{_tag(type(request))}>; closed")
+            return
+        self.client = request.client_name
+        self.header = not request.no_header
+        problem = self.server.problems.get(request.problem_name)
+        if problem is None:
+            self.note(logging.WARNING, f"unknown instance {request.problem_name!r}; closed without a reply")
+            return
+        self.served = problem.name
+        self.simulator = self.server.pool.take(problem.name)
+        self.note(logging.INFO, "session started")
+        await self.play(problem, self.simulator)
 
     async def play(self, problem: Problem, simulator: Simulator) -> None:
         rounds = self.config.rounds
@@ -346,7 +290,7 @@ class _Session:
             decl = decls.get(name)
             if decl is None or decl.kind != "action-fluent":
                 self.note(logging.WARNING, f"unknown action {name!r}; session ended")
-                raise _EndSession
+                raise SessionEnded
             if len(args) != len(decl.params) or any(
                     a not in simulator.model.objects.get(p, ()) for a, p in zip(args, decl.params, strict=False)):
                 self.note(logging.INFO, f"action {name}({', '.join(args)}) does not fit {name}"
@@ -356,7 +300,7 @@ class _Session:
                 value = protocol.parse_value(text, decl.range)
             except ValueError:
                 self.note(logging.WARNING, f"action {name}: {text!r} is not {decl.range}; session ended")
-                raise _EndSession from None
+                raise SessionEnded from None
             if decl.range not in ("bool", "int", "real") and value not in simulator.model.objects.get(decl.range, ()):
                 self.note(logging.INFO, f"action {name}: {text!r} is not a value of {decl.range}; dropped")
                 continue
