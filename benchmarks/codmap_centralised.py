@@ -14,10 +14,12 @@ and VAL on the centralised task. Prints a line per task and the totals; exits 0 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -36,13 +38,17 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--val", default="/tmp/valbuild/build/bin/Validate")
 
 
-def codmap15(corpus: Path | None, scratch: Path) -> Path:
-    """The codmap15 folder: `corpus` when one is given, else the mirror's, unpacked under `scratch`."""
-    if corpus is not None:
-        return corpus
-    subprocess.run(f"git --git-dir={MIRROR} archive HEAD domains/codmap15 | tar -x -C {scratch}", shell=True,
-                   check=True)
-    return scratch / "domains" / "codmap15"
+@contextlib.contextmanager
+def codmap15(corpus: Path | None) -> Iterator[tuple[Path, Path]]:
+    """The codmap15 folder (`corpus` when one is given, else the mirror's, unpacked) and a scratch folder,
+    removed with what was unpacked when the block ends."""
+    with tempfile.TemporaryDirectory() as scratch_name:
+        scratch = Path(scratch_name)
+        if corpus is None:
+            subprocess.run(f"git --git-dir={MIRROR} archive HEAD domains/codmap15 | tar -x -C {scratch}",
+                           shell=True, check=True)
+            corpus = scratch / "domains" / "codmap15"
+        yield corpus, scratch
 
 
 def main() -> int:
@@ -51,9 +57,7 @@ def main() -> int:
     add_run_options(parser)
     args = parser.parse_args()
     totals = {"tasks": 0, "compiled": 0, "solved": 0, "valid": 0, "val": 0, "private": 0}
-    with tempfile.TemporaryDirectory() as scratch_name:
-        scratch = Path(scratch_name)
-        corpus = codmap15(args.corpus, scratch)
+    with codmap15(args.corpus) as (corpus, scratch):
         for folder in sorted(p for p in corpus.iterdir() if p.is_dir()):
             if args.only and args.only not in folder.name:
                 continue

@@ -24,7 +24,6 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -145,9 +144,7 @@ def main() -> int:
     add_run_options(parser)
     args = parser.parse_args()
     totals = {"tasks": 0, "factored": 0, "equal": 0, "solved": 0, "valid": 0, "val": 0}
-    with tempfile.TemporaryDirectory() as scratch_name:
-        scratch = Path(scratch_name)
-        corpus = codmap15(args.corpus, scratch)
+    with codmap15(args.corpus) as (corpus, scratch):
         wanted = None if args.only == "all" else set(args.only.split(","))
         for folder in sorted(p for p in corpus.iterdir() if p.is_dir()):
             if wanted is not None and folder.name not in wanted:
