@@ -25,12 +25,24 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Error, InputError, error
 from pddltools.reading import read_input_text
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What no client, nor a crowd of them, may take of a server; a protocol's `ServerConfig` adds its
+    session's terms (rounds, time) and gives `max_message` its own default."""
+
+    max_message: int = 1 << 20  # bytes a message may have
+    stall: float = 30.0  # seconds a message may take from its first byte (plus one per protocol.MIN_RATE bytes)
+    idle: float = 10.0  # seconds a new connection may take to send its session-request
+    max_connections: int = 0  # open at once; 0: as many as the descriptor limit leaves room for
 
 
 def default_max_connections() -> int:
@@ -120,13 +132,14 @@ class Session(Protocol):
 class LimitedServer:
     """An asyncio server with a connection cap; subclasses make the sessions (`new_session`)."""
 
-    def __init__(self, log: logging.Logger, max_connections: int, max_message: int) -> None:
+    def __init__(self, log: logging.Logger, limits: Limits) -> None:
         self.log = log
-        self.max_message = max_message
+        self.limits = limits
+        self.max_message = limits.max_message
         self.active: set[asyncio.Task[None]] = set()
         self.open: dict[Session, None] = {}  # every connection, oldest first
         self.waiting: dict[Session, None] = {}  # those that have not sent their session-request, oldest first
-        self.cap = max_connections or default_max_connections()
+        self.cap = limits.max_connections or default_max_connections()
         self.throttle = Throttle(log)
         self.session_ids = itertools.count(1)  # as mdpsim and RDDLSim number them, from 1 in each server
 
@@ -237,16 +250,15 @@ class ProtocolSession(Generic[M]):
     #: what a session plays, in its log lines: mdpsim's `problem`, RDDLSim's `instance`
     subject = "problem"
 
-    def __init__(self, server: LimitedServer, reader: FrameReader, writer: asyncio.StreamWriter, *, stall: float,
-                 idle: float) -> None:
+    def __init__(self, server: LimitedServer, reader: FrameReader, writer: asyncio.StreamWriter) -> None:
         self.server = server
         self.id: int = next(server.session_ids)
         self.loop = asyncio.get_running_loop()
         self.started = self.loop.time()
         self.frames = reader
         self.writer = writer
-        self.stall = stall
-        self.idle = idle
+        self.stall = server.limits.stall
+        self.idle = server.limits.idle
         self.client = "?"
         self.served = "?"  # the problem's or instance's name, once the session-request names one
         self.quiet = False  # closed to make room: its end is not worth a line of its own

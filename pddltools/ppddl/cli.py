@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from pddltools.cli_options import LARGEST, number_option
+from pddltools.cli_options import LARGEST, add_server_options, number_option, server_limits
 from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
@@ -46,25 +46,13 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
     serve = commands.add_parser("serve")
     serve.add_argument("files", nargs="+", metavar="FILE", help="domain and problem files; every problem is served")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
-    serve.add_argument("--port", type=number_option("the port", whole=True, low=0, high=65535), default=2323,
-                       help="0 picks a free port (printed)")
     serve.add_argument("--rounds", type=_positive, default=30)
     serve.add_argument("--time", type=_positive, default=900_000,
                        help="milliseconds per session (mdpsim's -T; default 900000)")
     serve.add_argument("--turns", type=_positive, default=DEFAULT_HORIZON,
                        help=f"turns per round at most (mdpsim's -L; default {DEFAULT_HORIZON})")
     serve.add_argument("--seed", type=_seed, default=0)
-    serve.add_argument("--log", default="mdpsim-results.jsonl", help="results log (JSON lines, appended)")
-    serve.add_argument("--stall", type=number_option("the stall time", above=0, high=LARGEST), default=30.0,
-                       help="seconds a message may take from its first byte (default 30, plus one per 16 KB)")
-    serve.add_argument("--idle", type=number_option("the idle time", above=0, high=LARGEST), default=10.0,
-                       help="seconds a new connection may take to send its session-request (default 10)")
-    serve.add_argument("--max-connections", type=_positive, default=None, metavar="N",
-                       help="connections open at once (default: what the open-file limit leaves room for, at "
-                            "most 4096); past it the oldest that has not sent its session-request is closed")
-    serve.add_argument("--max-message", type=_positive, default=4 << 20, metavar="BYTES",
-                       help="the largest message accepted (default 4 MiB)")
+    add_server_options(serve, log="mdpsim-results.jsonl", max_message=4 << 20)
     serve.add_argument("--format", choices=FORMATS, default="text")
     serve.set_defaults(func=run_serve)
 
@@ -179,8 +167,8 @@ def run_serve(args: argparse.Namespace) -> int:
     if skipped and args.format == "text":
         render_rich(skipped, stderr_console())
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    config = ServerConfig(rounds=args.rounds, time_ms=args.time, turns=args.turns, seed=args.seed, stall=args.stall,
-                          idle=args.idle, max_connections=args.max_connections or 0, max_message=args.max_message)
+    config = ServerConfig(rounds=args.rounds, time_ms=args.time, turns=args.turns, seed=args.seed,
+                          **server_limits(args))
 
     async def main() -> int:
         server = MdpsimServer(tasks, config, results)

@@ -33,40 +33,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pddltools.ppddl import protocol
-from pddltools.ppddl.protocol import (
-    Act,
-    Done,
-    EndRound,
-    EndSession,
-    ErrorMessage,
-    Message,
-    RoundInit,
-    RoundRequest,
-    SessionInit,
-    SessionRequest,
-)
 from pddltools.ppddl.simulation import Round, Simulator, Task
 from pddltools.ppddl.state_view import StateView
-from pddltools.serving import LimitedServer, ProtocolSession, ResultsLog, SessionEnded
+from pddltools.serving import LimitedServer, Limits, ProtocolSession, ResultsLog, SessionEnded
 
 LOG = logging.getLogger("pddltools.ppddl.server")
 
 
 @dataclass(frozen=True)
-class ServerConfig:
+class ServerConfig(Limits):
     rounds: int = 30
     time_ms: int = 900_000  # per session: mdpsim's default, 15 minutes
     turns: int = 1000  # per round (mdpsim's default is no limit)
     seed: int = 0
-    max_message: int = protocol.MAX_MESSAGE
-    stall: float = 30.0
-    idle: float = 10.0
-    max_connections: int = 0  # 0: what the descriptor limit leaves room for
+    max_message: int = protocol.MAX_MESSAGE  # the protocol's own default
 
 
 class MdpsimServer(LimitedServer):
     def __init__(self, tasks: Mapping[str, Task], config: ServerConfig, results: ResultsLog) -> None:
-        super().__init__(LOG, config.max_connections, config.max_message)
+        super().__init__(LOG, config)
         self.tasks = dict(tasks)
         self.views = {name: StateView(task) for name, task in self.tasks.items()}
         self.config = config
@@ -76,20 +61,19 @@ class MdpsimServer(LimitedServer):
         return _Session(self, reader, writer)
 
 
-class _Session(ProtocolSession[Message]):
+class _Session(ProtocolSession[protocol.Message]):
     server: MdpsimServer
 
     def __init__(self, server: MdpsimServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         config = server.config
-        super().__init__(server, protocol.MdpsimReader(reader, config.max_message), writer, stall=config.stall,
-                         idle=config.idle)
+        super().__init__(server, protocol.MdpsimReader(reader, config.max_message), writer)
         self.config = config
         self.session_start = self.started
 
-    def encode(self, message: Message) -> bytes:
+    def encode(self, message: protocol.Message) -> bytes:
         return protocol.encode(message)
 
-    def decode(self, frame: bytes) -> Message:
+    def decode(self, frame: bytes) -> protocol.Message:
         return protocol.decode(frame)
 
     def elapsed_ms(self) -> int:
@@ -98,7 +82,7 @@ class _Session(ProtocolSession[Message]):
     def time_left_ms(self) -> int:
         return max(0, self.config.time_ms - self.elapsed_ms())
 
-    async def receive(self) -> Message:
+    async def receive(self) -> protocol.Message:
         """The next message. mdpsim waits for it as long as the client takes; here a client silent past its
         session's time (and `stall` seconds of grace) is cut off, so that it cannot hold its connection for
         ever."""
@@ -108,12 +92,12 @@ class _Session(ProtocolSession[Message]):
             self.note(logging.WARNING, "the client said nothing past the session's time; session ended")
             raise SessionEnded from None
 
-    async def first(self) -> SessionRequest | None:
+    async def first(self) -> protocol.SessionRequest | None:
         """The session-request, within `idle` seconds; None (and a throttled log line) without one."""
         message = await self.read_first(self.started + self.config.idle)
         if message is None:
             return None
-        if not isinstance(message, SessionRequest) or not message.name or not message.problem:
+        if not isinstance(message, protocol.SessionRequest) or not message.name or not message.problem:
             self.server.throttle.note("first", "a connection's first message was no session-request with a name "
                                                "and a problem: closed (as mdpsim closes it)")
             return None
@@ -133,7 +117,7 @@ class _Session(ProtocolSession[Message]):
         task = self.server.tasks.get(request.problem)
         if task is None:
             self.note(logging.WARNING, "unknown problem; bad problem sent, closed")
-            await self.send(ErrorMessage(f'bad problem "{request.problem}"'))
+            await self.send(protocol.ErrorMessage(f'bad problem "{request.problem}"'))
             return
         self.note(logging.INFO, "session started")
         await self.play(task)
@@ -142,17 +126,17 @@ class _Session(ProtocolSession[Message]):
         config = self.config
         simulator = Simulator(task, config.turns, config.seed * 1_000_003 + self.id)
         view = self.server.views[task.name]
-        await self.send(SessionInit(self.id, config.rounds, config.time_ms, config.turns))
+        await self.send(protocol.SessionInit(self.id, config.rounds, config.time_ms, config.turns))
         self.session_start = self.loop.time()
         total_metric = 0.0
         successes, goal_time, goal_turns = 0, 0, 0
         number = 1
         while number <= config.rounds:
-            if not isinstance(await self.receive(), RoundRequest):
+            if not isinstance(await self.receive(), protocol.RoundRequest):
                 self.note(logging.WARNING, "expected <round-request>; session ended")
                 raise SessionEnded
             time_left = self.time_left_ms()
-            await self.send(RoundInit(self.id, number, time_left, config.rounds - number))
+            await self.send(protocol.RoundInit(self.id, number, time_left, config.rounds - number))
             current, spent = await self.play_round(simulator, view, time_left)
             reward = simulator.value(current)
             total_metric += float(reward)
@@ -163,7 +147,7 @@ class _Session(ProtocolSession[Message]):
                 goal_turns += turns
             self.record("round-end", domain=task.domain_name, round=number, reward=float(reward), goal=current.goal,
                         turns=turns, ended=current.ended, time_spent_ms=spent)
-            await self.send(EndRound(self.id, number, view.message(current.state, current.goal), current.goal,
+            await self.send(protocol.EndRound(self.id, number, view.message(current.state, current.goal), current.goal,
                                      spent, turns))
             number += 1
         played = number - 1
@@ -171,7 +155,7 @@ class _Session(ProtocolSession[Message]):
         self.record("session-end", domain=task.domain_name, rounds=played, rounds_planned=config.rounds,
                     successes=successes,
                     metric_average=metric, time_used_ms=self.elapsed_ms())
-        await self.send(EndSession(self.id, played, config.rounds - successes, successes,
+        await self.send(protocol.EndSession(self.id, played, config.rounds - successes, successes,
                                    goal_time / successes if successes else None,
                                    goal_turns / successes if successes else None, metric))
         self.note(logging.INFO, f"session ended: {successes} of {played} rounds reached the goal")
@@ -185,17 +169,17 @@ class _Session(ProtocolSession[Message]):
         while not current.over:
             await self.send(view.message(current.state, current.goal))
             message = await self.receive()
-            if isinstance(message, Done):
+            if isinstance(message, protocol.Done):
                 current.ended = "done"
                 break
-            if not isinstance(message, Act):
+            if not isinstance(message, protocol.Act):
                 self.note(logging.WARNING, "expected <act> or <done/>; session ended (mdpsim kills the connection)")
                 raise SessionEnded
             shown = "(" + " ".join((message.name, *message.terms)) + ")"
             action = simulator.ground(message.name, message.terms)
             if action is None or not simulator.applicable(action, current.state):
                 reason = "bad action" if action is None else "disabled action"
-                await self.send(ErrorMessage(f'{reason} "{shown}"'))
+                await self.send(protocol.ErrorMessage(f'{reason} "{shown}"'))
                 current.ended = "bad-action" if action is None else "disabled"
                 break
             if self.time_left_ms() <= 0:

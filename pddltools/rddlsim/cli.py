@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pddltools.cli_options import LARGEST, number_option
+from pddltools.cli_options import LARGEST, add_server_options, number_option, server_limits
 from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
@@ -39,22 +39,11 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
     serve = commands.add_parser("serve")
     serve.add_argument("folders", nargs="+", metavar="FOLDER")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
-    serve.add_argument("--port", type=number_option("the port", whole=True, low=0, high=65535),
-                       default=2323, help="0 picks a free port (printed)")
     serve.add_argument("--rounds", type=_positive, default=30)
     serve.add_argument("--timeout", type=number_option("the timeout", above=0, high=LARGEST),
                        default=1080.0, help="seconds per session (default 1080)")
     serve.add_argument("--seed", type=number_option("the seed", whole=True, low=-LARGEST, high=LARGEST), default=0)
-    serve.add_argument("--log", default="rddlsim-results.jsonl", help="results log (JSON lines, appended)")
-    serve.add_argument("--stall", type=number_option("the stall time", above=0, high=LARGEST), default=30.0,
-                       help="seconds a half-sent message may wait for its rest (default 30)")
-    serve.add_argument("--idle", type=float, default=10.0,
-                       help="seconds a new connection may take to send its session-request (default 10)")
-    serve.add_argument("--max-connections", type=_positive, default=None, metavar="N",
-                       help="connections open at once (default: what the open-file limit leaves room for, at "
-                            "most 4096); past it the oldest that has not sent its session-request is closed")
-    serve.add_argument("--max-message", type=_positive, default=1 << 20, help="bytes (default 1 MiB)")
+    add_server_options(serve, log="rddlsim-results.jsonl", max_message=1 << 20)
     serve.add_argument("--format", choices=FORMATS, default="text")
     serve.set_defaults(func=run_serve)
 
@@ -187,8 +176,8 @@ def run_serve(args: argparse.Namespace) -> int:
         render_rich(skipped, stderr_console())  # files that do not parse are left out; the others are served
     _log_to_stderr()
     folder = ",".join(str(Path(f).resolve()) for f in args.folders)
-    config = ServerConfig(rounds=args.rounds, timeout=args.timeout, seed=args.seed, max_message=args.max_message,
-                          stall=args.stall, folder=folder, idle=args.idle, max_connections=args.max_connections or 0)
+    config = ServerConfig(rounds=args.rounds, timeout=args.timeout, seed=args.seed, folder=folder,
+                          **server_limits(args))
 
     async def main() -> int:
         server = RDDLSimServer(problems, config, results)

@@ -47,21 +47,9 @@ from pddltools.rddl_simulation.grounding import Key, Value
 from pddltools.rddl_simulation.problems import Problem
 from pddltools.rddl_simulation.simulator import ActionError, ConstraintViolation, Simulator
 from pddltools.rddlsim import protocol
-from pddltools.rddlsim.protocol import (
-    Actions,
-    Message,
-    ResourceNotification,
-    ResourceRequest,
-    RoundEnd,
-    RoundInit,
-    RoundRequest,
-    SessionEnd,
-    SessionInit,
-    SessionRequest,
-    Turn,
-)
 from pddltools.serving import (
     LimitedServer,
+    Limits,
     ProtocolSession,
     ResultsLog,
     SessionEnded,
@@ -73,15 +61,12 @@ LOG = logging.getLogger("pddltools.rddlsim.server")
 
 
 @dataclass(frozen=True)
-class ServerConfig:
+class ServerConfig(Limits):
     rounds: int = 30
     timeout: float = 1080.0  # seconds per session, as RDDLSim's default
     seed: int = 0
-    max_message: int = protocol.MAX_MESSAGE
-    stall: float = 30.0  # seconds a message may take from its first byte (plus one per protocol.MIN_RATE bytes)
+    max_message: int = protocol.MAX_MESSAGE  # the protocol's own default
     folder: str = ""
-    idle: float = 10.0  # seconds a new connection may take to send its session-request
-    max_connections: int = 0  # open at once; 0: as many as the descriptor limit leaves room for
 
 
 class _OutOfTime(SessionEnded):
@@ -105,7 +90,7 @@ class _Pool:
 
 class RDDLSimServer(LimitedServer):
     def __init__(self, problems: Mapping[str, Problem], config: ServerConfig, results: ResultsLog) -> None:
-        super().__init__(LOG, config.max_connections, config.max_message)
+        super().__init__(LOG, config)
         self.problems = problems
         self.config = config
         self.results = results
@@ -134,14 +119,13 @@ class RDDLSimServer(LimitedServer):
         return failed
 
 
-class _Session(ProtocolSession[Message]):
+class _Session(ProtocolSession[protocol.Message]):
     server: RDDLSimServer
     subject = "instance"
 
     def __init__(self, server: RDDLSimServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         config = server.config
-        super().__init__(server, protocol.Reader(reader, config.max_message), writer, stall=config.stall,
-                         idle=config.idle)
+        super().__init__(server, protocol.Reader(reader, config.max_message), writer)
         self.config = config
         self.deadline = self.started + config.timeout
         self.header = True
@@ -149,10 +133,10 @@ class _Session(ProtocolSession[Message]):
 
     # -- plumbing --------------------------------------------------------------------------------
 
-    def encode(self, message: Message) -> bytes:
+    def encode(self, message: protocol.Message) -> bytes:
         return protocol.encode(message, self.header)
 
-    def decode(self, frame: bytes) -> Message:
+    def decode(self, frame: bytes) -> protocol.Message:
         return protocol.decode(frame)
 
     def release(self) -> None:
@@ -163,30 +147,30 @@ class _Session(ProtocolSession[Message]):
         # whole milliseconds, as RDDLSim's clock (currentTimeMillis) gives them
         return float(math.floor((self.deadline - self.loop.time()) * 1000.0))
 
-    async def receive(self) -> Message:
+    async def receive(self) -> protocol.Message:
         """The next message; a resource-request is answered here and the wait goes on, as in RDDLSim."""
         while True:
             try:
                 message = await self.read(self.deadline)
             except TimeoutError:
                 raise _OutOfTime from None
-            if isinstance(message, ResourceRequest):
-                await self.send(ResourceNotification(self.time_left_ms()))
+            if isinstance(message, protocol.ResourceRequest):
+                await self.send(protocol.ResourceNotification(self.time_left_ms()))
                 continue
             if self.loop.time() > self.deadline:
                 raise _OutOfTime
             return message
 
-    async def first(self) -> Message | None:
+    async def first(self) -> protocol.Message | None:
         """The connection's first message, within `idle` seconds; None (and a throttled log line) when it
         does not come."""
         message = await self.read_first(min(self.deadline, self.started + self.config.idle))
-        if isinstance(message, ResourceRequest):  # answered, as any later one; the request must follow
-            await self.send(ResourceNotification(self.time_left_ms()))
+        if isinstance(message, protocol.ResourceRequest):  # answered, as any later one; the request must follow
+            await self.send(protocol.ResourceNotification(self.time_left_ms()))
             return await self.receive()
         return message
 
-    async def expect(self, kind: type[Message]) -> Message:
+    async def expect(self, kind: type[protocol.Message]) -> protocol.Message:
         message = await self.receive()
         if not isinstance(message, kind):
             self.note(logging.WARNING, f"expected <{_tag(kind)}>, got <{_tag(type(message))}>; session ended")
@@ -207,7 +191,7 @@ class _Session(ProtocolSession[Message]):
         if request is None:
             return
         self.server.waiting.pop(self, None)
-        if not isinstance(request, SessionRequest):
+        if not isinstance(request, protocol.SessionRequest):
             self.note(logging.WARNING, f"expected <session-request>, got <{_tag(type(request))}>; closed")
             return
         self.client = request.client_name
@@ -224,15 +208,15 @@ class _Session(ProtocolSession[Message]):
     async def play(self, problem: Problem, simulator: Simulator) -> None:
         rounds = self.config.rounds
         task = base64.b64encode(problem.task_text().encode("utf-8")).decode("ascii")
-        await self.send(SessionInit(task, self.id, rounds, self.config.timeout * 1000.0))
+        await self.send(protocol.SessionInit(task, self.id, rounds, self.config.timeout * 1000.0))
         total, used = 0.0, 0
         for number in range(1, rounds + 1):
             try:
-                await self.expect(RoundRequest)
+                await self.expect(protocol.RoundRequest)
             except _OutOfTime:
                 self.note(logging.WARNING, "out of session time before a round: session-end follows")
                 break
-            await self.send(RoundInit(number, rounds - number, self.time_left_ms()))
+            await self.send(protocol.RoundInit(number, rounds - number, self.time_left_ms()))
             reward, out_of_time = await self.play_round(problem, simulator, number)
             total += reward
             used += 1
@@ -241,7 +225,7 @@ class _Session(ProtocolSession[Message]):
         time_left = int(self.time_left_ms())
         self.record("session-end", domain=problem.domain.name, total_reward=total, rounds=used,
                     rounds_planned=rounds, time_left_ms=time_left)
-        await self.send(SessionEnd(problem.name, total, used, self.client, self.id, time_left))
+        await self.send(protocol.SessionEnd(problem.name, total, used, self.client, self.id, time_left))
         self.note(logging.INFO, f"session ended: {used} rounds, total reward {total}")
 
     async def play_round(self, problem: Problem, simulator: Simulator, number: int) -> tuple[float, bool]:
@@ -253,14 +237,14 @@ class _Session(ProtocolSession[Message]):
         while True:
             fluents = None if simulator.partially_observed and simulator.turn == 0 else \
                 protocol.observed(observation)
-            await self.send(Turn(simulator.turn + 1, self.time_left_ms(), immediate, fluents))
+            await self.send(protocol.Turn(simulator.turn + 1, self.time_left_ms(), immediate, fluents))
             try:
-                message = await self.expect(Actions)
+                message = await self.expect(protocol.Actions)
             except _OutOfTime:
                 self.note(logging.WARNING, "out of session time in a round: round-end and session-end follow")
                 ended, out_of_time = "out-of-time", True
                 break
-            assert isinstance(message, Actions)
+            assert isinstance(message, protocol.Actions)
             actions = self.actions(simulator, message)
             try:
                 step = simulator.step(actions)
@@ -279,10 +263,10 @@ class _Session(ProtocolSession[Message]):
         time_left = int(self.time_left_ms())
         self.record("round-end", domain=problem.domain.name, round=number - 1, reward=reward, turns=turns,
                     ended=ended, time_left_ms=time_left)
-        await self.send(RoundEnd(problem.name, self.client, number - 1, reward, turns, time_left, immediate))
+        await self.send(protocol.RoundEnd(problem.name, self.client, number - 1, reward, turns, time_left, immediate))
         return reward
 
-    def actions(self, simulator: Simulator, message: Actions) -> dict[Key, Value]:
+    def actions(self, simulator: Simulator, message: protocol.Actions) -> dict[Key, Value]:
         """The actions as RDDLSim reads them: unknown names end the session, other slips are dropped."""
         decls = simulator.model.decls
         actions: dict[Key, Value] = {}
@@ -309,10 +293,10 @@ class _Session(ProtocolSession[Message]):
 
 
 def _tag(kind: type[Any]) -> str:
-    names = {SessionRequest: "session-request", SessionInit: "session-init", RoundRequest: "round-request",
-             RoundInit: "round-init", Turn: "turn", Actions: "actions", RoundEnd: "round-end",
-             SessionEnd: "session-end", ResourceRequest: "resource-request",
-             ResourceNotification: "resource-notification"}
+    names = {protocol.SessionRequest: "session-request", protocol.SessionInit: "session-init",
+             protocol.RoundRequest: "round-request", protocol.RoundInit: "round-init", protocol.Turn: "turn",
+             protocol.Actions: "actions", protocol.RoundEnd: "round-end", protocol.SessionEnd: "session-end",
+             protocol.ResourceRequest: "resource-request", protocol.ResourceNotification: "resource-notification"}
     return names.get(kind, kind.__name__)
 
 
