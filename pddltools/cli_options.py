@@ -124,6 +124,12 @@ def add_server_options(parser: argparse.ArgumentParser, *, log: str, max_message
                         help=f"the largest message accepted, in bytes (default {max_message >> 20} MiB)")
 
 
+def add_server_address(parser: argparse.ArgumentParser) -> None:
+    """HOST and PORT, the server a client (`rddl client`, `ppddl client`) connects to."""
+    parser.add_argument("host", metavar="HOST")
+    parser.add_argument("port", metavar="PORT", type=number_option("the port", whole=True, low=1, high=65535))
+
+
 def server_limits(args: argparse.Namespace) -> dict[str, Any]:
     """The limits `add_server_options` took, as `pddltools.serving.Limits` names them."""
     return {"max_message": args.max_message, "stall": args.stall, "idle": args.idle,

@@ -266,12 +266,15 @@ class ProtocolSession(Generic[M]):
         self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
 
     def encode(self, message: M) -> bytes:
+        """`message` as it goes on the wire."""
         raise NotImplementedError
 
     def decode(self, frame: bytes) -> M:
+        """The message in one frame; the protocol's `Error` for anything else."""
         raise NotImplementedError
 
     async def converse(self) -> None:
+        """The session from the connection's first message to its last."""
         raise NotImplementedError
 
     def release(self) -> None:

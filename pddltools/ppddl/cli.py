@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from pddltools.cli_options import LARGEST, add_server_options, number_option, server_limits
+from pddltools.cli_options import LARGEST, add_server_address, add_server_options, number_option, server_limits
 from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
@@ -57,8 +57,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     serve.set_defaults(func=run_serve)
 
     client = commands.add_parser("client")
-    client.add_argument("host", metavar="HOST")
-    client.add_argument("port", metavar="PORT", type=number_option("the port", whole=True, low=1, high=65535))
+    add_server_address(client)
     client.add_argument("files", nargs="+", metavar="FILE", help="the domain and problem files")
     client.add_argument("--problem", help="which problem, when the files hold several")
     client.add_argument("--policy", choices=POLICIES, default="random")

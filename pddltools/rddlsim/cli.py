@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pddltools.cli_options import LARGEST, add_server_options, number_option, server_limits
+from pddltools.cli_options import LARGEST, add_server_address, add_server_options, number_option, server_limits
 from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
@@ -48,8 +48,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     serve.set_defaults(func=run_serve)
 
     client = commands.add_parser("client")
-    client.add_argument("host", metavar="HOST")
-    client.add_argument("port", metavar="PORT", type=number_option("the port", whole=True, low=1, high=65535))
+    add_server_address(client)
     client.add_argument("instance", metavar="INSTANCE", help="the instance name to ask for")
     _policy_options(client)
     client.add_argument("--name", default="pddltools", help="the client name the server logs")
