@@ -14,10 +14,12 @@ and VAL on the centralised task. Prints a line per task and the totals; exits 0 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,22 +30,34 @@ from fond_weak_plans import search  # noqa: E402
 MIRROR = Path("/work/.mirror/aig-upf+universal-pddl-parser-multiagent/repo")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, help="the codmap15 folder")
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options both CoDMAP benchmarks take: the codmap15 folder, Fast Downward's limits, VAL."""
+    parser.add_argument("--corpus", type=Path, help="the codmap15 folder (default: the fetched mirror's)")
     parser.add_argument("--timeout", type=int, default=60)
     parser.add_argument("--memory", default="2G")
-    parser.add_argument("--only")
     parser.add_argument("--val", default="/tmp/valbuild/build/bin/Validate")
-    args = parser.parse_args()
-    totals = {"tasks": 0, "compiled": 0, "solved": 0, "valid": 0, "val": 0, "private": 0}
+
+
+@contextlib.contextmanager
+def codmap15(corpus: Path | None) -> Iterator[tuple[Path, Path]]:
+    """The codmap15 folder (`corpus` when one is given, else the mirror's, unpacked) and a scratch folder,
+    removed with what was unpacked when the block ends."""
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
-        corpus = args.corpus
         if corpus is None:
-            subprocess.run(f"git --git-dir={MIRROR} archive HEAD domains/codmap15 | tar -x -C {scratch}", shell=True,
-                           check=True)
+            subprocess.run(f"git --git-dir={MIRROR} archive HEAD domains/codmap15 | tar -x -C {scratch}",
+                           shell=True, check=True)
             corpus = scratch / "domains" / "codmap15"
+        yield corpus, scratch
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only")
+    add_run_options(parser)
+    args = parser.parse_args()
+    totals = {"tasks": 0, "compiled": 0, "solved": 0, "valid": 0, "val": 0, "private": 0}
+    with codmap15(args.corpus) as (corpus, scratch):
         for folder in sorted(p for p in corpus.iterdir() if p.is_dir()):
             if args.only and args.only not in folder.name:
                 continue

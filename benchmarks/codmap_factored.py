@@ -24,7 +24,6 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
+from codmap_centralised import add_run_options, codmap15  # noqa: E402
 from fond_weak_plans import search  # noqa: E402
 
 from pddltools import dialects  # noqa: E402
@@ -40,7 +40,6 @@ from pddltools.mapddl.dialect import centralised_domain  # noqa: E402
 from pddltools.pddl import ast  # noqa: E402
 from pddltools.reading import read_source  # noqa: E402
 
-MIRROR = Path("/work/.mirror/aig-upf+universal-pddl-parser-multiagent/repo")
 MULTI_AGENT = {":multi-agent", ":unfactored-privacy", ":factored-privacy"}
 
 
@@ -139,22 +138,13 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", type=Path, help="the codmap15 folder (default: the fetched mirror's)")
     parser.add_argument("--only", default="depot,logistics00,rovers,driverlog,satellites,zenotravel",
                         help="comma-separated domain folders ('all': every one)")
     parser.add_argument("--keep", type=Path, help="write the factored files here (default: a temporary folder)")
-    parser.add_argument("--timeout", type=int, default=60)
-    parser.add_argument("--memory", default="2G")
-    parser.add_argument("--val", default="/tmp/valbuild/build/bin/Validate")
+    add_run_options(parser)
     args = parser.parse_args()
     totals = {"tasks": 0, "factored": 0, "equal": 0, "solved": 0, "valid": 0, "val": 0}
-    with tempfile.TemporaryDirectory() as scratch_name:
-        scratch = Path(scratch_name)
-        corpus = args.corpus
-        if corpus is None:
-            subprocess.run(f"git --git-dir={MIRROR} archive HEAD domains/codmap15 | tar -x -C {scratch}", shell=True,
-                           check=True)
-            corpus = scratch / "domains" / "codmap15"
+    with codmap15(args.corpus) as (corpus, scratch):
         wanted = None if args.only == "all" else set(args.only.split(","))
         for folder in sorted(p for p in corpus.iterdir() if p.is_dir()):
             if wanted is not None and folder.name not in wanted:

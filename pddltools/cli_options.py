@@ -103,3 +103,34 @@ def number_option(what: str, *, whole: bool = False, low: float | None = None, h
             raise argparse.ArgumentTypeError(f"{what} must be at most {high:g}, not {text[:40]}")
         return int(exact) if whole else float(exact)
     return parse
+
+
+def add_server_options(parser: argparse.ArgumentParser, *, log: str, max_message: int) -> None:
+    """Where a simulation server (`rddl serve`, `ppddl serve`) listens, where it logs its results, and the
+    limits no client, nor a crowd of them, may exceed; `server_limits` reads the limits back."""
+    count = number_option("the count", whole=True, low=1, high=LARGEST)
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
+    parser.add_argument("--port", type=number_option("the port", whole=True, low=0, high=65535), default=2323,
+                        help="0 picks a free port (printed)")
+    parser.add_argument("--log", default=log, help="results log (JSON lines, appended)")
+    parser.add_argument("--stall", type=number_option("the stall time", above=0, high=LARGEST), default=30.0,
+                        help="seconds a message may take from its first byte (default 30, plus one per 16 KB)")
+    parser.add_argument("--idle", type=number_option("the idle time", above=0, high=LARGEST), default=10.0,
+                        help="seconds a new connection may take to send its session-request (default 10)")
+    parser.add_argument("--max-connections", type=count, default=0, metavar="N",
+                        help="connections open at once (default: what the open-file limit leaves room for, at "
+                             "most 4096); past it the oldest that has not sent its session-request is closed")
+    parser.add_argument("--max-message", type=count, default=max_message, metavar="BYTES",
+                        help=f"the largest message accepted, in bytes (default {max_message >> 20} MiB)")
+
+
+def add_server_address(parser: argparse.ArgumentParser) -> None:
+    """HOST and PORT, the server a client (`rddl client`, `ppddl client`) connects to."""
+    parser.add_argument("host", metavar="HOST")
+    parser.add_argument("port", metavar="PORT", type=number_option("the port", whole=True, low=1, high=65535))
+
+
+def server_limits(args: argparse.Namespace) -> dict[str, Any]:
+    """The limits `add_server_options` took, as `pddltools.serving.Limits` names them."""
+    return {"max_message": args.max_message, "stall": args.stall, "idle": args.idle,
+            "max_connections": args.max_connections}

@@ -14,7 +14,9 @@ the protocol's reader under the idle, stall and minimum-rate limits (`rddlsim.pr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
+import itertools
 import json
 import logging
 import os
@@ -22,13 +24,25 @@ import resource
 import signal
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from pddltools.code_ids import CodeId
-from pddltools.diagnostics import InputError, error
+from pddltools.diagnostics import Error, InputError, error
 from pddltools.reading import read_input_text
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What no client, nor a crowd of them, may take of a server; a protocol's `ServerConfig` adds its
+    session's terms (rounds, time) and gives `max_message` its own default."""
+
+    max_message: int = 1 << 20  # bytes a message may have
+    stall: float = 30.0  # seconds a message may take from its first byte (plus one per protocol.MIN_RATE bytes)
+    idle: float = 10.0  # seconds a new connection may take to send its session-request
+    max_connections: int = 0  # open at once; 0: as many as the descriptor limit leaves room for
 
 
 def default_max_connections() -> int:
@@ -118,14 +132,16 @@ class Session(Protocol):
 class LimitedServer:
     """An asyncio server with a connection cap; subclasses make the sessions (`new_session`)."""
 
-    def __init__(self, log: logging.Logger, max_connections: int, max_message: int) -> None:
+    def __init__(self, log: logging.Logger, limits: Limits) -> None:
         self.log = log
-        self.max_message = max_message
+        self.limits = limits
+        self.max_message = limits.max_message
         self.active: set[asyncio.Task[None]] = set()
         self.open: dict[Session, None] = {}  # every connection, oldest first
         self.waiting: dict[Session, None] = {}  # those that have not sent their session-request, oldest first
-        self.cap = max_connections or default_max_connections()
+        self.cap = limits.max_connections or default_max_connections()
         self.throttle = Throttle(log)
+        self.session_ids = itertools.count(1)  # as mdpsim and RDDLSim number them, from 1 in each server
 
     def new_session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> Session:
         raise NotImplementedError
@@ -183,3 +199,156 @@ def stop_on_signals() -> asyncio.Event:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     return stop
+
+
+async def serve_until_signalled(server: LimitedServer, host: str, port: int, results: ResultsLog,
+                                announce: Callable[[int], None]) -> None:
+    """A server's life in a command: it listens on `host`:`port` (`InputError`, E003, when it cannot),
+    `announce` is called with the bound port once SIGINT and SIGTERM are caught (whoever reads the
+    announcement may signal at once); at the first of them the listener closes, every session is ended
+    and the results log closed."""
+    try:
+        listener = await server.start(host, port)
+    except OSError as exc:
+        raise InputError([error("E003", f"cannot listen on {host}:{port}: {exc}")]) from None
+    stop = stop_on_signals()
+    announce(listener.sockets[0].getsockname()[1])
+    async with listener:
+        await stop.wait()
+    server.stop_sessions()
+    results.close()
+
+
+class FrameReader(Protocol):
+    """A protocol's reader of frames (`rddlsim.protocol.Reader` and its subclasses)."""
+
+    @property
+    def partial(self) -> bool:
+        """Part of a message has arrived, not yet all of it."""
+
+    async def read_frame(self, deadline: float | None = None, stall: float | None = None) -> bytes | None:
+        """The next frame, or None when the peer closed between messages; `TimeoutError` at `deadline`."""
+
+
+class SessionEnded(Exception):
+    """Stop this session now, without another message (the reason is already logged)."""
+
+
+M = TypeVar("M")
+
+
+class ProtocolSession(Generic[M]):
+    """One connection's session, in what both protocols do the same way; a protocol's session says how
+    its messages of type `M` are written and read (`encode`, `decode`), plays the session from its first
+    message on (`converse`), and gives back what it held when the connection ends (`release`).
+
+    An error in reading (a message over the size limit, stalled, cut short, one that does not decode: the
+    reader's and `decode`'s `Error`s) or the peer's close ends the session with a log line, as a client
+    that does not take what is sent does; a failed simulation (any other `Error`) or a bug end this
+    session only, never the server."""
+
+    #: what a session plays, in its log lines: mdpsim's `problem`, RDDLSim's `instance`
+    subject = "problem"
+
+    def __init__(self, server: LimitedServer, reader: FrameReader, writer: asyncio.StreamWriter) -> None:
+        self.server = server
+        self.id: int = next(server.session_ids)
+        self.loop = asyncio.get_running_loop()
+        self.started = self.loop.time()
+        self.frames = reader
+        self.writer = writer
+        self.stall = server.limits.stall
+        self.idle = server.limits.idle
+        self.client = "?"
+        self.served = "?"  # the problem's or instance's name, once the session-request names one
+        self.quiet = False  # closed to make room: its end is not worth a line of its own
+        peer = writer.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+
+    def encode(self, message: M) -> bytes:
+        """`message` as it goes on the wire."""
+        raise NotImplementedError
+
+    def decode(self, frame: bytes) -> M:
+        """The message in one frame; the protocol's `Error` for anything else."""
+        raise NotImplementedError
+
+    async def converse(self) -> None:
+        """The session from the connection's first message to its last."""
+        raise NotImplementedError
+
+    def release(self) -> None:
+        """Give back what the session held (nothing, unless a protocol's session says otherwise)."""
+
+    def close_quietly(self) -> None:
+        self.quiet = True
+        self.server.waiting.pop(self, None)
+        self.writer.transport.abort()
+
+    def note(self, level: int, what: str) -> None:
+        if not self.quiet:
+            self.server.log.log(level, "session %d (%s, client %s, %s %s): %s", self.id, self.peer, self.client,
+                                 self.subject, self.served, what)
+
+    async def send(self, message: M) -> None:
+        self.writer.write(self.encode(message))
+        if self.writer.transport.get_write_buffer_size() < 65536:
+            return  # the kernel took it; waiting on drain() for every turn costs more than the send
+        try:
+            async with asyncio.timeout(self.stall):
+                await self.writer.drain()
+        except (TimeoutError, ConnectionError) as exc:
+            self.note(logging.WARNING, f"the client does not take messages ({type(exc).__name__}); session ended")
+            raise SessionEnded from None
+
+    async def read(self, deadline: float) -> M:
+        """The next message, arrived whole by `deadline` (else `TimeoutError`) and within the stall limit."""
+        try:
+            frame = await self.frames.read_frame(deadline, self.stall)
+            message = None if frame is None else self.decode(frame)
+        except Error as exc:
+            self.note(logging.WARNING, f"{exc}; session ended")
+            raise SessionEnded from None
+        except ConnectionError as exc:
+            self.note(logging.WARNING, f"connection lost ({exc}); session ended")
+            raise SessionEnded from None
+        if message is None:
+            self.note(logging.WARNING, "the client closed the connection; session ended")
+            raise SessionEnded
+        return message
+
+    async def read_first(self, deadline: float) -> M | None:
+        """The connection's first message, by `deadline`; None (and a throttled log line) when it does not
+        come: the connection is idle, trickles, fails or closes before it says anything."""
+        throttle = self.server.throttle
+        try:
+            frame = await self.frames.read_frame(deadline, self.stall)
+            message = None if frame is None else self.decode(frame)
+        except TimeoutError:
+            what = "sent nothing" if not self.frames.partial else "did not finish its first message"
+            throttle.note("idle", f"a connection {what} within {self.idle:g} s (--idle): closed")
+            return None
+        except (Error, ConnectionError) as exc:
+            if not self.quiet:
+                throttle.note("first", f"a connection failed before its session-request ({exc}): closed")
+            return None
+        if message is None:
+            if not self.quiet:
+                throttle.note("silent", "a connection closed before its session-request", logging.INFO)
+            return None
+        return message
+
+    async def run(self) -> None:
+        try:
+            await self.converse()
+        except SessionEnded:
+            pass
+        except Error as exc:  # the task or model failed (a metric that cannot be evaluated, a bad probability)
+            self.note(logging.ERROR, f"the simulation failed: {exc}; session ended")
+        except Exception:  # a bug must end one session, never the server
+            self.server.log.exception("session %d: internal error; session ended", self.id)
+        finally:
+            self.release()
+            self.writer.close()
+            with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+                await asyncio.wait_for(self.writer.wait_closed(), 1.0)

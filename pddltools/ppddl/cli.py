@@ -15,9 +15,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from pddltools.cli_options import LARGEST, number_option
+from pddltools.cli_options import LARGEST, add_server_address, add_server_options, number_option, server_limits
 from pddltools.consoles import stderr_console
-from pddltools.diagnostics import Diagnostic, Error, error, render_rich
+from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of
 
@@ -46,31 +46,18 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
     serve = commands.add_parser("serve")
     serve.add_argument("files", nargs="+", metavar="FILE", help="domain and problem files; every problem is served")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
-    serve.add_argument("--port", type=number_option("the port", whole=True, low=0, high=65535), default=2323,
-                       help="0 picks a free port (printed)")
     serve.add_argument("--rounds", type=_positive, default=30)
     serve.add_argument("--time", type=_positive, default=900_000,
                        help="milliseconds per session (mdpsim's -T; default 900000)")
     serve.add_argument("--turns", type=_positive, default=DEFAULT_HORIZON,
                        help=f"turns per round at most (mdpsim's -L; default {DEFAULT_HORIZON})")
     serve.add_argument("--seed", type=_seed, default=0)
-    serve.add_argument("--log", default="mdpsim-results.jsonl", help="results log (JSON lines, appended)")
-    serve.add_argument("--stall", type=number_option("the stall time", above=0, high=LARGEST), default=30.0,
-                       help="seconds a message may take from its first byte (default 30, plus one per 16 KB)")
-    serve.add_argument("--idle", type=number_option("the idle time", above=0, high=LARGEST), default=10.0,
-                       help="seconds a new connection may take to send its session-request (default 10)")
-    serve.add_argument("--max-connections", type=_positive, default=None, metavar="N",
-                       help="connections open at once (default: what the open-file limit leaves room for, at "
-                            "most 4096); past it the oldest that has not sent its session-request is closed")
-    serve.add_argument("--max-message", type=_positive, default=4 << 20, metavar="BYTES",
-                       help="the largest message accepted (default 4 MiB)")
+    add_server_options(serve, log="mdpsim-results.jsonl", max_message=4 << 20)
     serve.add_argument("--format", choices=FORMATS, default="text")
     serve.set_defaults(func=run_serve)
 
     client = commands.add_parser("client")
-    client.add_argument("host", metavar="HOST")
-    client.add_argument("port", metavar="PORT", type=number_option("the port", whole=True, low=1, high=65535))
+    add_server_address(client)
     client.add_argument("files", nargs="+", metavar="FILE", help="the domain and problem files")
     client.add_argument("--problem", help="which problem, when the files hold several")
     client.add_argument("--policy", choices=POLICIES, default="random")
@@ -163,7 +150,8 @@ def _tasks(files: list[str], skipped: list[Diagnostic]) -> dict[str, Any]:
 
 def run_serve(args: argparse.Namespace) -> int:
     from pddltools.ppddl.server import MdpsimServer, ServerConfig
-    from pddltools.serving import ResultsLog, stop_on_signals
+    from pddltools.serve_command import print_listening
+    from pddltools.serving import ResultsLog, serve_until_signalled
 
     command = "ppddl serve"
     skipped: list[Diagnostic] = []
@@ -178,33 +166,23 @@ def run_serve(args: argparse.Namespace) -> int:
     if skipped and args.format == "text":
         render_rich(skipped, stderr_console())
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    config = ServerConfig(rounds=args.rounds, time_ms=args.time, turns=args.turns, seed=args.seed, stall=args.stall,
-                          idle=args.idle, max_connections=args.max_connections or 0, max_message=args.max_message)
+    config = ServerConfig(rounds=args.rounds, time_ms=args.time, turns=args.turns, seed=args.seed,
+                          **server_limits(args))
 
     async def main() -> int:
         server = MdpsimServer(tasks, config, results)
-        try:
-            listener = await server.start(args.host, args.port)
-        except OSError as exc:
-            return _emit([error("E003", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format, command,
-                         [])
-        port = listener.sockets[0].getsockname()[1]
-        stop = stop_on_signals()
         names = sorted(tasks)
-        if args.format == "json":
-            print_json(envelope(command, _summary(args.files),
-                                {"files": len(args.files), "problems": len(names), "skipped": len(skipped)},
-                                host=args.host, port=port, problems=names, log=args.log, rounds=args.rounds,
-                                time_ms=args.time, turns=args.turns, skipped=[d.to_json() for d in skipped]),
-                       indent=None)
-            sys.stdout.flush()
-        else:
-            print(f"serving {len(names)} problems on {args.host}:{port} ({args.rounds} rounds, {args.time} ms per "
-                  f"session, {args.turns} turns per round); results to {args.log}", flush=True)
-        async with listener:
-            await stop.wait()
-        server.stop_sessions()
-        results.close()
+
+        def announce(port: int) -> None:
+            print_listening(args.format, command, _summary(args.files), len(args.files), ("problems", names), skipped,
+                            (args.host, port), args.log, args.rounds,
+                            f"{args.time} ms per session, {args.turns} turns per round", time_ms=args.time,
+                            turns=args.turns)
+
+        try:
+            await serve_until_signalled(server, args.host, args.port, results, announce)
+        except InputError as exc:
+            return _emit(exc.diagnostics, args.format, command, [])
         return ExitCode.OK
 
     return asyncio.run(main())

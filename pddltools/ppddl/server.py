@@ -27,89 +27,54 @@ As mdpsim, and where we differ:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime
-import itertools
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from pddltools.diagnostics import Error
 from pddltools.ppddl import protocol
-from pddltools.ppddl.protocol import (
-    Act,
-    Done,
-    EndRound,
-    EndSession,
-    ErrorMessage,
-    Message,
-    RoundInit,
-    RoundRequest,
-    SessionInit,
-    SessionRequest,
-)
 from pddltools.ppddl.simulation import Round, Simulator, Task
 from pddltools.ppddl.state_view import StateView
-from pddltools.rddlsim.protocol import ProtocolError
-from pddltools.serving import LimitedServer, ResultsLog
+from pddltools.serving import LimitedServer, Limits, ProtocolSession, ResultsLog, SessionEnded
 
 LOG = logging.getLogger("pddltools.ppddl.server")
 
 
 @dataclass(frozen=True)
-class ServerConfig:
+class ServerConfig(Limits):
     rounds: int = 30
     time_ms: int = 900_000  # per session: mdpsim's default, 15 minutes
     turns: int = 1000  # per round (mdpsim's default is no limit)
     seed: int = 0
-    max_message: int = protocol.MAX_MESSAGE
-    stall: float = 30.0
-    idle: float = 10.0
-    max_connections: int = 0  # 0: what the descriptor limit leaves room for
+    max_message: int = protocol.MAX_MESSAGE  # the protocol's own default
 
 
 class MdpsimServer(LimitedServer):
     def __init__(self, tasks: Mapping[str, Task], config: ServerConfig, results: ResultsLog) -> None:
-        super().__init__(LOG, config.max_connections, config.max_message)
+        super().__init__(LOG, config)
         self.tasks = dict(tasks)
         self.views = {name: StateView(task) for name, task in self.tasks.items()}
         self.config = config
         self.results = results
-        self._ids = itertools.count(1)
 
     def new_session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> _Session:
-        return _Session(self, next(self._ids), reader, writer)
+        return _Session(self, reader, writer)
 
 
-class _EndSession(Exception):
-    """Stop now, without another message (the reason is logged)."""
+class _Session(ProtocolSession[protocol.Message]):
+    server: MdpsimServer
 
-
-class _Session:
-    def __init__(self, server: MdpsimServer, session_id: int, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
-        self.server = server
-        self.config = server.config
-        self.id = session_id
-        self.loop = asyncio.get_running_loop()
-        self.started = self.loop.time()
-        self.reader = protocol.MdpsimReader(reader, self.config.max_message)
-        self.writer = writer
-        self.client = "?"
-        self.problem = "?"
-        self.quiet = False
-        peer = writer.get_extra_info("peername")
-        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+    def __init__(self, server: MdpsimServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        config = server.config
+        super().__init__(server, protocol.MdpsimReader(reader, config.max_message), writer)
+        self.config = config
         self.session_start = self.started
 
-    def close_quietly(self) -> None:
-        self.quiet = True
-        self.writer.transport.abort()
+    def encode(self, message: protocol.Message) -> bytes:
+        return protocol.encode(message)
 
-    def note(self, level: int, what: str) -> None:
-        if not self.quiet:
-            LOG.log(level, "session %d (%s, client %s, problem %s): %s", self.id, self.peer, self.client,
-                    self.problem, what)
+    def decode(self, frame: bytes) -> protocol.Message:
+        return protocol.decode(frame)
 
     def elapsed_ms(self) -> int:
         return int((self.loop.time() - self.session_start) * 1000)
@@ -117,106 +82,61 @@ class _Session:
     def time_left_ms(self) -> int:
         return max(0, self.config.time_ms - self.elapsed_ms())
 
-    async def send(self, message: Message) -> None:
-        self.writer.write(protocol.encode(message))
-        if self.writer.transport.get_write_buffer_size() < 65536:
-            return
-        try:
-            async with asyncio.timeout(self.config.stall):
-                await self.writer.drain()
-        except (TimeoutError, ConnectionError) as exc:
-            self.note(logging.WARNING, f"the client does not take messages ({type(exc).__name__}); session ended")
-            raise _EndSession from None
-
-    async def receive(self) -> Message:
+    async def receive(self) -> protocol.Message:
         """The next message. mdpsim waits for it as long as the client takes; here a client silent past its
         session's time (and `stall` seconds of grace) is cut off, so that it cannot hold its connection for
         ever."""
-        deadline = self.session_start + self.config.time_ms / 1000 + self.config.stall
         try:
-            message = await self.reader.message(deadline, self.config.stall)
+            return await self.read(self.session_start + self.config.time_ms / 1000 + self.config.stall)
         except TimeoutError:
             self.note(logging.WARNING, "the client said nothing past the session's time; session ended")
-            raise _EndSession from None
-        except ProtocolError as exc:
-            self.note(logging.WARNING, f"{exc}; session ended")
-            raise _EndSession from None
-        except ConnectionError as exc:
-            self.note(logging.WARNING, f"connection lost ({exc}); session ended")
-            raise _EndSession from None
-        if message is None:
-            self.note(logging.WARNING, "the client closed the connection; session ended")
-            raise _EndSession
-        return message
+            raise SessionEnded from None
 
-    async def first(self) -> SessionRequest | None:
+    async def first(self) -> protocol.SessionRequest | None:
         """The session-request, within `idle` seconds; None (and a throttled log line) without one."""
-        throttle = self.server.throttle
-        try:
-            message = await self.reader.message(self.started + self.config.idle, self.config.stall)
-        except TimeoutError:
-            what = "sent nothing" if not self.reader.partial else "did not finish its first message"
-            throttle.note("idle", f"a connection {what} within {self.config.idle:g} s (--idle): closed")
-            return None
-        except (ProtocolError, ConnectionError) as exc:
-            if not self.quiet:
-                throttle.note("first", f"a connection failed before its session-request ({exc}): closed")
-            return None
+        message = await self.read_first(self.started + self.config.idle)
         if message is None:
-            if not self.quiet:
-                throttle.note("silent", "a connection closed before its session-request", logging.INFO)
             return None
-        if not isinstance(message, SessionRequest) or not message.name or not message.problem:
-            throttle.note("first", "a connection's first message was no session-request with a name and a "
-                                   "problem: closed (as mdpsim closes it)")
+        if not isinstance(message, protocol.SessionRequest) or not message.name or not message.problem:
+            self.server.throttle.note("first", "a connection's first message was no session-request with a name "
+                                               "and a problem: closed (as mdpsim closes it)")
             return None
         return message
 
     def record(self, event: str, **fields: object) -> None:
         self.server.results.append({
-            "event": event, "session": self.id, "client": self.client, "problem": self.problem,
+            "event": event, "session": self.id, "client": self.client, "problem": self.served,
             "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"), **fields})
 
-    async def run(self) -> None:
-        try:
-            request = await self.first()
-            self.server.waiting.pop(self, None)
-            if request is None:
-                return
-            self.client, self.problem = request.name, request.problem
-            task = self.server.tasks.get(request.problem)
-            if task is None:
-                self.note(logging.WARNING, "unknown problem; bad problem sent, closed")
-                await self.send(ErrorMessage(f'bad problem "{request.problem}"'))
-                return
-            self.note(logging.INFO, "session started")
-            await self.play(task)
-        except _EndSession:
-            pass
-        except Error as exc:  # the task failed (a metric that cannot be evaluated): this session only
-            self.note(logging.ERROR, f"the simulation failed: {exc}; session ended")
-        except Exception:  # a bug must end one session, never the server
-            LOG.exception("session %d: internal error; session ended", self.id)
-        finally:
-            self.writer.close()
-            with contextlib.suppress(TimeoutError, ConnectionError, OSError):
-                await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+    async def converse(self) -> None:
+        request = await self.first()
+        self.server.waiting.pop(self, None)
+        if request is None:
+            return
+        self.client, self.served = request.name, request.problem
+        task = self.server.tasks.get(request.problem)
+        if task is None:
+            self.note(logging.WARNING, "unknown problem; bad problem sent, closed")
+            await self.send(protocol.ErrorMessage(f'bad problem "{request.problem}"'))
+            return
+        self.note(logging.INFO, "session started")
+        await self.play(task)
 
     async def play(self, task: Task) -> None:
         config = self.config
         simulator = Simulator(task, config.turns, config.seed * 1_000_003 + self.id)
         view = self.server.views[task.name]
-        await self.send(SessionInit(self.id, config.rounds, config.time_ms, config.turns))
+        await self.send(protocol.SessionInit(self.id, config.rounds, config.time_ms, config.turns))
         self.session_start = self.loop.time()
         total_metric = 0.0
         successes, goal_time, goal_turns = 0, 0, 0
         number = 1
         while number <= config.rounds:
-            if not isinstance(await self.receive(), RoundRequest):
+            if not isinstance(await self.receive(), protocol.RoundRequest):
                 self.note(logging.WARNING, "expected <round-request>; session ended")
-                raise _EndSession
+                raise SessionEnded
             time_left = self.time_left_ms()
-            await self.send(RoundInit(self.id, number, time_left, config.rounds - number))
+            await self.send(protocol.RoundInit(self.id, number, time_left, config.rounds - number))
             current, spent = await self.play_round(simulator, view, time_left)
             reward = simulator.value(current)
             total_metric += float(reward)
@@ -227,7 +147,7 @@ class _Session:
                 goal_turns += turns
             self.record("round-end", domain=task.domain_name, round=number, reward=float(reward), goal=current.goal,
                         turns=turns, ended=current.ended, time_spent_ms=spent)
-            await self.send(EndRound(self.id, number, view.message(current.state, current.goal), current.goal,
+            await self.send(protocol.EndRound(self.id, number, view.message(current.state, current.goal), current.goal,
                                      spent, turns))
             number += 1
         played = number - 1
@@ -235,7 +155,7 @@ class _Session:
         self.record("session-end", domain=task.domain_name, rounds=played, rounds_planned=config.rounds,
                     successes=successes,
                     metric_average=metric, time_used_ms=self.elapsed_ms())
-        await self.send(EndSession(self.id, played, config.rounds - successes, successes,
+        await self.send(protocol.EndSession(self.id, played, config.rounds - successes, successes,
                                    goal_time / successes if successes else None,
                                    goal_turns / successes if successes else None, metric))
         self.note(logging.INFO, f"session ended: {successes} of {played} rounds reached the goal")
@@ -249,17 +169,17 @@ class _Session:
         while not current.over:
             await self.send(view.message(current.state, current.goal))
             message = await self.receive()
-            if isinstance(message, Done):
+            if isinstance(message, protocol.Done):
                 current.ended = "done"
                 break
-            if not isinstance(message, Act):
+            if not isinstance(message, protocol.Act):
                 self.note(logging.WARNING, "expected <act> or <done/>; session ended (mdpsim kills the connection)")
-                raise _EndSession
+                raise SessionEnded
             shown = "(" + " ".join((message.name, *message.terms)) + ")"
             action = simulator.ground(message.name, message.terms)
             if action is None or not simulator.applicable(action, current.state):
                 reason = "bad action" if action is None else "disabled action"
-                await self.send(ErrorMessage(f'{reason} "{shown}"'))
+                await self.send(protocol.ErrorMessage(f'{reason} "{shown}"'))
                 current.ended = "bad-action" if action is None else "disabled"
                 break
             if self.time_left_ms() <= 0:

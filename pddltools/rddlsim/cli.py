@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pddltools.cli_options import LARGEST, number_option
+from pddltools.cli_options import LARGEST, add_server_address, add_server_options, number_option, server_limits
 from pddltools.consoles import stderr_console
-from pddltools.diagnostics import Diagnostic, Error, render_rich
+from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of
 from pddltools.rddl.loading import collect
@@ -39,28 +39,16 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
     serve = commands.add_parser("serve")
     serve.add_argument("folders", nargs="+", metavar="FOLDER")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1, loopback only)")
-    serve.add_argument("--port", type=number_option("the port", whole=True, low=0, high=65535),
-                       default=2323, help="0 picks a free port (printed)")
     serve.add_argument("--rounds", type=_positive, default=30)
     serve.add_argument("--timeout", type=number_option("the timeout", above=0, high=LARGEST),
                        default=1080.0, help="seconds per session (default 1080)")
     serve.add_argument("--seed", type=number_option("the seed", whole=True, low=-LARGEST, high=LARGEST), default=0)
-    serve.add_argument("--log", default="rddlsim-results.jsonl", help="results log (JSON lines, appended)")
-    serve.add_argument("--stall", type=number_option("the stall time", above=0, high=LARGEST), default=30.0,
-                       help="seconds a half-sent message may wait for its rest (default 30)")
-    serve.add_argument("--idle", type=float, default=10.0,
-                       help="seconds a new connection may take to send its session-request (default 10)")
-    serve.add_argument("--max-connections", type=_positive, default=None, metavar="N",
-                       help="connections open at once (default: what the open-file limit leaves room for, at "
-                            "most 4096); past it the oldest that has not sent its session-request is closed")
-    serve.add_argument("--max-message", type=_positive, default=1 << 20, help="bytes (default 1 MiB)")
+    add_server_options(serve, log="rddlsim-results.jsonl", max_message=1 << 20)
     serve.add_argument("--format", choices=FORMATS, default="text")
     serve.set_defaults(func=run_serve)
 
     client = commands.add_parser("client")
-    client.add_argument("host", metavar="HOST")
-    client.add_argument("port", metavar="PORT", type=number_option("the port", whole=True, low=1, high=65535))
+    add_server_address(client)
     client.add_argument("instance", metavar="INSTANCE", help="the instance name to ask for")
     _policy_options(client)
     client.add_argument("--name", default="pddltools", help="the client name the server logs")
@@ -167,7 +155,8 @@ def run_simulate(args: argparse.Namespace) -> int:
 def run_serve(args: argparse.Namespace) -> int:
     from pddltools.rddl_simulation.problems import find_problems
     from pddltools.rddlsim.server import RDDLSimServer, ResultsLog, ServerConfig
-    from pddltools.serving import stop_on_signals
+    from pddltools.serve_command import print_listening
+    from pddltools.serving import serve_until_signalled
 
     command = "rddl serve"
     skipped: list[Diagnostic] = []
@@ -186,8 +175,8 @@ def run_serve(args: argparse.Namespace) -> int:
         render_rich(skipped, stderr_console())  # files that do not parse are left out; the others are served
     _log_to_stderr()
     folder = ",".join(str(Path(f).resolve()) for f in args.folders)
-    config = ServerConfig(rounds=args.rounds, timeout=args.timeout, seed=args.seed, max_message=args.max_message,
-                          stall=args.stall, folder=folder, idle=args.idle, max_connections=args.max_connections or 0)
+    config = ServerConfig(rounds=args.rounds, timeout=args.timeout, seed=args.seed, folder=folder,
+                          **server_limits(args))
 
     async def main() -> int:
         server = RDDLSimServer(problems, config, results)
@@ -201,30 +190,17 @@ def run_serve(args: argparse.Namespace) -> int:
             _emit([*skipped, error("R300", "no instance of the folders can be simulated")], args.format, command,
                   files)
             return ExitCode.FINDINGS
-        try:
-            listener = await server.start(args.host, args.port)
-        except OSError as exc:
-            from pddltools.diagnostics import error
-
-            _emit([error("E003", f"cannot listen on {args.host}:{args.port}: {exc}")], args.format, command)
-            return ExitCode.USAGE
-        port = listener.sockets[0].getsockname()[1]
-        stop = stop_on_signals()
         names = sorted(server.problems)
-        if args.format == "json":
-            # one line, so that whoever started the server reads it with readline() and goes on
-            print_json(envelope(command, _entries(files, skipped),
-                                {"files": len(files), "instances": len(names), "skipped": len(skipped)},
-                                host=args.host, port=port, instances=names, log=args.log, rounds=args.rounds,
-                                timeout=args.timeout, skipped=[d.to_json() for d in skipped]), indent=None)
-            sys.stdout.flush()
-        else:
-            print(f"serving {len(names)} instances on {args.host}:{port} ({args.rounds} rounds, "
-                  f"{args.timeout:g} s per session); results to {args.log}", flush=True)
-        async with listener:
-            await stop.wait()
-        server.stop_sessions()
-        results.close()
+
+        def announce(port: int) -> None:
+            print_listening(args.format, command, _entries(files, skipped), len(files), ("instances", names), skipped,
+                            (args.host, port), args.log, args.rounds, f"{args.timeout:g} s per session",
+                            timeout=args.timeout)
+
+        try:
+            await serve_until_signalled(server, args.host, args.port, results, announce)
+        except InputError as exc:
+            return _failure(exc, args.format, command)
         return ExitCode.OK
 
     return asyncio.run(main())

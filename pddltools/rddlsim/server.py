@@ -35,9 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import datetime
-import itertools
 import logging
 import math
 from collections.abc import Mapping
@@ -49,42 +47,29 @@ from pddltools.rddl_simulation.grounding import Key, Value
 from pddltools.rddl_simulation.problems import Problem
 from pddltools.rddl_simulation.simulator import ActionError, ConstraintViolation, Simulator
 from pddltools.rddlsim import protocol
-from pddltools.rddlsim.protocol import (
-    Actions,
-    Message,
-    ProtocolError,
-    ResourceNotification,
-    ResourceRequest,
-    RoundEnd,
-    RoundInit,
-    RoundRequest,
-    SessionEnd,
-    SessionInit,
-    SessionRequest,
-    Turn,
+from pddltools.serving import (
+    LimitedServer,
+    Limits,
+    ProtocolSession,
+    ResultsLog,
+    SessionEnded,
+    Throttle,
+    default_max_connections,
 )
-from pddltools.serving import LimitedServer, ResultsLog, Throttle, default_max_connections
 
 LOG = logging.getLogger("pddltools.rddlsim.server")
 
 
 @dataclass(frozen=True)
-class ServerConfig:
+class ServerConfig(Limits):
     rounds: int = 30
     timeout: float = 1080.0  # seconds per session, as RDDLSim's default
     seed: int = 0
-    max_message: int = protocol.MAX_MESSAGE
-    stall: float = 30.0  # seconds a message may take from its first byte (plus one per protocol.MIN_RATE bytes)
+    max_message: int = protocol.MAX_MESSAGE  # the protocol's own default
     folder: str = ""
-    idle: float = 10.0  # seconds a new connection may take to send its session-request
-    max_connections: int = 0  # open at once; 0: as many as the descriptor limit leaves room for
 
 
-class _EndSession(Exception):
-    """Stop this session now, without another message (the reason is already logged)."""
-
-
-class _OutOfTime(Exception):
+class _OutOfTime(SessionEnded):
     """The session's time ran out while the server waited for the client."""
 
 
@@ -105,15 +90,14 @@ class _Pool:
 
 class RDDLSimServer(LimitedServer):
     def __init__(self, problems: Mapping[str, Problem], config: ServerConfig, results: ResultsLog) -> None:
-        super().__init__(LOG, config.max_connections, config.max_message)
+        super().__init__(LOG, config)
         self.problems = problems
         self.config = config
         self.results = results
         self.pool = _Pool(problems)
-        self._ids = itertools.count(1)
 
     def new_session(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> _Session:
-        return _Session(self, next(self._ids), reader, writer)
+        return _Session(self, reader, writer)
 
     def prepare(self) -> list[Diagnostic]:
         """Compile every instance once (the simulators wait in the pool); those that cannot be simulated
@@ -135,108 +119,66 @@ class RDDLSimServer(LimitedServer):
         return failed
 
 
-class _Session:
-    def __init__(self, server: RDDLSimServer, session_id: int, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
-        self.server = server
-        self.config = server.config
-        self.id = session_id
-        self.loop = asyncio.get_running_loop()
-        self.started = self.loop.time()
-        self.deadline = self.started + self.config.timeout
-        self.reader = protocol.Reader(reader, self.config.max_message)
-        self.writer = writer
+class _Session(ProtocolSession[protocol.Message]):
+    server: RDDLSimServer
+    subject = "instance"
+
+    def __init__(self, server: RDDLSimServer, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        config = server.config
+        super().__init__(server, protocol.Reader(reader, config.max_message), writer)
+        self.config = config
+        self.deadline = self.started + config.timeout
         self.header = True
-        self.client = "?"
-        self.instance = "?"
-        self.quiet = False  # closed to make room: its end is not worth a line of its own
-        peer = writer.get_extra_info("peername")
-        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.simulator: Simulator | None = None  # taken from the pool for the session, given back at its end
 
     # -- plumbing --------------------------------------------------------------------------------
+
+    def encode(self, message: protocol.Message) -> bytes:
+        return protocol.encode(message, self.header)
+
+    def decode(self, frame: bytes) -> protocol.Message:
+        return protocol.decode(frame)
+
+    def release(self) -> None:
+        if self.simulator is not None:
+            self.server.pool.give_back(self.served, self.simulator)
 
     def time_left_ms(self) -> float:
         # whole milliseconds, as RDDLSim's clock (currentTimeMillis) gives them
         return float(math.floor((self.deadline - self.loop.time()) * 1000.0))
 
-    def close_quietly(self) -> None:
-        self.quiet = True
-        self.server.waiting.pop(self, None)
-        self.writer.transport.abort()
-
-    def note(self, level: int, what: str) -> None:
-        if self.quiet:
-            return
-        LOG.log(level, "session %d (%s, client %s, instance %s): %s", self.id, self.peer, self.client,
-                self.instance, what)
-
-    async def send(self, message: Message) -> None:
-        self.writer.write(protocol.encode(message, self.header))
-        if self.writer.transport.get_write_buffer_size() < 65536:
-            return  # the kernel took it; waiting on drain() for every turn costs more than the send
-        try:
-            async with asyncio.timeout(self.config.stall):
-                await self.writer.drain()
-        except (TimeoutError, ConnectionError) as exc:
-            self.note(logging.WARNING, f"the client does not take messages ({type(exc).__name__}); session ended")
-            raise _EndSession from None
-
-    async def receive(self) -> Message:
+    async def receive(self) -> protocol.Message:
         """The next message; a resource-request is answered here and the wait goes on, as in RDDLSim."""
         while True:
             try:
-                message = await self.reader.read(self.deadline, self.config.stall)
+                message = await self.read(self.deadline)
             except TimeoutError:
                 raise _OutOfTime from None
-            except ProtocolError as exc:
-                self.note(logging.WARNING, f"{exc}; session ended")
-                raise _EndSession from None
-            except ConnectionError as exc:
-                self.note(logging.WARNING, f"connection lost ({exc}); session ended")
-                raise _EndSession from None
-            if message is None:
-                self.note(logging.WARNING, "the client closed the connection; session ended")
-                raise _EndSession
-            if isinstance(message, ResourceRequest):
-                await self.send(ResourceNotification(self.time_left_ms()))
+            if isinstance(message, protocol.ResourceRequest):
+                await self.send(protocol.ResourceNotification(self.time_left_ms()))
                 continue
             if self.loop.time() > self.deadline:
                 raise _OutOfTime
             return message
 
-    async def first(self) -> Message | None:
+    async def first(self) -> protocol.Message | None:
         """The connection's first message, within `idle` seconds; None (and a throttled log line) when it
-        does not come: the connection is idle, trickles, or closes before it says anything."""
-        deadline = min(self.deadline, self.started + self.config.idle)
-        try:
-            message = await self.reader.read(deadline, self.config.stall)
-        except TimeoutError:
-            what = "sent nothing" if not self.reader.partial else "did not finish its first message"
-            self.server.throttle.note("idle", f"a connection {what} within {self.config.idle:g} s (--idle): closed")
-            return None
-        except (ProtocolError, ConnectionError) as exc:
-            if not self.quiet:
-                self.server.throttle.note("first", f"a connection failed before its session-request ({exc}): "
-                                                   "closed")
-            return None
-        if message is None:
-            if not self.quiet:
-                self.server.throttle.note("silent", "a connection closed before its session-request", logging.INFO)
-            return None
-        if isinstance(message, ResourceRequest):  # answered, as any later one; the request must follow
-            await self.send(ResourceNotification(self.time_left_ms()))
+        does not come."""
+        message = await self.read_first(min(self.deadline, self.started + self.config.idle))
+        if isinstance(message, protocol.ResourceRequest):  # answered, as any later one; the request must follow
+            await self.send(protocol.ResourceNotification(self.time_left_ms()))
             return await self.receive()
         return message
 
-    async def expect(self, kind: type[Message]) -> Message:
+    async def expect(self, kind: type[protocol.Message]) -> protocol.Message:
         message = await self.receive()
         if not isinstance(message, kind):
             self.note(logging.WARNING, f"expected <{_tag(kind)}>, got <{_tag(type(message))}>; session ended")
-            raise _EndSession
+            raise SessionEnded
         return message
 
     def record(self, event: str, **fields: Any) -> None:
-        record = {"event": event, "session": self.id, "client": self.client, "instance": self.instance,
+        record = {"event": event, "session": self.id, "client": self.client, "instance": self.served,
                   "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"), **fields}
         if self.config.folder:
             record["folder"] = self.config.folder  # lets `rddl score` find the files to run baselines
@@ -244,51 +186,37 @@ class _Session:
 
     # -- the session -----------------------------------------------------------------------------
 
-    async def run(self) -> None:
-        simulator: Simulator | None = None
-        try:
-            request = await self.first()
-            if request is None:
-                return
-            self.server.waiting.pop(self, None)
-            if not isinstance(request, SessionRequest):
-                self.note(logging.WARNING, f"expected <session-request>, got <{_tag(type(request))}>; closed")
-                return
-            self.client = request.client_name
-            self.header = not request.no_header
-            problem = self.server.problems.get(request.problem_name)
-            if problem is None:
-                self.note(logging.WARNING, f"unknown instance {request.problem_name!r}; closed without a reply")
-                return
-            self.instance = problem.name
-            simulator = self.server.pool.take(problem.name)
-            self.note(logging.INFO, "session started")
-            await self.play(problem, simulator)
-        except (_EndSession, _OutOfTime):
-            pass
-        except Error as exc:  # the model itself failed (a bad probability, a broken invariant)
-            self.note(logging.ERROR, f"the simulation failed: {exc}; session ended")
-        except Exception:  # a bug must end one session, never the server
-            LOG.exception("session %d: internal error; session ended", self.id)
-        finally:
-            if simulator is not None:
-                self.server.pool.give_back(self.instance, simulator)
-            self.writer.close()
-            with contextlib.suppress(TimeoutError, ConnectionError, OSError):
-                await asyncio.wait_for(self.writer.wait_closed(), 1.0)
+    async def converse(self) -> None:
+        request = await self.first()
+        if request is None:
+            return
+        self.server.waiting.pop(self, None)
+        if not isinstance(request, protocol.SessionRequest):
+            self.note(logging.WARNING, f"expected <session-request>, got <{_tag(type(request))}>; closed")
+            return
+        self.client = request.client_name
+        self.header = not request.no_header
+        problem = self.server.problems.get(request.problem_name)
+        if problem is None:
+            self.note(logging.WARNING, f"unknown instance {request.problem_name!r}; closed without a reply")
+            return
+        self.served = problem.name
+        self.simulator = self.server.pool.take(problem.name)
+        self.note(logging.INFO, "session started")
+        await self.play(problem, self.simulator)
 
     async def play(self, problem: Problem, simulator: Simulator) -> None:
         rounds = self.config.rounds
         task = base64.b64encode(problem.task_text().encode("utf-8")).decode("ascii")
-        await self.send(SessionInit(task, self.id, rounds, self.config.timeout * 1000.0))
+        await self.send(protocol.SessionInit(task, self.id, rounds, self.config.timeout * 1000.0))
         total, used = 0.0, 0
         for number in range(1, rounds + 1):
             try:
-                await self.expect(RoundRequest)
+                await self.expect(protocol.RoundRequest)
             except _OutOfTime:
                 self.note(logging.WARNING, "out of session time before a round: session-end follows")
                 break
-            await self.send(RoundInit(number, rounds - number, self.time_left_ms()))
+            await self.send(protocol.RoundInit(number, rounds - number, self.time_left_ms()))
             reward, out_of_time = await self.play_round(problem, simulator, number)
             total += reward
             used += 1
@@ -297,7 +225,7 @@ class _Session:
         time_left = int(self.time_left_ms())
         self.record("session-end", domain=problem.domain.name, total_reward=total, rounds=used,
                     rounds_planned=rounds, time_left_ms=time_left)
-        await self.send(SessionEnd(problem.name, total, used, self.client, self.id, time_left))
+        await self.send(protocol.SessionEnd(problem.name, total, used, self.client, self.id, time_left))
         self.note(logging.INFO, f"session ended: {used} rounds, total reward {total}")
 
     async def play_round(self, problem: Problem, simulator: Simulator, number: int) -> tuple[float, bool]:
@@ -309,14 +237,14 @@ class _Session:
         while True:
             fluents = None if simulator.partially_observed and simulator.turn == 0 else \
                 protocol.observed(observation)
-            await self.send(Turn(simulator.turn + 1, self.time_left_ms(), immediate, fluents))
+            await self.send(protocol.Turn(simulator.turn + 1, self.time_left_ms(), immediate, fluents))
             try:
-                message = await self.expect(Actions)
+                message = await self.expect(protocol.Actions)
             except _OutOfTime:
                 self.note(logging.WARNING, "out of session time in a round: round-end and session-end follow")
                 ended, out_of_time = "out-of-time", True
                 break
-            assert isinstance(message, Actions)
+            assert isinstance(message, protocol.Actions)
             actions = self.actions(simulator, message)
             try:
                 step = simulator.step(actions)
@@ -335,10 +263,10 @@ class _Session:
         time_left = int(self.time_left_ms())
         self.record("round-end", domain=problem.domain.name, round=number - 1, reward=reward, turns=turns,
                     ended=ended, time_left_ms=time_left)
-        await self.send(RoundEnd(problem.name, self.client, number - 1, reward, turns, time_left, immediate))
+        await self.send(protocol.RoundEnd(problem.name, self.client, number - 1, reward, turns, time_left, immediate))
         return reward
 
-    def actions(self, simulator: Simulator, message: Actions) -> dict[Key, Value]:
+    def actions(self, simulator: Simulator, message: protocol.Actions) -> dict[Key, Value]:
         """The actions as RDDLSim reads them: unknown names end the session, other slips are dropped."""
         decls = simulator.model.decls
         actions: dict[Key, Value] = {}
@@ -346,7 +274,7 @@ class _Session:
             decl = decls.get(name)
             if decl is None or decl.kind != "action-fluent":
                 self.note(logging.WARNING, f"unknown action {name!r}; session ended")
-                raise _EndSession
+                raise SessionEnded
             if len(args) != len(decl.params) or any(
                     a not in simulator.model.objects.get(p, ()) for a, p in zip(args, decl.params, strict=False)):
                 self.note(logging.INFO, f"action {name}({', '.join(args)}) does not fit {name}"
@@ -356,7 +284,7 @@ class _Session:
                 value = protocol.parse_value(text, decl.range)
             except ValueError:
                 self.note(logging.WARNING, f"action {name}: {text!r} is not {decl.range}; session ended")
-                raise _EndSession from None
+                raise SessionEnded from None
             if decl.range not in ("bool", "int", "real") and value not in simulator.model.objects.get(decl.range, ()):
                 self.note(logging.INFO, f"action {name}: {text!r} is not a value of {decl.range}; dropped")
                 continue
@@ -365,10 +293,10 @@ class _Session:
 
 
 def _tag(kind: type[Any]) -> str:
-    names = {SessionRequest: "session-request", SessionInit: "session-init", RoundRequest: "round-request",
-             RoundInit: "round-init", Turn: "turn", Actions: "actions", RoundEnd: "round-end",
-             SessionEnd: "session-end", ResourceRequest: "resource-request",
-             ResourceNotification: "resource-notification"}
+    names = {protocol.SessionRequest: "session-request", protocol.SessionInit: "session-init",
+             protocol.RoundRequest: "round-request", protocol.RoundInit: "round-init", protocol.Turn: "turn",
+             protocol.Actions: "actions", protocol.RoundEnd: "round-end", protocol.SessionEnd: "session-end",
+             protocol.ResourceRequest: "resource-request", protocol.ResourceNotification: "resource-notification"}
     return names.get(kind, kind.__name__)
 
 

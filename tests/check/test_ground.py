@@ -3,7 +3,6 @@ of the grounded task that `unmap` turns into valid plans of the original."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 from pathlib import Path
@@ -16,6 +15,7 @@ from pddltools.analysis.sas import write
 from pddltools.cli import main
 from pddltools.pddl.parser import parse_domain, parse_problem
 from pddltools.semantics import GroundedTask
+from tests.check.grounding import DOWNWARD, breadth_first
 
 REPO = Path(__file__).resolve().parents[2]
 HELLO = REPO / "corpus" / "pddl" / "examples" / "hello"
@@ -78,34 +78,12 @@ def test_the_strips_output_round_trips_a_plan_through_unmap(tmp_path: Path, caps
     out = tmp_path / "g"
     assert main(["ground", str(HELLO / "domain.pddl"), str(HELLO / "problem.pddl"), "-o", str(out)]) == 0
     grounded = GroundedTask.load(out / "domain.pddl", out / "problem.pddl")
-    plan = _breadth_first(grounded)
+    plan = breadth_first(grounded)
     (tmp_path / "plan").write_text("".join(f"({name})\n" for name in plan))
     capsys.readouterr()
     assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0  # validated on the original task
     printed = capsys.readouterr().out
     assert printed.startswith("(") and "_" not in printed.split(";")[0]
-
-
-def _breadth_first(task: GroundedTask) -> list[str]:
-    frontier = [(task.initial_state(), [])]
-    seen = {task.initial_state().atoms}
-    while frontier:
-        state, path = frontier.pop(0)
-        if task.goal_holds(state):
-            return path
-        for action in task.applicable_actions(state):
-            after = task.apply(action, state)
-            if after.atoms not in seen:
-                seen.add(after.atoms)
-                frontier.append((after, [*path, action.name]))
-    raise AssertionError("no plan")
-
-
-DOWNWARD = None
-_spec = importlib.util.find_spec("up_fast_downward")
-if _spec is not None and _spec.origin is not None:
-    candidate = Path(_spec.origin).parent / "downward" / "builds" / "release" / "bin" / "downward"
-    DOWNWARD = candidate if candidate.is_file() else None
 
 
 @pytest.mark.skipif(DOWNWARD is None, reason="up-fast-downward's search binary is not installed")
@@ -143,7 +121,7 @@ def test_compile_target_grounded_strips_reaches_the_grounder(tmp_path: Path,
     grounded = GroundedTask.load(out / "domain.pddl", out / "problem.pddl")
     assert all(not a.parameters for a in grounded.domain.actions)
     assert not grounded.domain.types and ":typing" not in {r.name for r in grounded.domain.requirements}
-    (tmp_path / "plan").write_text("".join(f"({name})\n" for name in _breadth_first(grounded)))
+    (tmp_path / "plan").write_text("".join(f"({name})\n" for name in breadth_first(grounded)))
     capsys.readouterr()
     assert main(["unmap", str(out), str(tmp_path / "plan")]) == 0  # composed with the typing pass's map
 

@@ -3,7 +3,6 @@ predicates in the STRIPS output, and plans of both that `unmap` turns into valid
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 from pathlib import Path
@@ -17,6 +16,7 @@ from pddltools.analysis.sas import write
 from pddltools.cli import main
 from pddltools.pddl.parser import parse_domain, parse_problem
 from pddltools.semantics import GroundedTask
+from tests.check.grounding import DOWNWARD, breadth_first
 
 # (lit ?l): on, or wired from a lit lamp (recursive); (dark ?l): not lit, so a layer above; (spare ?l):
 # read by nothing, so no variable.
@@ -98,7 +98,7 @@ def test_the_strips_output_has_ground_derived_predicates_and_its_plan_unmaps(
     domain = (out / "domain.pddl").read_text()
     assert ":derived-predicates" in domain and "(:derived (dark_d)" in domain and "spare" not in domain
     grounded = GroundedTask.load(out / "domain.pddl", out / "problem.pddl")
-    plan = _breadth_first(grounded)
+    plan = breadth_first(grounded)
     assert sorted(plan) == ["switch-off_d", "switch-on_a"]  # (lit b) and (lit c) follow from (on a)
     (tmp_path / "plan").write_text("".join(f"({name})\n" for name in plan))
     capsys.readouterr()
@@ -114,28 +114,6 @@ def test_derived_predicates_through_their_own_negation_are_refused_with_e802(
     assert main(["ground", str(tmp_path / "d.pddl"), str(tmp_path / "p.pddl"), "-o", str(tmp_path / "o"),
                  "--to", "sas"]) == 1
     assert "E802" in capsys.readouterr().err
-
-
-def _breadth_first(task: GroundedTask) -> list[str]:
-    frontier = [(task.initial_state(), [])]
-    seen = {task.initial_state().atoms}
-    while frontier:
-        state, path = frontier.pop(0)
-        if task.goal_holds(state):
-            return path
-        for action in task.applicable_actions(state):
-            after = task.apply(action, state)
-            if after.atoms not in seen:
-                seen.add(after.atoms)
-                frontier.append((after, [*path, action.name]))
-    raise AssertionError("no plan")
-
-
-DOWNWARD = None
-_spec = importlib.util.find_spec("up_fast_downward")
-if _spec is not None and _spec.origin is not None:
-    candidate = Path(_spec.origin).parent / "downward" / "builds" / "release" / "bin" / "downward"
-    DOWNWARD = candidate if candidate.is_file() else None
 
 
 @pytest.mark.skipif(DOWNWARD is None, reason="up-fast-downward's search binary is not installed")
