@@ -12,10 +12,12 @@ fail are refined by a second predicate when the failing operator deletes such an
 Checked on the ground operators, so that what relaxed reachability ruled out cannot break an invariant.
 
 Fast Downward's candidates count at most one argument of each predicate (its `InvariantPart` has one
-`omitted_pos`); `counted=1` keeps to that shape and finds the translator's groups, for comparing the two
-(`pddltools ground --mutex-groups translator`). Without the limit a part may count several arguments:
-`(at ?p _)` with `(in ?p _ _)`, a package at a place or in some truck's some area (IPC-2006 trucks),
-which the translator cannot state.
+`omitted_pos`); `counted=1` keeps to that shape, for comparing the two (`pddltools ground --mutex-groups
+translator`): the same groups where both searches meet the same candidates. They need not: each refines a
+failing candidate at one unbalanced operator (the translator draws its actions at random) and stops at the
+first balanced one, and the translator stops at 100,000 candidates (docs/commands/ground.md names the
+pairs). Without the limit a part may count several arguments: `(at ?p _)` with `(in ?p _ _)`, a package at
+a place or in some truck's some area (IPC-2006 trucks), which the translator cannot state.
 """
 
 from __future__ import annotations
