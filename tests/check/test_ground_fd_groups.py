@@ -139,3 +139,92 @@ def test_psr_compiled_atoms_are_those_its_operators_add(shared_pddl: Path) -> No
                         reached.add(e.atom)
                         grown = True
     assert reached == set(range(len(task.atoms))) and len(reached) == 365
+
+
+def _adders_balanced(task: GroundTask, names: Iterable[str]) -> bool:
+    """The group holds by induction: at most one atom initially, and every ground operator adding one
+    adds only that one, requires one and deletes it, or requires two and never applies where the group holds
+    (a direct proof, for tasks whose states are too many to enumerate)."""
+    group = _ids(task, names)
+    if len(group & set(task.init)) > 1:
+        return False
+    for op in task.operators:
+        added = {e.atom for e in op.effects if e.add} & group
+        if added:
+            required = {a for a, positive in op.precondition if positive} & group
+            deleted = {e.atom for e in op.effects if not e.add} & group
+            if len(required) < 2 and (len(added) != 1 or len(required) != 1 or not required <= deleted):
+                return False
+    return True
+
+
+def _schema(task: GroundTask, name: str) -> tuple[set[str], set[str]]:
+    """The atoms a grounded domain's action requires and adds, as the file states them."""
+    action = next(a for a in task.domain.actions if a.name.lower() == name)
+    assert isinstance(action.precondition, ast.And) and isinstance(action.effect, ast.AndEffect)
+    return ({p.predicate.lower() for p in action.precondition.parts if isinstance(p, ast.Atom)},
+            {e.predicate.lower() for e in action.effect.parts if isinstance(e, ast.Atom)})
+
+
+def test_optical_telegraph_groups_lie_beyond_the_translators_candidate_limit(shared_pddl: Path) -> None:
+    task = _task(shared_pddl / "ipc-2004" / "promela-optical-telegraph-strips", 1)
+    # A process's thirteen control states, and a queue's head, tail and settled flag with one blocked
+    # transition on it: invariants of the translator's own test (the translator's check accepts each one
+    # pddltools reports beyond it), but its breadth-first search has spent its 100,000 candidates
+    # (`--invariant-generation-max-candidates`) within four parts here, within three on instances 2-5.
+    states = {f"at-process-down_station-0-state-{n}" for n in (2, 3, 5, 8, 11, 12, 14, 15, 17, 20, 23, 24, 25)}
+    queue = {"advance-head-down-0-", "advance-tail-down-0-", "settled-down-0-",
+             "blocked-trans-down_station-0-down-_-pid_2_-rattention"}
+    shaped = _groups(task, 1)
+    for group in (states, queue):
+        assert _adders_balanced(task, group) and _balanced(task, group) and frozenset(group) in shaped
+    assert len(states) == 13 and len(task.atoms) == 282
+    # every operator of this process moves it from one control state to another
+    movers = [op for op in task.operators if any(e.atom in _ids(task, states) for e in op.effects)]
+    assert movers and all(len({a for a, _ in op.precondition} & _ids(task, states)) == 1 for op in movers)
+
+
+def test_pipesworld_larger_instances_differ_for_the_same_no_op_add(shared_pddl: Path) -> None:
+    task = _task(shared_pddl / "ipc-2006" / "pipesworld-propositional-strips", 3)
+    # (a) "too heavy": popping batch b0 from s13 into a1 requires (first-b0-s13) and adds it again besides
+    # (on-b0-a1), two adds into the group for the translator; the ground operator adds only (on-b0-a1).
+    group = {"first-b0-s12", "first-b0-s13", "on-b0-a1", "on-b0-a2", "on-b0-a3"}
+    name = "pop-unitarypipe-s13-b0-a1-a3-b0-rat-a-rat-a-ta1-1-rat-a-ta3-2-rat-a"
+    required, added = _schema(task, name)
+    assert added & group == {"first-b0-s13", "on-b0-a1"} and "first-b0-s13" in required
+    ground_op = next(op for op in task.operators if op.schema.lower() == name)
+    assert {task.atoms[e.atom][0] for e in ground_op.effects if e.add} & group == {"on-b0-a1"}
+    # (b) unbalanced: which of the eight batches is first in s12, where a push re-adds the first batch
+    first = {f"first-b{b}-s12" for b in range(8)}
+    required, added = _schema(task, "push-unitarypipe-s12-b2-a1-a2-b2-rat-a-rat-a-ta1-1-rat-a-ta2-1-rat-a")
+    assert added & first == required & first == {"first-b2-s12"}
+    for names in (group, first):
+        assert _adders_balanced(task, names) and _balanced(task, names)
+
+
+def test_cyber_security_groups_the_translator_rejects_for_a_no_op_add_or_an_unreachable_action(
+        shared_pddl: Path) -> None:
+    task = _task(shared_pddl / "ipc-2008" / "cyber-security-sequential-satisficing-strips", 8)
+    # (a) `leave_host-greg-bigfoot` requires (at_host-nobody-bigfoot) and adds it again: the translator's
+    # balance test wants a delete of the group for that add, too.
+    pair = {"at_host-adam-bigfoot", "at_host-nobody-bigfoot"}
+    required, added = _schema(task, "leave_host-greg-bigfoot")
+    assert added & pair == required & pair == {"at_host-nobody-bigfoot"}
+    ground_op = next(op for op in task.operators if op.schema.lower() == "leave_host-greg-bigfoot")
+    assert not {e.atom for e in ground_op.effects if e.add} & _ids(task, pair)
+    # (b) the translator tests every action of the domain: `dms_send-dmss2-sherpa-proc_3-s_iemalupdate`
+    # adds (pmode-m_free) and deletes nothing of the group, but needs an atom no reachable state has,
+    # so neither tool instantiates it.
+    modes = {"dms_requesting-dmss1-e_secret_doc", "dms_requesting-dmss2-e_secret_doc", "forking-bigfoot-adam_uid",
+             "forking-sherpa-greg_uid", "forking-yeti-bob_uid"} | {
+        f"pmode-m_{m}" for m in ("dms_access", "dms_auth", "dms_connect", "dms_know", "dms_request", "dms_sess",
+                                 "free", "wait_pass", "wait_shell")}
+    name = "dms_send-dmss2-sherpa-proc_3-s_iemalupdate"
+    required, added = _schema(task, name)
+    assert "pmode-m_free" in added and required - {atom[0] for atom in task.atoms} == {
+        "dms_requesting-dmss2-s_iemalupdate"}
+    assert all(op.schema.lower() != name for op in task.operators)
+    shaped = _groups(task, 1)
+    for names in (pair, modes):
+        assert _adders_balanced(task, names) and _balanced(task, names) and frozenset(names) in shaped
+    assert len(modes) == 14
