@@ -1,7 +1,8 @@
 """Where `pddltools ground`'s mutex groups (in the translator's shape) and reachable atoms differ from Fast
 Downward's translator on corpus pairs, pinned to facts of the tasks themselves (docs/commands/ground.md,
 "Against Fast Downward's translator"): every group is checked against the task's reachable states,
-enumerated outright (these tasks have a few hundred), not against either tool's output."""
+enumerated outright where there are a few hundred, else by induction over the ground operators, not
+against either tool's output."""
 
 from __future__ import annotations
 
