@@ -6,6 +6,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -254,3 +255,28 @@ def test_the_command_gets_default_signal_dispositions() -> None:
     ignored = int(outcome.stdout.split()[1], 16)
     assert outcome.status == "exited"
     assert not ignored & (1 << (signal.SIGPIPE - 1)) and not ignored & (1 << (signal.SIGXFSZ - 1))
+
+
+def test_a_run_that_writes_past_its_disk_budget_and_ends_between_two_looks_is_over_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a busy machine the folder's watch may not look at all while a run writes 3 MB and exits; the
+    look after it ends still finds the folder over its 1 MB budget (the watch is made blind here until
+    then, as the busiest machine would have it)."""
+    from pddltools.score import limits as module
+
+    seen = module._DiskWatch.check
+
+    def blind_until_the_end(self: Any, now: float, *, final: bool = False) -> tuple[str, str]:
+        return seen(self, now, final=final) if final else ("", "")
+
+    monkeypatch.setattr(module._DiskWatch, "check", blind_until_the_end)
+    writer = "import sys\nfor n in range(3):\n    open(f'fill-{n}', 'wb').write(b'x' * (1 << 20))\n"
+    out = run_limited([sys.executable, "-c", writer], Limits(wall=60, disk=1 * MB), cwd=tmp_path, folder=tmp_path)
+    assert out.returncode == 0, "the writer ended by itself"
+    assert out.status == "crash" and out.over_disk
+    assert "wrote 3 MB in its run folder, over the 1 MB it may use (--disk)" in out.reason
+    small = tmp_path / "small"
+    small.mkdir()
+    quiet = run_limited([sys.executable, "-c", "open('one', 'w').write('x')"], Limits(wall=60, disk=1 * MB),
+                        cwd=small, folder=small)
+    assert quiet.status == "exited" and not quiet.over_disk and (small / "one").exists()
