@@ -68,6 +68,21 @@ maker_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject 
     return maker_build(m, args, nargs);
 }
 
+/* Where slot `descr` of cls (or of one of its bases) sits in an instance, or -1 with TypeError naming
+   `shown`: a descriptor of another class would read or write outside the instance. `writable`: a
+   read-only member is refused too (a maker writes its slots). */
+static Py_ssize_t
+slot_offset(PyObject *cls, PyObject *descr, PyObject *shown, int writable)
+{
+    if (!Py_IS_TYPE(descr, &PyMemberDescr_Type) || ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX
+        || (writable && (((PyMemberDescrObject *)descr)->d_member->flags & READONLY))
+        || !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(descr))) {
+        PyErr_Format(PyExc_TypeError, "%R is not a slot of %R", shown, cls);
+        return -1;
+    }
+    return ((PyMemberDescrObject *)descr)->d_member->offset;
+}
+
 static PyObject *
 maker_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -103,19 +118,12 @@ maker_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             Py_DECREF(m);
             return NULL;
         }
-        /* a slot of cls or of one of its bases: a descriptor of another class would write outside
-           the instance */
-        if (!Py_IS_TYPE(descr, &PyMemberDescr_Type)
-            || ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX
-            || (((PyMemberDescrObject *)descr)->d_member->flags & READONLY)
-            || !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(descr))) {
-            Py_DECREF(descr);
+        m->offsets[i] = slot_offset(cls, descr, PyTuple_GET_ITEM(names, i), 1);
+        Py_DECREF(descr);
+        if (m->offsets[i] < 0) {
             Py_DECREF(m);
-            PyErr_Format(PyExc_TypeError, "%R is not a slot of %R", PyTuple_GET_ITEM(names, i), cls);
             return NULL;
         }
-        m->offsets[i] = ((PyMemberDescrObject *)descr)->d_member->offset;
-        Py_DECREF(descr);
     }
     return (PyObject *)m;
 }
@@ -296,17 +304,6 @@ span_of_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObjec
     return maker_build(g->span, parts, 3);
 }
 
-static Py_ssize_t
-slot_offset(PyObject *cls, PyObject *descr)
-{
-    if (!Py_IS_TYPE(descr, &PyMemberDescr_Type) || ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX
-        || !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(descr))) {
-        PyErr_Format(PyExc_TypeError, "%R is not a slot of %R", descr, cls);
-        return -1;
-    }
-    return ((PyMemberDescrObject *)descr)->d_member->offset;
-}
-
 static PyObject *
 span_of_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
@@ -317,7 +314,8 @@ span_of_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "the span maker must take (origin, offset, length)");
         return NULL;
     }
-    Py_ssize_t anchor_at = slot_offset(cls, anchor), offset_at = anchor_at < 0 ? -1 : slot_offset(cls, offset);
+    Py_ssize_t anchor_at = slot_offset(cls, anchor, anchor, 0),
+               offset_at = anchor_at < 0 ? -1 : slot_offset(cls, offset, offset, 0);
     if (offset_at < 0)
         return NULL;
     SpanOfObject *g = (SpanOfObject *)type->tp_alloc(type, 0);
