@@ -124,6 +124,78 @@ def test_the_model_can_be_bounded() -> None:
         Model(program, budget=5).run()
 
 
+JOINED = ["ipc-2002/rovers-strips-automatic", "ipc-2004/psr-middle-derived-predicates-adl",
+          "ipc-2008/cyber-security-sequential-satisficing-strips", "ipc-2004/airport-nontemporal-adl",
+          "ipc-2006/pipesworld-propositional", "ipc-2011/barman-sequential-optimal"]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("folder", JOINED)
+def test_compiled_and_interpreted_joins_reach_the_same_facts(
+        folder: str, shared_pddl: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan runs interpreted until it has run `COMPILE_AFTER` times, then compiled: every plan one
+    way, then every plan the other, reach the same model (with constants, repeated variables,
+    inequalities, conditional effects and derived predicates among these domains' rules)."""
+    from pddltools.analysis import fixpoint
+    from pddltools.pddl.parser import parse_domain_file, parse_problem_file
+
+    base = shared_pddl / folder
+    problem_file = sorted((base / "instances").glob("*.pddl"))[0]
+    own = [base / "domains" / problem_file.name, base / "domains" / problem_file.name.replace("instance", "domain")]
+    domain = parse_domain_file(next((f for f in own if f.exists()), base / "domain.pddl"))
+    program = build(domain, parse_problem_file(problem_file))
+    models = []
+    for after in (1, 10**9):
+        monkeypatch.setattr(fixpoint, "COMPILE_AFTER", after)
+        models.append(Model(program).run())
+    compiled, interpreted = models
+    assert compiled.facts == interpreted.facts
+    def plans(model: Model) -> list[fixpoint._Plan]:
+        return [p for ps in model._triggers.values() for p in ps] + model._armed
+
+    assert any(p.run is not None for p in plans(compiled))
+    assert not any(p.run is not None for p in plans(interpreted))
+    assert len(compiled.facts) > len(program.facts)  # something was derived
+
+
+def test_a_compiled_join_keeps_to_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pddltools.analysis import fixpoint
+
+    monkeypatch.setattr(fixpoint, "COMPILE_AFTER", 1)
+    program = build(parse_domain(ROADS, "d.pddl"), parse_problem(ROADS_PROBLEM, "p.pddl"))
+    assert len(Model(program, budget=100).run().facts) == len(Model(program).run().facts)
+    with pytest.raises(fixpoint.TooLarge):
+        Model(program, budget=len(program.facts) + 1).run()
+
+
+def test_the_join_order_puts_a_static_singleton_before_a_derived_atom() -> None:
+    """The rover's case: with the rover known, its position (derived: any of the waypoints) is joined
+    after the lander's one static position and the waypoints visible from it."""
+    from pddltools.analysis.fixpoint import _Sizes
+
+    domain = """(define (domain r) (:requirements :typing)
+      (:types rover lander waypoint)
+      (:predicates (at ?r - rover ?w - waypoint) (at_lander ?l - lander ?w - waypoint)
+                   (visible ?a ?b - waypoint) (data ?r - rover) (sent ?r - rover))
+      (:action move :parameters (?r - rover ?a ?b - waypoint)
+        :precondition (and (at ?r ?a) (visible ?a ?b)) :effect (at ?r ?b))
+      (:action send :parameters (?r - rover ?l - lander ?x ?y - waypoint)
+        :precondition (and (data ?r) (at ?r ?x) (at_lander ?l ?y) (visible ?x ?y)) :effect (sent ?r)))"""
+    objects = " ".join(f"w{i}" for i in range(20))
+    visible = " ".join(f"(visible w{i} w{i + 1}) (visible w{i + 1} w{i})" for i in range(19))
+    problem = f"""(define (problem p) (:domain r) (:objects r1 - rover l - lander {objects} - waypoint)
+      (:init (at r1 w0) (at_lander l w5) (data r1) {visible}) (:goal (sent r1)))"""
+    program = build(parse_domain(domain, "d.pddl"), parse_problem(problem, "p.pddl"))
+    send = next(r for r in program.rules if any(h.predicate == "sent" for h in r.heads))
+    data = next(p for p in send.body if p.predicate == "data")
+    rest = [p for p in send.body if p is not data]
+    steps = _Sizes(program).plan(rest, {"?r"}, send)
+    order = [s.predicate for s in steps if not s.test]
+    assert order == ["at_lander", "visible"]  # `at` is then a test, not a loop over every waypoint
+    assert "at" in [s.predicate for s in steps if s.test]
+    assert Model(program).run().facts >= {("sent", "r1")}
+
+
 @pytest.mark.corpus
 def test_no_goal_reported_unreachable_in_a_sample_of_solved_tasks() -> None:
     if not (REPO.parent / "shared" / "plans").is_dir():
