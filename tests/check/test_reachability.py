@@ -190,7 +190,7 @@ def test_the_join_order_puts_a_static_singleton_before_a_derived_atom() -> None:
     data = next(p for p in send.body if p.predicate == "data")
     rest = [p for p in send.body if p is not data]
     steps = _Sizes(program).plan(rest, {"?r"}, send)
-    order = [s.predicate for s in steps if not s.test]
+    order = [s.predicate for s in steps if not s.test and not s.predicate.startswith("@type")]
     assert order == ["at_lander", "visible"]  # `at` is then a test, not a loop over every waypoint
     assert "at" in [s.predicate for s in steps if s.test]
     assert Model(program).run().facts >= {("sent", "r1")}
