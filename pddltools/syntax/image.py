@@ -106,8 +106,11 @@ class ParserImage:
     pattern, its terminal's name or None); `automaton`: `dfa.Automaton`'s fields, or None; `driver`: the
     tables numbered for the compiled loop (`driver_tables`)."""
 
-    def __init__(self, data: Data) -> None:
+    def __init__(self, data: Data, key: str | None = None) -> None:
         self.data = data
+        #: what the image was kept under (`image_key`), where `load` read or made it: what else is
+        #: derived from the same grammar may be kept under it too
+        self.key = key
 
     @cached_property
     def grammar(self) -> Grammar:
@@ -391,8 +394,9 @@ def load(tag: str, build: Callable[[], ParserImage], *, options: str = "") -> Pa
     except (OSError, EOFError, ValueError, TypeError):
         data = None
     if isinstance(data, dict):
-        return ParserImage(data)
+        return ParserImage(data, path.name)
     image = build()
+    image.key = path.name
     if image.savable():
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
