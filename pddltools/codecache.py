@@ -403,7 +403,7 @@ def _plain_field(cls: Any, name: str, kind: Any, globals: dict[str, Any]) -> Any
     f.type = kind
     f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
     if f.kw_only is dataclasses.MISSING:
-        f.kw_only = False  # type: ignore[assignment]
+        f.kw_only = False
     if f.default.__class__.__hash__ is None:
         return None  # a mutable default: dataclasses refuses it
     return f
