@@ -15,7 +15,9 @@ keyed by everything it is made of (the `__init__`'s parameters, annotations and 
 
 That docstring is all `dataclasses` uses `inspect` for (Python 3.11), and importing `inspect` (with `ast`,
 `dis` and `tokenize`) costs a fresh process as much as the rest of `dataclasses`: this module imports
-`dataclasses` with a stand-in for `inspect` that imports the real module at its first use.
+`dataclasses` with a stand-in for `inspect` that imports the real module at its first use (and one for
+`copy`, which it uses only in `asdict` and `astuple`). It imports `fractions` without `decimal` the same
+way (`_fractions`).
 """
 
 from __future__ import annotations
@@ -32,34 +34,88 @@ from types import CodeType, FunctionType, MemberDescriptorType, ModuleType, Trac
 from typing import TYPE_CHECKING, Any
 
 
-class _Inspect(ModuleType):
-    """`dataclasses`' `inspect` until it is used: the real module, imported then and put in its place."""
+class _Later(ModuleType):
+    """A module `dataclasses` imports, until it is used: the real module, imported then and put in its
+    place (`inspect` for a class's docstring, `copy` for `asdict` and `astuple`)."""
 
     def __getattr__(self, name: str) -> Any:
-        real = importlib.import_module("inspect")
+        real = importlib.import_module(self.__name__)
         user = sys.modules.get("dataclasses")
-        if user is not None and user.__dict__.get("inspect") is self:
-            setattr(user, "inspect", real)  # noqa: B010  # that module's global
+        if user is not None and user.__dict__.get(self.__name__) is self:
+            setattr(user, self.__name__, real)  # that module's global
         return getattr(real, name)
 
 
+#: What `dataclasses` imports only to use in a few of its functions: `inspect` (with `ast`, `dis`,
+#: `tokenize`) for the docstring of a class without one, `copy` (with `weakref`) for `asdict`/`astuple`.
+_LATER = ("inspect", "copy")
+
+
 def _dataclasses() -> ModuleType:
-    """`dataclasses`, imported without importing `inspect` when neither is imported yet."""
-    if "dataclasses" in sys.modules or "inspect" in sys.modules:
-        return importlib.import_module("dataclasses")
-    stand_in = _Inspect("inspect")
-    sys.modules["inspect"] = stand_in  # what `import inspect` in dataclasses binds
+    """`dataclasses`, imported without importing `inspect` and `copy` (those not imported yet)."""
+    if "dataclasses" in sys.modules:
+        return sys.modules["dataclasses"]
+    stand_ins = {name: _Later(name) for name in _LATER if name not in sys.modules}
+    sys.modules.update(stand_ins)  # what `import inspect` and `import copy` in dataclasses bind
     try:
         return importlib.import_module("dataclasses")
     finally:
-        if sys.modules.get("inspect") is stand_in:
-            del sys.modules["inspect"]
+        for name, stand_in in stand_ins.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
 
 
 if TYPE_CHECKING:
     import dataclasses
 else:
     dataclasses = _dataclasses()
+
+
+class _LazyDecimal(type):
+    """The metaclass of `fractions`' `Decimal` until it is used (see `_fractions`): a test of a value
+    against it, or a call, imports `decimal` and puts its `Decimal` in `fractions` in its place."""
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        return isinstance(instance, _real_decimal())
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return issubclass(subclass, _real_decimal())
+
+    def __call__(cls, *arguments: Any, **keywords: Any) -> Any:
+        return _real_decimal()(*arguments, **keywords)
+
+
+class _Decimal(metaclass=_LazyDecimal):
+    """`decimal.Decimal` as `fractions` holds it until it is used."""
+
+
+def _real_decimal() -> type:
+    real: type = importlib.import_module("decimal").Decimal
+    user = sys.modules.get("fractions")
+    if user is not None and user.__dict__.get("Decimal") is _Decimal:
+        setattr(user, "Decimal", real)  # noqa: B010  # that module's global
+    return real
+
+
+def _fractions() -> None:
+    """Import `fractions` (the AST's exact numbers; every command that reads PDDL imports it) without
+    importing `decimal`, when neither is imported yet. `fractions` imports `decimal.Decimal` only to
+    make a `Fraction` of a `Decimal` (or of a text or a float: it asks whether the value is one), and
+    `decimal` (its compiled module and `contextvars`) costs a fresh process about 1.5 ms, more than
+    `fractions` itself: `fractions` gets `_Decimal`, which imports the real module at its first use."""
+    if "fractions" in sys.modules or "decimal" in sys.modules:
+        return
+    stand_in = ModuleType("decimal")
+    stand_in.Decimal = _Decimal  # type: ignore[attr-defined]
+    sys.modules["decimal"] = stand_in  # what `from decimal import Decimal` in fractions reads
+    try:
+        importlib.import_module("fractions")
+    finally:
+        if sys.modules.get("decimal") is stand_in:
+            del sys.modules["decimal"]
+
+
+_fractions()
 
 #: False: build without the cache (the tests compare the two builds).
 enabled = True
@@ -107,7 +163,7 @@ class MethodCode:
             return self
         self._load()
         dataclasses.exec = self._exec  # type: ignore[attr-defined]  # shadows the builtin in that module
-        self._inspect = dataclasses.inspect  # type: ignore[attr-defined]  # the module or `_Inspect`
+        self._inspect = dataclasses.inspect  # type: ignore[attr-defined]  # the module or `_Later`
         dataclasses.inspect = _Signatures(self)  # type: ignore[attr-defined]  # that module's `inspect`
         if _CLASSES:
             self._process = dataclasses._process_class  # type: ignore[attr-defined]

@@ -75,6 +75,8 @@ def test_validating_a_sequential_plan_imports_neither_rich_nor_the_temporal_vali
 HEAVY = (
     "inspect", "ast", "dis", "tokenize",  # `dataclasses` imports `inspect` only for a docstring: codecache
     "lark", "rich", "hashlib", "tempfile", "shutil", "importlib.resources",
+    "decimal",  # `fractions` imports it for a Fraction of a Decimal, a text or a float: codecache
+    "copy",  # `dataclasses` imports it for `asdict` and `astuple`: codecache
     "pddltools.validate.temporal", "pddltools.validate.pddlplus", "pddltools.semantics.continuous",
 )
 
