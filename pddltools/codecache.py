@@ -454,7 +454,9 @@ def _plain_field(cls: Any, name: str, kind: Any, globals: dict[str, Any]) -> Any
     else:
         if isinstance(default, MemberDescriptorType):  # a slot: no default
             default = dataclasses.MISSING
-        f = dataclasses.field(default=default)
+        # what field(default=default) makes, without the call
+        f = dataclasses.Field(default, dataclasses.MISSING, True, True, None, True, None,  # type: ignore[arg-type]
+                              dataclasses.MISSING)  # type: ignore[arg-type]
     f.name = name
     f.type = kind
     f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
