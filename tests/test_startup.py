@@ -77,6 +77,7 @@ HEAVY = (
     "lark", "rich", "hashlib", "tempfile", "shutil", "importlib.resources",
     "decimal",  # `fractions` imports it for a Fraction of a Decimal, a text or a float: codecache
     "copy",  # `dataclasses` imports it for `asdict` and `astuple`: codecache
+    "zlib", "bisect",  # the parser image's key (now by stamps), a position's line (at its first use)
     "pddltools.validate.temporal", "pddltools.validate.pddlplus", "pddltools.semantics.continuous",
 )
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-import zlib
 from collections.abc import Callable, Collection
 from functools import cached_property, partial
 from pathlib import Path
@@ -371,32 +370,40 @@ def _expands(callback: Any, kind: type) -> bool:
 # Kept between runs
 
 
-def _stamp(path: Path) -> bytes:
+def _stamp(path: Path | str) -> bytes:
     try:
-        status = path.stat()
+        status = os.stat(path)
     except OSError:
         return b"-"
     return b"%d:%d" % (status.st_mtime_ns, status.st_size)
 
 
 def image_key(tag: str, options: str = "") -> str:
-    """What an image of `tag` depends on: the text of every grammar the package ships (a grammar may
-    import another), the options Lark reads it with, the modules that derive the image (by size and
-    time of change: an installation's do not change, a developer's edit rebuilds) and Lark's (its
-    version's tables), and the Python that reads the marshal data."""
+    """What an image of `tag` depends on: every grammar the package ships (a grammar may import another),
+    the options Lark reads it with, the modules that derive the image, Lark's (its version's tables), all
+    by size and time of change (an installation's do not change, a developer's edit rebuilds), and the
+    Python that reads the marshal data. Stamps, not the grammars' text: reading and summing them (with
+    `zlib`) cost a fresh process most of a millisecond."""
     folder = grammar_folder()
-    crc, adler = 0, 1
-    for grammar in sorted(folder.iterdir(), key=lambda g: g.name):
-        if grammar.name.endswith(".lark"):
-            data = grammar.name.encode() + b"\0" + grammar.read_bytes()
-            crc, adler = zlib.crc32(data, crc), zlib.adler32(data, adler)
-    here = Path(__file__).parent
-    code = b"|".join(_stamp(here / f"{name}.py") for name in ("image", "lexing", "dfa", "reductions"))
-    spec = _lark_init()
-    code += b"|" + (_stamp(Path(spec)) if spec else b"-")
-    code += b"|" + str(folder.resolve()).encode() + b"|" + sys.implementation.cache_tag.encode()
+    with os.scandir(folder) as entries:
+        grammars = sorted(entry.path for entry in entries if entry.name.endswith(".lark"))
+    here = os.path.dirname(__file__)
+    stamped = [*grammars, *(os.path.join(here, f"{name}.py") for name in ("image", "lexing", "dfa", "reductions")),
+               _lark_init()]
+    code = b"|".join(os.path.basename(path).encode() + b":" + _stamp(path) if path else b"-" for path in stamped)
+    code += b"|" + os.path.realpath(folder).encode() + b"|" + sys.implementation.cache_tag.encode()
     code += b"|" + options.encode()
-    return f"{tag}-{crc:08x}{adler:08x}{zlib.crc32(code):08x}"
+    return f"{tag}-{_digest(code)}"
+
+
+def _digest(data: bytes) -> str:
+    """A 64-bit digest of `data` in hex (FNV-1a over its 8-byte words): a file name for a key of a few
+    hundred bytes, without importing a module for it."""
+    data += b"\0" * (-len(data) % 8)
+    value = 0xCBF29CE484222325
+    for at in range(0, len(data), 8):
+        value = ((value ^ int.from_bytes(data[at:at + 8], "little")) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{value:016x}"
 
 
 def grammar_folder() -> Path:
