@@ -7,9 +7,10 @@ the tables, each rule's reduction plan (`reductions`) by the name of the builder
 terminals joined into one pattern (`lexing.compile_terminals`) and as an automaton (`dfa`), and the
 grammar's terminals and rules as the languages read them (their fast paths' words, their keywords).
 `image_of(lark)` takes that data off a Lark parser; `load` keeps it in the user's cache folder as
-`marshal` data, under a key made of the grammars' text, the modules that derive the image and Lark's
-version, so a changed grammar (or pddltools, or Lark) builds a new image on its first use. Only then
-is Lark imported; a run that finds its image never imports it.
+`marshal` data, under a key made of the stamps (size, time of change) of the grammars, the modules that
+derive the image and Lark's, so a changed grammar (or pddltools, or Lark) builds a new image on its first
+use. Only then is Lark imported; a run that finds its image never imports it. The parts a parse by the
+compiled loop never reads (`PACKED`) stay marshal data of their own until first used.
 
 `Grammar` mirrors the attributes of a `Lark` object that the languages read (`terminals`, `rules`,
 `lexer_conf`), so code reading them takes either. `tests/syntax/test_image.py` checks that a fresh
