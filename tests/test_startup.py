@@ -78,6 +78,7 @@ HEAVY = (
     "decimal",  # `fractions` imports it for a Fraction of a Decimal, a text or a float: codecache
     "copy",  # `dataclasses` imports it for `asdict` and `astuple`: codecache
     "zlib", "bisect",  # the parser image's key (now by stamps), a position's line (at its first use)
+    "pddltools.validate.enhsp",  # a plan without ENHSP's lines is read without it
     "pddltools.validate.temporal", "pddltools.validate.pddlplus", "pddltools.semantics.continuous",
 )
 
