@@ -79,6 +79,7 @@ HEAVY = (
     "copy",  # `dataclasses` imports it for `asdict` and `astuple`: codecache
     "zlib", "bisect",  # the parser image's key (now by stamps), a position's line (at its first use)
     "pddltools.validate.enhsp",  # a plan without ENHSP's lines is read without it
+    "pddltools.semantics.temporal", "pddltools.validate.batch",  # the packages import them at first use
     "pddltools.validate.temporal", "pddltools.validate.pddlplus", "pddltools.semantics.continuous",
 )
 
