@@ -769,12 +769,12 @@ def cached_character_classes(t: Terminals) -> CharacterClasses | None:
     return classes
 
 
-def kept_terminals(key: str, read: Callable[[], Terminals]) -> tuple[Terminals, Gaps]:
-    """`read()` and `gaps_of` it, kept in the user's cache folder under `key` (what they are read off:
-    the parser image's key, and the modules that read them): reading the grammar's rules and probing
-    its ignored terminals cost a fresh process about a millisecond and a half."""
+def kept_terminals(language: str, key: str, read: Callable[[], Terminals]) -> tuple[Terminals, Gaps]:
+    """`read()` and `gaps_of` it, kept in the user's cache folder (a file per language) under `key` (what
+    they are read off: the parser image's key, and the modules that read them): reading the grammar's
+    rules and probing its ignored terminals cost a fresh process about a millisecond and a half."""
     key += "|" + "|".join(_stamp(path) for path in (__file__, sys.modules[read.__module__].__file__))
-    where = user_cache_file("pddl-terminals-1.data")
+    where = user_cache_file(f"{language}-terminals-1.data")
     if where is not None:
         try:
             with open(where, "rb") as f:

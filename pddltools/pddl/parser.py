@@ -534,7 +534,7 @@ class Parser:
             if self.image.key is None:  # another grammar text: nothing kept
                 terminals, gaps = _terminals(self.grammar), None
             else:  # read off the grammar's rules once, then kept under the image's key
-                terminals, gaps = kept_terminals(self.image.key, lambda: _terminals(self.grammar))
+                terminals, gaps = kept_terminals(language, self.image.key, lambda: _terminals(self.grammar))
             literals, init, actions, timed_conditions, timed_effects, durative_actions = build_scanners(
                 terminals, compiled=compiled, gaps=gaps)
             scanners = {"GD_LITERALS": literals, "EFFECT_LITERALS": literals, "INIT_ELEMENTS": init,

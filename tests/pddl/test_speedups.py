@@ -877,15 +877,17 @@ def test_terminals_kept_under_the_image_key_are_those_read_off_the_grammar(
         read.append(1)
         return real_terminals()
 
-    made = kept_terminals("pddl-key", reading)
-    kept = kept_terminals("pddl-key", reading)
+    made = kept_terminals("pddl", "pddl-key", reading)
+    kept = kept_terminals("pddl", "pddl-key", reading)
     assert read == [1] and (tmp_path / "pddltools" / "pddl-terminals-1.data").is_file()
     assert kept == made and kept[0] == real_terminals() and kept[1] == gaps_of(real_terminals())
     assert [type(getattr(kept[0], f.name)) for f in dataclasses.fields(Terminals)] == \
         [type(getattr(made[0], f.name)) for f in dataclasses.fields(Terminals)]
     assert [type(getattr(kept[0].words, f.name)) for f in dataclasses.fields(Words)] == \
         [type(getattr(made[0].words, f.name)) for f in dataclasses.fields(Words)]
-    assert kept_terminals("another-key", reading) == made and read == [1, 1]
+    assert kept_terminals("pddl", "another-key", reading) == made and read == [1, 1]
+    assert kept_terminals("hddl", "another-key", reading) == made and read == [1, 1, 1]
+    assert kept_terminals("pddl", "another-key", reading) == made and read == [1, 1, 1]  # a file each
 
 
 def _variant(**changes: Any) -> Terminals:
