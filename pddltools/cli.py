@@ -68,16 +68,19 @@ def build_parser(command: str | None = None, *, prog: str = "pddltools",
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
-    p = sub.add_parser("parse", help="parse PDDL and HDDL files and folders, one summary line per file")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders searched for *.pddl and *.hddl")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.set_defaults(func=cmd_parse)
+    # `parse` and `fmt` live here; another command about to run has no use for their parsers (two
+    # argument parsers: half a millisecond of a fresh process), an unknown word lists them among all
+    if command is None or command in ("parse", "fmt") or not is_command(command):
+        p = sub.add_parser("parse", help="parse PDDL and HDDL files and folders, one summary line per file")
+        p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders searched for *.pddl and *.hddl")
+        p.add_argument("--format", choices=("text", "json"), default="text")
+        p.set_defaults(func=cmd_parse)
 
-    f = sub.add_parser("fmt", help="print PDDL and HDDL files in the canonical layout, check or rewrite them")
-    add_fmt_mode(f, "canonical layout", several=True)
-    f.add_argument("--format", choices=("text", "json"), default="text",
-                   help="json: the envelope, each file's canonical layout in `text` (none with --check/--write)")
-    f.set_defaults(func=cmd_fmt)
+        f = sub.add_parser("fmt", help="print PDDL and HDDL files in the canonical layout, check or rewrite them")
+        add_fmt_mode(f, "canonical layout", several=True)
+        f.add_argument("--format", choices=("text", "json"), default="text",
+                       help="json: the envelope, each file's canonical layout in `text` (none with --check/--write)")
+        f.set_defaults(func=cmd_fmt)
 
     if command not in ("parse", "fmt"):
         _register_commands(sub, command, subcommand)

@@ -15,7 +15,9 @@ keyed by everything it is made of (the `__init__`'s parameters, annotations and 
 
 That docstring is all `dataclasses` uses `inspect` for (Python 3.11), and importing `inspect` (with `ast`,
 `dis` and `tokenize`) costs a fresh process as much as the rest of `dataclasses`: this module imports
-`dataclasses` with a stand-in for `inspect` that imports the real module at its first use.
+`dataclasses` with a stand-in for `inspect` that imports the real module at its first use (and one for
+`copy`, which it uses only in `asdict` and `astuple`). It imports `fractions` without `decimal` the same
+way (`_fractions`).
 """
 
 from __future__ import annotations
@@ -28,38 +30,92 @@ import os
 import re
 import sys
 from importlib.util import MAGIC_NUMBER
-from types import CodeType, FunctionType, ModuleType, TracebackType
+from types import CodeType, FunctionType, MemberDescriptorType, ModuleType, TracebackType
 from typing import TYPE_CHECKING, Any
 
 
-class _Inspect(ModuleType):
-    """`dataclasses`' `inspect` until it is used: the real module, imported then and put in its place."""
+class _Later(ModuleType):
+    """A module `dataclasses` imports, until it is used: the real module, imported then and put in its
+    place (`inspect` for a class's docstring, `copy` for `asdict` and `astuple`)."""
 
     def __getattr__(self, name: str) -> Any:
-        real = importlib.import_module("inspect")
+        real = importlib.import_module(self.__name__)
         user = sys.modules.get("dataclasses")
-        if user is not None and user.__dict__.get("inspect") is self:
-            setattr(user, "inspect", real)  # noqa: B010  # that module's global
+        if user is not None and user.__dict__.get(self.__name__) is self:
+            setattr(user, self.__name__, real)  # that module's global
         return getattr(real, name)
 
 
+#: What `dataclasses` imports only to use in a few of its functions: `inspect` (with `ast`, `dis`,
+#: `tokenize`) for the docstring of a class without one, `copy` (with `weakref`) for `asdict`/`astuple`.
+_LATER = ("inspect", "copy")
+
+
 def _dataclasses() -> ModuleType:
-    """`dataclasses`, imported without importing `inspect` when neither is imported yet."""
-    if "dataclasses" in sys.modules or "inspect" in sys.modules:
-        return importlib.import_module("dataclasses")
-    stand_in = _Inspect("inspect")
-    sys.modules["inspect"] = stand_in  # what `import inspect` in dataclasses binds
+    """`dataclasses`, imported without importing `inspect` and `copy` (those not imported yet)."""
+    if "dataclasses" in sys.modules:
+        return sys.modules["dataclasses"]
+    stand_ins = {name: _Later(name) for name in _LATER if name not in sys.modules}
+    sys.modules.update(stand_ins)  # what `import inspect` and `import copy` in dataclasses bind
     try:
         return importlib.import_module("dataclasses")
     finally:
-        if sys.modules.get("inspect") is stand_in:
-            del sys.modules["inspect"]
+        for name, stand_in in stand_ins.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
 
 
 if TYPE_CHECKING:
     import dataclasses
 else:
     dataclasses = _dataclasses()
+
+
+class _LazyDecimal(type):
+    """The metaclass of `fractions`' `Decimal` until it is used (see `_fractions`): a test of a value
+    against it, or a call, imports `decimal` and puts its `Decimal` in `fractions` in its place."""
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        return isinstance(instance, _real_decimal())
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        return issubclass(subclass, _real_decimal())
+
+    def __call__(cls, *arguments: Any, **keywords: Any) -> Any:
+        return _real_decimal()(*arguments, **keywords)
+
+
+class _Decimal(metaclass=_LazyDecimal):
+    """`decimal.Decimal` as `fractions` holds it until it is used."""
+
+
+def _real_decimal() -> type:
+    real: type = importlib.import_module("decimal").Decimal
+    user = sys.modules.get("fractions")
+    if user is not None and user.__dict__.get("Decimal") is _Decimal:
+        setattr(user, "Decimal", real)  # noqa: B010  # that module's global
+    return real
+
+
+def _fractions() -> None:
+    """Import `fractions` (the AST's exact numbers; every command that reads PDDL imports it) without
+    importing `decimal`, when neither is imported yet. `fractions` imports `decimal.Decimal` only to
+    make a `Fraction` of a `Decimal` (or of a text or a float: it asks whether the value is one), and
+    `decimal` (its compiled module and `contextvars`) costs a fresh process about 1.5 ms, more than
+    `fractions` itself: `fractions` gets `_Decimal`, which imports the real module at its first use."""
+    if "fractions" in sys.modules or "decimal" in sys.modules:
+        return
+    stand_in = ModuleType("decimal")
+    stand_in.Decimal = _Decimal  # type: ignore[attr-defined]
+    sys.modules["decimal"] = stand_in  # what `from decimal import Decimal` in fractions reads
+    try:
+        importlib.import_module("fractions")
+    finally:
+        if sys.modules.get("decimal") is stand_in:
+            del sys.modules["decimal"]
+
+
+_fractions()
 
 #: False: build without the cache (the tests compare the two builds).
 enabled = True
@@ -107,7 +163,7 @@ class MethodCode:
             return self
         self._load()
         dataclasses.exec = self._exec  # type: ignore[attr-defined]  # shadows the builtin in that module
-        self._inspect = dataclasses.inspect  # type: ignore[attr-defined]  # the module or `_Inspect`
+        self._inspect = dataclasses.inspect  # type: ignore[attr-defined]  # the module or `_Later`
         dataclasses.inspect = _Signatures(self)  # type: ignore[attr-defined]  # that module's `inspect`
         if _CLASSES:
             self._process = dataclasses._process_class  # type: ignore[attr-defined]
@@ -212,7 +268,8 @@ _PATTERNS = sys.version_info[:2] == (3, 11) and all(
 _CLASSES = sys.version_info[:2] == (3, 11) and all(
     hasattr(dataclasses, name) for name in ("_process_class", "_get_field", "_is_kw_only", "_is_type",
                                             "_fields_in_init_order", "_recursive_repr", "_add_slots",
-                                            "_DataclassParams", "_FIELD", "_HAS_DEFAULT_FACTORY"))
+                                            "_DataclassParams", "_FIELD", "_HAS_DEFAULT_FACTORY",
+                                            "_is_initvar", "_is_classvar", "_MODULE_IDENTIFIER_RE"))
 
 
 class _Classes:
@@ -246,8 +303,13 @@ class _Classes:
         finally:
             recorded, cache.recording = cache.recording, None
         shape = _shape(built.__dataclass_fields__.values(), arguments[8])  # type: ignore[attr-defined]
-        if shape is not None and [_made(code) for code in recorded] == list(_METHODS):
-            cache.used[shape] = tuple(recorded)
+        makers = [_maker(code) for code in recorded]
+        if shape is not None and [_made(maker) for maker in makers] == list(_METHODS):
+            # each script's one function: the script's source is text, and the code its `exec` looks
+            # up by it stays behind when the class is built from its shape (`_build` runs the maker)
+            cache.used[shape] = tuple(makers)
+            scripts = {id(code) for code in recorded}
+            cache.used = {key: value for key, value in cache.used.items() if id(value) not in scripts}
             cache.fresh = True
         return built
 
@@ -270,13 +332,16 @@ class _Classes:
         if has_dataclass_bases and not any_frozen_base:
             return None  # dataclasses says why not
         annotations = d.get("__annotations__", {})
+        module = sys.modules.get(cls.__module__)
+        if module is None:
+            return None
+        globals = module.__dict__
         own = []
         for name, kind in annotations.items():
-            if dataclasses._is_kw_only(kind, dataclasses) or (  # type: ignore[attr-defined]
-                    isinstance(kind, str) and dataclasses._is_type(  # type: ignore[attr-defined]
-                        kind, cls, dataclasses, dataclasses.KW_ONLY, dataclasses._is_kw_only)):  # type: ignore[attr-defined]
+            f = _plain_field(cls, name, kind, globals)
+            if f is None:
                 return None
-            own.append(dataclasses._get_field(cls, name, kind, False))  # type: ignore[attr-defined]
+            own.append(f)
         for f in own:
             fields[f.name] = f
         if any(isinstance(value, dataclasses.Field) and name not in annotations for name, value in d.items()):
@@ -285,23 +350,19 @@ class _Classes:
         kept = self._cache.known.get(shape) if shape is not None else None
         if not isinstance(kept, tuple) or len(kept) != len(_METHODS):
             return None
-        module = sys.modules.get(cls.__module__)
-        globals = module.__dict__ if module is not None else {}
         values = {"MISSING": dataclasses.MISSING, "_HAS_DEFAULT_FACTORY": dataclasses._HAS_DEFAULT_FACTORY,  # type: ignore[attr-defined]
                   "__dataclass_builtins_object__": object, "_return_type": None, "cls": cls,
                   "FrozenInstanceError": dataclasses.FrozenInstanceError}
         methods = []
-        for code in kept:
-            # what running the script defines: its one function, made without running it
-            maker = next((c for c in code.co_consts if isinstance(c, CodeType) and c.co_name == "__create_fn__"), None)
-            if maker is None:
-                return None
-            make = FunctionType(maker, globals)
-            wanted = maker.co_varnames[:maker.co_argcount]
+        for maker in kept:
+            # what running the script defines: its one function, made without running the script
+            if not isinstance(maker, CodeType) or maker.co_name != "__create_fn__":
+                return None  # not a maker (a cache an earlier version wrote): dataclasses builds
             try:
-                methods.append(make(**{name: _value(name, fields, values) for name in wanted}))
+                arguments_ = [_value(name, fields, values) for name in maker.co_varnames[:maker.co_argcount]]
             except KeyError:
                 return None
+            methods.append(FunctionType(maker, globals)(*arguments_))
         assert shape is not None
         self._cache.used[shape] = kept
         # from here on, what _process_class does to a plain class, in its order
@@ -351,14 +412,59 @@ def _shape(fields: Any, slots: bool) -> str | None:
     return "class\0" + repr(parts)
 
 
-def _made(code: CodeType) -> str | None:
-    """The name of the method a kept `__create_fn__` script makes."""
-    for inner in code.co_consts:
-        if isinstance(inner, CodeType) and inner.co_name == "__create_fn__":
-            for made in inner.co_consts:
-                if isinstance(made, CodeType):
-                    return made.co_name
-    return None
+def _maker(script: CodeType) -> CodeType | None:
+    """The `__create_fn__` a script of `dataclasses` defines (and runs), which makes one method."""
+    return next((c for c in script.co_consts if isinstance(c, CodeType) and c.co_name == "__create_fn__"), None)
+
+
+def _made(maker: CodeType | None) -> str | None:
+    """The name of the method a `__create_fn__` makes."""
+    return next((c.co_name for c in maker.co_consts if isinstance(c, CodeType)), None) if maker else None
+
+
+#: How `dataclasses._is_type` reads the name an annotation's text starts with (3.11's pattern).
+_ANNOTATION_NAME = getattr(dataclasses, "_MODULE_IDENTIFIER_RE", None)
+
+
+def _plain_field(cls: Any, name: str, kind: Any, globals: dict[str, Any]) -> Any:
+    """`dataclasses._get_field(cls, name, kind, False)` for a field that is neither `KW_ONLY`, a
+    `ClassVar` nor an `InitVar`, else None (`dataclasses` builds the class, and says what is wrong).
+
+    `dataclasses` tests a text annotation for each of the three with `_is_type`, each a match of the
+    text and a look-up of the name it starts with in the class's module; here the name is looked up
+    once and compared with the three. A text naming a module first (`typing.ClassVar`) or an annotation
+    that is not text goes through `dataclasses`' own tests."""
+    match = _ANNOTATION_NAME.match(kind) if isinstance(kind, str) and _ANNOTATION_NAME is not None else None
+    if match is None or match.group(1):
+        if dataclasses._is_kw_only(kind, dataclasses) or (  # type: ignore[attr-defined]
+                isinstance(kind, str) and dataclasses._is_type(  # type: ignore[attr-defined]
+                    kind, cls, dataclasses, dataclasses.KW_ONLY, dataclasses._is_kw_only)):  # type: ignore[attr-defined]
+            return None
+        f = dataclasses._get_field(cls, name, kind, False)  # type: ignore[attr-defined]
+        return f if f._field_type is dataclasses._FIELD else None  # type: ignore[attr-defined]
+    named = globals.get(match.group(2))
+    typing = sys.modules.get("typing")
+    if named is dataclasses.KW_ONLY or dataclasses._is_initvar(named, dataclasses) or (  # type: ignore[attr-defined]
+            typing is not None and dataclasses._is_classvar(named, typing)):  # type: ignore[attr-defined]
+        return None
+    # what `_get_field` makes of a plain field, in its order
+    default = getattr(cls, name, dataclasses.MISSING)
+    if isinstance(default, dataclasses.Field):
+        f = default
+    else:
+        if isinstance(default, MemberDescriptorType):  # a slot: no default
+            default = dataclasses.MISSING
+        # what field(default=default) makes, without the call
+        f = dataclasses.Field(default, dataclasses.MISSING, True, True, None, True, None,  # type: ignore[arg-type]
+                              dataclasses.MISSING)  # type: ignore[arg-type]
+    f.name = name
+    f.type = kind
+    f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]
+    if f.kw_only is dataclasses.MISSING:
+        f.kw_only = False
+    if f.default.__class__.__hash__ is None:
+        return None  # a mutable default: dataclasses refuses it
+    return f
 
 
 def _value(name: str, fields: dict[str, Any], values: dict[str, Any]) -> Any:

@@ -7,7 +7,6 @@ Library code never prints.
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -51,8 +50,10 @@ class Source:
 
     def line_col(self, offset: int) -> tuple[int, int]:
         """1-based line and column of `offset`."""
+        from bisect import bisect_right  # here: a fresh process that reports nothing never needs it
+
         starts = self.line_starts()
-        index = bisect.bisect_right(starts, offset) - 1
+        index = bisect_right(starts, offset) - 1
         return index + 1, offset - starts[index] + 1
 
     def line_text(self, line: int) -> str:

@@ -7,6 +7,7 @@ import __future__
 
 import contextlib
 import dataclasses
+import decimal
 import importlib.util
 import inspect
 import subprocess
@@ -247,7 +248,8 @@ def test_attrs_classes_built_through_the_cache_have_attrs_own_code(tmp_path: Pat
 
 def test_dataclasses_imported_through_the_cache_write_their_docstrings_with_inspect_imported_late() -> None:
     """`pddltools.codecache` imports `dataclasses` with a stand-in for `inspect`: a class made after it,
-    with no cache open, still gets the docstring `dataclass` writes, and `inspect` is then the real one."""
+    with no cache open, still gets the docstring `dataclass` writes, and `inspect` is then the real one;
+    the same for `copy`, which `asdict` and `astuple` import at their first use."""
     probe = """
 import sys
 import pddltools.codecache
@@ -258,10 +260,13 @@ class Point:
     x: int
     y: "list[int]" = dataclasses.field(default_factory=list)
 print(Point.__doc__, "inspect" in sys.modules, dataclasses.inspect is sys.modules["inspect"])
+print("copy" in sys.modules, dataclasses.asdict(Point(1, [2])), dataclasses.astuple(Point(3)),
+      dataclasses.copy is sys.modules["copy"])
 """
     env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
     done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
-    assert done.stdout.split("\n")[:2] == ["False", "Point(x: int, y: 'list[int]' = <factory>) True True"]
+    assert done.stdout.split("\n")[:3] == ["False", "Point(x: int, y: 'list[int]' = <factory>) True True",
+                                           "False {'x': 1, 'y': [2]} (3, []) True"]
 
 
 def test_patterns_compiled_while_open_are_kept_and_equal_to_what_re_compiles(
@@ -298,3 +303,28 @@ def test_patterns_compiled_while_open_are_kept_and_equal_to_what_re_compiles(
     match = second[0].match("( a7919b( ")
     assert match is not None and match.group("head") == "( " and match.end() == 10
     assert not isinstance(getattr(codecache._re_compiler.compile, "__self__", None), codecache.MethodCode)
+
+
+def test_fractions_imported_without_decimal_work_as_with_it() -> None:
+    """`fractions` imported through the code cache does not import `decimal` until a Fraction is made
+    of a text, a float or a Decimal (it asks whether the value is a Decimal); then it holds the real
+    `Decimal`, and every Fraction is what it would have been."""
+    probe = """
+import sys
+import pddltools.codecache
+import fractions
+from fractions import Fraction
+assert "decimal" not in sys.modules, "imported with fractions"
+assert Fraction(3, 6) == Fraction(1, 2) and Fraction(2.5) == Fraction(5, 2) and "decimal" not in sys.modules
+assert Fraction("1.5") == Fraction(3, 2) and "decimal" in sys.modules
+import decimal
+assert fractions.Decimal is decimal.Decimal
+assert Fraction(decimal.Decimal("1.47")) == Fraction(147, 100) == Fraction.from_decimal(decimal.Decimal("1.47"))
+assert not isinstance(Fraction(1), decimal.Decimal) and isinstance(decimal.Decimal(1), fractions.Decimal)
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout == "ok\n", done.stderr
+    stand_in = codecache._Decimal
+    assert isinstance(decimal.Decimal("2"), stand_in) and not isinstance(2.0, stand_in)
+    assert issubclass(decimal.Decimal, stand_in) and stand_in("0.5") == decimal.Decimal("0.5")

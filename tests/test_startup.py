@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PROBE = """
@@ -73,6 +75,11 @@ def test_validating_a_sequential_plan_imports_neither_rich_nor_the_temporal_vali
 HEAVY = (
     "inspect", "ast", "dis", "tokenize",  # `dataclasses` imports `inspect` only for a docstring: codecache
     "lark", "rich", "hashlib", "tempfile", "shutil", "importlib.resources",
+    "decimal",  # `fractions` imports it for a Fraction of a Decimal, a text or a float: codecache
+    "copy",  # `dataclasses` imports it for `asdict` and `astuple`: codecache
+    "zlib", "bisect",  # the parser image's key (now by stamps), a position's line (at its first use)
+    "pddltools.validate.enhsp",  # a plan without ENHSP's lines is read without it
+    "pddltools.semantics.temporal", "pddltools.validate.batch",  # the packages import them at first use
     "pddltools.validate.temporal", "pddltools.validate.pddlplus", "pddltools.semantics.continuous",
 )
 
@@ -90,3 +97,33 @@ def test_validating_a_sequential_plan_from_warm_caches_imports_none_of_the_heavy
     loaded = {m.split(".")[0] for m in modules} | set(modules)
     assert [m for m in HEAVY if m in loaded] == []
     assert "inspect" in first["modules"]  # the first run wrote the dataclasses' docstrings with it
+
+
+def test_a_command_looks_for_message_catalogues_once_per_question(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a command runs, `gettext.find` is asked each question once (argparse asks at every word it
+    translates); the answers are gettext's, a language's catalogue is found, and a change of the
+    environment's language is a new question. Afterwards gettext's own `find` is back."""
+    import gettext
+
+    from pddltools.entry import _TranslationsFoundOnce
+
+    catalogue = tmp_path / "de" / "LC_MESSAGES" / "probe.mo"
+    catalogue.parent.mkdir(parents=True)
+    catalogue.write_bytes(b"")
+    own = gettext.find
+    asked: list[tuple[object, ...]] = []
+
+    def counted(*arguments: object) -> object:
+        asked.append(arguments)
+        return own(*arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gettext, "find", counted)
+    monkeypatch.setenv("LANGUAGE", "de")
+    with _TranslationsFoundOnce():
+        found = [gettext.find("probe", str(tmp_path), None, True) for _ in range(3)]
+        assert found == [[str(catalogue)]] * 3 and len(asked) == 1
+        monkeypatch.setenv("LANGUAGE", "fr")
+        assert gettext.find("probe", str(tmp_path), None, True) == [] and len(asked) == 2
+        assert gettext.translation("argparse", fallback=True).gettext("usage: ") == "usage: "
+    assert gettext.find is counted

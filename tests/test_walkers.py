@@ -111,6 +111,29 @@ def test_every_class_is_enumerated() -> None:
     assert all(issubclass(c, tree.Tree) for c in PDDL_CLASSES + RDDL_CLASSES)
 
 
+def test_the_layouts_hints_are_typings_and_read_without_it_for_every_node_class() -> None:
+    """`tree` reads a node class's type hints without `typing.get_type_hints` (start-up): the same hints,
+    for every node class of both ASTs; an annotation it does not read (a text inside a subscript) is left
+    to typing, and one that cannot be resolved is typing's error."""
+    for cls in (*PDDL_CLASSES, *RDDL_CLASSES):
+        assert tree._evaluated_hints(cls) == typing.get_type_hints(cls), cls
+
+    class Quoted(pddl.Node):
+        parts: tuple[pddl.Atom, ...]
+        others: tuple["pddl.Atom", ...]  # noqa: UP037  # a text inside: typing evaluates it
+
+    with pytest.raises(tree._Unread):
+        tree._evaluated_hints(Quoted)
+    assert tree._type_hints(Quoted) == typing.get_type_hints(Quoted)
+
+    class Unknown(pddl.Node):
+        part: Missing  # type: ignore[name-defined]  # noqa: F821
+
+    with pytest.raises(NameError):
+        tree._evaluated_hints(Unknown)
+    assert tree._type_hints(Unknown) is None
+
+
 def test_span_declared_once() -> None:
     for cls in PDDL_CLASSES + RDDL_CLASSES:
         assert "span" not in inspect.get_annotations(cls), cls

@@ -102,18 +102,18 @@ class Terminals:
 Scanner = Callable[[str, int, Source], "tuple[object, int] | None"]
 
 
-def build_scanners(t: Terminals, *, compiled: bool = True
+def build_scanners(t: Terminals, *, compiled: bool = True, gaps: Gaps | None = None
                    ) -> tuple[Scanner, Scanner, Scanner, Scanner, Scanner, Scanner]:
     """The scanners for flat literals (preconditions, effects), init elements, simple actions, timed
     flat literals in durative conditions and effects, and simple durative actions
-    (`fastpath_durative`); `compiled=False` keeps to the Python ones."""
+    (`fastpath_durative`); `compiled=False` keeps to the Python ones. `gaps`: `gaps_of(t)`, kept."""
     # Atomic groups (?>...) keep matching linear: without them a failed match would retry every way
     # of splitting a long name into shorter names and whitespace runs into shorter runs.
     name, variable, number = (f"(?>{_noncapturing(p)})" for p in (t.name, t.variable, t.number))
     ignored = "|".join(_noncapturing(p) for p in t.ignored)
     ws = f"(?>(?:{ignored})*)"
     w = t.words
-    gaps = _gaps(t)
+    gaps = gaps or gaps_of(t)
     o, c, neg = re.escape(w.open), re.escape(w.close), re.escape(w.negation)
 
     def atom(label: str, arguments: str) -> str:
@@ -446,7 +446,7 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
     variable_rx = re.compile(variable, CASELESS)
     space = re.compile(ws).fullmatch
     name_rx = re.compile(name, CASELESS)
-    # a word: up to white space, a comment or a parenthesis (the grammar's, see `_gaps`)
+    # a word: up to white space, a comment or a parenthesis (the grammar's, see `gaps_of`)
     word_at = re.compile(rf"{ws}([^{re.escape(gaps.starts + w.open + w.close)}]+)").match
 
     # `str.split` finds the words of a list whose gaps are only white space it splits at and the grammar
@@ -657,7 +657,7 @@ class Gaps:
     commenting: str
 
 
-def _gaps(t: Terminals) -> Gaps:
+def gaps_of(t: Terminals) -> Gaps:
     """`Gaps` read off the grammar's ignored terminals by probing the characters up to U+00FF, alone
     and doubled (a comment may open with two: `//`)."""
     ignored = [re.compile(p, CASELESS) for p in t.ignored]
@@ -767,6 +767,45 @@ def cached_character_classes(t: Terminals) -> CharacterClasses | None:
         except OSError:
             pass  # a read-only cache folder only costs the probes next time
     return classes
+
+
+def kept_terminals(language: str, key: str, read: Callable[[], Terminals]) -> tuple[Terminals, Gaps]:
+    """`read()` and `gaps_of` it, kept in the user's cache folder (a file per language) under `key` (what
+    they are read off: the parser image's key, and the modules that read them): reading the grammar's
+    rules and probing its ignored terminals cost a fresh process about a millisecond and a half."""
+    key += "|" + "|".join(_stamp(path) for path in (__file__, sys.modules[read.__module__].__file__))
+    where = user_cache_file(f"{language}-terminals-1.data")
+    if where is not None:
+        try:
+            with open(where, "rb") as f:
+                saved = marshal.load(f)
+            if saved["key"] == key:
+                name, variable, number, ignored, hard, words = saved["terminals"]
+                return Terminals(name, variable, number, ignored, hard, Words(*words)), Gaps(*saved["gaps"])
+        except (OSError, EOFError, ValueError, KeyError, TypeError):
+            pass  # none kept yet, or not by this version: read them
+    t = read()
+    gaps = gaps_of(t)
+    if where is not None:
+        words = tuple(getattr(t.words, name) for name in Words.__dataclass_fields__)
+        kept = (t.name, t.variable, t.number, t.ignored, t.hard_keywords, words)
+        try:  # written aside and renamed, so that a parallel process never reads half a file
+            partial = f"{where}.{os.getpid()}"
+            with open(partial, "wb") as f:
+                marshal.dump({"key": key, "terminals": kept, "gaps": (gaps.starts, gaps.unsplittable,
+                                                                       gaps.commenting)}, f)
+            os.replace(partial, where)
+        except (OSError, ValueError):  # ValueError: a value marshal cannot keep
+            pass
+    return t, gaps
+
+
+def _stamp(path: str | None) -> str:
+    try:
+        status = os.stat(path) if path else None
+    except OSError:
+        status = None
+    return f"{status.st_mtime_ns}:{status.st_size}" if status else "-"
 
 
 def _word_classes(rx: re.Pattern[str], prefix: str) -> tuple[set[str], set[str]] | None:

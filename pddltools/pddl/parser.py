@@ -24,7 +24,7 @@ from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, warning
 from pddltools.pddl import ast
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
-from pddltools.pddl.fastpath import Terminals, Words, _typed_name, build_scanners
+from pddltools.pddl.fastpath import Terminals, Words, _typed_name, build_scanners, kept_terminals
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
 from pddltools.reading import read_source
 from pddltools.syntax.errors import ParseError
@@ -531,8 +531,12 @@ class Parser:
         self.image = image_of(self.lark, lowercase=True) if grammar is not None else _image(language)
         scanners: dict[str, Any] = {}
         if fast:
+            if self.image.key is None:  # another grammar text: nothing kept
+                terminals, gaps = _terminals(self.grammar), None
+            else:  # read off the grammar's rules once, then kept under the image's key
+                terminals, gaps = kept_terminals(language, self.image.key, lambda: _terminals(self.grammar))
             literals, init, actions, timed_conditions, timed_effects, durative_actions = build_scanners(
-                _terminals(self.grammar), compiled=compiled)
+                terminals, compiled=compiled, gaps=gaps)
             scanners = {"GD_LITERALS": literals, "EFFECT_LITERALS": literals, "INIT_ELEMENTS": init,
                         "ACTIONS": actions, "TIMED_CONDITIONS": timed_conditions, "TIMED_EFFECTS": timed_effects,
                         "DURATIVE_ACTIONS": durative_actions}

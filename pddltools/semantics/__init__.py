@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from pddltools.semantics.apply import Effects, apply, collect, resolve
 from pddltools.semantics.errors import (
     ArithmeticFault,
@@ -26,7 +28,22 @@ from pddltools.semantics.metric import metric_value
 from pddltools.semantics.preferences import ConstraintResult, evaluate_constraints, holds_over, state_violations
 from pddltools.semantics.state import GroundAtom, GroundFluent, State, show_atom
 from pddltools.semantics.task import GroundAction, GroundedTask, TimedLiteral
-from pddltools.semantics.temporal import Footprint, Split, interference, split
+
+if TYPE_CHECKING:
+    from pddltools.semantics.temporal import Footprint, Split, interference, split
+
+#: Names of `temporal`, imported at their first use: a sequential plan's validation never needs them.
+_TEMPORAL = frozenset(("Footprint", "Split", "interference", "split"))
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TEMPORAL:
+        from pddltools.semantics import temporal
+
+        value = getattr(temporal, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "ArithmeticFault",

@@ -23,10 +23,6 @@ from pddltools.semantics.state import GroundAtom, GroundFluent, Number, show_ato
 
 TIMES = ("start", "all", "end")
 
-#: VAL's default `-t`: how far a plan's duration may be from what its duration constraint computes.
-DEFAULT_TOLERANCE = Fraction(1, 100)
-
-
 def duration_meets(op: str, given: Number, required: Number, tolerance: Number) -> bool:
     """Whether a plan's duration `given` meets `(op ?duration required)` within `tolerance`, as VAL's
     duration check reads it: `=` when they differ by less than the tolerance, `<=` and `>=` when the

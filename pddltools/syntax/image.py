@@ -7,9 +7,10 @@ the tables, each rule's reduction plan (`reductions`) by the name of the builder
 terminals joined into one pattern (`lexing.compile_terminals`) and as an automaton (`dfa`), and the
 grammar's terminals and rules as the languages read them (their fast paths' words, their keywords).
 `image_of(lark)` takes that data off a Lark parser; `load` keeps it in the user's cache folder as
-`marshal` data, under a key made of the grammars' text, the modules that derive the image and Lark's
-version, so a changed grammar (or pddltools, or Lark) builds a new image on its first use. Only then
-is Lark imported; a run that finds its image never imports it.
+`marshal` data, under a key made of the stamps (size, time of change) of the grammars, the modules that
+derive the image and Lark's, so a changed grammar (or pddltools, or Lark) builds a new image on its first
+use. Only then is Lark imported; a run that finds its image never imports it. The parts a parse by the
+compiled loop never reads (`PACKED`) stay marshal data of their own until first used.
 
 `Grammar` mirrors the attributes of a `Lark` object that the languages read (`terminals`, `rules`,
 `lexer_conf`), so code reading them takes either. `tests/syntax/test_image.py` checks that a fresh
@@ -22,7 +23,6 @@ from __future__ import annotations
 import marshal
 import os
 import sys
-import zlib
 from collections.abc import Callable, Collection
 from functools import cached_property, partial
 from pathlib import Path
@@ -94,6 +94,50 @@ class Grammar:
         self.lexer_conf = LexerConf(self.terminals, list(data["ignore"]), data["flags"])
 
 
+#: The parts of an image that a parse by the compiled loop never reads (the grammar's rules, the tables
+#: the loop has as `driver` arrays): kept as marshal data of their own inside the image's, and read at
+#: their first use (an error's expected terminals, Lark's loop, a language reading the rules), which a
+#: fresh `validate` of a valid plan never makes (about 1.5 ms of reading).
+PACKED = ("rules", "shifts_reduces", "gotos")
+
+
+class _Unpacked(dict[str, Any]):
+    """An image's data as `load` reads it: the `PACKED` parts unpacked at their first use. Equality and
+    every way of reading the values see the parts themselves."""
+
+    def __getitem__(self, key: str) -> Any:
+        value = dict.__getitem__(self, key)
+        if type(value) is bytes and key in PACKED:
+            value = marshal.loads(value)
+            dict.__setitem__(self, key, value)
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default  # noqa: SIM401  # dict.get would not unpack
+
+    def unpacked(self) -> Data:
+        return {key: self[key] for key in self}
+
+    def __eq__(self, other: object) -> bool:
+        return self.unpacked() == (other.unpacked() if isinstance(other, _Unpacked) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # as a dict's
+
+    def values(self) -> Any:
+        return self.unpacked().values()
+
+    def items(self) -> Any:
+        return self.unpacked().items()
+
+
+def _packed(data: Data) -> Data:
+    """`data` as `load` writes it: the `PACKED` parts as marshal data of their own."""
+    return {key: marshal.dumps(value) if key in PACKED else value for key, value in data.items()}
+
+
 class ParserImage:
     """One grammar's parser as data (`data`, what `load` keeps) and the parts read off it.
 
@@ -106,8 +150,11 @@ class ParserImage:
     pattern, its terminal's name or None); `automaton`: `dfa.Automaton`'s fields, or None; `driver`: the
     tables numbered for the compiled loop (`driver_tables`)."""
 
-    def __init__(self, data: Data) -> None:
+    def __init__(self, data: Data, key: str | None = None) -> None:
         self.data = data
+        #: what the image was kept under (`image_key`), where `load` read or made it: what else is
+        #: derived from the same grammar may be kept under it too
+        self.key = key
 
     @cached_property
     def grammar(self) -> Grammar:
@@ -324,32 +371,40 @@ def _expands(callback: Any, kind: type) -> bool:
 # Kept between runs
 
 
-def _stamp(path: Path) -> bytes:
+def _stamp(path: Path | str) -> bytes:
     try:
-        status = path.stat()
+        status = os.stat(path)
     except OSError:
         return b"-"
     return b"%d:%d" % (status.st_mtime_ns, status.st_size)
 
 
 def image_key(tag: str, options: str = "") -> str:
-    """What an image of `tag` depends on: the text of every grammar the package ships (a grammar may
-    import another), the options Lark reads it with, the modules that derive the image (by size and
-    time of change: an installation's do not change, a developer's edit rebuilds) and Lark's (its
-    version's tables), and the Python that reads the marshal data."""
+    """What an image of `tag` depends on: every grammar the package ships (a grammar may import another),
+    the options Lark reads it with, the modules that derive the image, Lark's (its version's tables), all
+    by size and time of change (an installation's do not change, a developer's edit rebuilds), and the
+    Python that reads the marshal data. Stamps, not the grammars' text: reading and summing them (with
+    `zlib`) cost a fresh process most of a millisecond."""
     folder = grammar_folder()
-    crc, adler = 0, 1
-    for grammar in sorted(folder.iterdir(), key=lambda g: g.name):
-        if grammar.name.endswith(".lark"):
-            data = grammar.name.encode() + b"\0" + grammar.read_bytes()
-            crc, adler = zlib.crc32(data, crc), zlib.adler32(data, adler)
-    here = Path(__file__).parent
-    code = b"|".join(_stamp(here / f"{name}.py") for name in ("image", "lexing", "dfa", "reductions"))
-    spec = _lark_init()
-    code += b"|" + (_stamp(Path(spec)) if spec else b"-")
-    code += b"|" + str(folder.resolve()).encode() + b"|" + sys.implementation.cache_tag.encode()
+    with os.scandir(folder) as entries:
+        grammars = sorted(entry.path for entry in entries if entry.name.endswith(".lark"))
+    here = os.path.dirname(__file__)
+    stamped = [*grammars, *(os.path.join(here, f"{name}.py") for name in ("image", "lexing", "dfa", "reductions")),
+               _lark_init()]
+    code = b"|".join(os.path.basename(path).encode() + b":" + _stamp(path) if path else b"-" for path in stamped)
+    code += b"|" + os.path.realpath(folder).encode() + b"|" + sys.implementation.cache_tag.encode()
     code += b"|" + options.encode()
-    return f"{tag}-{crc:08x}{adler:08x}{zlib.crc32(code):08x}"
+    return f"{tag}-{_digest(code)}"
+
+
+def _digest(data: bytes) -> str:
+    """A 64-bit digest of `data` in hex (FNV-1a over its 8-byte words): a file name for a key of a few
+    hundred bytes, without importing a module for it."""
+    data += b"\0" * (-len(data) % 8)
+    value = 0xCBF29CE484222325
+    for at in range(0, len(data), 8):
+        value = ((value ^ int.from_bytes(data[at:at + 8], "little")) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return f"{value:016x}"
 
 
 def grammar_folder() -> Path:
@@ -391,13 +446,14 @@ def load(tag: str, build: Callable[[], ParserImage], *, options: str = "") -> Pa
     except (OSError, EOFError, ValueError, TypeError):
         data = None
     if isinstance(data, dict):
-        return ParserImage(data)
+        return ParserImage(_Unpacked(data), path.name)
     image = build()
+    image.key = path.name
     if image.savable():
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            temporary.write_bytes(marshal.dumps(image.data))
+            temporary.write_bytes(marshal.dumps(_packed(image.data)))
             os.replace(temporary, path)  # whole or not at all: another process may be reading it
         except OSError:
             pass

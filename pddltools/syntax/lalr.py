@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -120,12 +120,15 @@ class FastParser:
         `self.terminals` order."""
         assert speedups is not None
         data = self.image.data
-        self.states = list(range(len(data["shifts_reduces"])))
         self.start_ids = self.start_states
         tables = data.get("driver")
         if tables is None or any(name not in tables["terminal_ids"] for name in self.fast_paths):
             tables = driver_tables(data, self.fast_paths)  # an image made without them, or other fast paths
         self.terminals = tables["terminals"]
+        self._tables = tables
+        # as many states as the action table has rows (its rows of C ints, one per terminal): the
+        # states' own rows (`shifts_reduces`) are read only at an error
+        self.states = list(range(len(tables["action"]) // (4 * len(self.terminals))))
         terminal_id = tables["terminal_ids"]
         origins = tables["origins"]
         automaton = tables["automaton"]
@@ -235,16 +238,36 @@ class FastParser:
                 return
             _reduce(entry, stack, values, goto)
 
+    @cached_property
+    def _ends(self) -> tuple[Callable[[int], int | None], Any]:
+        """For `_finish`: the action on $END in a state (a target state, ~rule, or None at an error) and
+        the goto rows; read off the compiled loop's arrays where it has them, so that a parse never
+        reads the image's own rows (`image.PACKED`)."""
+        tables: dict[str, Any] | None = getattr(self, "_tables", None)
+        if tables is None or END not in tables["terminal_ids"]:
+            data = self.image.data
+            rows = data["shifts_reduces"]
+            return (lambda state: rows[state].get(END)), data["gotos"]
+        action = memoryview(tables["action"]).cast("i")
+        width, end = len(tables["terminals"]), tables["terminal_ids"][END]
+
+        def on_end(state: int) -> int | None:
+            code = action[state * width + end]  # 0 none, a target state + 1, or ~rule
+            return None if code == 0 else code - 1 if code > 0 else code
+
+        origins = {entry[2]: origin for entry, origin in zip(self.rules, tables["origins"], strict=True)}
+        return on_end, _Gotos(memoryview(tables["goto"]).cast("i"), tables["nonterminals"], origins)
+
     def _finish(self, token: Tok, stack: list[Any], values: list[Any], start: str) -> Any:
         """The reductions at the end of the text, read off the image's rows (both loops end here: the
         compiled one need not make `actions`)."""
         end_state = self.end_states[start]
-        data = self.image.data
-        rows, goto, rules = data["shifts_reduces"], data["gotos"], self.rules
+        on_end, goto = self._ends
+        rules = self.rules
         while True:
-            code = rows[stack[-1]].get(END)
+            code = on_end(stack[-1])
             if code is None:
-                raise UnexpectedInput(token, _expected(rows[stack[-1]]))
+                raise UnexpectedInput(token, _expected(self.image.data["shifts_reduces"][stack[-1]]))
             if code >= 0:  # shifting $END: accepted
                 return values[-1]
             _reduce(rules[~code], stack, values, goto)
@@ -270,6 +293,32 @@ def _reduce(entry: tuple[Any, int, str, tuple[int, ...] | None], stack: list[Any
         children = pick(children, keep)
     values.append(children[0] if callback is None else children if callback is LIST else callback(children))
     stack.append(goto[stack[-1]][origin])
+
+
+class _Gotos:
+    """`goto[state][nonterminal]` read off the compiled loop's goto array (a row of C ints per state)."""
+
+    __slots__ = ("_ids", "_table", "_width")
+
+    def __init__(self, table: memoryview, width: int, ids: dict[str, int]) -> None:
+        self._table, self._width, self._ids = table, width, ids
+
+    def __getitem__(self, state: int) -> _GotoRow:
+        return _GotoRow(self, state * self._width)
+
+
+class _GotoRow:
+    __slots__ = ("_base", "_gotos")
+
+    def __init__(self, gotos: _Gotos, base: int) -> None:
+        self._gotos, self._base = gotos, base
+
+    def __getitem__(self, nonterminal: str) -> int:
+        gotos = self._gotos
+        target: int = gotos._table[self._base + gotos._ids[nonterminal]]
+        if target < 0:
+            raise KeyError(nonterminal)  # as the state's own goto row would
+        return target
 
 
 class _Match:

@@ -8,11 +8,24 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from pddltools.semantics import GroundedTask
 from pddltools.validate.api import validate_plan
-from pddltools.validate.batch import validate_batch
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep, read_plan
 from pddltools.validate.report import PlanReport
+
+if TYPE_CHECKING:
+    from pddltools.validate.batch import validate_batch
+
+
+def __getattr__(name: str) -> Any:
+    if name == "validate_batch":  # imported at its first use (start-up: `validate` of one plan)
+        from pddltools.validate.batch import validate_batch
+
+        globals()[name] = validate_batch
+        return validate_batch
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
            "GroundedTask",

@@ -11,8 +11,7 @@ from pddltools.pddl import ast
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
 from pddltools.reading import read_source
 from pddltools.semantics import GroundedTask, SemanticsError
-from pddltools.semantics.temporal import DEFAULT_TOLERANCE
-from pddltools.validate.kinds import is_pddlplus
+from pddltools.validate.kinds import DEFAULT_TOLERANCE, is_pddlplus
 from pddltools.validate.planfile import PlanError, read_plan
 from pddltools.validate.report import PlanReport
 from pddltools.validate.sequential import validate_sequential

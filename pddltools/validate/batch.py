@@ -9,8 +9,8 @@ from typing import Any
 
 from pddltools.diagnostics import Error
 from pddltools.semantics import GroundedTask
-from pddltools.semantics.temporal import DEFAULT_TOLERANCE
 from pddltools.validate.api import validate_plan
+from pddltools.validate.kinds import DEFAULT_TOLERANCE
 from pddltools.validate.report import PlanReport
 
 

@@ -19,13 +19,13 @@ from fractions import Fraction
 
 from pddltools.diagnostics import Source, Span, error
 from pddltools.syntax.lexing import LazyPattern
-from pddltools.validate.planfile import PlanError, plan_number
+from pddltools.validate.planfile import ENHSP_LOG_START, PlanError, may_hold_enhsp_lines, plan_number
 
 # Compiled at their first use: a plain plan, the common case, never needs them (start-up).
 _END = LazyPattern(r"[ \t]*(?:([^\s()\[\];:]+)[ \t]*:)?[ \t]*@planend\b(.*)", re.IGNORECASE)
 _WAITING = LazyPattern(r"[ \t]*(?:([^\s()\[\];:]+)[ \t]*:)?[ \t]*-+waiting-+(.*)", re.IGNORECASE)
 _DURATION = LazyPattern(r"[ \t]*\[[ \t]*([^\s\]]+)[ \t]*\][ \t]*(?:;.*)?\r?", 0)
-_LOG_START = "Found Plan:"
+_LOG_START = ENHSP_LOG_START
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +38,7 @@ class Stripped:
 def strip_enhsp(source: Source) -> Stripped:
     """The plan's steps with ENHSP's extra lines blanked out; raises `PlanError` for a malformed one."""
     text = source.text
-    if "@" not in text and "waiting" not in text.lower() and _LOG_START not in text:
+    if not may_hold_enhsp_lines(text):
         return Stripped(source, None, None)  # the common case: a plain plan, read as it is
     lines = text.split("\n")
     keep = [True] * len(lines)

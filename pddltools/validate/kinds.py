@@ -3,10 +3,16 @@ plan never imports the temporal and PDDL+ ones)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pddltools.semantics import GroundedTask
+
+
+#: VAL's default `-t`: how far a plan's duration may be from what its duration constraint computes (the
+#: validators' default, here so that the API's signature does not import the temporal semantics).
+DEFAULT_TOLERANCE = Fraction(1, 100)
 
 
 def is_pddlplus(task: GroundedTask) -> bool:

@@ -114,6 +114,13 @@ def _time(text: str) -> Fraction:
     return _fraction(text, signed=False)
 
 
+def _read_steps(source: Source) -> Plan:
+    fast = _read_lines(source)
+    if fast is None:
+        _refuse_definition(source)
+    return fast if fast is not None else _read_tokens(source)
+
+
 # One well-formed step on a line of its own, the way planners write them: the fast path.
 # Group 2 is the step as written, duration included: its span (from the time, when there is one).
 _LINE = (r"[ \t]*(?:([^\s()\[\];:]+):[ \t]*)?(\([ \t]*([^\s()\[\];]+)((?:[ \t]+[^\s()\[\];]+)*)[ \t]*\)"
@@ -123,15 +130,24 @@ _BLANK = r"[ \t]*(?:;[^\n]*)?\r?"
 _LINES = re.compile("(?:" + _LINE + "|" + _BLANK + r")(?:\n|\Z)")
 
 
+#: The line before the plan in a saved ENHSP log (`pddltools.validate.enhsp`).
+ENHSP_LOG_START = "Found Plan:"
+
+
+def may_hold_enhsp_lines(text: str) -> bool:
+    """Whether `text` may hold what ENHSP writes besides plain steps (an end, waits, a log around the
+    plan): `enhsp.strip_enhsp` reads such a text; any other is a plain plan, read as it is."""
+    return "@" in text or "waiting" in text.lower() or ENHSP_LOG_START in text
+
+
 def read_plan(source: Source) -> Plan:
     """Read a plan; raises `PlanError` (reason `syntax`) at the first malformed step."""
+    if not may_hold_enhsp_lines(source.text):  # the common case: `enhsp` is not even imported
+        return _read_steps(source)
     from pddltools.validate.enhsp import strip_enhsp  # it raises this module's PlanError
 
     stripped = strip_enhsp(source)
-    fast = _read_lines(stripped.source)
-    if fast is None:
-        _refuse_definition(stripped.source)
-    plan = fast if fast is not None else _read_tokens(stripped.source)
+    plan = _read_steps(stripped.source)
     if stripped.end is None:
         return plan
     # ENHSP writes its "Elapsed Time" there, which can miss waits and fall before the last step (seen

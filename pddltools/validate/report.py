@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -52,6 +51,8 @@ def _digits(value: Fraction, spec: str) -> str:
         return format(float(value), spec)
     except OverflowError:
         pass
+    from decimal import Decimal, localcontext  # here: `decimal` costs a fresh process more than a millisecond
+
     with localcontext() as context:
         context.prec = len(str(abs(value.numerator) // value.denominator)) + 30
         quotient = Decimal(value.numerator) / Decimal(value.denominator)

@@ -54,10 +54,10 @@ from pddltools.semantics.evaluate import ground
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.linear import difference, drifted
 from pddltools.semantics.state import GroundAtom, GroundFluent, Number, normal
-from pddltools.semantics.temporal import DEFAULT_TOLERANCE, duration_meets, loosened
+from pddltools.semantics.temporal import duration_meets, loosened
 from pddltools.validate.advice import advise
 from pddltools.validate.happenings import clock, window
-from pddltools.validate.kinds import is_pddlplus
+from pddltools.validate.kinds import DEFAULT_TOLERANCE, is_pddlplus
 from pddltools.validate.loop import Event, Time, new_event, run
 from pddltools.validate.pddlplus import Broken, Failure, Watch, _blame, _Cause, _World, new_watch
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep

@@ -41,7 +41,16 @@ from lark import Tree
 
 from pddltools.diagnostics import InputError, Source, Span
 from pddltools.pddl import ast
-from pddltools.pddl.fastpath import CharacterClasses, Terminals, _compiled_scanner, build_scanners, character_classes
+from pddltools.pddl.fastpath import (
+    CharacterClasses,
+    Terminals,
+    Words,
+    _compiled_scanner,
+    build_scanners,
+    character_classes,
+    gaps_of,
+    kept_terminals,
+)
 from pddltools.pddl.parser import _BuildError, _parser, _terminals, parse
 from pddltools.reading import read_source
 from pddltools.syntax import frozen
@@ -855,6 +864,30 @@ def test_character_classes_of_the_real_grammar() -> None:
     assert {chr(i) for i in range(128) if table[i] & number_start} == set("0123456789.-")  # -3 is signed
     assert not any(table[ord(c)] for c in "();?=:#{\x00\x0b")
     assert classes.number.fullmatch("1E5") and classes.number.fullmatch("-2") and not classes.number.fullmatch("-")
+
+
+def test_terminals_kept_under_the_image_key_are_those_read_off_the_grammar(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parser keeps the terminals and gaps it reads off the grammar (`kept_terminals`): a second run
+    reads them back equal, with the same types, without reading the grammar; another key reads again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    read: list[int] = []
+
+    def reading() -> Terminals:
+        read.append(1)
+        return real_terminals()
+
+    made = kept_terminals("pddl", "pddl-key", reading)
+    kept = kept_terminals("pddl", "pddl-key", reading)
+    assert read == [1] and (tmp_path / "pddltools" / "pddl-terminals-1.data").is_file()
+    assert kept == made and kept[0] == real_terminals() and kept[1] == gaps_of(real_terminals())
+    assert [type(getattr(kept[0], f.name)) for f in dataclasses.fields(Terminals)] == \
+        [type(getattr(made[0], f.name)) for f in dataclasses.fields(Terminals)]
+    assert [type(getattr(kept[0].words, f.name)) for f in dataclasses.fields(Words)] == \
+        [type(getattr(made[0].words, f.name)) for f in dataclasses.fields(Words)]
+    assert kept_terminals("pddl", "another-key", reading) == made and read == [1, 1]
+    assert kept_terminals("hddl", "another-key", reading) == made and read == [1, 1, 1]
+    assert kept_terminals("pddl", "another-key", reading) == made and read == [1, 1, 1]  # a file each
 
 
 def _variant(**changes: Any) -> Terminals:

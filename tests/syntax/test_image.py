@@ -187,6 +187,30 @@ def test_a_parser_on_an_image_read_back_agrees_with_larks_loop(compiled: bool, t
     assert failures > 5  # the repository's broken files: their errors are compared too
 
 
+def test_a_kept_image_reads_its_rules_and_state_rows_only_when_asked(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parts a valid parse by the compiled loop never reads stay marshal data until first used; read,
+    they are what was kept (an error's expected terminals read the state rows)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    made = pddl_parser._image("pddl")
+    image.load("pddl", lambda: made)
+    kept = image.load("pddl", lambda: pytest.fail("the image is in the cache"))
+
+    def packed() -> list[str]:
+        return [key for key in image.PACKED if type(dict.__getitem__(kept.data, key)) is bytes]
+
+    assert packed() == list(image.PACKED)
+    builder = Builder()
+    driver = pddl_parser.FastParser(kept, builder=builder, lowercase=True, trigger="LPAR")
+    builder.source = Source("(define (domain d) (:predicates (p ?x)))", "kept.pddl")
+    builder.warnings = []
+    assert driver.parse(builder.source, "start").name == "d"
+    if driver.compiled is not None:
+        assert packed() == list(image.PACKED) and len(driver.states) == len(made.data["shifts_reduces"])
+    assert kept.data["rules"] == made.data["rules"] and packed() == ["shifts_reduces", "gotos"]
+    assert kept.data.get("gotos") == made.data["gotos"] and dict(kept.data.items()) == made.data
+
+
 def test_hddl_has_an_image_of_its_own_and_parses_by_it() -> None:
     parser = hddl_parser._parser.__wrapped__(True)  # a parser of its own: no other test asked it for Lark
     assert parser.image is not pddl_parser._parser(True, True).image
