@@ -12,7 +12,6 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pddltools.cli_options import ArgumentParser, add_fmt_mode, parse_command_line
@@ -22,6 +21,8 @@ from pddltools.wording import count
 # Imported where they are used, not here: `pddltools --version` and the commands of other packages
 # would pay for rich's console and the parser on every start (`python -X importtime`).
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
 
     from pddltools.diagnostics import Diagnostic
@@ -305,6 +306,8 @@ def _parse_summary(results: list[dict[str, Any]], failed: int, seconds: float) -
 def cmd_fmt(args: argparse.Namespace) -> int:
     """Print (several files: each after a `; ==> FILE <==` comment line), check or rewrite. Every comment
     and blank-line group is kept; a comment the layout had to move is reported (W121)."""
+    from pathlib import Path
+
     from pddltools.diagnostics import Error, InputError, render_rich
     from pddltools.formatting import format_pddl
     from pddltools.reading import read_source

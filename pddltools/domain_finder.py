@@ -26,11 +26,13 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pddltools.diagnostics import InputError
 from pddltools.reading import read_input
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 Kind = Literal["domain", "problem"]
 HEAD_BYTES = 16384  # a header comment longer than this hides a file's kind
@@ -45,7 +47,7 @@ _KEYED = re.compile(r"^(?:domain[-_]?(?P<after>.+)|(?P<before>.+?)[-_]domain)$",
 _LEAD = re.compile(r"^([a-z]*)[-_]?(\d+)")
 
 
-def read_head(path: Path) -> str | None:
+def read_head(path: str | Path) -> str | None:
     """The first bytes of a file as text, or None when it cannot be read."""
     try:
         return read_input(path, limit=HEAD_BYTES, truncate=True).decode("utf-8", errors="replace")
@@ -94,7 +96,7 @@ class Resolution:
         return f"{len(self.others) + 1} files declare domain {self.wanted}: checked against {self.domain}, not {others}"
 
 
-def classify_file(path: Path) -> tuple[Kind | None, str | None]:
+def classify_file(path: str | Path) -> tuple[Kind | None, str | None]:
     """`classify` of a file's first bytes; (None, None) when it cannot be read."""
     text = read_head(path)
     return classify(text) if text is not None else (None, None)
@@ -186,6 +188,8 @@ class DomainFinder:
         if listed is None:
             try:
                 # scandir: the entry's type comes with the listing, no stat per file (instances/ holds hundreds)
+                from pathlib import Path  # pathlib only where a domain is looked for (start-up)
+
                 with os.scandir(folder) as entries:
                     listed = sorted(Path(e.path) for e in entries if e.name.lower().endswith(suffix) and e.is_file())
             except OSError:
@@ -203,6 +207,8 @@ def _suffix(problem: Path) -> str:
 
 
 def _absolute(path: Path) -> Path:
+    from pathlib import Path
+
     return Path(os.path.abspath(path))
 
 
@@ -225,8 +231,10 @@ def task_arguments(paths: Sequence[str], forced: str | None = None) -> tuple[Res
     `paths`), the first path being the domain."""
     if not paths:
         return None, list(paths)
-    finder = DomainFinder(forced=Path(forced) if forced is not None else None)
-    first = Path(paths[0])
-    if forced is None and finder.kind(first)[0] != "problem":
+    # the first path read for its kind without pathlib, which a domain given first never needs (start-up)
+    if forced is None and classify_file(paths[0])[0] != "problem":
         return None, list(paths)
-    return finder.find(first), list(paths)
+    from pathlib import Path
+
+    finder = DomainFinder(forced=Path(forced) if forced is not None else None)
+    return finder.find(Path(paths[0])), list(paths)

@@ -14,11 +14,13 @@ import errno
 import os
 import stat
 from collections.abc import Iterator, Sequence
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from pddltools.code_ids import CodeId
 from pddltools.diagnostics import InputError, Source, Span, decode_source, error
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: The default cap on one input, in bytes. The largest planning files in use (grounded domains,
 #: generated problems) are a few hundred megabytes; the parsers need about 20 times a file's size.
@@ -36,8 +38,8 @@ def input_limit() -> int:
     return MAX_INPUT_BYTES
 
 
-def read_input(path: str | Path, name: str | None = None, *, code: CodeId = "E001", span: Span | None = None,
-               limit: int | None = None, truncate: bool = False) -> bytes:
+def read_input(path: str | os.PathLike[str], name: str | None = None, *, code: CodeId = "E001",
+               span: Span | None = None, limit: int | None = None, truncate: bool = False) -> bytes:
     """The bytes of the file at `path`, or `InputError` (`code`, placed at `span`) saying why not.
 
     With `truncate`, a file past `limit` gives its first `limit` bytes instead of an error (a sniff of
@@ -129,8 +131,8 @@ def read_stream_text(stream: BinaryIO, name: str, *, code: CodeId = "E001") -> s
                                       f"offset {exc.start})")]) from None
 
 
-def read_input_text(path: str | Path, name: str | None = None, *, code: CodeId = "E001", span: Span | None = None,
-                    errors: str = "strict") -> str:
+def read_input_text(path: str | os.PathLike[str], name: str | None = None, *, code: CodeId = "E001",
+                    span: Span | None = None, errors: str = "strict") -> str:
     """`read_input` decoded as UTF-8; with errors="strict", text that is not UTF-8 is an `InputError`."""
     data = read_input(path, name, code=code, span=span)
     try:
@@ -141,15 +143,46 @@ def read_input_text(path: str | Path, name: str | None = None, *, code: CodeId =
                                       f"offset {exc.start})", span)]) from None
 
 
-def read_source(path: str | Path, display_name: str | None = None) -> Source:
+def read_source(path: str | os.PathLike[str], display_name: str | None = None) -> Source:
     """Read a file as text, or raise `InputError` saying why it cannot be read."""
     name = display_name if display_name is not None else str(path)
     return decode_source(read_input(path, name), name)
 
 
+def path_text(path: str | os.PathLike[str]) -> str:
+    """What `str(Path(path))` shows (slashes collapsed, `.` parts and a trailing slash dropped), without
+    importing pathlib, which a fresh process pays several milliseconds for (start-up)."""
+    text = os.fspath(path)
+    if not text:
+        return "."
+    root = "//" if text.startswith("//") and not text.startswith("///") else "/" if text.startswith("/") else ""
+    return root + "/".join(part for part in text.split("/") if part and part != ".") or "."
+
+
+class FilePath:
+    """A file a user named, as `Path(name)` names it (opened and shown as `path_text(name)`): an
+    `os.PathLike` for a command that passes a file where a text is also taken, without pathlib."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, name: str) -> None:
+        self.path = path_text(name)
+
+    def __fspath__(self) -> str:
+        return self.path
+
+    def __str__(self) -> str:
+        return self.path
+
+    def __repr__(self) -> str:
+        return f"FilePath({self.path!r})"
+
+
 def pddl_files(paths: Sequence[str], suffixes: Sequence[str] = (".pddl",)) -> Iterator[Path]:
     """The files named, and every file below the folders named whose suffix is one of `suffixes`
     (*.pddl; parse and check also take *.hddl), in a stable order."""
+    from pathlib import Path  # here: a command reading the files it is given needs no pathlib (start-up)
+
     for raw in paths:
         path = Path(raw)
         if path.is_dir():

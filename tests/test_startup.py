@@ -14,7 +14,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 PROBE = """
-import contextlib, io, json, sys
+import sys
+# an editable install's finder imports pathlib as the interpreter starts: forgotten, to see who imports it
+for name in ("pathlib", "urllib.parse", "urllib", "ipaddress"):
+    sys.modules.pop(name, None)
+import contextlib, io, json
 from pddltools.cli import main
 out = io.StringIO()
 with contextlib.redirect_stdout(out):
@@ -81,6 +85,7 @@ HEAVY = (
     "pddltools.validate.enhsp",  # a plan without ENHSP's lines is read without it
     "pddltools.semantics.temporal", "pddltools.validate.batch",  # the packages import them at first use
     "pddltools.validate.temporal", "pddltools.validate.pddlplus", "pddltools.semantics.continuous",
+    "pathlib", "urllib", "ipaddress",  # the commands' files are named by text (os.path); pathlib brings urllib
 )
 
 

@@ -19,15 +19,17 @@ reads its files through the registry, with no import cycle.
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pddltools.diagnostics import Diagnostic, Source
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from pddltools.check.report import CheckReport
 
 Kind = Literal["domain", "problem"]
@@ -120,9 +122,17 @@ def suffixes() -> tuple[str, ...]:
     return tuple(dict.fromkeys(s for d in DIALECTS for s in d.suffixes))
 
 
+def _suffix(path: str | os.PathLike[str]) -> str:
+    """`Path(path).suffix` without importing pathlib (a command's start-up): the last dot's part of the
+    last name, none for a name that starts or ends with its only dot."""
+    name = os.path.basename(os.fspath(path).rstrip("/"))
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
+
+
 def of_path(path: str | Path) -> Dialect:
     """The language a file's suffix chooses (PDDL for any other)."""
-    suffix = Path(path).suffix.lower()
+    suffix = _suffix(path).lower()
     return next((d for d in DIALECTS if d is not CORE and suffix in d.suffixes and suffix not in CORE.suffixes),
                 CORE)
 
@@ -361,7 +371,7 @@ def language_of(uri: str, chosen: str = "") -> str | None:
     """The registry's language of a document the editor names `uri` and calls `chosen` ("pddl", "" when
     it says nothing): its suffix's language when the editor calls it PDDL or nothing (editors call HDDL
     files pddl), else the registry's language named `chosen`; None when neither is the registry's."""
-    suffix = Path(uri).suffix.lower()
+    suffix = _suffix(uri).lower()
     by_suffix = next((d for d in DIALECTS if suffix in d.suffixes), None)
     if by_suffix is not None and chosen in ("", CORE.name, by_suffix.name):
         return by_suffix.name

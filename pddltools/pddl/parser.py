@@ -17,7 +17,6 @@ from _thread import allocate_lock  # what threading.Lock is, without importing t
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache, cached_property
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from pddltools.code_ids import CodeId
@@ -36,6 +35,8 @@ from pddltools.syntax.lexing import GrammarLexer, NestingTooDeep, UnexpectedChar
 from pddltools.syntax.testing import current_variant
 
 if TYPE_CHECKING:
+    from os import PathLike
+
     from lark import Lark
 
 _intern = sys.intern
@@ -775,14 +776,14 @@ def parse_problem(text: str, filename: str = "<string>") -> ast.Problem:
     return parse(Source(text, filename), "problem")
 
 
-def parse_file(path: str | Path, kind: Kind | None = None, *,
+def parse_file(path: str | PathLike[str], kind: Kind | None = None, *,
                warnings: list[Diagnostic] | None = None) -> ast.Domain | ast.Problem:
     return parse(read_source(path), kind, warnings=warnings)
 
 
-def parse_domain_file(path: str | Path) -> ast.Domain:
+def parse_domain_file(path: str | PathLike[str]) -> ast.Domain:
     return parse(read_source(path), "domain")
 
 
-def parse_problem_file(path: str | Path) -> ast.Problem:
+def parse_problem_file(path: str | PathLike[str]) -> ast.Problem:
     return parse(read_source(path), "problem")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import Error, error
 from pddltools.pddl import ast
@@ -32,6 +32,9 @@ from pddltools.semantics.errors import NotStratified
 from pddltools.semantics.evaluate import Evaluator, Unsatisfied
 from pddltools.semantics.grounding import Grounder, Value
 from pddltools.semantics.state import FluentValue, GroundAtom, GroundFluent, Number, State, normal
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 Schema = ast.Action | ast.DurativeAction
 

@@ -25,10 +25,12 @@ import os
 import sys
 from collections.abc import Callable, Collection
 from functools import cached_property, partial
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pddltools.syntax.lexing import CASELESS, ERROR, TokenPattern, compile_terminals
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: Plain data only (`marshal`): what each part of an image holds is described in `ParserImage`.
 Data = dict[str, Any]
@@ -385,7 +387,7 @@ def image_key(tag: str, options: str = "") -> str:
     by size and time of change (an installation's do not change, a developer's edit rebuilds), and the
     Python that reads the marshal data. Stamps, not the grammars' text: reading and summing them (with
     `zlib`) cost a fresh process most of a millisecond."""
-    folder = grammar_folder()
+    folder = _grammar_folder()
     with os.scandir(folder) as entries:
         grammars = sorted(entry.path for entry in entries if entry.name.endswith(".lark"))
     here = os.path.dirname(__file__)
@@ -410,11 +412,18 @@ def _digest(data: bytes) -> str:
 def grammar_folder() -> Path:
     """The folder of the grammars the package ships (`pddltools.grammars`), found without
     `importlib.resources`, whose readers a fresh process would import for it."""
+    from pathlib import Path
+
+    return Path(_grammar_folder())
+
+
+def _grammar_folder() -> str:
+    """`grammar_folder` as text, for the image's key: without pathlib (a fresh process's start-up)."""
     from importlib.util import find_spec
 
     spec = find_spec("pddltools.grammars")
     assert spec is not None and spec.submodule_search_locations, "pddltools.grammars is not installed"
-    return Path(next(iter(spec.submodule_search_locations)))
+    return str(next(iter(spec.submodule_search_locations)))
 
 
 def _lark_init() -> str | None:
@@ -425,9 +434,9 @@ def _lark_init() -> str | None:
     return spec.origin if spec is not None else None
 
 
-def _cache_path(key: str) -> Path:
+def _cache_path(key: str) -> str:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "pddltools" / f"parser-{key}.image"
+    return os.path.join(base, "pddltools", f"parser-{key}.image")
 
 
 #: False: every parser is made from Lark (tests compare the two).
@@ -441,24 +450,27 @@ def load(tag: str, build: Callable[[], ParserImage], *, options: str = "") -> Pa
     if not enabled:
         return build()
     path = _cache_path(image_key(tag, options))
+    name = os.path.basename(path)
     try:
-        data = marshal.loads(path.read_bytes())
+        with open(path, "rb") as kept:
+            data = marshal.loads(kept.read())
     except (OSError, EOFError, ValueError, TypeError):
         data = None
     if isinstance(data, dict):
-        return ParserImage(_Unpacked(data), path.name)
+        return ParserImage(_Unpacked(data), name)
     image = build()
-    image.key = path.name
+    image.key = name
     if image.savable():
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            temporary.write_bytes(marshal.dumps(_packed(image.data)))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            temporary = f"{path}.{os.getpid()}.tmp"
+            with open(temporary, "wb") as out:
+                out.write(marshal.dumps(_packed(image.data)))
             os.replace(temporary, path)  # whole or not at all: another process may be reading it
         except OSError:
             pass
         else:
-            _prune(path.parent)
+            _prune(os.path.dirname(path))
     return image
 
 
@@ -466,15 +478,16 @@ def load(tag: str, build: Callable[[], ParserImage], *, options: str = "") -> Pa
 STALE_SECONDS = 30 * 24 * 3600
 
 
-def _prune(folder: Path) -> None:
+def _prune(folder: str) -> None:
     """Remove the images made more than `STALE_SECONDS` ago. Only at a build, which is rare: images
     of other installations sharing the folder are younger than that while they are in use, or cost one
     rebuild if not."""
     import time
+    from pathlib import Path
 
     limit = time.time() - STALE_SECONDS
     try:
-        for old in folder.glob("parser-*.image"):
+        for old in Path(folder).glob("parser-*.image"):
             if old.stat().st_mtime < limit:
                 old.unlink()
     except OSError:

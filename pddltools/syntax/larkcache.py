@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import os
 from functools import cache
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @cache
@@ -43,11 +46,11 @@ def user_cache_file(name: str) -> str | None:
     """The path of file `name` in the user's cache folder (made if missing), or None where it cannot
     be written."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "pddltools"
+    folder = os.path.join(base, "pddltools")  # os.path, not pathlib: this runs on every start
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        os.makedirs(folder, exist_ok=True)
     except OSError:
         return None
     if not os.access(folder, os.W_OK):
         return None
-    return str(folder / name)
+    return os.path.join(folder, name)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import InputError, Source
 from pddltools.pddl import ast
 from pddltools.pddl.parser import parse_domain_file, parse_problem_file
-from pddltools.reading import read_source
+from pddltools.reading import path_text, read_source
 from pddltools.semantics import GroundedTask, SemanticsError
 from pddltools.validate.kinds import DEFAULT_TOLERANCE, is_pddlplus
 from pddltools.validate.planfile import PlanError, read_plan
@@ -21,20 +21,20 @@ if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
 
-def _source(plan: str | Path | Source) -> Source:
-    """A plan given as a `Path` (or a one-line string naming an existing file) is read from disk;
-    any other string is the plan's text."""
+def _source(plan: str | os.PathLike[str] | Source) -> Source:
+    """A plan given as a `Path` (any `os.PathLike`, or a one-line string naming an existing file) is read
+    from disk; any other string is the plan's text."""
     if isinstance(plan, Source):
         return plan
-    if isinstance(plan, Path):
+    if isinstance(plan, os.PathLike):
         return read_source(plan)
-    if "\n" not in plan and "(" not in plan and plan.strip() and Path(plan).is_file():
+    if "\n" not in plan and "(" not in plan and plan.strip() and os.path.isfile(path_text(plan)):
         return read_source(plan)
     return Source(plan, "<plan>")
 
 
-TaskPart = str | Path | ast.Domain | ast.Problem
-Plan = str | Path | Source
+TaskPart = str | os.PathLike[str] | ast.Domain | ast.Problem
+Plan = str | os.PathLike[str] | Source
 
 
 def _task_and_plan(task: object, plan: object, more: tuple[object, ...]) -> tuple[GroundedTask, Plan]:
@@ -42,19 +42,19 @@ def _task_and_plan(task: object, plan: object, more: tuple[object, ...]) -> tupl
     usage = ("validate_plan takes (task, plan) with a GroundedTask, or (domain, problem, plan) with the domain "
              "and problem as paths or parsed trees, and the plan as a path, its text or a Source")
     if isinstance(task, GroundedTask):
-        if more or not isinstance(plan, str | Path | Source):
+        if more or not isinstance(plan, str | os.PathLike | Source):
             raise TypeError(f"{usage}; got a GroundedTask and {len(more) + 1} more arguments")
         return task, plan
-    if len(more) != 1 or not isinstance(more[0], str | Path | Source):
+    if len(more) != 1 or not isinstance(more[0], str | os.PathLike | Source):
         raise TypeError(f"{usage}; got {type(task).__name__} first and {len(more) + 1} more arguments")
-    if not isinstance(task, str | Path | ast.Domain) or not isinstance(plan, str | Path | ast.Problem):
+    if not isinstance(task, str | os.PathLike | ast.Domain) or not isinstance(plan, str | os.PathLike | ast.Problem):
         raise TypeError(f"{usage}; got {type(task).__name__} and {type(plan).__name__} for the domain and problem")
     domain = task if isinstance(task, ast.Domain) else parse_domain_file(task)
     problem = plan if isinstance(plan, ast.Problem) else parse_problem_file(plan)
     return GroundedTask(domain, problem, domain_path=_path(task), problem_path=_path(plan)), more[0]
 
 
-def _path(part: str | Path | ast.Node) -> str:
+def _path(part: str | os.PathLike[str] | ast.Node) -> str:
     if isinstance(part, ast.Node):
         return part.span.file if part.span is not None else ""
     return str(part)
@@ -76,7 +76,7 @@ def validate_plan(task: GroundedTask | TaskPart, plan: Plan | TaskPart, *more: P
     different happenings (None: that tenth; both temporal only); `recorder` (a `pddltools.validate.trace.Trace`) records
     the state changes; `delta` is the step for PDDL+ change that is not polynomial in time."""
     task, plan = _task_and_plan(task, plan, more)
-    label = name if name is not None else (str(plan) if isinstance(plan, Path) else
+    label = name if name is not None else (str(plan) if isinstance(plan, os.PathLike) else
                                            plan.name if isinstance(plan, Source) else None)
     try:
         source = _source(plan)

@@ -14,7 +14,6 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pddltools.cli_options import parse_command_line
@@ -25,7 +24,7 @@ from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of, worst
 from pddltools.markup import escape
 from pddltools.pddl.exact_numbers import NumberOutOfRange, read_number
-from pddltools.reading import read_source
+from pddltools.reading import FilePath, read_source
 from pddltools.validate.render import UNJUDGED, print_report
 
 if TYPE_CHECKING:
@@ -145,7 +144,7 @@ def run_validate(args: argparse.Namespace) -> int:
         if args.trace:
             from pddltools.validate.trace import Trace
             trace = Trace(task)
-        reports = [validate_plan(task, Path(plan), epsilon=args.epsilon, tolerance=args.tolerance, name=plan,
+        reports = [validate_plan(task, FilePath(plan), epsilon=args.epsilon, tolerance=args.tolerance, name=plan,
                                  recorder=trace, delta=args.delta) for plan in plans]
     else:
         from pddltools.hddl.verify import verify_plan

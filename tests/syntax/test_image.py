@@ -72,7 +72,7 @@ def _copy_grammars(into: Path) -> Path:
 
 def test_an_edited_grammar_gets_a_new_image_made_from_its_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = _copy_grammars(tmp_path)
-    monkeypatch.setattr(image, "grammar_folder", lambda: folder)
+    monkeypatch.setattr(image, "_grammar_folder", lambda: str(folder))  # grammar_folder() reads it too
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     builds: list[str] = []
 
