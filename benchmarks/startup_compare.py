@@ -8,8 +8,15 @@ rewrite it for each other). The figure is the CPU time (user + system) of the ch
 `benchmarks/startup.py` measures it; the least and the median over the rounds, after two warm-up runs
 per checkout, so that a loaded machine moves every checkout alike.
 
-    python benchmarks/startup_compare.py [--rounds 21] [--cache DIR] NAME=CHECKOUT [NAME=CHECKOUT ...]
+    python benchmarks/startup_compare.py [--rounds 21] [--cache DIR] [--wheel-layout] NAME=CHECKOUT [...]
     python benchmarks/startup_compare.py main=/work/main branch=.
+    /tmp/regvenv/bin/python benchmarks/startup_compare.py --wheel-layout main=/work/main branch=.
+
+Run by the Python of a development venv, each checkout runs under that venv's editable finder, which
+imports `pathlib` as the interpreter starts. `--wheel-layout`, run by the Python of a regular install
+(`pip install .` into a venv of its own: its console script is used, the checkouts shadow its package),
+copies each checkout's package with its grammars inside (`pddltools/grammars`, as the wheel lays them
+out) and runs that copy: what a user's `pip install` runs.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -52,16 +60,31 @@ def cpu_of_run(argv: list[str], env: dict[str, str], cwd: Path) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def wheel_layout(checkout: Path, into: Path) -> Path:
+    """A copy of `checkout` as a wheel installs it: the package, the grammars inside it, the corpus linked."""
+    into.mkdir(parents=True)
+    shutil.copytree(checkout / "pddltools", into / "pddltools",
+                    ignore=shutil.ignore_patterns("__pycache__", "grammars"))  # a link to the grammars: replaced
+    shutil.copytree(checkout / "grammars", into / "pddltools" / "grammars",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (into / "corpus").symlink_to(checkout / "corpus")
+    return into
+
+
 def main() -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("checkouts", nargs="+", metavar="NAME=CHECKOUT")
     options.add_argument("--rounds", type=int, default=21)
     options.add_argument("--cache", type=Path, help="where each checkout's cache folder is made (default: a "
                                                     "temporary folder)")
+    options.add_argument("--wheel-layout", action="store_true", help="run a copy of each checkout laid out as "
+                                                                     "a wheel installs it (see above)")
     args = options.parse_args()
     named = [(name, Path(path).resolve()) for name, _, path in (c.partition("=") for c in args.checkouts)]
     with tempfile.TemporaryDirectory() as temporary:
         root = args.cache or Path(temporary)
+        if args.wheel_layout:
+            named = [(name, wheel_layout(path, Path(temporary) / "layout" / name)) for name, path in named]
         runs = {name: (validate_argv(path), environment(path, root / name), path) for name, path in named}
         for argv, env, cwd in runs.values():
             warm_up(argv, env, cwd)
