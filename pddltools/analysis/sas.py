@@ -121,7 +121,13 @@ def _write(task: GroundTask) -> str:
     if goal is None:
         return _unsolvable()  # two values of one variable at once
     lines += ["begin_goal", str(len(goal)), *(f"{v} {x}" for v, x in sorted(goal.items())), "end_goal"]
-    operators = [found for op in task.operators if (found := _operator(enc, op, op.cost if task.metric else 1))]
+    exclusive: dict[int, list[int]] = {}  # each atom's mutex groups, by number
+    for number, group in enumerate(groups):
+        for a, positive in group:
+            if positive:
+                exclusive.setdefault(a, []).append(number)
+    operators = [found for op in task.operators
+                 if (found := _operator(enc, op, op.cost if task.metric else 1, exclusive))]
     lines.append(str(len(operators)))
     lines += operators
     rules = [found for axiom in needed.axioms if (found := _rule(enc, axiom))]
@@ -142,16 +148,23 @@ def _pairs(enc: Encoding, literals: Iterable[Literal]) -> dict[int, int] | None:
     return out
 
 
-def _operator(enc: Encoding, op: Operator, cost: int | Fraction) -> str:
-    """The operator's text; empty when its precondition asks two values of one variable (it never applies)."""
+def _operator(enc: Encoding, op: Operator, cost: int | Fraction, exclusive: dict[int, list[int]]) -> str:
+    """The operator's text; empty when it never applies: its precondition asks two values of one variable,
+    or two atoms of one mutex group (`exclusive`: each atom's groups), as the translator drops such an
+    operator. Left in, it would never apply, yet a relaxed heuristic could use it."""
     if isinstance(cost, Fraction) and cost.denominator != 1:
         raise compile_error("E801", f"the grounder reads only integer costs for the SAS format, not {cost} ({op.name})")
     place = enc.place
     conditions: dict[int, int] = {}
+    held: dict[int, int] = {}  # a mutex group → the precondition's atom in it
     for atom, positive in op.precondition:  # `_pairs` inlined: the writer's inner loop
         var, value = place[atom]
         if not positive:
             value = 1 - value  # a negated atom is always a binary variable of its own
+        elif atom in exclusive:
+            for group in exclusive[atom]:
+                if held.setdefault(group, atom) != atom:
+                    return ""
         if conditions.setdefault(var, value) != value:
             return ""
     effects = op.effects
