@@ -285,21 +285,20 @@ class Model:
                 predicate = step.predicate
                 out = [row for row in rows if (predicate, *[row.get(t, t) for t in terms]) in done]
             else:
-                if step.keys:
-                    index = self._indexes[step.predicate, step.keys]
-                    one = len(terms) == 1
-                    found = [(row, index.get(row.get(terms[0], terms[0]) if one else
-                                             tuple([row.get(t, t) for t in terms]), ())) for row in rows]
-                else:
-                    candidates = self._by_predicate.get(step.predicate, [])
-                    found = [(row, candidates) for row in rows]
-                for row, matches in found:
+                index = self._indexes[step.predicate, step.keys] if step.keys else None
+                matches: list[GroundAtom] = self._by_predicate.get(step.predicate, [])
+                same = step.same
+                for row in rows:
+                    if index is not None:  # an index's key is one value, or a tuple of several
+                        key = row.get(terms[0], terms[0]) if len(terms) == 1 else tuple([row.get(t, t) for t in terms])
+                        matches = index.get(key, [])
                     for fact in matches:
-                        if all(fact[i + 1] == fact[j + 1] for i, j in step.same):
-                            extended = row.copy()
-                            for i, name in step.binds:
-                                extended[name] = fact[i + 1]
-                            out.append(extended)
+                        if same and not all(fact[i + 1] == fact[j + 1] for i, j in same):
+                            continue
+                        extended = row.copy()
+                        for i, name in step.binds:
+                            extended[name] = fact[i + 1]
+                        out.append(extended)
             rows = out
             if not rows:
                 break
