@@ -53,3 +53,17 @@ def test_the_package_builds_without_a_c_compiler(tmp_path: Path) -> None:
         <= set(names)
     assert "pddltools/view/page.py" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]
+
+
+def test_the_packaged_grammars_are_the_top_level_folder() -> None:
+    """`pddltools.grammars` is the top-level `grammars/` folder through a symbolic link (one source of
+    the syntax), and pyproject maps no package folder of its own: a `package-dir` entry other than the
+    root makes setuptools install an editable checkout through an import hook that every start of the
+    venv's Python pays for."""
+    link = ROOT / "pddltools" / "grammars"
+    assert link.is_symlink() and link.resolve() == (ROOT / "grammars").resolve()
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["tool"]["setuptools"]["package-dir"] == {"": "."}
+    import pddltools.grammars
+
+    assert {Path(p).resolve() for p in pddltools.grammars.__path__} == {(ROOT / "grammars").resolve()}
