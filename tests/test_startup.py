@@ -86,6 +86,7 @@ HEAVY = (
     "pddltools.semantics.temporal", "pddltools.validate.batch",  # the packages import them at first use
     "pddltools.validate.temporal", "pddltools.validate.pddlplus", "pddltools.semantics.continuous",
     "pathlib", "urllib", "ipaddress",  # the commands' files are named by text (os.path); pathlib brings urllib
+    "typing",  # our modules import it for the type checker only (`if TYPE_CHECKING:`): no module the run needs does
 )
 
 
