@@ -12,7 +12,6 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from pddltools.cli_options import ArgumentParser, add_fmt_mode, parse_command_line
 from pddltools.exit_codes import ExitCode, worst
@@ -20,8 +19,10 @@ from pddltools.wording import count
 
 # Imported where they are used, not here: `pddltools --version` and the commands of other packages
 # would pay for rich's console and the parser on every start (`python -X importtime`).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from rich.console import Console
 

@@ -6,7 +6,10 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The largest count, seed or limit an option takes: far beyond any use, within a C long.
 LARGEST = 10**15

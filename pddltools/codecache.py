@@ -31,7 +31,6 @@ import re
 import sys
 from importlib.util import MAGIC_NUMBER
 from types import CodeType, FunctionType, MemberDescriptorType, ModuleType, TracebackType
-from typing import TYPE_CHECKING, Any
 
 
 class _Later(ModuleType):
@@ -65,8 +64,10 @@ def _dataclasses() -> ModuleType:
                 del sys.modules[name]
 
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import dataclasses
+    from typing import Any
 else:
     dataclasses = _dataclasses()
 
@@ -122,7 +123,8 @@ enabled = True
 
 #: What the cache holds for a key: a method's code, a signature's text, a class's methods' code, or the
 #: arguments of `_sre.compile` that make a regular expression.
-Entry = CodeType | str | tuple[Any, ...]
+if TYPE_CHECKING:
+    Entry = CodeType | str | tuple[Any, ...]
 _ENTRY = (CodeType, str, tuple)
 
 

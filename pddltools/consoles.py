@@ -7,12 +7,11 @@ whole, so there the width is unbounded in practice and only a terminal's width i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pddltools.markup import LinePrinter
 
 # rich is imported when a console is made: a command that prints only plain lines to a pipe never
 # imports it (`pddltools.markup`).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rich.console import Console
 

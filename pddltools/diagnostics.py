@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
 
 from pddltools.markup import escape
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # rich is imported by whoever makes a console, not by every parse
+    from typing import Any
+
     from rich.console import Console
 
     from pddltools.code_ids import CodeId

@@ -26,15 +26,17 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
 
 from pddltools.diagnostics import InputError
 from pddltools.reading import read_input
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Literal
 
-Kind = Literal["domain", "problem"]
+    Kind = Literal["domain", "problem"]
+
 HEAD_BYTES = 16384  # a header comment longer than this hides a file's kind
 _MAX_NEARBY = 400  # files read for their header when looking for a domain by name
 _MAX_SIBLING_FOLDERS = 20

@@ -14,8 +14,8 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rich.console import Console
 

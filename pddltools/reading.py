@@ -14,13 +14,15 @@ import errno
 import os
 import stat
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, BinaryIO
 
-from pddltools.code_ids import CodeId
 from pddltools.diagnostics import InputError, Source, Span, decode_source, error
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import BinaryIO
+
+    from pddltools.code_ids import CodeId
 
 #: The default cap on one input, in bytes. The largest planning files in use (grounded domains,
 #: generated problems) are a few hundred megabytes; the parsers need about 20 times a file's size.

@@ -20,19 +20,31 @@ import gc
 import operator
 import sys
 import types
-import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import CodeType
-from typing import Any, Generic, TypeVar
 
 from pddltools.diagnostics import Source, Span
 from pddltools.syntax.frozen import compiled_span_getter, constructor_fields, fast_constructor, without_collector
 from pddltools.syntax.frozen import new_span as _new_span
 
-N = TypeVar("N", bound="Tree[Any]")
-T = TypeVar("T", bound="Tree[Any]")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Generic, TypeVar
+
+    N = TypeVar("N", bound="Tree[Any]")
+    T = TypeVar("T", bound="Tree[Any]")
+else:
+    class Generic:
+        """`Tree`'s generic base at run time: `Tree["Node"]` (a language's `class Node(Tree["Node"])`) is a
+        `types.GenericAlias`, as `list[int]` is, whose class is `Tree`; typing's `Generic` would make every
+        command import typing (start-up). The type checker sees typing's."""
+
+        __slots__ = ()
+        __class_getitem__ = classmethod(types.GenericAlias)
+
+    N = T = None  # the type checker's variables; nothing reads them at run time
 
 
 class _Positioned:
@@ -199,7 +211,8 @@ def shift_spans(node: T, source: Source, delta: int) -> T:
     section of a document re-used after an edit above it). Spans are frozen and hashed by their
     place, so they are replaced, never changed."""
     if not gc.isenabled():  # a caller shifting many sections has paused it once for all
-        return typing.cast(T, _shifted(node, source, delta))
+        shifted: T = _shifted(node, source, delta)
+        return shifted
     with collection_paused():
         result: T = _shifted(node, source, delta)
     return result
@@ -281,6 +294,8 @@ _SHIFT_FIELD = {
 
 def _is_position(cls: type, name: str) -> bool:
     """Whether field `name` holds a span (or None) besides the node's own."""
+    import typing  # the language server's shifts only (start-up)
+
     try:
         hint = typing.get_type_hints(cls)[name]
     except (NameError, TypeError, KeyError):
@@ -289,6 +304,8 @@ def _is_position(cls: type, name: str) -> bool:
 
 
 def _field_shape(cls: type, name: str) -> str:
+    import typing  # the language server's shifts only (start-up)
+
     try:
         hint = typing.get_type_hints(cls)[name]
     except (NameError, TypeError, KeyError):
@@ -301,6 +318,8 @@ def _field_shape(cls: type, name: str) -> str:
 
 def _only_nodes(hint: Any) -> bool:
     """Whether `hint` is a node class, or a union of node classes and None."""
+    import typing  # the language server's shifts only (start-up)
+
     options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
     return all(option is type(None) or (isinstance(option, type) and issubclass(option, Tree))
                for option in options)
@@ -350,6 +369,8 @@ def _type_hints(cls: type) -> dict[str, Any] | None:
         return _evaluated_hints(cls)
     except Exception:  # an annotation read here does not (`_Unread`), or an error: typing says
         pass
+    import typing  # a class whose hints are more than classes and their unions (start-up: not otherwise)
+
     try:
         return typing.get_type_hints(cls)
     except (NameError, TypeError):
@@ -360,19 +381,12 @@ class _Unread(Exception):
     """An annotation `_evaluated_hints` leaves to `typing.get_type_hints`."""
 
 
-#: typing's check of what an annotation's text evaluates to (Python 3.11's; without it, typing evaluates).
-_type_check: Any = getattr(typing, "_type_check", None)
-_SPECIAL = tuple(getattr(typing, name) for name in ("Annotated", "Required", "NotRequired") if hasattr(typing, name))
-
-
 def _evaluated_hints(cls: type) -> dict[str, Any]:
     """What `typing.get_type_hints(cls)` returns for a class whose annotations are texts (`from __future__
     import annotations`) of types that hold no text of their own: each text evaluated as it does (in the
-    class's namespace over its module's, its compiled expression kept per text, then `_type_check`ed),
-    without its `ForwardRef` for each, which costs a fresh process about 0.1 ms per class. Anything else
-    (a text in a subscript, `Annotated`, an annotation not a text) raises `_Unread`."""
-    if _type_check is None:
-        raise _Unread
+    class's namespace over its module's, its compiled expression kept per text, then checked as typing
+    checks it, `_checked`), without its `ForwardRef` for each, which costs a fresh process about 0.1 ms per
+    class. Anything else (a text in a subscript, `Annotated`, an annotation not a text) raises `_Unread`."""
     hints: dict[str, Any] = {}
     for base in reversed(cls.__mro__):
         annotations = base.__dict__.get("__annotations__", {})  # noqa: RUF063  # as typing reads them
@@ -386,11 +400,7 @@ def _evaluated_hints(cls: type) -> dict[str, Any]:
         for name, text in annotations.items():
             if not isinstance(text, str) or text.startswith("*"):
                 raise _Unread
-            value = _type_check(eval(_hint_code(text), namespace, local),  # as typing does
-                                "Forward references must evaluate to types.", is_argument=False,
-                                allow_special_forms=True)
-            _check_plain(value)
-            hints[name] = value
+            hints[name] = _checked(eval(_hint_code(text), namespace, local))  # as typing does
     return hints
 
 
@@ -399,7 +409,35 @@ def _hint_code(text: str) -> CodeType:
     return compile(text, "<string>", "eval")
 
 
-def _check_plain(hint: Any) -> None:
+def _checked(value: Any) -> Any:
+    """An annotation's evaluated text as `get_type_hints` returns it, or `_Unread`. Where typing is not
+    imported, no annotation can hold a construct of its: a class, None, and unions and subscripts of
+    those are read here (the nodes of a command's run, which imports no typing); anything else is left to
+    typing. Where it is imported, its own check (`_type_check`, Python 3.11's) reads its constructs too."""
+    typing: Any = sys.modules.get("typing")
+    check = getattr(typing, "_type_check", None)
+    if check is None:
+        if value is None:
+            return type(None)
+        _check_builtin(value)
+        return value
+    value = check(value, "Forward references must evaluate to types.", is_argument=False, allow_special_forms=True)
+    _check_plain(value, typing)
+    return value
+
+
+def _check_builtin(hint: Any) -> None:
+    """Raise `_Unread` unless `hint` is a class, or a union or subscript (`tuple[...]`) of classes, None,
+    `...` and those: what `get_type_hints` leaves as it is."""
+    if isinstance(hint, types.UnionType | types.GenericAlias):
+        for argument in hint.__args__:
+            if argument is not None and argument is not Ellipsis:
+                _check_builtin(argument)
+    elif not isinstance(hint, type) or hint.__module__ == "typing":  # (typing's `Generic`: its check refuses it)
+        raise _Unread
+
+
+def _check_plain(hint: Any, typing: Any) -> None:
     """Raise `_Unread` where `get_type_hints` would change `hint` further (a text or forward reference
     in it, which it evaluates; `Annotated` and the like, which it strips)."""
     if isinstance(hint, str | typing.ForwardRef):
@@ -407,10 +445,10 @@ def _check_plain(hint: Any) -> None:
     origin = typing.get_origin(hint)
     if origin is typing.Literal:
         return  # its arguments are values, texts among them, which typing leaves as they are
-    if origin is not None and origin in _SPECIAL:
+    if origin is not None and origin in (typing.Annotated, typing.Required, typing.NotRequired):
         raise _Unread
     for argument in typing.get_args(hint):
-        _check_plain(argument)
+        _check_plain(argument, typing)
 
 
 def _may_hold_node(hints: dict[str, Any] | None, name: str) -> bool:
@@ -424,7 +462,10 @@ def _may_hold_node(hints: dict[str, Any] | None, name: str) -> bool:
 def _mentions_tree(hint: Any) -> bool:
     if isinstance(hint, type) and issubclass(hint, Tree):
         return True
-    return any(_mentions_tree(arg) for arg in typing.get_args(hint))
+    if isinstance(hint, types.UnionType | types.GenericAlias):
+        return any(_mentions_tree(arg) for arg in hint.__args__)
+    typing = sys.modules.get("typing")  # anything else that has arguments is typing's (imported, then)
+    return typing is not None and any(_mentions_tree(arg) for arg in typing.get_args(hint))
 
 
 def _collect(value: Any, out: list[Any]) -> None:

@@ -10,6 +10,7 @@ import dataclasses
 import decimal
 import importlib.util
 import inspect
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -182,6 +183,49 @@ def test_a_command_keeps_the_code_of_its_modules_dataclasses(tmp_path: Path) -> 
     odd = subprocess.run([sys.executable, "-m", "pddltools", "../x"], env=env, capture_output=True, text=True)
     assert odd.returncode == 2
     assert sorted(p.name.split("-")[1] for p in (tmp_path / "pddltools").glob("command-*")) == ["validate"]
+
+
+#: A `validate` run in this process, then every dataclass of its modules: each field's kind and whether it
+#: has a default, and whether `typing` was imported.
+DATACLASS_PROBE = """
+import contextlib, io, json, sys
+if sys.argv[1] == "typing first":
+    import typing
+from pddltools.entry import main
+with contextlib.redirect_stdout(io.StringIO()):
+    main(sys.argv[2:])
+classes = {}
+for module in [m for name, m in sorted(sys.modules.items()) if name.startswith("pddltools")]:
+    for value in vars(module).values():
+        fields = getattr(value, "__dataclass_fields__", None)
+        if isinstance(value, type) and fields and value.__module__ == module.__name__:
+            classes[module.__name__ + "." + value.__qualname__] = {
+                name: [f._field_type.name, str(f.type), f.default is f.default_factory]
+                for name, f in fields.items()}
+print(json.dumps({"typing": "typing" in sys.modules, "classes": classes}))
+"""
+
+
+def test_a_runs_dataclasses_have_the_same_fields_whether_typing_is_imported_or_not(tmp_path: Path) -> None:
+    """`dataclasses` tells a `ClassVar` annotation given as text from a field only where `typing` is
+    imported (Python 3.11 reads `sys.modules`), and `codecache._plain_field` as it does: a `validate` run,
+    which imports no typing, must build every dataclass it builds as a process with typing does; and no
+    annotation that names `ClassVar` or `InitVar` may have become a field (a name imported for the type
+    checker only is not found where `dataclasses` looks)."""
+    adl = ROOT / "corpus" / "plans" / "adl"
+    argv = ["validate", str(adl / "domain.pddl"), str(adl / "problem.pddl"), str(adl / "valid.plan")]
+    env = {"XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    runs = [json.loads(subprocess.run([sys.executable, "-c", DATACLASS_PROBE, first, *argv], env=env, cwd=ROOT,
+                                      capture_output=True, text=True, check=True).stdout)
+            for first in ("as a command runs", "typing first", "as a command runs")]  # cold cache, then warm
+    assert [run["typing"] for run in runs[1:]] == [True, False]  # (a cold cache's run imports Lark, and typing)
+    cold, with_typing, without = (run["classes"] for run in runs)
+    assert len(with_typing) > 60  # the AST's, the semantics', the validator's
+    assert without == with_typing
+    assert {name: fields for name, fields in cold.items() if name in without} == without  # (it builds more)
+    named = [(cls, name) for cls, fields in without.items() for name, (kind, text, _) in fields.items()
+             if kind == "_FIELD" and ("ClassVar" in text or "InitVar" in text)]
+    assert named == []
 
 
 ATTRS_MODULE = '''

@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import get_args
 
+import pytest
+
 from pddltools.pddl import ast, printer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,6 +35,10 @@ CONSUMERS = {
     "pddltools/analysis/relax.py": 1,  # a condition's relaxed disjuncts
     "pddltools/analysis/program.py": 1,  # the literals an action's effects add and delete
     "pddltools/analysis/intervals.py": 1,  # the range of a numeric expression
+    # these two with `pddltools.static_typing.assert_never` (start-up: no typing imported), which mypy
+    # reads as typing's
+    "pddltools/semantics/compiled.py": 3,  # what a formula, an expression and an effect mean
+    "pddltools/semantics/evaluate.py": 1,  # why a formula is false
 }
 
 UNIONS = {"Formula": ast.Formula, "Effect": ast.Effect, "Expression": ast.Expression, "Term": ast.Term,
@@ -76,3 +82,18 @@ def test_mypy_names_each_consumer_of_a_node_it_does_not_handle(tmp_path: Path) -
                  and any(added in line for added in ("Until", "Cease", "Sqrt"))]
     found = {path: sum(line.startswith(path + ":") for line in unhandled) for path in CONSUMERS}
     assert found == CONSUMERS, done.stdout
+
+
+def test_our_assert_never_fails_at_run_time_as_typings_does() -> None:
+    """`pddltools.static_typing.assert_never` raises what `typing.assert_never` raises, long values cut
+    the same way."""
+    import typing
+
+    from pddltools.static_typing import assert_never
+
+    for value in ("cease", "x" * 300, ast.Variable("?x")):
+        with pytest.raises(AssertionError) as ours:
+            assert_never(value)  # type: ignore[arg-type]
+        with pytest.raises(AssertionError) as typings:
+            typing.assert_never(value)  # type: ignore[arg-type]
+        assert str(ours.value) == str(typings.value)

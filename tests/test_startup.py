@@ -78,6 +78,7 @@ def test_validating_a_sequential_plan_imports_neither_rich_nor_the_temporal_vali
 #: each was once on that path and costs a fresh process milliseconds (`python -X importtime`).
 HEAVY = (
     "inspect", "ast", "dis", "tokenize",  # `dataclasses` imports `inspect` only for a docstring: codecache
+    "typing",  # our modules import it for the type checker only (`if TYPE_CHECKING:`): no module the run needs does
     "lark", "rich", "hashlib", "tempfile", "shutil", "importlib.resources",
     "decimal",  # `fractions` imports it for a Fraction of a Decimal, a text or a float: codecache
     "copy",  # `dataclasses` imports it for `asdict` and `astuple`: codecache

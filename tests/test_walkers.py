@@ -134,6 +134,35 @@ def test_the_layouts_hints_are_typings_and_read_without_it_for_every_node_class(
     assert tree._type_hints(Unknown) is None
 
 
+#: PDDL's node classes' hints read by `tree` in a process without typing, then compared with typing's.
+WITHOUT_TYPING = """
+import sys
+from pddltools import tree
+from pddltools.pddl import ast
+classes = [v for v in vars(ast).values() if isinstance(v, type) and issubclass(v, ast.Node) and v is not ast.Node]
+ours = {cls: tree._evaluated_hints(cls) for cls in classes}
+assert "typing" not in sys.modules
+import typing
+same = [ours[cls] == typing.get_type_hints(cls) for cls in classes]
+print(len(classes), sum(same))
+"""
+
+
+def test_the_layouts_hints_are_typings_where_typing_is_not_imported() -> None:
+    """Without typing imported (a command's run), `tree` reads every PDDL node class's hints itself, and
+    they are what `typing.get_type_hints` returns; `Tree["Node"]` is a generic alias of `Tree`, as
+    typing's `Generic` made it."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", WITHOUT_TYPING], capture_output=True, text=True, check=True)
+    classes, same = map(int, done.stdout.split())
+    assert classes > 40 and same == classes
+    alias = tree.Tree["pddl.Node"]
+    assert typing.get_origin(alias) is tree.Tree and typing.get_args(alias) == ("pddl.Node",)
+    assert pddl.Node.__mro__[1] is tree.Tree and pddl.Node.__orig_bases__ == (tree.Tree["Node"],)
+
+
 def test_span_declared_once() -> None:
     for cls in PDDL_CLASSES + RDDL_CLASSES:
         assert "span" not in inspect.get_annotations(cls), cls

@@ -23,16 +23,17 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal
 
 from pddltools.diagnostics import Diagnostic, Source
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any, Literal
 
     from pddltools.check.report import CheckReport
 
-Kind = Literal["domain", "problem"]
+    Kind = Literal["domain", "problem"]
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,16 @@ from pddltools.check.features import Feature
 from pddltools.check.report import CheckReport, check, in_file_order
 from pddltools.check.tracks import TRACKS, Fit, Track, Verdict, verdict, with_errors
 from pddltools.diagnostics import Diagnostic, Severity, Source, Span, warning
-from pddltools.dialects import Dialect, Implementation, Kind
+from pddltools.dialects import Dialect, Implementation
 from pddltools.dialects.pddl import summary
 from pddltools.pddl import ast
 from pddltools.pddl.parser import Builder, Parser, PDDLLexer, requirement_warnings, run_parser
 from pddltools.syntax.errors import ParseError
 from pddltools.tree import Tree
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pddltools.dialects import Kind
 
 
 @dataclass(frozen=True)

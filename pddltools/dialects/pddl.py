@@ -8,10 +8,14 @@ from typing import Any
 from pddltools.check.report import CheckReport, check
 from pddltools.check.tracks import TRACK_IDS
 from pddltools.diagnostics import Diagnostic, Source
-from pddltools.dialects import Implementation, Kind
+from pddltools.dialects import Implementation
 from pddltools.pddl import ast
 from pddltools.pddl.language import LANGUAGE
 from pddltools.pddl.parser import parse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pddltools.dialects import Kind
 
 
 def _parse(source: Source, kind: Kind | None, warnings: list[Diagnostic] | None) -> ast.Domain | ast.Problem:

@@ -7,13 +7,17 @@ from typing import Any
 
 from pddltools.check.report import CheckReport
 from pddltools.diagnostics import Diagnostic, Source
-from pddltools.dialects import Implementation, Kind
+from pddltools.dialects import Implementation
 from pddltools.dialects.pddl import summary as pddl_summary
 from pddltools.hddl import ast
 from pddltools.hddl.check import check_htn
 from pddltools.hddl.language import LANGUAGE
 from pddltools.hddl.parser import parse
 from pddltools.hddl.tracks import HTN_TRACK_IDS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pddltools.dialects import Kind
 
 
 def _parse(source: Source, kind: Kind | None, warnings: list[Diagnostic] | None) -> ast.HTNDomain | ast.HTNProblem:

@@ -35,10 +35,14 @@ from pddltools.reading import read_source
 from pddltools.semantics import GroundedTask, SemanticsError
 from pddltools.validate import planfile
 from pddltools.validate.planfile import PlanError
-from pddltools.validate.report import PlanReport, Verdict
+from pddltools.validate.report import PlanReport
 from pddltools.validate.resolve import resolve_step
 from pddltools.validate.sequential import validate_sequential
 from pddltools.wording import count
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pddltools.validate.report import Verdict
 
 #: how many bindings of a method's parameters that no task argument fixes are tried before giving up
 BINDING_LIMIT = 100_000

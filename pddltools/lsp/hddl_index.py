@@ -20,7 +20,7 @@ from typing import Any, Literal
 from lsprotocol import types as lsp
 
 from pddltools.diagnostics import Diagnostic, Error, Severity, Source, Span, decode_source
-from pddltools.domain_finder import HEAD_BYTES, DomainFinder, Kind, classify, classify_file
+from pddltools.domain_finder import HEAD_BYTES, DomainFinder, classify, classify_file
 from pddltools.hddl import ast
 from pddltools.hddl.check import as_action, check_htn
 from pddltools.hddl.language import LANGUAGE
@@ -30,6 +30,10 @@ from pddltools.lsp.recovery import blank
 from pddltools.lsp.workspace import Document, Workspace
 from pddltools.pddl import ast as pddl
 from pddltools.reading import read_input
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pddltools.domain_finder import Kind
 
 HKind = Literal["task", "method", "id"]
 _WORD = re.compile(r"[^\s()]*\Z")

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlparse
 from pddltools import dialects
 from pddltools.check.memo import InitMemo
 from pddltools.diagnostics import Diagnostic, Error, Source, decode_source
-from pddltools.domain_finder import HEAD_BYTES, DomainFinder, Kind, Resolution, classify, classify_file
+from pddltools.domain_finder import HEAD_BYTES, DomainFinder, Resolution, classify, classify_file
 from pddltools.lsp.incremental import SectionCache
 from pddltools.lsp.pddl_index import Table, build_table
 from pddltools.lsp.rddl_incremental import BlockCache
@@ -28,6 +28,10 @@ from pddltools.pddl import ast
 from pddltools.rddl import ast as rast
 from pddltools.rddl.parser import parse as parse_rddl
 from pddltools.reading import read_input
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pddltools.domain_finder import Kind
 
 Language = Literal["pddl", "rddl", "hddl"]
 _MAX_CANDIDATES = 200  # files of a folder read for their header, at most

@@ -15,12 +15,27 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, TypeAlias, TypeVar, cast
 
 from pddltools import tree
 from pddltools.codecache import MethodCode
 from pddltools.diagnostics import Span
 from pddltools.tree import Tree
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias, TypeVar
+
+#: The words a node's field holds (an operator, a time, a direction). To the type checker each is its
+#: `Literal`; at run time, in the hints `typing.get_type_hints` and `pddltools.tree` read, each is `str`:
+#: a `Literal` would make every command import typing (start-up).
+if TYPE_CHECKING:
+    ArithmeticOp: TypeAlias = Literal["+", "-", "*", "/"]
+    ComparisonOp: TypeAlias = Literal["=", "<", "<=", ">", ">="]
+    TimeSpecifier: TypeAlias = Literal["start", "end", "all"]
+    AssignOp: TypeAlias = Literal["assign", "increase", "decrease", "scale-up", "scale-down"]
+    Direction: TypeAlias = Literal["minimize", "maximize"]
+else:
+    ArithmeticOp = ComparisonOp = TimeSpecifier = AssignOp = Direction = str
 
 # The dataclass methods of the classes below are compiled once and kept (start-up: `pddltools.codecache`).
 _methods = MethodCode("pddl-ast").open()
@@ -43,7 +58,8 @@ class Node(Tree["Node"]):
         return to_pddl(self)
 
 
-N = TypeVar("N", bound=Node)
+if TYPE_CHECKING:
+    N = TypeVar("N", bound=Node)
 
 
 def substitute(node: N, mapping: Mapping[str, Expression]) -> N:
@@ -115,7 +131,7 @@ class Number(Node):
 class Arithmetic(Node):
     """`(op e1 ... en)` with op one of + - * /; `(- e)` is negation."""
 
-    op: Literal["+", "-", "*", "/"]
+    op: ArithmeticOp
     args: tuple[Expression, ...]
 
 
@@ -192,7 +208,7 @@ class Forall(Node):
 class Comparison(Node):
     """`(op l r)` with op one of = < <= > >=; also equality of objects `(= ?x ?y)`."""
 
-    op: Literal["=", "<", "<=", ">", ">="]
+    op: ComparisonOp
     left: Expression
     right: Expression
 
@@ -203,9 +219,6 @@ class Preference(Node):
 
     name: str | None
     body: Formula
-
-
-TimeSpecifier = Literal["start", "end", "all"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,9 +336,6 @@ class When(Node):
     body: Effect
 
 
-AssignOp = Literal["assign", "increase", "decrease", "scale-up", "scale-down"]
-
-
 @dataclass(frozen=True, slots=True)
 class Assign(Node):
     """A numeric or object-valued effect on a fluent."""
@@ -352,7 +362,8 @@ def effect_parts(effect: Effect, *, into_timed: bool = True) -> Iterator[Effect]
         elif isinstance(node, ForallEffect | When):
             stack.append(node.body)
         elif into_timed and isinstance(node, Timed):
-            stack.append(cast(Effect, node.body))  # a timed effect's body is an effect
+            effect_body: Any = node.body  # a timed effect's body is an effect
+            stack.append(effect_body)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -503,7 +514,7 @@ InitElement: TypeAlias = Atom | Not | InitAssignment | TimedInitial
 
 @dataclass(frozen=True, slots=True)
 class Metric(Node):
-    direction: Literal["minimize", "maximize"]
+    direction: Direction
     expression: Expression
 
 

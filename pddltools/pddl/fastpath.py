@@ -27,7 +27,6 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import cast
 
 from pddltools.diagnostics import Source, Span
 from pddltools.pddl.ast import (
@@ -51,7 +50,7 @@ from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.syntax.frozen import Anchors, fast_constructor, speedups
 from pddltools.syntax.frozen import new_span as _span
 from pddltools.syntax.larkcache import user_cache_file
-from pddltools.syntax.lexing import CASELESS, LazyPattern
+from pddltools.syntax.lexing import CASELESS, LazyPattern, lazy_pattern
 
 _intern = sys.intern
 _atom = fast_constructor(Atom)
@@ -234,9 +233,9 @@ def build_scanners(t: Terminals, *, compiled: bool = True, gaps: Gaps | None = N
     end_word = _word_end(t.name)
     # A timed literal is read in three steps: its head up to the time, the one flat literal (by the
     # literal scanner, compiled where built: the literal was most of the cost), and its closing.
-    timed_head = cast("re.Pattern[str]", LazyPattern(
+    timed_head = lazy_pattern(
         rf"{ws}(?P<whole>{o}){ws}(?:{re.escape(w.at)}{end_word}{ws}(?P<at>{name})|{re.escape(w.over)}{end_word}{ws}"
-        rf"(?P<over>{name}))", CASELESS))
+        rf"(?P<over>{name}))", CASELESS)
     timed_close = LazyPattern(rf"{ws}{c}", 0)
 
     name_rest = _name_rest(t.name)
@@ -401,7 +400,7 @@ class ActionParts:
         the scanners take its `pattern` into theirs)."""
         pattern = (rf"{self.ws}(?P<open>{self.open}){self.ws}{re.escape(keyword)}"
                    rf"{self.end_word}{self.ws}(?P<name>{self.name}){self.ws}")
-        return cast("re.Pattern[str]", LazyPattern(pattern, CASELESS))
+        return lazy_pattern(pattern, CASELESS)
 
     def head(self, m: re.Match[str], text: str, source: Source) -> tuple[int, str, tuple[TypedName, ...]] | None:
         """Where an action starts, its name and its parameters, from a match of `header` followed by an
@@ -439,9 +438,9 @@ def _action_parts(t: Terminals, ws: str, gaps: Gaps, name: str, variable: str, n
     plain = f"[^{o}{c}{re.escape(gaps.commenting)}]*"
     parameters = re.compile(rf"{re.escape(w.parameters)}{end_word}{ws}{o}(?P<params>{plain}){c}{ws}", CASELESS)
     fluent = rf"{o}{ws}(?P<{{0}}_p>{name}){ws}(?P<{{0}}_a>(?:{term}{ws})*){c}"
-    assignment = cast("re.Pattern[str]", LazyPattern(  # compiled at the first effect that assigns (start-up)
+    assignment = lazy_pattern(  # compiled at the first effect that assigns (start-up)
         rf"{ws}(?P<whole>{o}{ws}(?P<op>{name}){ws}(?P<f>{fluent.format('f')}){ws}"
-        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}{c})", CASELESS))
+        rf"(?:(?P<num>{number})|(?P<v>{fluent.format('v')})){ws}{c})", CASELESS)
     assign_ops = w.assign_ops
     variable_rx = re.compile(variable, CASELESS)
     space = re.compile(ws).fullmatch
@@ -619,7 +618,7 @@ def _action_scanner(parts: ActionParts, w: Words) -> Scanner:
     # The header, the parameters and the precondition's opening in one match, as for durative actions
     header = re.compile(rf"{parts.header(w.action).pattern}(?:{parts.parameters.pattern})?"
                         rf"(?:{parts.part(w.precondition, 'precondition')})?", CASELESS)
-    effect = cast("re.Pattern[str]", LazyPattern(parts.part(w.effect, "effect"), CASELESS))  # at its first use
+    effect = lazy_pattern(parts.part(w.effect, "effect"), CASELESS)  # at its first use
     head, closing = parts.head, parts.closing
     precondition_at = formula_reader(closing, _and, parts.scan_literals, _nothing)
     effect_at = formula_reader(closing, _and_effect, parts.scan_literals, parts.effect_assignment)

@@ -17,15 +17,14 @@ from _thread import allocate_lock  # what threading.Lock is, without importing t
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache, cached_property
-from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
-from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic, Error, Source, Span, warning
 from pddltools.pddl import ast
 from pddltools.pddl.exact_numbers import NumberOutOfRange, parse_number
 from pddltools.pddl.fastpath import Terminals, Words, _typed_name, build_scanners, kept_terminals
 from pddltools.pddl.requirements import KNOWN_REQUIREMENTS
 from pddltools.reading import read_source
+from pddltools.static_typing import overload
 from pddltools.syntax.errors import ParseError
 from pddltools.syntax.frozen import Anchors, fast_constructor
 from pddltools.syntax.frozen import new_span as _new_span
@@ -34,10 +33,16 @@ from pddltools.syntax.lalr import FastParser, Tok, UnexpectedInput
 from pddltools.syntax.lexing import GrammarLexer, NestingTooDeep, UnexpectedCharacter
 from pddltools.syntax.testing import current_variant
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from os import PathLike
+    from typing import Any, Literal
 
     from lark import Lark
+
+    from pddltools.code_ids import CodeId
+
+    Kind = Literal["domain", "problem"]
 
 _intern = sys.intern
 # Nodes the builder makes for every declaration, built without the frozen __init__ (span first)
@@ -526,6 +531,8 @@ class Parser:
         self.builder = builder if builder is not None else Builder()
         lexer = lexers[0] if fast else lexers[1]
         if grammar is not None:  # a lexer class of its own: the fast paths are set on the class
+            from typing import cast  # tests' grammars only: typing is no import of a command's (start-up)
+
             lexer = cast("type[PDDLLexer]", type(lexer.__name__, (lexer,), {"fast_paths": {}}))
         self.lexer = lexer
         self._text, self._language = grammar, language
@@ -705,8 +712,6 @@ def _words(lark: Lark | Grammar) -> Words:
 # -------------------------------------------------------------------------------------------------
 # Public API
 
-Kind = Literal["domain", "problem"]
-
 
 @overload
 def parse(source: Source, kind: Literal["domain"], *, warnings: list[Diagnostic] | None = ...) -> ast.Domain: ...
@@ -730,7 +735,8 @@ def parse(source: Source, kind: Kind | None = None, *,
         warnings.extend([prelude] if prelude is not None else [])
         warnings.extend(build_warnings)
         warnings.extend(requirement_warnings(result))
-    return cast("ast.Domain | ast.Problem", result)
+    parsed: ast.Domain | ast.Problem = result  # a domain or problem file's root, by the grammar
+    return parsed
 
 
 def run_parser(parser_of: Callable[[bool, bool], Parser], source: Source, failure: type[Error]

@@ -14,11 +14,14 @@ them, see one form of the function, as PDDL 3.1's BNF means: `<f-exp> ::= <funct
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TypeVar
 
 from pddltools.pddl import ast
 
-N = TypeVar("N", bound=ast.Node)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    N = TypeVar("N", bound=ast.Node)
 
 TOTAL_TIME = "total-time"
 

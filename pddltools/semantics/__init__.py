@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from pddltools.semantics.apply import Effects, apply, collect, resolve
 from pddltools.semantics.errors import (
     ArithmeticFault,
@@ -29,7 +27,10 @@ from pddltools.semantics.preferences import ConstraintResult, evaluate_constrain
 from pddltools.semantics.state import GroundAtom, GroundFluent, State, show_atom
 from pddltools.semantics.task import GroundAction, GroundedTask, TimedLiteral
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from pddltools.semantics.temporal import Footprint, Split, interference, split
 
 #: Names of `temporal`, imported at their first use: a sequential plan's validation never needs them.

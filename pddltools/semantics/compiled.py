@@ -19,14 +19,17 @@ import operator
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, assert_never
 
 from pddltools.pddl import ast
 from pddltools.semantics.errors import ArithmeticFault, UnboundVariable, UndefinedValue, Unsupported
 from pddltools.semantics.grounding import Binding
 from pddltools.semantics.state import FluentValue, GroundAtom, GroundFluent, Number, State, normal, show_atom
+from pddltools.static_typing import assert_never
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from pddltools.semantics.apply import Effects
     from pddltools.semantics.evaluate import Evaluator
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TypeVar
 
 from pddltools.pddl import ast
 from pddltools.semantics.errors import NotStratified
 
-K = TypeVar("K", int, str)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    K = TypeVar("K", int, str)
 
 
 @dataclass(frozen=True, slots=True)

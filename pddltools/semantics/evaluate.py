@@ -19,7 +19,6 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar, assert_never
 
 from pddltools.pddl import ast
 from pddltools.semantics.compiled import (
@@ -46,8 +45,12 @@ from pddltools.semantics.state import (
     show_atom,
     show_number,
 )
+from pddltools.static_typing import assert_never
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from pddltools.semantics.derivation import Derivation, Layers
 
 
@@ -481,7 +484,8 @@ def _conjuncts(formula: ast.Formula) -> tuple[ast.Formula, ...]:
     return formula.parts if isinstance(formula, ast.And) else (formula,)
 
 
-_Made = TypeVar("_Made")
+if TYPE_CHECKING:
+    _Made = TypeVar("_Made")
 #: the recursion limit compiling needs for the deepest formula the parser takes (tests/test_fuzz_turn3_input.py)
 _ROOM = 10_000
 
@@ -503,7 +507,8 @@ def _once(cache: dict[int, tuple[ast.Node, _Made]], node: ast.Node, make: Callab
     return made
 
 
-N = TypeVar("N", bound=ast.Node)
+if TYPE_CHECKING:
+    N = TypeVar("N", bound=ast.Node)
 
 
 def ground(node: N, binding: Binding) -> N:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import Error, error
 from pddltools.pddl import ast
@@ -33,6 +32,7 @@ from pddltools.semantics.evaluate import Evaluator, Unsatisfied
 from pddltools.semantics.grounding import Grounder, Value
 from pddltools.semantics.state import FluentValue, GroundAtom, GroundFluent, Number, State, normal
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -25,15 +25,16 @@ import os
 import sys
 from collections.abc import Callable, Collection
 from functools import cached_property, partial
-from typing import TYPE_CHECKING, Any
 
 from pddltools.syntax.lexing import CASELESS, ERROR, TokenPattern, compile_terminals
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
-#: Plain data only (`marshal`): what each part of an image holds is described in `ParserImage`.
-Data = dict[str, Any]
+    #: Plain data only (`marshal`): what each part of an image holds is described in `ParserImage`.
+    Data = dict[str, Any]
 
 # The kinds of a rule's callback in an image (see `bind`).
 NAMED = 0  # the builder's method of the rule's name; Lark's default (a Tree), or a LIST, where it has none
@@ -103,7 +104,7 @@ class Grammar:
 PACKED = ("rules", "shifts_reduces", "gotos")
 
 
-class _Unpacked(dict[str, Any]):
+class _Unpacked(dict[str, "Any"]):
     """An image's data as `load` reads it: the `PACKED` parts unpacked at their first use. Equality and
     every way of reading the values see the parts themselves."""
 

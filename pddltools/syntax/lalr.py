@@ -25,7 +25,6 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
 
 from pddltools.diagnostics import Source
 from pddltools.syntax.frozen import speedups
@@ -41,7 +40,10 @@ from pddltools.syntax.lexing import (
 )
 from pddltools.syntax.reductions import LIST, pick
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from lark import Lark
 
 END = "$END"

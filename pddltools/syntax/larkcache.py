@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 from functools import cache
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -26,11 +26,13 @@ import re
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from pddltools.diagnostics import Source
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, ClassVar, Self
+
     from lark.lexer import LexerState, Token
 
 #: A scanner gets the (possibly lower-cased) text, an offset where the trigger token starts and the
@@ -63,6 +65,13 @@ class LazyPattern:
 
     def __getattr__(self, name: str) -> Any:  # flags, groupindex, groups, match, finditer, ...
         return getattr(self.compiled, name)
+
+
+def lazy_pattern(pattern: str, flags: int) -> re.Pattern[str]:
+    """A `LazyPattern`, where a compiled pattern is expected: it answers every attribute of one."""
+    lazy: Any = LazyPattern(pattern, flags)
+    stands_for: re.Pattern[str] = lazy
+    return stands_for
 
 
 class UnexpectedCharacter(Exception):

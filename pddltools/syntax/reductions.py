@@ -19,10 +19,13 @@ The result is the same values Lark's callbacks build; `tests/syntax` runs both l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from lark import Lark
+
+    Plan = tuple[Any, tuple[int, ...] | None]
 
 
 class _List:
@@ -32,8 +35,6 @@ class _List:
 
 #: The `callback` of a rule whose value is the list of its kept children.
 LIST: Any = _List()
-
-Plan = tuple[Any, tuple[int, ...] | None]
 
 
 def direct_reductions(lark: Lark, callbacks: dict[Any, Any]) -> dict[Any, Plan]:

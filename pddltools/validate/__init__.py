@@ -8,14 +8,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from pddltools.semantics import GroundedTask
 from pddltools.validate.api import validate_plan
 from pddltools.validate.planfile import Plan, PlanError, PlanFileStep, read_plan
 from pddltools.validate.report import PlanReport
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from pddltools.validate.batch import validate_batch
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import InputError, Source
 from pddltools.pddl import ast
@@ -17,6 +16,7 @@ from pddltools.validate.report import PlanReport
 from pddltools.validate.sequential import validate_sequential
 from pddltools.validate.verdict import semantics_failure
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 

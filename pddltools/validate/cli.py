@@ -14,7 +14,6 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
 
 from pddltools.cli_options import parse_command_line
 from pddltools.consoles import stderr_console, stdout_console, stdout_lines
@@ -27,7 +26,10 @@ from pddltools.pddl.exact_numbers import NumberOutOfRange, read_number
 from pddltools.reading import FilePath, read_source
 from pddltools.validate.render import UNJUDGED, print_report
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from pddltools.hddl.verify import HTNTask
     from pddltools.semantics import GroundedTask
     from pddltools.validate.report import PlanReport

@@ -4,8 +4,8 @@ plan never imports the temporal and PDDL+ ones)."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pddltools.semantics import GroundedTask
 

@@ -25,7 +25,6 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from pddltools.pddl import ast
 from pddltools.semantics import Effects, GroundAction, GroundedTask, SemanticsError, State, state_violations
@@ -38,6 +37,7 @@ from pddltools.validate.report import PlanReport, exact
 from pddltools.validate.resolve import resolve as resolve_steps
 from pddltools.validate.verdict import finish, invalid_step
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pddltools.semantics import Footprint, Split
     from pddltools.semantics.compiled import Collect, Holds

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
 
 from pddltools.diagnostics import render_rich
 from pddltools.markup import LinePrinter, escape
 from pddltools.validate.report import PlanReport, decimal, exact
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # a valid plan's line is printed without rich (`pddltools.markup`)
+    from typing import Any
+
     from rich.console import Console
 
 #: Lines of a list shown before the rest is folded into a count (`--verbose` shows them all).

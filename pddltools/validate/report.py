@@ -5,12 +5,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal
 
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl.exact_numbers import format_number
 
-Verdict = Literal["valid", "invalid", "error"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Verdict = Literal["valid", "invalid", "error"]
 
 #: Reasons a plan is not valid. `invalid` ones: the plan is read but does not work; `error` ones: the
 #: file is not a plan for this task (VAL's "bad plan description"), or (`unsupported`) the plan uses a

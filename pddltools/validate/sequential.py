@@ -3,13 +3,12 @@ trajectory constraints and the metric — the happening loop (`pddltools.validat
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from pddltools.semantics import GroundedTask
 from pddltools.validate.loop import Steps, run
 from pddltools.validate.planfile import Plan
 from pddltools.validate.report import PlanReport
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pddltools.validate.trace import Trace
 
