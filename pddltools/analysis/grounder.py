@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 from operator import itemgetter
-from typing import NamedTuple, assert_never
+from typing import NamedTuple
 
 from pddltools.analysis.program import Literal as EffectLiteral
 from pddltools.analysis.program import effect_literals, precondition, schemas_of
@@ -39,6 +39,7 @@ from pddltools.pddl import ast
 from pddltools.semantics.derived import strata
 from pddltools.semantics.errors import NotStratified
 from pddltools.semantics.state import GroundAtom
+from pddltools.static_typing import assert_never
 
 #: A literal of the ground task: (index of the atom, True for the atom, False for its negation).
 Literal = tuple[int, bool]

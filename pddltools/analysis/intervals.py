@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import assert_never
 
 from pddltools.analysis.program import Schema, schemas_of
 from pddltools.pddl import ast
+from pddltools.static_typing import assert_never
 
 INF = float("inf")
 Bound = Fraction | float  # a float only for the infinities

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import assert_never, cast
+from typing import cast
 
 from pddltools.analysis.relax import Branch, Pattern, branches
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import type_names
 from pddltools.semantics.grounding import Grounder
 from pddltools.semantics.state import GroundAtom
+from pddltools.static_typing import assert_never
 
 Schema = ast.Action | ast.DurativeAction | ast.Process | ast.Event
 GOAL = "@goal"

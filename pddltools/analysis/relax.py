@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import count, product
-from typing import assert_never, cast
+from typing import cast
 
 from pddltools.pddl import ast
+from pddltools.static_typing import assert_never
 
 #: Beyond this many alternatives a disjunction is read as true rather than split (FD splits all of
 #: them; a wider split costs more than it tells).

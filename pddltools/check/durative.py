@@ -7,11 +7,10 @@ Quantifiers, conjunctions, preferences and conditional effects may wrap the time
 
 from __future__ import annotations
 
-from typing import assert_never
-
 from pddltools.check.codes import finding
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
+from pddltools.static_typing import assert_never
 
 
 def check_durative_actions(domain: ast.Domain) -> list[Diagnostic]:

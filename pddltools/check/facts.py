@@ -10,10 +10,10 @@ once per domain and shared with the compiler and the semantics.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import assert_never
 
 from pddltools.pddl import ast
 from pddltools.pddl.changes import Changes, changes
+from pddltools.static_typing import assert_never
 
 
 @dataclass

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import assert_never, cast
+from typing import cast
 
 from pddltools.check.facts import DomainFacts
 from pddltools.diagnostics import Span
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import NUMBER
+from pddltools.static_typing import assert_never
 
 TOTAL_COST = "total-cost"
 TOTAL_TIME = "total-time"  # the makespan, in metrics: not a function of the domain

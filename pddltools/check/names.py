@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import assert_never, cast
+from typing import cast
 
 from pddltools.check.codes import finding
 from pddltools.check.features import DURATION, TOTAL_TIME
@@ -21,6 +21,7 @@ from pddltools.code_ids import CodeId
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import type_names
+from pddltools.static_typing import assert_never
 
 Scope = Mapping[str, tuple[str, ...]]  # variable → its declared type names
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum, StrEnum
-from typing import assert_never
 
 from pddltools.check.features import DURATION, TOTAL_COST, object_functions
 from pddltools.pddl import ast
+from pddltools.static_typing import assert_never
 
 
 class Fragment(StrEnum):

@@ -14,11 +14,12 @@ Where `#t` may stand at all (durative-action effects and processes) is the name 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import assert_never, cast
+from typing import cast
 
 from pddltools.check.codes import finding
 from pddltools.diagnostics import Diagnostic
 from pddltools.pddl import ast
+from pddltools.static_typing import assert_never
 
 
 def check_pddlplus(domain: ast.Domain) -> list[Diagnostic]:

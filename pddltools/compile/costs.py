@@ -8,11 +8,11 @@ each action's cost expression for the back map. The domain stays domain-level.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import assert_never
 
 from pddltools.check.features import TOTAL_COST
 from pddltools.compile.task import ParsedTask, PassResult, identity
 from pddltools.pddl import ast
+from pddltools.static_typing import assert_never
 
 
 def _strip(effect: ast.Effect, costs: list[ast.Expression]) -> ast.Effect | None:

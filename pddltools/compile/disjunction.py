@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import replace
-from typing import assert_never
 
 from pddltools.compile.errors import compile_error
 from pddltools.compile.formulas import FALSE, TRUE, conjoin, conjuncts, contradicts, nnf
@@ -30,6 +29,7 @@ from pddltools.compile.task import (
     unique_name,
 )
 from pddltools.pddl import ast
+from pddltools.static_typing import assert_never
 
 LIMIT = 4096
 GOAL_DNF = 16  # a goal with more disjuncts than this is checked part by part instead

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import assert_never
 
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import TypeHierarchy, objects_by_type, type_names, typed_objects
+from pddltools.static_typing import assert_never
 
 TRUE = ast.And(())
 FALSE = ast.Or(())

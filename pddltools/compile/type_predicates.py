@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import assert_never
 
 from pddltools.compile.formulas import TRUE, Rewriter, conjoin, disjoin, nnf
 from pddltools.compile.task import ParsedTask, PassResult, identity, names_in_use, unique_name
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import OBJECT, TypeHierarchy, type_names, typed_objects
+from pddltools.static_typing import assert_never
 
 
 class _Types(Rewriter):

@@ -31,12 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
-from typing import Any, assert_never
+from typing import Any
 
 from pddltools.diagnostics import Diagnostic
 from pddltools.interop.errors import FROM_FRAMEWORK, TO_TARSKI, InteropError, refuse, refuse_type_shapes, require
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import NUMBER, OBJECT, TypeHierarchy
+from pddltools.static_typing import assert_never
 
 TARGET = "tarski"
 _ASSIGN_OPERATOR = {"increase": "+", "decrease": "-", "scale-up": "*", "scale-down": "/"}

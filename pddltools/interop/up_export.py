@@ -32,12 +32,13 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, assert_never
+from typing import Any
 
 from pddltools.diagnostics import Diagnostic
 from pddltools.interop.errors import TO_UP, InteropError, refuse, refuse_type_shapes, require
 from pddltools.pddl import ast
 from pddltools.pddl.type_hierarchy import NUMBER, OBJECT, TypeHierarchy
+from pddltools.static_typing import assert_never
 
 TARGET = "Unified Planning"
 COST = "total-cost"

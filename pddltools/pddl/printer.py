@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any, assert_never, get_args
+from typing import Any, get_args
 
 from pddltools.comments import Comments, Item, active, keep
 from pddltools.diagnostics import Diagnostic, Source
 from pddltools.pddl import ast
 from pddltools.pddl.exact_numbers import format_number
+from pddltools.static_typing import assert_never
 from pddltools.syntax.lexing import Trivia
 
 WIDTH = 100

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Generic, TypeVar, assert_never
+from typing import Generic, TypeVar
 
 from pddltools.pddl import ast
 from pddltools.semantics.errors import ArithmeticFault, SemanticsError, UndefinedValue, Unsupported
@@ -23,6 +23,7 @@ from pddltools.semantics.evaluate import Evaluator
 from pddltools.semantics.grounding import Binding, Value
 from pddltools.semantics.polynomial import Poly
 from pddltools.semantics.state import FluentValue, GroundFluent, Number, State, normal, show_atom
+from pddltools.static_typing import assert_never
 from pddltools.syntax.frozen import fast_constructor
 
 Happening = ast.Process | ast.Event

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, assert_never
+from typing import TYPE_CHECKING, Any
 
 from pddltools.pddl import ast
 from pddltools.semantics.compiled import key_maker
 from pddltools.semantics.grounding import Binding, Value
 from pddltools.semantics.state import GroundAtom, State
+from pddltools.static_typing import assert_never
 
 if TYPE_CHECKING:
     from pddltools.semantics.evaluate import Evaluator

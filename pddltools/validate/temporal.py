@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction
 from math import lcm
-from typing import TYPE_CHECKING, assert_never
+from typing import TYPE_CHECKING
 
 from pddltools.diagnostics import error
 from pddltools.pddl import ast
@@ -55,6 +55,7 @@ from pddltools.semantics.grounding import Binding
 from pddltools.semantics.linear import difference, drifted
 from pddltools.semantics.state import GroundAtom, GroundFluent, Number, normal
 from pddltools.semantics.temporal import duration_meets, loosened
+from pddltools.static_typing import assert_never
 from pddltools.validate.advice import advise
 from pddltools.validate.happenings import clock, window
 from pddltools.validate.kinds import DEFAULT_TOLERANCE, is_pddlplus
