@@ -8,14 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+#: The largest count, seed or limit an option takes: far beyond any use, within a C long.
+LARGEST = 10**15
+
 TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse is imported where a type fails
 if TYPE_CHECKING:
     import argparse
 
     from pddltools.cli_record import Recorder
-
-#: The largest count, seed or limit an option takes: far beyond any use, within a C long.
-LARGEST = 10**15
 
 
 def add_fmt_mode(parser: argparse.ArgumentParser | Recorder, layout: str, *, several: bool = False) -> None:
