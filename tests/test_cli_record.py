@@ -202,3 +202,44 @@ def test_a_validate_run_imports_no_argparse_and_a_usage_error_is_argparse_s() ->
     wrong = subprocess.run([sys.executable, "-c", probe, "validate", "--format", "xml", *plans], cwd=ROOT,
                            capture_output=True, text=True, timeout=120, check=False)
     assert wrong.returncode == 2 and "argument --format: invalid choice: 'xml'" in wrong.stderr
+
+
+def synthetic() -> Recorder:
+    """A command declaring what no command of the table uses yet, each kind the reader knows."""
+    parser = Recorder(prog="probe")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    probe = sub.add_parser("probe", help="a probe")
+    probe.add_argument("first", nargs="?", default="7", type=int)
+    probe.add_argument("rest", nargs="*", type=str.upper)
+    probe.add_argument("--level", "-l", action="count")
+    probe.add_argument("--quiet", action="store_false", dest="loud")
+    probe.add_argument("--mode", action="store_const", const="fast", default="slow")
+    probe.add_argument("--tag", action="append_const", const="t")
+    probe.add_argument("--size", type=int, default="3", choices=range(10))
+    probe.add_argument("--names", nargs="+", action="append")
+    group = probe.add_argument_group("more")
+    either = group.add_mutually_exclusive_group()
+    either.add_argument("--left", action="store_true")
+    either.add_argument("--right", action="store_true")
+    probe.set_defaults(func=len)
+    return parser
+
+
+@settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.sampled_from(["--level", "-l", "--quiet", "--mode", "--tag", "--size", "--size=4", "--size=12",
+                                 "--names", "a", "b", "5", "x", "--left", "--right", "-ll", "--lev", "--", "-h"]),
+                max_size=8))
+def test_every_kind_of_argument_the_reader_knows_is_read_as_argparse_reads_it(argv: list[str]) -> None:
+    recorded = synthetic()
+    assert recorded.subparsers is not None and recorded.subparsers.choices["probe"].understood()
+    parser = recorded.replay()
+    direct = read(recorded, ["probe", *argv])
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            expected: dict[str, Any] | None = dict(vars(parse_command_line(parser, ["probe", *argv])))
+        except SystemExit:
+            expected = None
+    if direct is not None:
+        assert vars(direct) == expected
+    if argv in ([], ["--level", "--quiet", "5", "a", "b"], ["--names", "a", "b", "--names", "x", "--left"]):
+        assert direct is not None
