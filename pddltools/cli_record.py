@@ -89,8 +89,8 @@ class Recorder:
             self.arguments.append(Argument(("-h", "--help"), {"action": "help"}, None))
 
     # argparse's calls, as the commands make them
-    def add_argument(self, *flags: str, **options: Any) -> None:
-        self._add(0, flags, options)
+    def add_argument(self, *flags: str, **options: Any) -> Argument:
+        return self._add(0, flags, options)
 
     def add_argument_group(self, *args: Any, **options: Any) -> RecordedGroup:
         return self._group(0, "add_argument_group", args, options, exclusive=False)
@@ -109,19 +109,20 @@ class Recorder:
         self._containers += 1
         return self.subparsers
 
-    def _add(self, container: int, flags: tuple[str, ...], options: dict[str, Any]) -> None:
+    def _add(self, container: int, flags: tuple[str, ...], options: dict[str, Any]) -> Argument:
         self.calls.append((container, "add_argument", flags, options, None))
         self.arguments.append(Argument(flags, options, container if container in self.exclusive else None))
+        return self.arguments[-1]
 
     def _group(self, container: int, method: str, args: tuple[Any, ...], options: dict[str, Any], *,
                exclusive: bool) -> RecordedGroup:
         self.calls.append((container, method, args, options, None))
         index = self._containers
         self._containers += 1
+        if container in self.exclusive:  # a group inside an exclusive one: whose arguments exclude which?
+            self.known = False
         if exclusive:
             self.exclusive[index] = bool(options.get("required", False))
-        elif container in self.exclusive:  # a group inside an exclusive one: its arguments exclude each other
-            self.known = False
         return RecordedGroup(self, index)
 
     # argparse's parser, made by the same calls
@@ -157,8 +158,8 @@ class RecordedGroup:
         self._parser = parser
         self._index = index
 
-    def add_argument(self, *flags: str, **options: Any) -> None:
-        self._parser._add(self._index, flags, options)
+    def add_argument(self, *flags: str, **options: Any) -> Argument:
+        return self._parser._add(self._index, flags, options)
 
     def add_argument_group(self, *args: Any, **options: Any) -> RecordedGroup:
         return self._parser._group(self._index, "add_argument_group", args, options, exclusive=False)
