@@ -2,7 +2,7 @@
 
 Every command declares its arguments with argparse's own calls (`add_parser`, `add_argument`, groups,
 `set_defaults`), made on a `Recorder`, which keeps them. `read` parses an ordinary command line from the
-recording without importing argparse (which brings gettext and locale: 4 to 5 ms of CPU of a fresh process),
+recording without importing argparse (which brings gettext and locale: 2 to 3 ms of CPU of a fresh process),
 and declines (None) whatever it is not sure to read exactly as argparse would: `-h`, an abbreviation or
 an unknown option, `--`, a value starting with '-', a failed type or choice, a missing argument, two
 options of an exclusive group, an action it does not know. `Recorder.replay` then makes the parser
