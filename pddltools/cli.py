@@ -6,14 +6,13 @@ interrupted); `--format json` prints `pddltools.envelope`'s envelope.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pddltools.cli_options import ArgumentParser, add_fmt_mode, parse_command_line
+from pddltools.cli_record import Recorder, TranslationsFoundOnce, read
 from pddltools.exit_codes import ExitCode, worst
 from pddltools.wording import count
 
@@ -21,6 +20,7 @@ from pddltools.wording import count
 # would pay for rich's console and the parser on every start (`python -X importtime`).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from pathlib import Path
     from typing import Any
 
@@ -36,15 +36,23 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "pddltools") -> int:
         return ExitCode.OK
     words = _words(arguments)
     if not words:  # --help, or nothing: no command's modules to import
-        return _run(build_parser(prog=prog), arguments)
-    return _run(build_parser(words[0], prog=prog, subcommand=words[1] if len(words) > 1 else None), arguments)
+        return _run(record(prog=prog), arguments)
+    return _run(record(words[0], prog=prog, subcommand=words[1] if len(words) > 1 else None), arguments)
 
 
-def _run(parser: argparse.ArgumentParser, arguments: list[str]) -> int:
-    args = parse_command_line(parser, arguments)
-    if not hasattr(args, "func"):
-        parser.print_help()
-        return ExitCode.USAGE
+def _run(recording: Recorder, arguments: list[str]) -> int:
+    """Read the command line from the commands' declarations; what the reader declines (help, a usage
+    error, a form it does not know) argparse parses, from the same declarations."""
+    args: Any = read(recording, arguments)
+    if args is None or not hasattr(args, "func"):
+        from pddltools.cli_argparse import parse_command_line
+
+        with TranslationsFoundOnce():
+            parser = recording.replay()
+            args = parse_command_line(parser, arguments)
+            if not hasattr(args, "func"):
+                parser.print_help()
+                return ExitCode.USAGE
     try:
         return int(args.func(args))
     except KeyboardInterrupt:
@@ -62,8 +70,14 @@ def _version() -> str:
 def build_parser(command: str | None = None, *, prog: str = "pddltools",
                  subcommand: str | None = None) -> argparse.ArgumentParser:
     """The whole command line, or (given the sub-command about to run, and in a group the group's
-    command) just what that command needs."""
-    parser = ArgumentParser(
+    command) just what that command needs, as argparse's parser."""
+    return record(command, prog=prog, subcommand=subcommand).replay()
+
+
+def record(command: str | None = None, *, prog: str = "pddltools", subcommand: str | None = None) -> Recorder:
+    """The declarations of `build_parser`'s parser, recorded (`pddltools.cli_record`): read directly, or
+    replayed onto argparse."""
+    parser = Recorder(
         prog=prog,
         description="Language tooling for automated planning: PDDL and RDDL.",
     )
@@ -73,6 +87,8 @@ def build_parser(command: str | None = None, *, prog: str = "pddltools",
     # `parse` and `fmt` live here; another command about to run has no use for their parsers (two
     # argument parsers: half a millisecond of a fresh process), an unknown word lists them among all
     if command is None or command in ("parse", "fmt") or not is_command(command):
+        from pddltools.cli_options import add_fmt_mode
+
         p = sub.add_parser("parse", help="parse PDDL and HDDL files and folders, one summary line per file")
         p.add_argument("paths", nargs="+", metavar="PATH", help="files, or folders searched for *.pddl and *.hddl")
         p.add_argument("--format", choices=("text", "json"), default="text")
@@ -162,11 +178,11 @@ class TableSubparsers:
         self._action = action
         self._helps = dict(zip(entry.names, entry.helps, strict=True))
 
-    def add_parser(self, name: str, **options: Any) -> argparse.ArgumentParser:
+    def add_parser(self, name: str, **options: Any) -> Any:
+        """The sub-command's parser: a `Recorder` (or, given argparse's sub-parsers, argparse's parser)."""
         if "help" in options:
             raise TypeError(f"the help line of {name!r} belongs in pddltools.cli.COMMAND_TABLE")
-        parser: argparse.ArgumentParser = self._action.add_parser(name, help=self._helps[name], **options)
-        return parser
+        return self._action.add_parser(name, help=self._helps[name], **options)
 
 
 def _register_commands(sub: Any, command: str | None = None, subcommand: str | None = None) -> None:

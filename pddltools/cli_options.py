@@ -1,52 +1,24 @@
-"""Command-line options that several sub-commands share, so that they read the same everywhere."""
+"""Command-line options that several sub-commands share, so that they read the same everywhere.
+
+Nothing here imports argparse as it is loaded (`pddltools.cli_record` reads an ordinary command line
+without it); argparse's own side is `pddltools.cli_argparse`."""
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse is imported where a type fails
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
+
+    from pddltools.cli_record import Recorder
 
 #: The largest count, seed or limit an option takes: far beyond any use, within a C long.
 LARGEST = 10**15
 
 
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's, as wide as `shutil.get_terminal_size` says, read without importing `shutil` (with its
-    compression modules): argparse makes a formatter for every option it is given (start-up)."""
-
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
-
-
-def _columns() -> int:
-    """`shutil.get_terminal_size().columns`: $COLUMNS, else the terminal's, else 80."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns > 0:
-        return columns
-    try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
-    except (AttributeError, ValueError, OSError):
-        return 80
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse's parser with `HelpFormatter` by default; its sub-commands' parsers are of this class too."""
-
-    def __init__(self, **options: Any) -> None:
-        options.setdefault("formatter_class", HelpFormatter)
-        super().__init__(**options)
-
-
-def add_fmt_mode(parser: argparse.ArgumentParser, layout: str, *, several: bool = False) -> None:
+def add_fmt_mode(parser: argparse.ArgumentParser | Recorder, layout: str, *, several: bool = False) -> None:
     """FILE (`several`: FILE ... into `files`) and --write | --check, for a formatter that prints
     `layout`."""
     if several:
@@ -59,25 +31,12 @@ def add_fmt_mode(parser: argparse.ArgumentParser, layout: str, *, several: bool 
     mode.add_argument("--check", action="store_true", help=f"exit 1 if {each} is not in the {layout}")
 
 
-def parse_command_line(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
-    """`parser.parse_args(argv)`, except that an argument nobody takes is reported with the usage of the
-    sub-command it was given to (argparse leaves those to the top-level parser, whose usage says
-    nothing about the sub-command's options). Exits 2, as argparse does."""
-    args, extra = parser.parse_known_args(argv)
-    if extra:
-        _innermost(parser, argv).error("unrecognized arguments: " + " ".join(extra))
-    return args
+def type_error(message: str) -> argparse.ArgumentTypeError:
+    """The error an argparse `type` raises: argparse is imported only when a type fails (the command line
+    is then argparse's to report, `pddltools.cli_record`)."""
+    import argparse
 
-
-def _innermost(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.ArgumentParser:
-    """The parser of the deepest sub-command named in `argv` (`rddl simulate` → simulate's)."""
-    current = parser
-    for word in argv:
-        chosen = next((action.choices.get(word) for action in current._actions
-                       if isinstance(action, argparse._SubParsersAction)), None)
-        if isinstance(chosen, argparse.ArgumentParser):
-            current = chosen
-    return current
+    return argparse.ArgumentTypeError(message)
 
 
 def number_option(what: str, *, whole: bool = False, low: float | None = None, high: float | None = None,
@@ -92,18 +51,18 @@ def number_option(what: str, *, whole: bool = False, low: float | None = None, h
         try:
             exact = read_number(text)
         except NumberOutOfRange:
-            raise argparse.ArgumentTypeError(f"{what}: {text[:40]!r} is out of range") from None
+            raise type_error(f"{what}: {text[:40]!r} is out of range") from None
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a {'whole ' if whole else ''}number, "
+            raise type_error(f"{what} must be a {'whole ' if whole else ''}number, "
                                              f"not {text[:40]!r}") from None
         if whole and not (isinstance(exact, int) or exact.denominator == 1):
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text[:40]!r}")
+            raise type_error(f"{what} must be a whole number, not {text[:40]!r}")
         if above is not None and exact <= above:
-            raise argparse.ArgumentTypeError(f"{what} must be above {above:g}, not {text[:40]}")
+            raise type_error(f"{what} must be above {above:g}, not {text[:40]}")
         if low is not None and exact < low:
-            raise argparse.ArgumentTypeError(f"{what} must be at least {low:g}, not {text[:40]}")
+            raise type_error(f"{what} must be at least {low:g}, not {text[:40]}")
         if high is not None and exact > high:
-            raise argparse.ArgumentTypeError(f"{what} must be at most {high:g}, not {text[:40]}")
+            raise type_error(f"{what} must be at most {high:g}, not {text[:40]}")
         return int(exact) if whole else float(exact)
     return parse
 

@@ -1,10 +1,10 @@
 """The `pddltools` command's entry point (the console script and `python -m pddltools`).
 
 `pddltools --version` is answered here, with nothing imported but the compiled parser's file: the command
-line (`pddltools.cli`) costs argparse, typing and the exit codes' enum, a quarter of what a bare Python
-takes to start. `pddltools lsp` as editors start it goes straight to the language server, whose first
-reply an editor waits for. Everything else goes to `pddltools.cli.main`, which answers `--version` the
-same way.
+line (`pddltools.cli`) costs typing and the exit codes' enum (and argparse, for `--help` and usage
+errors), a quarter of what a bare Python takes to start. `pddltools lsp` as editors start it goes
+straight to the language server, whose first reply an editor waits for. Everything else goes to
+`pddltools.cli.main`, which answers `--version` the same way.
 """
 
 from __future__ import annotations
@@ -31,44 +31,13 @@ def main(argv: list[str] | None = None, *, prog: str = "pddltools") -> int:
     from pddltools.codecache import MethodCode
 
     # The command's dataclasses and patterns, compiled once (pddltools.codecache): those of the command
-    # line's own modules (argparse's and gettext's patterns), of the modules the command imports to
-    # register, and of those it imports as it runs (the language registry, the plan reader's parts).
+    # line's own modules, of the modules the command imports to register, and of those it imports as
+    # it runs (the language registry, the plan reader's parts).
     named = command if command.isascii() and command.isalpha() else "other"  # part of a file's name
-    with MethodCode(f"command-{named}") as cache, _TranslationsFoundOnce():
+    with MethodCode(f"command-{named}") as cache:
         from pddltools.cli import is_command
         from pddltools.cli import main as command_line
 
         cache.keep = is_command(command)  # a mistyped command would leave a cache file behind
         return command_line(arguments, prog=prog)
 
-
-class _TranslationsFoundOnce:
-    """While a command runs, `gettext.find` answers each question once: argparse translates each of its
-    words through `gettext.gettext`, which looks for the message catalogues (the environment's
-    languages, normalised, and a file per language) at every call, some fifteen times as a command's
-    parser is made (a millisecond and a half of a fresh process). The answer depends on the arguments
-    and the environment's language variables, both part of the question, and on the catalogue files,
-    which do not change while a command runs."""
-
-    def __enter__(self) -> None:
-        import gettext
-        import os
-
-        self._find = find = gettext.find
-        found: dict[tuple[object, ...], object] = {}
-
-        def find_once(domain: str, localedir: str | None = None, languages: list[str] | None = None,
-                      all: bool = False) -> object:
-            key = (domain, localedir, None if languages is None else tuple(languages), all,
-                   *(os.environ.get(name) for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")))
-            if key not in found:
-                found[key] = find(domain, localedir, languages, all)
-            answer = found[key]
-            return list(answer) if isinstance(answer, list) else answer
-
-        gettext.find = find_once  # type: ignore[assignment]
-
-    def __exit__(self, *exception: object) -> None:
-        import gettext
-
-        gettext.find = self._find

@@ -7,7 +7,6 @@ list as `codes`, beside `files`). Without a code it lists every code with its on
 
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import asdict
 from typing import Any
@@ -20,6 +19,10 @@ from pddltools.codes import REGISTRY, Code, command_line, lookup, near, render_t
 from pddltools.consoles import stderr_console, stdout_console
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
+
+TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse only for the annotations
+if TYPE_CHECKING:
+    import argparse
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 

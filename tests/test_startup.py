@@ -87,6 +87,7 @@ HEAVY = (
     "pddltools.semantics.temporal", "pddltools.validate.batch",  # the packages import them at first use
     "pddltools.validate.temporal", "pddltools.validate.pddlplus", "pddltools.semantics.continuous",
     "pathlib", "urllib", "ipaddress",  # the commands' files are named by text (os.path); pathlib brings urllib
+    "argparse", "gettext", "locale",  # an ordinary command line is read from the recorded declarations
 )
 
 
@@ -112,7 +113,7 @@ def test_a_command_looks_for_message_catalogues_once_per_question(tmp_path: Path
     environment's language is a new question. Afterwards gettext's own `find` is back."""
     import gettext
 
-    from pddltools.entry import _TranslationsFoundOnce
+    from pddltools.cli_record import TranslationsFoundOnce
 
     catalogue = tmp_path / "de" / "LC_MESSAGES" / "probe.mo"
     catalogue.parent.mkdir(parents=True)
@@ -126,7 +127,7 @@ def test_a_command_looks_for_message_catalogues_once_per_question(tmp_path: Path
 
     monkeypatch.setattr(gettext, "find", counted)
     monkeypatch.setenv("LANGUAGE", "de")
-    with _TranslationsFoundOnce():
+    with TranslationsFoundOnce():
         found = [gettext.find("probe", str(tmp_path), None, True) for _ in range(3)]
         assert found == [[str(catalogue)]] * 3 and len(asked) == 1
         monkeypatch.setenv("LANGUAGE", "fr")

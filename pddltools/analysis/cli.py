@@ -9,7 +9,6 @@ OUTDIR/plan-map.json lets `pddltools unmap OUTDIR PLAN` turn the grounded task's
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
@@ -21,6 +20,10 @@ from pddltools.consoles import stderr_console, stdout_console
 from pddltools.diagnostics import Error, render_rich
 from pddltools.envelope import envelope, placed, print_json
 from pddltools.exit_codes import ExitCode
+
+TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse only for the annotations
+if TYPE_CHECKING:
+    import argparse
 
 FORMATS = ("strips", "sas")
 

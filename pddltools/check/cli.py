@@ -7,7 +7,6 @@ declare the problem's `:domain`), and a problem whose domain is not found alone,
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
@@ -30,6 +29,10 @@ from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode
 from pddltools.mapddl.agents import factored_agents
 from pddltools.reading import pddl_files
+
+TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse only for the annotations
+if TYPE_CHECKING:
+    import argparse
 
 _HEADINGS = {Severity.ERROR: "errors", Severity.WARNING: "warnings", Severity.INFO: "information"}
 _TITLE_NAMES = 10  # problems named in a block's heading; the JSON's `pairs` lists them all

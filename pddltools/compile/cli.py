@@ -6,7 +6,6 @@ an unreadable or unparsable file, or an output folder with files in it and no `-
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from dataclasses import replace
@@ -33,6 +32,8 @@ from pddltools.progress import in_words, progress_bar
 from pddltools.reading import read_input_text, read_source
 
 if TYPE_CHECKING:
+    import argparse
+
     from rich.progress import Progress, TaskID
 
     from pddltools.validate.report import PlanReport

@@ -8,7 +8,6 @@ to stderr.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import sys
@@ -20,6 +19,10 @@ from pddltools.consoles import stderr_console
 from pddltools.diagnostics import Diagnostic, Error, InputError, error, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of
+
+TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse only for the annotations
+if TYPE_CHECKING:
+    import argparse
 
 FORMATS = ("text", "json")
 _positive = number_option("the count", whole=True, low=1, high=LARGEST)

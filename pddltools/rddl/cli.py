@@ -9,7 +9,6 @@ input. Diagnostics go to stderr (rich) or, with `--format json|github`, to stdou
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,10 @@ from pddltools.rddl import ast
 from pddltools.rddl.loading import FileResult, check_paths, collect, parse_paths
 from pddltools.rddl.printer import format_file
 from pddltools.wording import count
+
+TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse only for the annotations
+if TYPE_CHECKING:
+    import argparse
 
 FORMATS = ("text", "json", "github")
 

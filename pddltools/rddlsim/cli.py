@@ -7,7 +7,6 @@ Exit codes: 0 done, 1 the simulation or session failed (a model error, a server 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import os
@@ -21,6 +20,10 @@ from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
 from pddltools.envelope import envelope, file_entry, placed, print_json
 from pddltools.exit_codes import ExitCode, status_of
 from pddltools.rddl.loading import collect
+
+TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse only for the annotations
+if TYPE_CHECKING:
+    import argparse
 
 FORMATS = ("text", "json")
 

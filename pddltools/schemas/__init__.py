@@ -7,13 +7,16 @@ shared definitions (the envelope, a file entry, a diagnostic, a plan's entry) li
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from importlib import resources
 from typing import Any
 
 from pddltools.exit_codes import ExitCode
+
+TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse only for the annotations
+if TYPE_CHECKING:
+    import argparse
 
 #: The commands with a schema, as typed on the command line (`validate-batch`: one line of --batch).
 COMMANDS = ("parse", "check", "validate", "validate-batch", "compile", "unmap", "ground", "test", "fmt", "view", "run",

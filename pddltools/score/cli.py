@@ -6,7 +6,6 @@ is), 2 bad usage or unreadable input. With `--format json` results go to stdout 
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import csv
 import io
@@ -52,6 +51,10 @@ from pddltools.score.selection import Thresholds, select
 from pddltools.score.store import Run, Store
 from pddltools.score.verdicts import PlanChecker
 from pddltools.wording import count
+
+TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse only for the annotations
+if TYPE_CHECKING:
+    import argparse
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -10,12 +10,11 @@ changes step by step: printed after the verdict, or as the plan entry's `trace` 
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from pddltools.cli_options import parse_command_line
+from pddltools.cli_options import type_error
 from pddltools.consoles import stderr_console, stdout_console, stdout_lines
 from pddltools.diagnostics import Diagnostic, Error, InputError, render_rich
 from pddltools.domain_finder import task_arguments
@@ -28,6 +27,7 @@ from pddltools.validate.render import UNJUDGED, print_report
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
     from pddltools.hddl.verify import HTNTask
@@ -68,17 +68,19 @@ def positive_number(what: str) -> Callable[[str], Fraction]:
         try:
             value = Fraction(read_number(text))
         except NumberOutOfRange as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+            raise type_error(str(exc)) from None
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number (a decimal: 0.01, 1e-3)") from None
+            raise type_error(f"{text[:40]!r} is not a number (a decimal: 0.01, 1e-3)") from None
         if value <= 0:
-            raise argparse.ArgumentTypeError(f"{what} must be positive")
+            raise type_error(f"{what} must be positive")
         return value
     return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
     """`python -m pddltools.validate`: the validate command alone, without loading the other commands."""
+    import argparse
+
     parser = argparse.ArgumentParser(prog="python -m pddltools.validate", description="Validate plans.")
     sub = parser.add_subparsers()
     register(sub)
@@ -87,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from pddltools.cli_argparse import parse_command_line
+
     args = parse_command_line(build_parser(), ["validate", *(sys.argv[1:] if argv is None else argv)])
     try:
         return int(args.func(args))

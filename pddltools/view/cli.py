@@ -8,7 +8,6 @@ usage, a task that does not load, an unreadable plan, or an output file that exi
 
 from __future__ import annotations
 
-import argparse
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,6 +17,10 @@ from pddltools.consoles import stderr_console, stdout_console
 from pddltools.envelope import envelope, print_json
 from pddltools.exit_codes import ExitCode, status_of
 from pddltools.validate.cli import exit_code, plan_entry, plan_summary, positive_number, task_entries
+
+TYPE_CHECKING = False  # typing's flag (mypy reads the name): argparse only for the annotations
+if TYPE_CHECKING:
+    import argparse
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
