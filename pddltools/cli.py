@@ -81,7 +81,9 @@ def record(command: str | None = None, *, prog: str = "pddltools", subcommand: s
         prog=prog,
         description="Language tooling for automated planning: PDDL and RDDL.",
     )
-    parser.add_argument("--version", action="version", version=_version())
+    # the text asked for at replay: it loads the compiled parser's file to say whether it is built, which
+    # costs a command read without argparse importlib.util and contextlib, for a flag it is not given
+    parser.add_argument("--version", action="version", version=_version)
     sub = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     # `parse` and `fmt` live here; another command about to run has no use for their parsers (two

@@ -137,6 +137,8 @@ class Recorder:
     def replay_onto(self, parser: Any) -> None:
         containers: list[Any] = [parser]
         for container, method, args, options, child in self.calls:
+            if callable(options.get("version")):  # a `--version` text made only when argparse may print it
+                options = {**options, "version": options["version"]()}
             made = getattr(containers[container], method)(*args, **options)
             if method in ("add_argument_group", "add_mutually_exclusive_group", "add_subparsers"):
                 containers.append(made)

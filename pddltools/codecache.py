@@ -29,7 +29,10 @@ import marshal
 import os
 import re
 import sys
-from importlib.util import MAGIC_NUMBER
+
+# importlib.util's MAGIC_NUMBER is this one; importing importlib.util costs a fresh process
+# `contextlib` and `importlib._abc` (about 1 ms), and nothing else on a command's path needs it
+from importlib._bootstrap_external import MAGIC_NUMBER
 from types import CodeType, FunctionType, MemberDescriptorType, ModuleType, TracebackType
 
 

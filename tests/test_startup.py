@@ -18,11 +18,13 @@ import sys
 # an editable install's finder imports pathlib as the interpreter starts: forgotten, to see who imports it
 for name in ("pathlib", "urllib.parse", "urllib", "ipaddress"):
     sys.modules.pop(name, None)
-import contextlib, io, json
+import io, json
 from pddltools.cli import main
-out = io.StringIO()
-with contextlib.redirect_stdout(out):
+out, sys.stdout = sys.stdout, io.StringIO()  # not contextlib's redirect: the run must show who imports it
+try:
     status = main(sys.argv[1:])
+finally:
+    out, sys.stdout = sys.stdout, out
 print(json.dumps({"status": status, "out": out.getvalue(), "modules": sorted(sys.modules)}))
 """
 
@@ -88,6 +90,7 @@ HEAVY = (
     "pddltools.validate.temporal", "pddltools.validate.pddlplus", "pddltools.semantics.continuous",
     "pathlib", "urllib", "ipaddress",  # the commands' files are named by text (os.path); pathlib brings urllib
     "argparse", "gettext", "locale",  # an ordinary command line is read from the recorded declarations
+    "contextlib", "importlib.util",  # context managers as classes; the magic number and a spec found without it
 )
 
 

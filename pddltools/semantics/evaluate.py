@@ -14,7 +14,6 @@ below. Existential quantifiers try the bindings a positive atom allows (`candida
 from __future__ import annotations
 
 import _thread
-import contextlib
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
@@ -464,8 +463,12 @@ class Evaluator:
         if isinstance(node, ast.Atom):
             atoms.add(self._ground_atom(node, b, s))
         elif isinstance(node, ast.FunctionTerm):
-            with contextlib.suppress(UndefinedValue):
-                fluents.add(self.fluent(node, b, s))
+            try:
+                fluent: GroundFluent | None = self.fluent(node, b, s)
+            except UndefinedValue:  # an undefined fluent is read by nothing
+                fluent = None
+            if fluent is not None:
+                fluents.add(fluent)
         elif isinstance(node, ast.Constant) and node.name in self.constant_functions:
             fluents.add((node.name,))
         if isinstance(node, ast.Exists | ast.Forall | ast.ForallEffect):

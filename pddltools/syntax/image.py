@@ -420,9 +420,16 @@ def grammar_folder() -> Path:
 
 def _grammar_folder() -> str:
     """`grammar_folder` as text, for the image's key: without pathlib (a fresh process's start-up)."""
-    from importlib.util import find_spec
+    import pddltools
 
-    spec = find_spec("pddltools.grammars")
+    # what importlib.util.find_spec does for a sub-package, whose import costs a fresh process
+    # `contextlib` and `importlib._abc`: the meta path's finders asked in turn, in the package's folders
+    spec = None
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = find("pddltools.grammars", pddltools.__path__) if find is not None else None
+        if spec is not None:
+            break
     assert spec is not None and spec.submodule_search_locations, "pddltools.grammars is not installed"
     return str(next(iter(spec.submodule_search_locations)))
 

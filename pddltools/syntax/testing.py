@@ -12,8 +12,6 @@ The choice lives in a context variable, so it stays within the thread or task th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
@@ -38,15 +36,25 @@ def current_variant() -> Variant:
     return _current.get()
 
 
-@contextmanager
 def parser_variant(*, fast: bool | None = None, via_lark: bool | None = None, compiled: bool | None = None,
-                   lark_lexer: str | None = None) -> Iterator[Variant]:
+                   lark_lexer: str | None = None) -> _VariantBlock:
     """Parse with another implementation inside the block; unnamed switches keep their current value."""
-    variant = current_variant()
     changes = {k: v for k, v in (("fast", fast), ("via_lark", via_lark), ("compiled", compiled),
                                  ("lark_lexer", lark_lexer)) if v is not None}
-    token = _current.set(replace(variant, **changes))  # type: ignore[arg-type]
-    try:
-        yield _current.get()
-    finally:
-        _current.reset(token)
+    return _VariantBlock(changes)
+
+
+class _VariantBlock:
+    """`parser_variant`'s block: the variant set on entry, the one before it set again on exit. A class,
+    not `contextlib.contextmanager`: every parse imports this module, and a `validate` run imports
+    `contextlib` for nothing else."""
+
+    def __init__(self, changes: dict[str, bool | str]) -> None:
+        self._changes = changes
+
+    def __enter__(self) -> Variant:
+        self._token = _current.set(replace(current_variant(), **self._changes))  # type: ignore[arg-type]
+        return _current.get()
+
+    def __exit__(self, *exception: object) -> None:
+        _current.reset(self._token)
