@@ -191,27 +191,37 @@ class LimitedServer:
             task.cancel()
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
 def stop_on_signals() -> asyncio.Event:
-    """An event SIGINT or SIGTERM sets, for a server's main loop to wait on. Made before the server's
-    first line goes out: whoever reads that line may signal at once."""
+    """An event SIGINT or SIGTERM sets, for a server's main loop to wait on. Made before the server
+    listens: whoever finds the port open may signal at once, and must find the signal caught, not the
+    process killed before it closes its log."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, stop.set)
     return stop
 
 
 async def serve_until_signalled(server: LimitedServer, host: str, port: int, results: ResultsLog,
                                 announce: Callable[[int], None]) -> None:
-    """A server's life in a command: it listens on `host`:`port` (`InputError`, E003, when it cannot),
-    `announce` is called with the bound port once SIGINT and SIGTERM are caught (whoever reads the
-    announcement may signal at once); at the first of them the listener closes, every session is ended
-    and the results log closed."""
+    """A server's life in a command: SIGINT and SIGTERM are caught, then it listens on `host`:`port`
+    (`InputError`, E003, when it cannot: the signals are given back), and `announce` is called with the
+    bound port; at the first signal the listener closes, every session is ended and the results log
+    closed."""
+    saved = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+    stop = stop_on_signals()
     try:
         listener = await server.start(host, port)
     except OSError as exc:
+        loop = asyncio.get_running_loop()
+        for signum, handler in saved.items():
+            loop.remove_signal_handler(signum)
+            if handler is not None:  # None: set outside Python, nothing of ours to give back
+                signal.signal(signum, handler)
         raise InputError([error("E003", f"cannot listen on {host}:{port}: {exc}")]) from None
-    stop = stop_on_signals()
     announce(listener.sockets[0].getsockname()[1])
     async with listener:
         await stop.wait()

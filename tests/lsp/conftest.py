@@ -95,6 +95,28 @@ async def diagnostics_of(client: LanguageClient, uri: str, timeout: float = 30) 
     return await asyncio.wait_for(wait(), timeout)
 
 
+async def diagnostics_until(client: LanguageClient, uri: str, wanted: Callable[[Sequence[lsp.Diagnostic]], bool],
+                            timeout: float = 30) -> Sequence[lsp.Diagnostic]:
+    """The first diagnostics published for `uri` that are `wanted`, the ones already received included.
+    For a document checked again because another changed: a publish computed before that change may still
+    be on its way, and the client, like an editor, keeps whichever comes last."""
+    seen: list[Sequence[lsp.Diagnostic]] = []
+
+    async def wait() -> Sequence[lsp.Diagnostic]:
+        while True:
+            if uri in client.diagnostics:
+                seen.append(client.diagnostics.pop(uri))
+                if wanted(seen[-1]):
+                    return seen[-1]
+            await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+    try:
+        return await asyncio.wait_for(wait(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"none of the {len(seen)} publishes for {uri} in {timeout} s is the one wanted; "
+                             f"the last: {seen[-1] if seen else None}") from None
+
+
 def position_of(text: str, needle: str, skip: int = 0, occurrence: int = 0) -> lsp.Position:
     """The position of the `occurrence`-th `needle` in `text`, `skip` characters into it."""
     at = -1

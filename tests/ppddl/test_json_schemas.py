@@ -59,13 +59,17 @@ def test_serve_prints_one_line_once_bound(tmp_path: Path, capsys: pytest.Capture
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
 
+    returned = threading.Event()
+
     def stop_when_listening() -> None:
-        for _ in range(400):
+        # signal only a server that answers and has caught SIGTERM: uncaught, it would end pytest's worker
+        while not returned.is_set():
             with socket.socket() as s, contextlib.suppress(OSError):
                 s.connect(("127.0.0.1", port))
-                break
+                if signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None):
+                    os.kill(os.getpid(), signal.SIGTERM)
+                    return
             time.sleep(0.025)
-        os.kill(os.getpid(), signal.SIGTERM)
 
     stopper = threading.Thread(target=stop_when_listening)
     stopper.start()
@@ -73,6 +77,7 @@ def test_serve_prints_one_line_once_bound(tmp_path: Path, capsys: pytest.Capture
         status = main(["ppddl", "serve", str(COIN), "--port", str(port), "--format", "json", "--log",
                        str(tmp_path / "log.jsonl")])
     finally:
+        returned.set()
         stopper.join()
     data = json.loads(capsys.readouterr().out)
     conforms("ppddl serve", data)
