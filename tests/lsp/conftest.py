@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types as lsp
+from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 from pddltools.diagnostics import Source
 from pddltools.reading import read_source
@@ -45,7 +47,25 @@ def server_command() -> list[str]:
     return [installed, "lsp"] if installed else [sys.executable, "-m", "pddltools.cli", "lsp"]
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=server_command()), scope="module")
+#: the document version each URI's last diagnostics were published for (None: the server gave none)
+published_version: dict[str, int | None] = {}
+
+
+def record_publish(client: LanguageClient, params: lsp.PublishDiagnosticsParams) -> None:
+    client.diagnostics[params.uri] = params.diagnostics
+    published_version[params.uri] = params.version
+
+
+def versioned_client() -> LanguageClient:
+    """pytest-lsp's test client, keeping the version of each publish as well: a check of an earlier
+    version may still be on its way when a change is sent, and a test must not take it for the change's."""
+    client = LanguageClient(converter_factory=default_converter)
+    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: record_publish})
+    return client
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=server_command(), client_factory=versioned_client),
+                    scope="module")
 async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
     await lsp_client.initialize_session(lsp.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"), root_uri=CORPUS.as_uri()))
@@ -66,7 +86,7 @@ async def open_document(client: LanguageClient, path: Path, text: str | None = N
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
         uri=uri, language_id=language or ("rddl" if path.suffix == ".rddl" else "pddl"), version=version,
         text=content)))
-    return await diagnostics_of(client, uri, timeout)
+    return await diagnostics_of(client, uri, timeout, version=version)
 
 
 async def change_document(client: LanguageClient, path: Path, text: str, timeout: float = 30
@@ -78,7 +98,7 @@ async def change_document(client: LanguageClient, path: Path, text: str, timeout
     client.text_document_did_change(lsp.DidChangeTextDocumentParams(
         text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
         content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))
-    return await diagnostics_of(client, uri, timeout)
+    return await diagnostics_of(client, uri, timeout, version=version)
 
 
 def close_document(client: LanguageClient, path: Path) -> None:
@@ -86,11 +106,17 @@ def close_document(client: LanguageClient, path: Path) -> None:
         text_document=lsp.TextDocumentIdentifier(uri=path.resolve().as_uri())))
 
 
-async def diagnostics_of(client: LanguageClient, uri: str, timeout: float = 30) -> Sequence[lsp.Diagnostic]:
+async def diagnostics_of(client: LanguageClient, uri: str, timeout: float = 30, *,
+                         version: int | None = None) -> Sequence[lsp.Diagnostic]:
+    """The next diagnostics published for `uri` (given `version`: the next published for that version
+    of the document, those of earlier versions passed over)."""
     async def wait() -> Sequence[lsp.Diagnostic]:
-        while uri not in client.diagnostics:
+        while True:
+            if uri in client.diagnostics:
+                if version is None or published_version.get(uri) == version:
+                    return client.diagnostics[uri]
+                del client.diagnostics[uri]
             await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        return client.diagnostics[uri]
 
     return await asyncio.wait_for(wait(), timeout)
 
