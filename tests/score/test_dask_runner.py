@@ -75,7 +75,6 @@ def test_a_runner_killed_mid_campaign_stops_its_runs_on_the_workers(tmp_path: Pa
     while len(files := list(runs.rglob("pids"))) < 2 and time.monotonic() < deadline:
         assert runner.poll() is None, errors.read_text()
         time.sleep(0.05)
-    time.sleep(0.2)  # the pid files are written whole
     pids = [int(p) for f in files for p in f.read_text().split()]
     assert len(pids) == 8  # two runs in flight, each a planner and three children (one in its own session)
     runner.send_signal(sig)

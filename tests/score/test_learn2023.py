@@ -132,8 +132,10 @@ def test_the_protocol_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[s
         scripts[name] = tmp_path / f"{name}.py"
         scripts[name].write_text(text)
     db = tmp_path / "results.sqlite"
+    # The limits leave a busy machine time for a learner to start and set up its SIGTERM handling, and
+    # for the catching one to write its knowledge before SIGKILL.
     common = [str(hop), str(jump), "--protocol", "ipc2023", "--plan", f"{sys.executable} {scripts['plan']}",
-              "--train-wall", "0.6", "--kill-after", "0.6", "--wall", "30", "--memory", "1000", "--jobs", "2",
+              "--train-wall", "1.5", "--kill-after", "1.5", "--wall", "30", "--memory", "1000", "--jobs", "2",
               "--out", str(tmp_path / "work"), "--db", str(db), "--format", "json"]
     results = {}
     for entry, learner in (("macro", "catching"), ("lazy", "ignoring")):

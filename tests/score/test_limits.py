@@ -38,7 +38,8 @@ def test_memory_of_forked_children_is_added_up() -> None:
 
 
 def test_sleeper_that_ignores_sigterm_is_a_timeout() -> None:
-    outcome = run_limited([PY, str(PLANNERS / "sleeper.py")], Limits(wall=1.5, cpu=10, memory=500 * MB, grace=0.3))
+    # the wall limit leaves a busy machine time to start Python and ignore SIGTERM before it comes
+    outcome = run_limited([PY, str(PLANNERS / "sleeper.py")], Limits(wall=3, cpu=10, memory=500 * MB, grace=0.3))
     assert outcome.status == "timeout" and "wall-clock" in outcome.reason
     assert outcome.returncode == -9  # SIGTERM was ignored: SIGKILL ended it
 
@@ -51,7 +52,8 @@ def test_busy_loop_is_a_cpu_timeout() -> None:
 
 def test_forking_planner_leaves_no_process(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
-    outcome = run_limited([PY, str(PLANNERS / "forker.py"), str(pids)], Limits(wall=1.5, cpu=10, memory=500 * MB))
+    # the wall limit leaves a busy machine time to start Python and fork before the file is written
+    outcome = run_limited([PY, str(PLANNERS / "forker.py"), str(pids)], Limits(wall=4, cpu=10, memory=500 * MB))
     assert outcome.status == "timeout"
     numbers = [int(p) for p in pids.read_text().split()]
     assert len(numbers) == 4  # the planner and three children, one in a session of its own
@@ -118,8 +120,9 @@ if os.fork() == 0:
     if grandchild == 0:
         while True:
             time.sleep(1)
-    with open(sys.argv[1], "w") as handle:
+    with open(sys.argv[1] + ".part", "w") as handle:  # renamed into place: never read half written
         handle.write(str(grandchild))
+    os.replace(sys.argv[1] + ".part", sys.argv[1])
     os._exit(0)
 os.wait()
 time.sleep(0.3)
@@ -137,7 +140,8 @@ def test_daemon_that_calls_setsid_is_killed_with_its_run(tmp_path: Path, pause: 
 def test_daemon_that_calls_setsid_is_killed_at_the_wall_limit(tmp_path: Path) -> None:
     pids = tmp_path / "pid"
     code = DAEMON + "time.sleep(60)\n"
-    outcome = run_limited([PY, "-c", code, str(pids), "0.3"], Limits(wall=1.5, cpu=10, memory=500 * MB, grace=0.2))
+    # the wall limit leaves a busy machine time to start Python, fork twice and write the pid first
+    outcome = run_limited([PY, "-c", code, str(pids), "0.3"], Limits(wall=4, cpu=10, memory=500 * MB, grace=0.2))
     assert outcome.status == "timeout", outcome
     assert gone(int(pids.read_text()))
 
@@ -154,8 +158,9 @@ for _ in range(int(sys.argv[2])):
         while True:
             time.sleep(1)
     children.append(pid)
-with open(sys.argv[1], "w") as handle:
+with open(sys.argv[1] + ".part", "w") as handle:  # renamed into place: never read half written
     handle.write(" ".join(map(str, children)))
+os.replace(sys.argv[1] + ".part", sys.argv[1])
 while True:
     time.sleep(1)
 """
@@ -168,7 +173,8 @@ def test_fork_storm_of_400_processes_is_stopped_at_its_wall_limit_with_nothing_l
     after the grace (which ends one that ignores it), nothing of the tree left. How soon after the limit
     is a benchmark's question (benchmarks/runner_limits.py), not a test's: it depends on the machine's load."""
     pids = tmp_path / "pids"
-    outcome = run_limited([PY, "-c", STORM, str(pids), "400", sigterm], Limits(wall=3.0, cpu=60, memory=8 << 30,
+    # the wall limit leaves a busy machine time to fork the 400 and write their pids first
+    outcome = run_limited([PY, "-c", STORM, str(pids), "400", sigterm], Limits(wall=6.0, cpu=60, memory=8 << 30,
                                                                                grace=0.2))
     assert outcome.status == "timeout" and "wall-clock" in outcome.reason, outcome
     children = [int(p) for p in pids.read_text().split()]

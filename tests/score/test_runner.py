@@ -51,7 +51,8 @@ def test_statuses_from_a_local_run(tmp_path: Path) -> None:
     sleeper = Planner("sleeper", f"{PY} {PLANNERS / 'sleeper.py'}")
     nothing = Planner("nothing", f"{PY} -c \"import sys; sys.exit(12)\"", unsolved_codes=(0, 12))
     broken = Planner("broken", f"{PY} -c \"import sys; sys.exit(3)\"")
-    limits = Limits(wall=1.0, cpu=5, memory=500 * MB, grace=0.2)
+    # 3 s: time for a planner's Python to start and write its plan on a busy machine, before the limit
+    limits = Limits(wall=3.0, cpu=5, memory=500 * MB, grace=0.2)
     jobs = [j for p in (walk, sleeper, nothing, broken) for j in jobs_for(p, tmp_path, limits)[:1]]
     jobs += [j for j in jobs_for(walk, tmp_path, limits) if j.problem_path.endswith("line-08.pddl")]
     with Store.open(tmp_path / "r.sqlite") as store:
@@ -175,7 +176,6 @@ def test_ctrl_c_or_sigterm_stops_the_runs_in_flight(tmp_path: Path, sig: int, st
     deadline = time.monotonic() + 30
     while not list((tmp_path / "runs").rglob("pids")) and time.monotonic() < deadline:
         time.sleep(0.05)
-    time.sleep(0.2)
     [pids_file] = list((tmp_path / "runs").rglob("pids"))
     pids = [int(p) for p in pids_file.read_text().split()]
     runner.send_signal(sig)
@@ -195,7 +195,7 @@ def test_ctrl_c_or_sigterm_stops_the_runs_in_flight(tmp_path: Path, sig: int, st
 
 def test_anytime_planner_keeps_its_last_complete_plan_at_the_time_limit(tmp_path: Path) -> None:
     command = f"{PY} {PLANNERS / 'anytime.py'} {{problem}} {{plan}}"
-    limits = Limits(wall=1.0, cpu=10, memory=500 * MB, grace=0.2)
+    limits = Limits(wall=3.0, cpu=10, memory=500 * MB, grace=0.2)  # time to write plan.1 on a busy machine
     anytime = Planner("anytime", command, anytime=True)
     plain = Planner("plain", command)
     jobs = [jobs_for(p, tmp_path, limits)[2] for p in (anytime, plain)]  # line-03

@@ -12,7 +12,9 @@ for index in range(3):
         while True:
             time.sleep(1)
     pids.append(pid)
-with open(sys.argv[1], "w") as handle:
+# renamed into place, so that whoever finds the file finds all four PIDs, however busy the machine
+with open(sys.argv[1] + ".part", "w") as handle:
     handle.write(" ".join(map(str, [os.getpid(), *pids])))
+os.replace(sys.argv[1] + ".part", sys.argv[1])
 while True:
     time.sleep(1)
