@@ -47,18 +47,21 @@ def server_command() -> list[str]:
     return [installed, "lsp"] if installed else [sys.executable, "-m", "pddltools.cli", "lsp"]
 
 
-#: the document version each URI's last diagnostics were published for (None: the server gave none)
-published_version: dict[str, int | None] = {}
+Publish = tuple[int | None, Sequence[lsp.Diagnostic]]
+
+#: every publish not yet taken, per URI, oldest first: (the document version it is for, or None, and the
+#: diagnostics). A queue, not the last publish only: a slower round or a second check of the same version
+#: may come in before the test looks, and it must not hide the one the test waits for.
+publishes: dict[str, list[Publish]] = {}
 
 
 def record_publish(client: LanguageClient, params: lsp.PublishDiagnosticsParams) -> None:
     client.diagnostics[params.uri] = params.diagnostics
-    published_version[params.uri] = params.version
+    publishes.setdefault(params.uri, []).append((params.version, params.diagnostics))
 
 
 def versioned_client() -> LanguageClient:
-    """pytest-lsp's test client, keeping the version of each publish as well: a check of an earlier
-    version may still be on its way when a change is sent, and a test must not take it for the change's."""
+    """pytest-lsp's test client, keeping every publish with its version (`publishes`)."""
     client = LanguageClient(converter_factory=default_converter)
     register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: record_publish})
     return client
@@ -76,29 +79,40 @@ async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
 _versions: dict[str, int] = {}
 
 
+def forget(path: Path) -> None:
+    """Pass over the publishes for `path` received so far."""
+    publishes.pop(path.resolve().as_uri(), None)
+
+
+def version_of(path: Path) -> int:
+    """The version of `path` last sent to the server."""
+    return _versions[path.resolve().as_uri()]
+
+
 async def open_document(client: LanguageClient, path: Path, text: str | None = None,
                         language: str | None = None, timeout: float = 30) -> Sequence[lsp.Diagnostic]:
     """Open `path` (with `text` instead of its content, if given) and return its first diagnostics."""
     uri = path.resolve().as_uri()
-    client.diagnostics.pop(uri, None)
+    forget(path)
     version = _versions[uri] = _versions.get(uri, 0) + 1
     content = text if text is not None else path.read_text(encoding="utf-8")
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(text_document=lsp.TextDocumentItem(
         uri=uri, language_id=language or ("rddl" if path.suffix == ".rddl" else "pddl"), version=version,
         text=content)))
-    return await diagnostics_of(client, uri, timeout, version=version)
+    return await diagnostics_of(client, path, timeout, version=version)
 
 
 async def change_document(client: LanguageClient, path: Path, text: str, timeout: float = 30
                           ) -> Sequence[lsp.Diagnostic]:
-    """Replace the whole text of an open document; return the diagnostics published for it."""
+    """Replace the whole text of an open document; return the first diagnostics published for the new
+    version (after a change: the quick round)."""
     uri = path.resolve().as_uri()
-    client.diagnostics.pop(uri, None)
+    forget(path)
     version = _versions[uri] = _versions[uri] + 1
     client.text_document_did_change(lsp.DidChangeTextDocumentParams(
         text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
         content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))
-    return await diagnostics_of(client, uri, timeout, version=version)
+    return await diagnostics_of(client, path, timeout, version=version)
 
 
 def close_document(client: LanguageClient, path: Path) -> None:
@@ -106,41 +120,36 @@ def close_document(client: LanguageClient, path: Path) -> None:
         text_document=lsp.TextDocumentIdentifier(uri=path.resolve().as_uri())))
 
 
-async def diagnostics_of(client: LanguageClient, uri: str, timeout: float = 30, *,
-                         version: int | None = None) -> Sequence[lsp.Diagnostic]:
-    """The next diagnostics published for `uri` (given `version`: the next published for that version
-    of the document, those of earlier versions passed over)."""
-    async def wait() -> Sequence[lsp.Diagnostic]:
-        while True:
-            if uri in client.diagnostics:
-                if version is None or published_version.get(uri) == version:
-                    return client.diagnostics[uri]
-                del client.diagnostics[uri]
-            await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-
-    return await asyncio.wait_for(wait(), timeout)
-
-
-async def diagnostics_until(client: LanguageClient, uri: str, wanted: Callable[[Sequence[lsp.Diagnostic]], bool],
+async def diagnostics_until(client: LanguageClient, path: Path,
+                            wanted: Callable[[int | None, Sequence[lsp.Diagnostic]], bool],
                             timeout: float = 30) -> Sequence[lsp.Diagnostic]:
-    """The first diagnostics published for `uri` that are `wanted`, the ones already received included.
-    For a document checked again because another changed: a publish computed before that change may still
-    be on its way, and the client, like an editor, keeps whichever comes last."""
-    seen: list[Sequence[lsp.Diagnostic]] = []
+    """The diagnostics of the oldest publish for `path` not yet taken that is `wanted` (given its version
+    and diagnostics); those before it are taken and passed over. AssertionError when none comes in
+    `timeout` seconds."""
+    uri = path.resolve().as_uri()
+    passed: list[Publish] = []
 
     async def wait() -> Sequence[lsp.Diagnostic]:
         while True:
-            if uri in client.diagnostics:
-                seen.append(client.diagnostics.pop(uri))
-                if wanted(seen[-1]):
-                    return seen[-1]
+            queue = publishes.get(uri, [])
+            while queue:
+                passed.append(queue.pop(0))
+                if wanted(*passed[-1]):
+                    return passed[-1][1]
             await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
 
     try:
         return await asyncio.wait_for(wait(), timeout)
     except TimeoutError:
-        raise AssertionError(f"none of the {len(seen)} publishes for {uri} in {timeout} s is the one wanted; "
-                             f"the last: {seen[-1] if seen else None}") from None
+        raise AssertionError(f"none of the {len(passed)} publishes for {uri} in {timeout} s is the one wanted; "
+                             f"the last: {passed[-1] if passed else None}") from None
+
+
+async def diagnostics_of(client: LanguageClient, path: Path, timeout: float = 30, *,
+                         version: int | None = None) -> Sequence[lsp.Diagnostic]:
+    """The diagnostics of the oldest publish for `path` not yet taken (given `version`: of the oldest for
+    that version of the document, those for other versions passed over)."""
+    return await diagnostics_until(client, path, lambda v, _: version is None or v == version, timeout)
 
 
 def position_of(text: str, needle: str, skip: int = 0, occurrence: int = 0) -> lsp.Position:

@@ -9,7 +9,7 @@ import pytest
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from .conftest import change_document, close_document, diagnostics_of, open_document
+from .conftest import change_document, close_document, diagnostics_of, open_document, version_of
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -37,17 +37,13 @@ async def test_a_change_gets_the_quick_findings_then_reachabilitys(client: Langu
     edited = PROBLEM.replace("(:init)", "(:init )")
     quick = await change_document(client, problem, edited)
     assert codes(quick) == ["L002"]  # the goal's reachability is not analysed while typing
-    uri = problem.resolve().as_uri()
-    client.diagnostics.pop(uri, None)
-    settled = await diagnostics_of(client, uri)
+    settled = await diagnostics_of(client, problem, version=version_of(problem))  # the same version's next
     assert codes(settled) == ["L002", "W405"]
     assert settled[1].severity == lsp.DiagnosticSeverity.Warning and settled[1].range.start.line == 2
 
     # typing on before the slow round: the last version's quick round, then its slow one
-    client.diagnostics.pop(uri, None)
     await change_document(client, problem, PROBLEM)
     last = await change_document(client, problem, edited.replace("(:init )", "(:init  )"))
     assert codes(last) == ["L002"]
-    client.diagnostics.pop(uri, None)
-    assert codes(await diagnostics_of(client, uri)) == ["L002", "W405"]
+    assert codes(await diagnostics_of(client, problem, version=version_of(problem))) == ["L002", "W405"]
     close_document(client, problem)
