@@ -208,25 +208,28 @@ def stop_on_signals() -> asyncio.Event:
 async def serve_until_signalled(server: LimitedServer, host: str, port: int, results: ResultsLog,
                                 announce: Callable[[int], None]) -> None:
     """A server's life in a command: SIGINT and SIGTERM are caught, then it listens on `host`:`port`
-    (`InputError`, E003, when it cannot: the signals are given back), and `announce` is called with the
-    bound port; at the first signal the listener closes, every session is ended and the results log
-    closed."""
+    (`InputError`, E003, when it cannot), and `announce` is called with the bound port; at the first
+    signal the listener closes, every session is ended and the results log closed. However it ends, the
+    two signals get back the handling they had before (asyncio would leave SIGINT's default handler, even
+    where it was ignored)."""
     saved = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
     stop = stop_on_signals()
     try:
-        listener = await server.start(host, port)
-    except OSError as exc:
+        try:
+            listener = await server.start(host, port)
+        except OSError as exc:
+            raise InputError([error("E003", f"cannot listen on {host}:{port}: {exc}")]) from None
+        announce(listener.sockets[0].getsockname()[1])
+        async with listener:
+            await stop.wait()
+        server.stop_sessions()
+        results.close()
+    finally:
         loop = asyncio.get_running_loop()
         for signum, handler in saved.items():
             loop.remove_signal_handler(signum)
             if handler is not None:  # None: set outside Python, nothing of ours to give back
                 signal.signal(signum, handler)
-        raise InputError([error("E003", f"cannot listen on {host}:{port}: {exc}")]) from None
-    announce(listener.sockets[0].getsockname()[1])
-    async with listener:
-        await stop.wait()
-    server.stop_sessions()
-    results.close()
 
 
 class FrameReader(Protocol):

@@ -8,6 +8,7 @@ import logging
 import os
 import signal
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,23 @@ def dispositions() -> tuple[object, object]:
     return signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
 
 
+# SIGINT as a terminal leaves it (Python's KeyboardInterrupt) and as `cmd &` in a script does (ignored,
+# as in CI): the server must give back whichever it found
+SIGINT_AS_FOUND = pytest.mark.parametrize("sigint", [signal.default_int_handler, signal.SIG_IGN],
+                                          ids=["terminal", "background"])
+
+
+@pytest.fixture
+def sigint_as(sigint: object) -> Iterator[None]:
+    found = signal.signal(signal.SIGINT, sigint)  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, found)
+
+
+@SIGINT_AS_FOUND
+@pytest.mark.usefixtures("sigint_as")
 def test_sigterm_is_caught_before_listening_and_stops_the_server_cleanly(tmp_path: Path) -> None:
     before = dispositions()
     server = Recording()
@@ -46,9 +64,11 @@ def test_sigterm_is_caught_before_listening_and_stops_the_server_cleanly(tmp_pat
     assert server.sigterm_at_start not in (signal.SIG_DFL, signal.SIG_IGN, None)
     assert len(ports) == 1 and ports[0] > 0
     assert results._file.closed
-    assert dispositions() == before  # asyncio.run gives the handlers back with its loop
+    assert dispositions() == before
 
 
+@SIGINT_AS_FOUND
+@pytest.mark.usefixtures("sigint_as")
 def test_a_port_in_use_is_E003_and_gives_the_signals_back(tmp_path: Path) -> None:
     results = ResultsLog(tmp_path / "log.jsonl")
     with socket.socket() as taken:
@@ -57,7 +77,7 @@ def test_a_port_in_use_is_E003_and_gives_the_signals_back(tmp_path: Path) -> Non
         port = taken.getsockname()[1]
 
         async def serve() -> tuple[tuple[object, object], tuple[object, object]]:
-            before = dispositions()  # asyncio.run's own SIGINT handler among them
+            before = dispositions()  # asyncio.run's own SIGINT handler among them, where it sets one
             with pytest.raises(InputError) as raised:
                 await serve_until_signalled(Recording(), "127.0.0.1", port, results, lambda _: None)
             assert [d.code for d in raised.value.diagnostics] == ["E003"]
