@@ -30,6 +30,7 @@ from pddltools.ppddl.protocol import (
 )
 from pddltools.ppddl.simulation import load_task
 from pddltools.rddlsim.protocol import ProtocolError
+from tests.loop_clock import LoopClock
 from tests.ppddl.conftest import COIN, log_records, read_element, running_server
 
 STATE = StateMessage(True, (("on", "b1", "b2"), ("emptyhand",)), ((("reward",), "-3/2"), (("fuel", "t1"), "7")))
@@ -330,18 +331,13 @@ def test_the_cap_evicts_the_oldest_silent_connection(tmp_path: Path, caplog: pyt
 
 def test_a_client_silent_past_its_session_time_is_cut_off(tmp_path: Path) -> None:
     async def run() -> tuple[list[bytes], bytes]:
-        # The session's time (and the grace after it) runs out when the test says, not when a busy
-        # machine has spent it: the loop's clock, which the server's timers read, jumps past it.
-        loop = asyncio.get_running_loop()
-        real_time = loop.time
-        skew = 0.0
-        loop.time = lambda: real_time() + skew  # type: ignore[method-assign]
+        clock = LoopClock()  # the session's time (and the grace after it) runs out when the test says
         async with running_server(tmp_path / "log.jsonl", rounds=1, time_ms=600_000, stall=3600.0) as (_, port):
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             writer.write(b"<session-request><name>raw</name><problem>toss</problem></session-request>"
                          b"<round-request/>")
             lines = [await read_element(reader, 30) for _ in range(3)]
-            skew = 600.0 + 3600.0 + 1.0
+            clock.jump(600.0 + 3600.0 + 1.0)
             rest = await asyncio.wait_for(reader.read(), 30)  # nothing more: the close
             writer.close()
             return lines, rest

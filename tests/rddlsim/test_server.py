@@ -24,6 +24,7 @@ from pddltools.rddlsim.protocol import (
     SessionRequest,
     Turn,
 )
+from tests.loop_clock import LoopClock
 
 from .conftest import log_records, running_server
 
@@ -201,17 +202,12 @@ def test_unknown_instance_closes_without_a_reply(tmp_path: Path, caplog: pytest.
 
 def test_out_of_time_ends_round_and_session_at_once(tmp_path: Path) -> None:
     async def main() -> None:
-        # The session's time runs out when the test says, not when a busy machine has spent it: the
-        # loop's clock (the server's and asyncio's timers read it) jumps past the deadline.
-        loop = asyncio.get_running_loop()
-        real_time = loop.time
-        skew = 0.0
-        loop.time = lambda: real_time() + skew  # type: ignore[method-assign]
+        clock = LoopClock()  # the session's time runs out when the test says
         async with running_server(tmp_path / "log.jsonl", rounds=3, timeout=600.0, stall=3600.0) as (_, port):
             raw, _ = await open_round(port)
             await raw.send(Actions())
             assert isinstance(await raw.read(), Turn)
-            skew = 601.0
+            clock.jump(601.0)
             await raw.send(Actions())
             end = await raw.read()
             assert isinstance(end, RoundEnd) and end.time_left < 0 and end.turns_used == 1
