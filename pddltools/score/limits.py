@@ -104,7 +104,9 @@ class Outcome:
     returncode: int | None
     wall: float
     cpu: float
-    peak_memory: int  # bytes: the largest proportional set size of the whole tree seen by a poll
+    # bytes: the larger of the tree's proportional set sizes added up, as the polls saw them, and the largest
+    # resident size of one of its processes, as the kernel counted it (0 when neither is known)
+    peak_memory: int
     stdout: bytes
     stderr: bytes
     reason: str
@@ -299,7 +301,8 @@ def run_limited(argv: Sequence[str], limits: Limits, *, cwd: str | Path | None =
     returncode = _returncode(report.status if report is not None else None)
     proc.returncode = returncode
     cpu = max(monitor.cpu, report.cpu if report is not None else 0.0)
-    peak = monitor.peak
+    # A run that ends between two polls is seen by none: the kernel's count of its largest process stands in.
+    peak = max(monitor.peak, report.maxrss if report is not None else 0)
     stderr = err.text()
     if not verdict:
         if report is None:

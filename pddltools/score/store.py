@@ -175,7 +175,7 @@ class Run:
     status: str
     wall: float
     cpu: float
-    peak_memory: int  # bytes, the largest resident size of the whole process tree seen
+    peak_memory: int  # bytes, as `limits.Outcome.peak_memory` (0: not measured)
     returncode: int | None = None
     plan_hash: str | None = None
     plan_text: str | None = None

@@ -68,28 +68,30 @@ def adopt_orphans() -> bool:
 
 class Report:
     """How the command ended: its wait status (None if it never ran), the monotonic times of its start
-    and exit, the CPU seconds of the whole run, and (errno, message) when it could not start.
-    Sent as one line of text: STATUS STARTED ENDED CPU ERRNO MESSAGE, with - for None."""
+    and exit, the CPU seconds of the whole run, the largest resident size in bytes that the kernel counted
+    for one process of the run (0 when not known: see `own_peak`), and (errno, message) when it could not
+    start. Sent as one line of text: STATUS STARTED ENDED CPU MAXRSS ERRNO MESSAGE, with - for None."""
 
-    __slots__ = ("cpu", "ended", "error", "started", "status")
+    __slots__ = ("cpu", "ended", "error", "maxrss", "started", "status")
 
     def __init__(self) -> None:
         self.status: int | None = None
         self.started: float | None = None
         self.ended: float | None = None
         self.cpu = 0.0
+        self.maxrss = 0
         self.error: tuple[int, str] | None = None
 
     def encode(self) -> bytes:
         words = ["-" if v is None else repr(v) for v in (self.status, self.started, self.ended, self.cpu)]
         number, message = self.error or (0, "")
-        return " ".join([*words, str(number), message.replace("\n", " ")]).encode() + b"\n"
+        return " ".join([*words, str(self.maxrss), str(number), message.replace("\n", " ")]).encode() + b"\n"
 
     @classmethod
     def decode(cls, data: bytes) -> Report | None:
         """The report in `data`, or None when it is not one (the supervisor died before writing it)."""
-        words = data.decode(errors="replace").rstrip("\n").split(" ", 5)
-        if len(words) != 6:
+        words = data.decode(errors="replace").rstrip("\n").split(" ", 6)
+        if len(words) != 7:
             return None
         report = cls()
         try:
@@ -97,7 +99,8 @@ class Report:
             report.started = None if words[1] == "-" else float(words[1])
             report.ended = None if words[2] == "-" else float(words[2])
             report.cpu = float(words[3])
-            report.error = (int(words[4]), words[5]) if words[5] else None
+            report.maxrss = int(words[4])
+            report.error = (int(words[5]), words[6]) if words[6] else None
         except ValueError:
             return None
         return report
@@ -107,6 +110,7 @@ def supervise(parent: int, go: int, command: list[str]) -> Report:
     """Run `command` once `go` says so; return how it ended."""
     report = Report()
     planner = 0
+    spawned_from = 0
     try:
         # The runner may have died before PR_SET_PDEATHSIG was set: then nobody would stop this run.
         if os.getppid() != parent or os.read(go, 1) != b"g":
@@ -116,6 +120,8 @@ def supervise(parent: int, go: int, command: list[str]) -> Report:
             # A group of its own: one killpg() reaches all of it that did not move out. Python ignores
             # SIGPIPE and SIGXFSZ and exec keeps that: the command gets them back as subprocess does.
             planner = os.posix_spawnp(command[0], command, os.environ, setpgroup=0, setsigdef=_RESTORED)
+            # The planner has exec'd by now (posix_spawn returns after the exec): see `own_peak`.
+            spawned_from = high_water_mark()
         except OSError as exc:
             report.error = (exc.errno or 0, exc.strerror or str(exc))
             raise _Stop from None
@@ -132,7 +138,36 @@ def supervise(parent: int, go: int, command: list[str]) -> Report:
         report.status = reaped
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     report.cpu = usage.ru_utime + usage.ru_stime  # every process of the run has been waited for by now
+    if planner:
+        report.maxrss = own_peak(usage.ru_maxrss, spawned_from)
     return report
+
+
+def high_water_mark() -> int:
+    """This process's largest resident size so far, in the units of `ru_maxrss` (KiB on Linux); its
+    `ru_maxrss` where /proc is missing (larger: that counts what it exec'd from, so less is believed)."""
+    try:
+        with open("/proc/self/status", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def own_peak(children_maxrss: int, spawned_from: int) -> int:
+    """The largest resident size of one process of the run, in bytes, as the kernel counted it; 0 when
+    that may be the supervisor's own size.
+
+    A run too short for the runner's polls (a planner that solves in 20 ms) still gets a figure. But
+    at exec the kernel counts the memory a process leaves behind in its maximum: for the planner, the
+    supervisor's memory it was spawned sharing (`spawned_from`, read after the spawn). Only a maximum
+    above that is the run's own.
+    """
+    if children_maxrss <= spawned_from:
+        return 0
+    return children_maxrss * (1 if sys.platform == "darwin" else 1024)  # macOS counts bytes
 
 
 def kill_everything(planner: int) -> int | None:
