@@ -138,7 +138,7 @@ def supervise(parent: int, go: int, command: list[str]) -> Report:
         report.status = reaped
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     report.cpu = usage.ru_utime + usage.ru_stime  # every process of the run has been waited for by now
-    if planner:
+    if spawned_from:  # (not read when a signal came straight after the spawn: then nothing is known)
         report.maxrss = own_peak(usage.ru_maxrss, spawned_from)
     return report
 
