@@ -33,6 +33,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from pddltools.score.supervisor import high_water_mark
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 FUZZ = SHARED / "fuzz"
@@ -77,15 +79,8 @@ def alarm(seconds: int) -> Iterator[None]:
 def peak_mb() -> float:
     """This process image's peak resident memory, in MB. Not `ru_maxrss`: Linux carries a parent's
     high-water mark across fork and exec, so a child of a test process grown to a gigabyte would report
-    that gigabyte; /proc's VmHWM belongs to this image alone."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    that gigabyte; /proc's VmHWM belongs to this image alone (`high_water_mark`, the runner's reading)."""
+    return high_water_mark() / 1024
 
 
 #: `use_python_loop` as the source of a `python -c` child (a server), before its own code.

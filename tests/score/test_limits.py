@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import signal
 import sys
 import time
@@ -292,6 +293,7 @@ def test_a_run_that_ends_between_two_polls_gets_the_kernels_count_of_its_memory(
     # One poll only (the interval outlasts the run; the wait wakes at its exit), while the shell sleeps: the
     # 64 MB the command then takes are seen by no poll, only by the kernel's count of its largest process.
     code = "block = b'x' * (64 * 1024 * 1024)"
-    outcome = run_limited(["/bin/sh", "-c", f"sleep 0.3; exec {PY} -c \"{code}\""], Limits(wall=60), poll=30.0)
+    outcome = run_limited(["/bin/sh", "-c", f"sleep 0.3; exec {shlex.join([PY, '-c', code])}"], Limits(wall=60),
+                          poll=30.0)
     assert outcome.status == "exited" and outcome.returncode == 0, outcome
     assert 64 * MB <= outcome.peak_memory < 200 * MB, outcome

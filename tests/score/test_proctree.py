@@ -16,11 +16,11 @@ import psutil
 import pytest
 
 from pddltools.score import proctree
+from pddltools.score.limits import MB
 from pddltools.score.supervisor import Report
 from tests.score.processes import all_gone
 
 ROOT = Path(__file__).resolve().parents[2]
-MIB = 1 << 20
 
 
 @pytest.fixture
@@ -120,4 +120,4 @@ def test_a_tiny_command_is_not_charged_the_memory_of_the_process_that_spawned_it
 def test_a_command_larger_than_the_process_that_spawned_it_is_charged_its_own_memory() -> None:
     out = subprocess.run([sys.executable, "-c", _SPAWN, "0", sys.executable, "-c", "b = b'x' * (80 << 20)"],
                          capture_output=True, text=True, check=True, cwd=ROOT)
-    assert 80 * MIB <= int(out.stdout) < 150 * MIB
+    assert 80 * MB <= int(out.stdout) < 150 * MB
